@@ -1,0 +1,79 @@
+//go:build arm64 && !noasm
+
+#include "textflag.h"
+
+// func addChain(n int) uint64
+// n dependent ADDs on R0: 16 per iteration, then one at a time. The loop
+// counters (R2, R3) form independent chains.
+TEXT ·addChain(SB), NOSPLIT, $0-16
+	MOVD n+0(FP), R3
+	MOVD $0, R0
+	LSR  $4, R3, R2
+	AND  $15, R3, R3
+	CBZ  R2, addrem
+addloop:
+	ADD  $1, R0, R0
+	ADD  $1, R0, R0
+	ADD  $1, R0, R0
+	ADD  $1, R0, R0
+	ADD  $1, R0, R0
+	ADD  $1, R0, R0
+	ADD  $1, R0, R0
+	ADD  $1, R0, R0
+	ADD  $1, R0, R0
+	ADD  $1, R0, R0
+	ADD  $1, R0, R0
+	ADD  $1, R0, R0
+	ADD  $1, R0, R0
+	ADD  $1, R0, R0
+	ADD  $1, R0, R0
+	ADD  $1, R0, R0
+	SUB  $1, R2, R2
+	CBNZ R2, addloop
+addrem:
+	CBZ  R3, adddone
+addone:
+	ADD  $1, R0, R0
+	SUB  $1, R3, R3
+	CBNZ R3, addone
+adddone:
+	MOVD R0, ret+8(FP)
+	RET
+
+// func imulChain(n int) uint64
+// n dependent 64-bit MULs on R0 by the constant in R1.
+TEXT ·imulChain(SB), NOSPLIT, $0-16
+	MOVD n+0(FP), R3
+	MOVD $1, R0
+	MOVD $0x9E3779B97F4A7C15, R1
+	LSR  $4, R3, R2
+	AND  $15, R3, R3
+	CBZ  R2, mulrem
+mulloop:
+	MUL  R1, R0, R0
+	MUL  R1, R0, R0
+	MUL  R1, R0, R0
+	MUL  R1, R0, R0
+	MUL  R1, R0, R0
+	MUL  R1, R0, R0
+	MUL  R1, R0, R0
+	MUL  R1, R0, R0
+	MUL  R1, R0, R0
+	MUL  R1, R0, R0
+	MUL  R1, R0, R0
+	MUL  R1, R0, R0
+	MUL  R1, R0, R0
+	MUL  R1, R0, R0
+	MUL  R1, R0, R0
+	MUL  R1, R0, R0
+	SUB  $1, R2, R2
+	CBNZ R2, mulloop
+mulrem:
+	CBZ  R3, muldone
+mulone:
+	MUL  R1, R0, R0
+	SUB  $1, R3, R3
+	CBNZ R3, mulone
+muldone:
+	MOVD R0, ret+8(FP)
+	RET

@@ -1,0 +1,33 @@
+//go:build (!amd64 && !arm64) || noasm
+
+package chain
+
+const (
+	exact       = false
+	imulLatency = 0
+	imulKnown   = false
+)
+
+// sink defeats constant folding of the fallback loops: the compiler cannot
+// know the increment, so it cannot replace the loop by a multiplication.
+var sink uint64 = 1
+
+//go:noinline
+func addChain(n int) uint64 {
+	var x uint64
+	c := sink
+	for i := 0; i < n; i++ {
+		x += c
+	}
+	return x
+}
+
+//go:noinline
+func imulChain(n int) uint64 {
+	x := uint64(1)
+	m := uint64(ImulMultiplier) * sink
+	for i := 0; i < n; i++ {
+		x *= m
+	}
+	return x
+}

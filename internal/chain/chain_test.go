@@ -1,0 +1,40 @@
+package chain
+
+import "testing"
+
+func pow(m uint64, n int) uint64 {
+	r := uint64(1)
+	for i := 0; i < n; i++ {
+		r *= m
+	}
+	return r
+}
+
+func TestChainsComputeWhatTheySay(t *testing.T) {
+	for _, n := range []int{-5, 0, 1, 2, 15, 16, 17, 31, 32, 33, 1000, 1023} {
+		wantAdd := uint64(0)
+		if n > 0 {
+			wantAdd = uint64(n)
+		}
+		if got := Add(n); got != wantAdd {
+			t.Errorf("Add(%d) = %d, want %d", n, got, wantAdd)
+		}
+		wantMul := uint64(1)
+		if n > 0 {
+			wantMul = pow(ImulMultiplier, n)
+		}
+		if got := Imul(n); got != wantMul {
+			t.Errorf("Imul(%d) = %#x, want %#x", n, got, wantMul)
+		}
+	}
+}
+
+func TestImulLatencyKnownWhenExact(t *testing.T) {
+	c, known := ImulLatency()
+	if Exact() != known {
+		t.Fatalf("Exact()=%v but ImulLatency known=%v", Exact(), known)
+	}
+	if known && c <= AddLatency {
+		t.Fatalf("ImulLatency %v not above AddLatency %v", c, AddLatency)
+	}
+}
