@@ -118,6 +118,26 @@ func LinearFit(x, y []float64) (Fit, error) {
 	return f, nil
 }
 
+// OutliersAbove applies the rule of [Fit.Outliers] to the residuals with an
+// absolute floor as well: a residual within floor of the median residual is
+// never an outlier. Use it when the data are quantized (for example floor =
+// two TSC steps), where the plain rule can flag a one-step deviation among
+// otherwise near-perfect points. A floor below OutlierRelFloor·max|y| has no
+// effect.
+func (f Fit) OutliersAbove(floor float64) []int {
+	if len(f.Outliers) == 0 {
+		return nil
+	}
+	m := median(f.Residuals)
+	var out []int
+	for _, i := range f.Outliers {
+		if math.Abs(f.Residuals[i]-m) > floor {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
 // Predict returns Intercept + Slope·x.
 func (f Fit) Predict(x float64) float64 { return f.Intercept + f.Slope*x }
 
