@@ -243,6 +243,9 @@ func (p *Pinned) raiseRealtime(o Options) error {
 		return fmt.Errorf("setrlimit RLIMIT_RTTIME to %dus: %w", lim.Cur, err)
 	}
 	p.st.rlim, p.st.rlimSet = old, true
+	if us > old.Max {
+		p.Warnings = append(p.Warnings, fmt.Errorf("affinity: RLIMIT_RTTIME of %dus asked for, but the hard limit is %dus: using that", us, old.Max))
+	}
 	if lim.Max < old.Max && !hasCap(capSysResource) {
 		p.Warnings = append(p.Warnings, fmt.Errorf("affinity: RLIMIT_RTTIME hard limit lowered from %s to %dus; without CAP_SYS_RESOURCE it cannot be raised again, only the soft limit will be restored", rlimString(old.Max), lim.Max))
 	}
@@ -376,8 +379,8 @@ func Probe() Capabilities {
 	var nice, rtprio unix.Rlimit
 	_ = unix.Prlimit(0, unix.RLIMIT_NICE, nil, &nice)
 	_ = unix.Prlimit(0, unix.RLIMIT_RTPRIO, nil, &rtprio)
-	c.Notes = append(c.Notes, fmt.Sprintf("euid %d, CAP_SYS_NICE %t, RLIMIT_NICE %s, RLIMIT_RTPRIO %s",
-		unix.Geteuid(), hasCap(capSysNice), rlimPlain(nice.Cur), rlimPlain(rtprio.Cur)))
+	c.Notes = append(c.Notes, fmt.Sprintf("euid %d, CAP_SYS_NICE %t, CAP_SYS_RESOURCE %t, RLIMIT_NICE %s, RLIMIT_RTPRIO %s",
+		unix.Geteuid(), hasCap(capSysNice), hasCap(capSysResource), rlimPlain(nice.Cur), rlimPlain(rtprio.Cur)))
 
 	type result struct {
 		high, rt       bool
@@ -414,7 +417,9 @@ func Probe() Capabilities {
 	} else {
 		c.Notes = append(c.Notes, fmt.Sprintf("high: nice -20 refused: %v", r.highErr))
 	}
-	if r.rt {
+	if r.rt && !hasCap(capSysResource) {
+		c.Notes = append(c.Notes, "realtime: SCHED_FIFO permitted; without CAP_SYS_RESOURCE the hard RLIMIT_RTTIME Pin sets stays lowered for the life of the process")
+	} else if r.rt {
 		c.Notes = append(c.Notes, "realtime: SCHED_FIFO permitted (Pin bounds it with RLIMIT_RTTIME)")
 	} else {
 		c.Notes = append(c.Notes, fmt.Sprintf("realtime: SCHED_FIFO refused: %v", r.rtErr))
