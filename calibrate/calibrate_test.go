@@ -1,0 +1,226 @@
+package calibrate
+
+import (
+	"bufio"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cyclebench/cyclebench/internal/chain"
+	"github.com/cyclebench/cyclebench/tsc"
+)
+
+func TestBadInputs(t *testing.T) {
+	tests := []struct {
+		name string
+		call func() error
+		want error
+		text string
+	}{
+		{"bracket zero", func() error { _, err := Bracket(0); return err }, ErrBadDuration, "0s"},
+		{"bracket negative", func() error { _, err := Bracket(-time.Second); return err }, ErrBadDuration, "-1s"},
+		{"sleep too long", func() error { _, err := Sleep(2 * time.Hour); return err }, ErrBadDuration, "2h0m0s"},
+		{"overhead pairs", func() error { _, err := MeasureOverhead(3); return err }, ErrBadCount, "pairs 3"},
+		{"core short", func() error { _, err := MeasureCoreClock(CoreOptions{Short: -1}); return err }, ErrBadCount, "-1"},
+		{"core long", func() error { _, err := MeasureCoreClock(CoreOptions{Short: 100, Long: 200}); return err }, ErrBadCount, "200"},
+		{"core reps", func() error { _, err := MeasureCoreClock(CoreOptions{Reps: -3}); return err }, ErrBadCount, "-3"},
+		{"core tolerance", func() error { _, err := MeasureCoreClock(CoreOptions{RatioTolerance: math.NaN()}); return err }, ErrBadCount, "NaN"},
+		{"method", func() error { _, err := Measure(Options{Method: "guess"}); return err }, ErrBadMethod, `"guess"`},
+		{"measure duration", func() error { _, err := Measure(Options{Duration: time.Nanosecond}); return err }, ErrBadDuration, "1ns"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.call()
+			if !errors.Is(err, tt.want) {
+				t.Fatalf("err = %v, want %v", err, tt.want)
+			}
+			if !strings.Contains(err.Error(), tt.text) || !strings.HasPrefix(err.Error(), "calibrate: ") {
+				t.Fatalf("error %q does not name %q with the package prefix", err, tt.text)
+			}
+		})
+	}
+}
+
+func TestOverheadInvariants(t *testing.T) {
+	o, err := MeasureOverhead(5000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(o.Min > 0 && o.Min <= o.Median && o.Median < 1000) {
+		t.Fatalf("overhead %+v: want 0 < min ≤ median < 1000 ticks", o)
+	}
+	if o.AsmMin > o.AsmMedian {
+		t.Fatalf("asm pair min %v > median %v", o.AsmMin, o.AsmMedian)
+	}
+}
+
+func TestSleepAndBracketAgree(t *testing.T) {
+	if _, ok := Architected(); ok && tsc.Counter() == tsc.CounterMonotonic {
+		t.Skip("the monotonic fallback counter is the reference clock itself")
+	}
+	b, err := Bracket(50 * time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Sleep(200 * time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rel := math.Abs(s.Hz-b.Hz) / b.Hz; rel > 0.005 {
+		t.Fatalf("sleep %.0f Hz and bracket %.0f Hz differ by %.3f%% (> 0.5%%)", s.Hz, b.Hz, rel*100)
+	}
+	if b.PPM <= 0 || b.Brackets[0] == 0 || b.Brackets[1] == 0 {
+		t.Fatalf("bracket result lacks its uncertainty: %+v", b)
+	}
+	if len(s.Warnings) == 0 || !errors.Is(s.Warnings[0], ErrSleepBias) {
+		t.Fatalf("sleep method must warn of its bias, got %v", s.Warnings)
+	}
+}
+
+func TestCoreClockRatio(t *testing.T) {
+	if runtime.GOARCH != "amd64" || !chain.Exact() {
+		t.Skip("the documented IMUL/ADD ratio is checked on amd64 with the assembly chains")
+	}
+	if testing.Short() {
+		t.Skip("timing-sensitive; skipped with -short")
+	}
+	// The ratio is a property of the core, not of the clock: take the best
+	// of three runs so that one preempted run on a shared machine does not fail the test.
+	var best CoreClock
+	for i := 0; i < 3; i++ {
+		cc, err := MeasureCoreClock(CoreOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 || math.Abs(cc.ImulAddRatio-3) < math.Abs(best.ImulAddRatio-3) {
+			best = cc
+		}
+	}
+	if best.ImulAddRatio < 2.7 || best.ImulAddRatio > 3.3 {
+		t.Fatalf("imul/add = %.3f, want 2.7–3.3 (%+v)", best.ImulAddRatio, best)
+	}
+	if best.CyclesPerTick <= 0 {
+		t.Fatalf("cycles per tick %v", best.CyclesPerTick)
+	}
+}
+
+func TestMeasureAndCache(t *testing.T) {
+	c, err := Get()
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := Get()
+	if err != nil || again != c {
+		t.Fatalf("Get did not return the cached calibration")
+	}
+	if c.Frequency.Hz <= 0 || c.Core.CyclesPerTick <= 0 || c.Step.Step < 1 {
+		t.Fatalf("calibration has empty figures: %+v", c)
+	}
+	if got := c.Nanoseconds(c.Frequency.Hz); math.Abs(got-1e9) > 1e-3 {
+		t.Fatalf("Nanoseconds(Hz ticks) = %v, want 1e9", got)
+	}
+	r, err := Refresh(Options{Duration: 10 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if now, _ := Get(); now != r {
+		t.Fatal("Refresh did not replace the cached calibration")
+	}
+}
+
+func TestDetectCPU(t *testing.T) {
+	c := DetectCPU()
+	if c.Counter != tsc.Counter() || c.GOARCH != runtime.GOARCH || c.LogicalCPUs < 1 {
+		t.Fatalf("DetectCPU = %+v", c)
+	}
+	if c.Counter != tsc.CounterRDTSC && c.InvariantTSC {
+		t.Fatal("InvariantTSC set for a counter that is not the TSC")
+	}
+	if !c.CounterConstant() && c.Counter != tsc.CounterRDTSC {
+		t.Fatal("only a TSC can be non-constant")
+	}
+}
+
+func TestParseCPUInfo(t *testing.T) {
+	tests := []struct {
+		name string
+		text string
+		hz   float64
+		ok   bool
+	}{
+		{"known", "processor\t: 0\ncpu MHz\t\t: 2445.432\nflags\t\t: fpu tsc constant_tsc tsc_known_freq\n\nprocessor\t: 1\ncpu MHz\t\t: 1.0\n", 2445.432e6, true},
+		{"flags first", "flags : tsc_known_freq\ncpu MHz : 2100.000\n", 2100e6, true},
+		{"not known", "cpu MHz : 3500.000\nflags : fpu tsc constant_tsc\n", 0, false},
+		{"no mhz", "flags : tsc_known_freq\n", 0, false},
+		{"garbage", "cpu MHz : fast\nflags : tsc_known_freq\n", 0, false},
+		{"empty", "", 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			hz, err := parseCPUInfoHz(bufio.NewScanner(strings.NewReader(tt.text)))
+			if tt.ok != (err == nil) || math.Abs(hz-tt.hz) > 1e-3 {
+				t.Fatalf("parseCPUInfoHz = %v, %v; want %v ok=%v", hz, err, tt.hz, tt.ok)
+			}
+			if err != nil && !errors.Is(err, ErrNoKernelFigure) {
+				t.Fatalf("error %v does not wrap ErrNoKernelFigure", err)
+			}
+		})
+	}
+}
+
+func TestKernelHzSources(t *testing.T) {
+	dir := t.TempDir()
+	khz := filepath.Join(dir, "tsc_freq_khz")
+	info := filepath.Join(dir, "cpuinfo")
+	if err := os.WriteFile(khz, []byte("2100000\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(info, []byte("cpu MHz : 2445.432\nflags : tsc_known_freq\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	oldK, oldI := tscFreqKHzPath, cpuinfoPath
+	t.Cleanup(func() { tscFreqKHzPath, cpuinfoPath = oldK, oldI })
+
+	tscFreqKHzPath, cpuinfoPath = khz, info
+	if hz, src, err := KernelHz(); err != nil || hz != 2.1e9 || src != khz {
+		t.Fatalf("sysfs first: %v %q %v", hz, src, err)
+	}
+	tscFreqKHzPath = filepath.Join(dir, "missing")
+	if hz, _, err := KernelHz(); err != nil || math.Abs(hz-2445.432e6) > 1e-3 {
+		t.Fatalf("cpuinfo fallback: %v %v", hz, err)
+	}
+	cpuinfoPath = filepath.Join(dir, "missing")
+	if _, _, err := KernelHz(); !errors.Is(err, ErrNoKernelFigure) {
+		t.Fatalf("no sources: %v", err)
+	}
+}
+
+func TestCrossChecksWarnOnDisagreement(t *testing.T) {
+	f := Frequency{Hz: 2e9, PPM: 1, Method: MethodBracket}
+	AddCrossChecks(&f, CPU{Counter: tsc.CounterRDTSC, CPUID15Hz: 2.1e9, HypervisorTSCHz: 2e9})
+	var found15, foundHV bool
+	for _, cc := range f.CrossChecks {
+		found15 = found15 || strings.Contains(cc.Source, "0x15")
+		foundHV = foundHV || strings.Contains(cc.Source, "0x40000010")
+	}
+	if !found15 || !foundHV {
+		t.Fatalf("cross-checks missing: %+v", f.CrossChecks)
+	}
+	var warned bool
+	for _, w := range f.Warnings {
+		if errors.Is(w, ErrDisagree) && strings.Contains(w.Error(), "0x15") {
+			warned = true
+		}
+		if errors.Is(w, ErrDisagree) && strings.Contains(w.Error(), "0x40000010") {
+			t.Fatalf("agreeing source warned: %v", w)
+		}
+	}
+	if !warned {
+		t.Fatalf("a 5%% disagreement drew no warning: %v", f.Warnings)
+	}
+}

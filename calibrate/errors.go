@@ -1,0 +1,30 @@
+package calibrate
+
+import "errors"
+
+// Errors returned or put in Warnings by this package.
+var (
+	// ErrBadDuration: a calibration interval outside [MinDuration, MaxDuration].
+	ErrBadDuration = errors.New("calibrate: bad duration")
+	// ErrBadMethod: an unknown frequency method.
+	ErrBadMethod = errors.New("calibrate: bad method")
+	// ErrBadCount: a sample count outside its allowed range.
+	ErrBadCount = errors.New("calibrate: bad count")
+	// ErrUnstable: the measurement could not be made (migrations, a counter
+	// that did not advance).
+	ErrUnstable = errors.New("calibrate: unstable measurement")
+	// ErrNoKernelFigure: the operating system exposes no TSC frequency.
+	ErrNoKernelFigure = errors.New("calibrate: no kernel tsc frequency")
+	// ErrSleepBias (a warning): the sleep method counted the sleep's overshoot.
+	ErrSleepBias = errors.New("calibrate: sleep method is biased")
+	// ErrDisagree (a warning): two frequency sources disagree beyond their uncertainty.
+	ErrDisagree = errors.New("calibrate: frequency sources disagree")
+	// ErrNotInvariant (a warning): the TSC is not invariant; ticks do not convert to time with one frequency.
+	ErrNotInvariant = errors.New("calibrate: tsc is not invariant")
+	// ErrVirtual (a warning): running under a hypervisor.
+	ErrVirtual = errors.New("calibrate: running under a hypervisor")
+	// ErrRatio (a warning): the IMUL/ADD slope ratio is far from the known latency ratio.
+	ErrRatio = errors.New("calibrate: imul/add ratio off")
+	// ErrInexactChains (a warning): the reference chains are the pure-Go fallback.
+	ErrInexactChains = errors.New("calibrate: reference chains are not exact")
+)

@@ -1,0 +1,5 @@
+//go:build linux
+
+package calibrate
+
+const monoSourceName = "CLOCK_MONOTONIC via the Go runtime"
