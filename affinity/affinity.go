@@ -94,7 +94,12 @@ type Options struct {
 	// PriorityRealtime on Linux: the CPU time the thread may use under
 	// SCHED_FIFO without blocking before the kernel kills the process. 0 means
 	// DefaultRTTimeLimit (2s); otherwise it must be > 0 and <= MaxRTTimeLimit
-	// (1h). It is rounded up to whole microseconds. Ignored elsewhere.
+	// (1h). It is rounded up to whole microseconds, and held to the current
+	// hard limit if that is lower. The hard limit is the real bound: the Go
+	// runtime ignores the SIGXCPU sent at the soft limit. Without
+	// CAP_SYS_RESOURCE (root in many containers lacks it) a lowered hard
+	// limit cannot be raised again and stays for the life of the process;
+	// Pin says so in Warnings. Ignored outside Linux.
 	RTTimeLimit time.Duration
 }
 

@@ -32,7 +32,10 @@
 // lowers RLIMIT_RTTIME (soft and hard) to Options.RTTimeLimit (default 2s),
 // then switches the thread to SCHED_FIFO at [RealtimePriority]; a thread that
 // then runs that long without blocking gets the process killed by the kernel
-// instead of freezing a CPU. If SCHED_FIFO is refused Pin falls back to
+// instead of freezing a CPU (both limits are lowered: the Go runtime ignores
+// the SIGXCPU sent at the soft limit, so only the hard limit bounds the
+// thread; without CAP_SYS_RESOURCE the hard limit cannot be raised back
+// afterwards, and Pin warns). If SCHED_FIFO is refused Pin falls back to
 // PriorityHigh. On Windows the priority class (process-wide) and the thread
 // priority are raised instead.
 //
