@@ -46,7 +46,7 @@ func failCPUClocks(id int32) (time.Duration, error) {
 var oldClockGettime = clockGettime
 
 func failRusage(int) (time.Duration, time.Duration, error) { return 0, 0, errFake }
-func failTimes() (int64, int64, error)                      { return 0, 0, errFake }
+func failTimes() (int64, int64, error)                     { return 0, 0, errFake }
 
 // fakeTimes is a times() that advances 1 tick of user time per call.
 func fakeTimes() func() (int64, int64, error) {
@@ -159,5 +159,25 @@ func TestClockTicks(t *testing.T) {
 				t.Fatalf("got %d, %v; want %d, error %v", got, err, tc.want, tc.err)
 			}
 		})
+	}
+}
+
+// TestStopwatchSourceChanged makes the preferred process clock fail between
+// Start and Stop: the lap is discarded, not mixed across sources.
+func TestStopwatchSourceChanged(t *testing.T) {
+	swapChain(t, nil, nil, nil, nil)
+	s, err := NewStopwatch(ClockProcess)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Start(); err != nil {
+		t.Fatal(err)
+	}
+	clockGettime = failCPUClocks
+	if err := s.Stop(); !errors.Is(err, ErrSourceChanged) {
+		t.Fatalf("Stop after the source changed: %v, want ErrSourceChanged", err)
+	}
+	if s.Laps() != 0 || s.Running() {
+		t.Errorf("laps %d running %v", s.Laps(), s.Running())
 	}
 }
