@@ -163,7 +163,7 @@ func ComparePaired(a, b []float64, opt CompareOptions) (Comparison, error) {
 		N: n, Test: "wilcoxon",
 		Alpha: opt.Alpha, NoiseBand: opt.NoiseBand, Confidence: opt.Confidence,
 	}
-	m := n * (n + 1) / 2
+	m := int64(n) * int64(n+1) / 2 // int64: overflows a 32-bit int beyond n = 65535
 	hl := walshKth(d, (m+1)/2) / 2
 	if m%2 == 0 {
 		hl = (hl + walshKth(d, m/2+1)/2) / 2
@@ -211,10 +211,11 @@ func minPairs(conf float64) int {
 // bisects on the ordered bit patterns of float64 values (at most 64 steps),
 // counting the sums ≤ s in O(n) each time. The result is one of the sums,
 // computed exactly as d_i + d_j.
-func walshKth(d []float64, k int) float64 {
+func walshKth(d []float64, k int64) float64 {
 	n := len(d)
-	count := func(s float64) int {
-		c, j := 0, n-1
+	count := func(s float64) int64 {
+		var c int64
+		j := n - 1
 		for i := 0; i < n; i++ {
 			for j >= i && d[i]+d[j] > s {
 				j--
@@ -222,7 +223,7 @@ func walshKth(d []float64, k int) float64 {
 			if j < i {
 				break
 			}
-			c += j - i + 1
+			c += int64(j - i + 1)
 		}
 		return c
 	}
@@ -257,13 +258,13 @@ func fromOrderedBits(u uint64) float64 {
 // ciRank returns C, the largest rank with P(W ≤ C−1) ≤ (1−conf)/2 for the
 // Wilcoxon signed-rank statistic W of n untied values (at least 1, which
 // minPairs guarantees is valid).
-func ciRank(n int, conf float64) int {
+func ciRank(n int, conf float64) int64 {
 	half := (1 - conf) / 2
-	m := n * (n + 1) / 2
+	m := int64(n) * int64(n+1) / 2
 	if n > exactMax {
 		z := distuv.UnitNormal.Quantile(1 - half)
 		sd := math.Sqrt(float64(n) * float64(n+1) * float64(2*n+1) / 24)
-		k := int(math.Floor(float64(m)/2 + 0.5 - z*sd))
+		k := int64(math.Floor(float64(m)/2 + 0.5 - z*sd))
 		return min(max(k, 1), (m+1)/2)
 	}
 	ranks := make([]int, n)
@@ -271,7 +272,7 @@ func ciRank(n int, conf float64) int {
 		ranks[i] = i + 1
 	}
 	p := signedRankNull(ranks)
-	k, cdf := 1, p[0]
+	k, cdf := int64(1), p[0]
 	for k < (m+1)/2 && cdf+p[k] <= half*(1+1e-12) {
 		cdf += p[k]
 		k++
@@ -331,19 +332,19 @@ func signedRank(d []float64) (p float64, exact bool, zeros int) {
 	// Doubled mid-ranks are integers: a tie group at ranks i+1..j gets
 	// (i+1+j)/2, doubled i+1+j.
 	w := make([]int, n)
-	t := 0         // Σ doubled ranks of the positive values
-	var tieSum int // Σ (g³ − g) over tie groups
+	var t int64        // Σ doubled ranks of the positive values
+	var tieSum float64 // Σ (g³ − g) over tie groups
 	for i := 0; i < n; {
 		j := i + 1
 		for j < n && math.Abs(nz[j]) == math.Abs(nz[i]) {
 			j++
 		}
 		g := j - i
-		tieSum += g*g*g - g
+		tieSum += float64(g)*float64(g)*float64(g) - float64(g)
 		for l := i; l < j; l++ {
 			w[l] = i + 1 + j
 			if nz[l] > 0 {
-				t += w[l]
+				t += int64(w[l])
 			}
 		}
 		i = j
@@ -352,10 +353,10 @@ func signedRank(d []float64) (p float64, exact bool, zeros int) {
 		dist := signedRankNull(w)
 		var lower, upper float64
 		for s, ps := range dist {
-			if s <= t {
+			if int64(s) <= t {
 				lower += ps
 			}
-			if s >= t {
+			if int64(s) >= t {
 				upper += ps
 			}
 		}
@@ -363,7 +364,7 @@ func signedRank(d []float64) (p float64, exact bool, zeros int) {
 	}
 	fn := float64(n)
 	mean := fn * (fn + 1) / 4
-	variance := fn*(fn+1)*(2*fn+1)/24 - float64(tieSum)/48
+	variance := fn*(fn+1)*(2*fn+1)/24 - tieSum/48
 	z := max(0, math.Abs(float64(t)/2-mean)-0.5) / math.Sqrt(variance)
 	return min(1, 2*distuv.UnitNormal.Survival(z)), false, zeros
 }

@@ -147,7 +147,7 @@ func TestComparePairedHodgesLehmann(t *testing.T) {
 		}{
 			{"Ratio", c.Ratio, math.Exp(hl)},
 			{"Lo", c.Lo, math.Exp(walsh[k-1])},
-			{"Hi", c.Hi, math.Exp(walsh[m-k])},
+			{"Hi", c.Hi, math.Exp(walsh[int64(m)-k])},
 		} {
 			if !closeTo(v.got, v.want, 1e-12) {
 				t.Errorf("n=%d: %s = %v, want %v", n, v.name, v.got, v.want)
@@ -175,7 +175,7 @@ func TestWalshKth(t *testing.T) {
 		}
 		slices.Sort(sums)
 		for k := 1; k <= len(sums); k++ {
-			if got := walshKth(d, k); got != sums[k-1] {
+			if got := walshKth(d, int64(k)); got != sums[k-1] {
 				t.Errorf("walshKth(%v, %d) = %v, want %v", d, k, got, sums[k-1])
 			}
 		}
@@ -189,7 +189,7 @@ func TestCIRank(t *testing.T) {
 	tests := []struct {
 		n    int
 		conf float64
-		want int
+		want int64
 	}{
 		{6, 0.95, 1},   // w = 0
 		{10, 0.95, 9},  // w = 8
@@ -210,7 +210,7 @@ func TestCIRank(t *testing.T) {
 		ranks[i] = i + 1
 	}
 	p := signedRankNull(ranks)
-	exact, cdf := 1, p[0]
+	exact, cdf := int64(1), p[0]
 	for cdf+p[exact] <= 0.025 {
 		cdf += p[exact]
 		exact++
