@@ -2,6 +2,7 @@ package stats
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -532,6 +533,22 @@ func TestCompareSlopesErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := CompareSlopes(tt.a, tt.b, tt.opt)
 			checkErr(t, err, tt.wantErr, tt.wantInMsg)
+		})
+	}
+}
+
+func BenchmarkComparePaired(b *testing.B) {
+	for _, n := range []int{40, exactMax, 5000} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			r := rand.New(rand.NewPCG(25, 26))
+			a := lognormal(r, n, 1000, 0.01)
+			c := scaled(r, a, 1.001, 0.01)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := ComparePaired(a, c, CompareOptions{}); err != nil {
+					b.Fatal(err)
+				}
+			}
 		})
 	}
 }
