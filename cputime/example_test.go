@@ -201,3 +201,78 @@ func ExampleClockTicks() {
 	}
 	fmt.Println("USER_HZ", hz)
 }
+
+func ExampleStopwatch_Reset() {
+	sw, _ := cputime.NewStopwatch(cputime.ClockWallUs)
+	for i := 0; i < 3; i++ {
+		_ = sw.Start()
+		_ = sw.Stop()
+	}
+	fmt.Println(sw.Laps(), sw.Running())
+	sw.Reset()
+	d, _ := sw.Elapsed()
+	fmt.Println(sw.Laps(), sw.Running(), d)
+	// Output:
+	// 3 false
+	// 0 false 0s
+}
+
+// Elapsed may be read while the stopwatch runs: it includes the lap in
+// progress.
+func ExampleStopwatch_Elapsed() {
+	sw, _ := cputime.NewStopwatch(cputime.ClockMonotonic)
+	_ = sw.Start()
+	time.Sleep(10 * time.Millisecond)
+	d, _ := sw.Elapsed()
+	fmt.Println(sw.Running(), d >= 10*time.Millisecond)
+	// Output: true true
+}
+
+func ExampleStopwatch_ElapsedTicks() {
+	sw, _ := cputime.NewStopwatch(cputime.ClockTSC)
+	_ = sw.Start()
+	work()
+	_ = sw.Stop()
+	ticks, _ := sw.ElapsedTicks()
+	_, err := sw.Elapsed() // no frequency set: ErrNoFrequency unless the counter states one
+	fmt.Println(ticks > 0, err == nil || errors.Is(err, cputime.ErrNoFrequency))
+	// Output: true true
+}
+
+func ExampleClock_Source() {
+	src, err := cputime.ClockProcess.Source()
+	fmt.Println(src, err)
+}
+
+func ExampleSampler_Stop() {
+	s, err := cputime.StartUtilisation()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	work()
+	u1, _ := s.Stop() // each Stop measures from the same start
+	work()
+	u2, _ := s.Stop()
+	fmt.Println(u2.Wall > u1.Wall, u2.ProcessCPU >= u1.ProcessCPU)
+}
+
+func ExampleCPUTimes_Busy() {
+	before := cputime.CPUTimes{User: 100, System: 50, Idle: 800, IOWait: 50}
+	after := cputime.CPUTimes{User: 160, System: 70, Idle: 900, IOWait: 70}
+	busy := after.Busy() - before.Busy()
+	total := after.Total() - before.Total()
+	fmt.Printf("%d of %d ticks busy: %.0f%%\n", busy, total, 100*float64(busy)/float64(total))
+	// Output: 80 of 200 ticks busy: 40%
+}
+
+func ExampleProcessTimes_Total() {
+	p, _ := cputime.ParseProcSelfStat("42 (x) S 1 1 1 0 -1 0 0 0 0 0 250 50")
+	fmt.Println(p.Total(), "ticks")
+	// Output: 300 ticks
+}
+
+func ExampleClock_String() {
+	fmt.Println(cputime.ClockWallMs, cputime.Clock(42))
+	// Output: wall-ms Clock(42)
+}
