@@ -1,0 +1,273 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/cyclebench/cyclebench/affinity"
+	"github.com/cyclebench/cyclebench/calibrate"
+)
+
+const infoDescription = `
+info describes the processor, the counter and its calibration on a thread
+pinned to one CPU: the counter frequency with its method, source,
+uncertainty and every cross-check, the counter step, the cost of an empty
+start/stop pair, core cycles per tick, the CPUs this process may use and
+the priority it could obtain. Counter figures are in ticks, not cycles.`
+
+func runInfo(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("info", "[-json] [-cpu N] [-duration D]", infoDescription, stderr)
+	asJSON := fs.Bool("json", false, "print one JSON object instead of a table")
+	cpu := cpuFlag(fs)
+	duration := fs.Duration("duration", calibrate.DefaultOptions.Duration, "frequency calibration interval")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := noArgs(fs); err != nil {
+		return err
+	}
+	if err := checkCalibrationDuration(*duration); err != nil {
+		return err
+	}
+	r, err := gatherInfo(*cpu, *duration)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(stdout, r)
+	}
+	return r.writeText(stdout)
+}
+
+// infoReport is what info prints, as JSON and as the table. Counter figures
+// are in ticks.
+type infoReport struct {
+	CPU          string `json:"cpu"`
+	Vendor       string `json:"vendor"`
+	Family       int    `json:"family"`
+	Model        int    `json:"model"`
+	Stepping     int    `json:"stepping"`
+	Hypervisor   string `json:"hypervisor"`
+	Virtual      bool   `json:"virtual"`
+	LogicalCPUs  int    `json:"logical_cpus"`
+	NominalHz    int64  `json:"nominal_hz"`
+	Counter      string `json:"counter"`
+	RDTSCP       bool   `json:"rdtscp"`
+	InvariantTSC bool   `json:"invariant_tsc"`
+
+	TSCHz       float64          `json:"tsc_hz"`
+	TSCHzMethod string           `json:"tsc_hz_method"`
+	TSCHzSource string           `json:"tsc_hz_source"`
+	TSCHzPPM    float64          `json:"tsc_hz_ppm"`
+	Calibration float64          `json:"tsc_hz_interval_seconds"`
+	CrossChecks []crossCheckJSON `json:"cross_checks"`
+
+	TSCStep          float64 `json:"tsc_step"`
+	TSCStepQuantized bool    `json:"tsc_step_quantized"`
+	TSCStepGCD       uint64  `json:"tsc_step_gcd"`
+	TSCStepMinDelta  uint64  `json:"tsc_step_min_delta"`
+
+	OverheadTicks          float64 `json:"overhead_ticks"`
+	OverheadTicksMedian    float64 `json:"overhead_ticks_median"`
+	OverheadAsmTicks       float64 `json:"overhead_asm_ticks"`
+	OverheadAsmTicksMedian float64 `json:"overhead_asm_ticks_median"`
+	OverheadPairs          int     `json:"overhead_pairs"`
+
+	CoreCyclesPerTick float64 `json:"core_cycles_per_tick"`
+	CoreHz            float64 `json:"core_hz"`
+	ImulAddRatio      float64 `json:"imul_add_ratio"`
+	ImulLatency       float64 `json:"imul_latency"`
+	CoreChainsExact   bool    `json:"core_chains_exact"`
+
+	AllowedCPUs []int        `json:"allowed_cpus"`
+	PinnedCPU   int          `json:"pinned_cpu"`
+	Priority    priorityJSON `json:"priority"`
+
+	Took      float64  `json:"took_seconds"`
+	GoVersion string   `json:"go_version"`
+	GOOS      string   `json:"goos"`
+	GOARCH    string   `json:"goarch"`
+	Warnings  []string `json:"warnings"`
+}
+
+// crossCheckJSON is one independent figure for the counter frequency.
+type crossCheckJSON struct {
+	Source  string  `json:"source"`
+	Hz      float64 `json:"hz"`
+	DiffPPM float64 `json:"diff_ppm"` // (hz − the measured figure) / the measured figure
+}
+
+func crossChecks(f calibrate.Frequency) []crossCheckJSON {
+	cc := make([]crossCheckJSON, 0, len(f.CrossChecks))
+	for _, c := range f.CrossChecks {
+		cc = append(cc, crossCheckJSON{Source: c.Source, Hz: c.Hz, DiffPPM: c.DiffPPM})
+	}
+	return cc
+}
+
+// priorityJSON is what affinity.Probe found this process could obtain.
+type priorityJSON struct {
+	Pin      bool     `json:"pin"`
+	High     bool     `json:"high"`
+	Realtime bool     `json:"realtime"`
+	Notes    []string `json:"notes"`
+}
+
+// gatherInfo reads the allowed CPU set and the priority capabilities, then
+// calibrates on a thread pinned to cpu.
+func gatherInfo(cpu int, d time.Duration) (*infoReport, error) {
+	// Before pinning: once pinned, the thread's allowed set is one CPU.
+	allowed, err := sys.allowed()
+	if err != nil {
+		return nil, err
+	}
+	caps := sys.probe()
+	p, err := pinThread(cpu, affinity.PriorityNormal)
+	if err != nil {
+		return nil, err
+	}
+	defer p.Restore()
+	c, err := sys.measure(calibrate.Options{Duration: d})
+	if err != nil {
+		return nil, err
+	}
+	if err := p.Restore(); err != nil {
+		return nil, err
+	}
+	r := &infoReport{
+		CPU:          c.CPU.Brand,
+		Vendor:       c.CPU.Vendor,
+		Family:       c.CPU.Family,
+		Model:        c.CPU.Model,
+		Stepping:     c.CPU.Stepping,
+		Hypervisor:   c.CPU.Hypervisor,
+		Virtual:      c.CPU.Virtual,
+		LogicalCPUs:  c.CPU.LogicalCPUs,
+		NominalHz:    c.CPU.NominalHz,
+		Counter:      c.CPU.Counter,
+		RDTSCP:       c.CPU.RDTSCP,
+		InvariantTSC: c.CPU.InvariantTSC,
+
+		TSCHz:       c.Frequency.Hz,
+		TSCHzMethod: c.Frequency.Method,
+		TSCHzSource: c.Frequency.Source,
+		TSCHzPPM:    c.Frequency.PPM,
+		Calibration: c.Frequency.Duration.Seconds(),
+		CrossChecks: crossChecks(c.Frequency),
+
+		TSCStep:          c.Step.Step,
+		TSCStepQuantized: c.Step.Quantized,
+		TSCStepGCD:       c.Step.GCD,
+		TSCStepMinDelta:  c.Step.MinDelta,
+
+		OverheadTicks:          c.Overhead.Min,
+		OverheadTicksMedian:    c.Overhead.Median,
+		OverheadAsmTicks:       c.Overhead.AsmMin,
+		OverheadAsmTicksMedian: c.Overhead.AsmMedian,
+		OverheadPairs:          c.Overhead.Pairs,
+
+		CoreCyclesPerTick: c.Core.CyclesPerTick,
+		CoreHz:            c.Frequency.Hz * c.Core.CyclesPerTick,
+		ImulAddRatio:      c.Core.ImulAddRatio,
+		ImulLatency:       c.Core.ImulLatency,
+		CoreChainsExact:   c.Core.Exact,
+
+		AllowedCPUs: allowed,
+		PinnedCPU:   p.CPU,
+		Priority: priorityJSON{
+			Pin:      caps.Pin,
+			High:     caps.High,
+			Realtime: caps.Realtime,
+			Notes:    append(make([]string, 0, len(caps.Notes)), caps.Notes...),
+		},
+
+		Took:      c.Took.Seconds(),
+		GoVersion: sys.goVersion,
+		GOOS:      sys.goos,
+		GOARCH:    sys.goarch,
+		Warnings:  errorStrings(append(append([]error(nil), p.Warnings...), c.Warnings...)),
+	}
+	return r, nil
+}
+
+// writeText prints r as an aligned key/value table followed by the
+// warnings, one line each.
+func (r *infoReport) writeText(w io.Writer) error {
+	var t table
+	row := t.row
+	row("cpu", "%s", orUnknown(r.CPU))
+	row("vendor", "%s", orUnknown(r.Vendor))
+	row("family/model/stepping", "%d/%d/%d (0x%x/0x%x/0x%x)", r.Family, r.Model, r.Stepping, r.Family, r.Model, r.Stepping)
+	switch {
+	case r.Hypervisor != "":
+		row("hypervisor", "%s", r.Hypervisor)
+	case r.Virtual:
+		row("hypervisor", "yes (vendor unknown)")
+	default:
+		row("hypervisor", "none")
+	}
+	row("counter", "%s", r.Counter)
+	row("rdtscp", "%s", yesNo(r.RDTSCP))
+	row("invariant_tsc", "%s", yesNo(r.InvariantTSC))
+	row("tsc_hz", "%s", formatHz(r.TSCHz))
+	row("tsc_hz_source", "%s: %s, over %.3fs", r.TSCHzMethod, r.TSCHzSource, r.Calibration)
+	row("tsc_hz_ppm", "±%.3g", r.TSCHzPPM)
+	if len(r.CrossChecks) == 0 {
+		row("cross_check", "none available")
+	}
+	for _, c := range r.CrossChecks {
+		row("cross_check", "%+.3g ppm: %.0f Hz from %s", c.DiffPPM, c.Hz, c.Source)
+	}
+	step := fmt.Sprintf("%.4g %s", r.TSCStep, plural(r.TSCStep, "tick", "ticks"))
+	if r.TSCStepQuantized {
+		step += fmt.Sprintf(" (quantized: the counter jumps by the step; gcd %d)", r.TSCStepGCD)
+	}
+	row("tsc_step", "%s", step)
+	row("overhead_ticks", "min %.4g, median %.4g (in one assembly function: min %.4g, median %.4g)",
+		r.OverheadTicks, r.OverheadTicksMedian, r.OverheadAsmTicks, r.OverheadAsmTicksMedian)
+	if r.CoreCyclesPerTick > 0 {
+		row("core_cycles_per_tick", "%.4f (core clock ≈ %.3f GHz)", r.CoreCyclesPerTick, r.CoreHz/1e9)
+	} else {
+		row("core_cycles_per_tick", "unknown")
+	}
+	ratio := fmt.Sprintf("%.3f", r.ImulAddRatio)
+	if r.ImulLatency > 0 {
+		ratio += fmt.Sprintf(" (expected %g)", r.ImulLatency)
+	}
+	if !r.CoreChainsExact {
+		ratio += " (pure-Go chains, approximate)"
+	}
+	row("imul_add_ratio", "%s", ratio)
+	row("allowed_cpus", "%s", affinity.FormatCPUs(r.AllowedCPUs))
+	if r.PinnedCPU >= 0 {
+		row("pinned_cpu", "%d", r.PinnedCPU)
+	} else {
+		row("pinned_cpu", "none (pinning unsupported)")
+	}
+	row("priority", "pin=%s high=%s realtime=%s", yesNo(r.Priority.Pin), yesNo(r.Priority.High), yesNo(r.Priority.Realtime))
+	for _, n := range r.Priority.Notes {
+		row("priority_note", "%s", n)
+	}
+	row("go", "%s %s/%s", r.GoVersion, r.GOOS, r.GOARCH)
+	row("took", "%.3fs", r.Took)
+	for _, wn := range r.Warnings {
+		row("warning", "%s", wn)
+	}
+	return t.write(w)
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}
+
+// plural returns one when n is 1, else many.
+func plural(n float64, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

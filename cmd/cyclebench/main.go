@@ -1,0 +1,62 @@
+// Command cyclebench measures how many TSC ticks, nanoseconds and estimated
+// core cycles code takes, and describes the machine it measures on.
+//
+// Usage:
+//
+//	cyclebench <subcommand> [flags]
+//
+// Run cyclebench -h for the subcommands this build has, and
+// cyclebench <subcommand> -h for the flags of one, each with its default.
+//
+// # Subcommands
+//
+// info describes the processor, the counter and its calibration: vendor,
+// hypervisor, invariant TSC, the counter frequency with its method, source,
+// uncertainty and cross-checks, the counter step, the cost of an empty
+// start/stop pair, core cycles per tick, the CPUs the process may run on and
+// the priority it could obtain.
+//
+// calibrate measures the counter frequency by bracketing the monotonic clock
+// between counter reads (the default), by counting ticks across a sleep
+// (the textbook method), or both, and compares each figure with every other
+// source the machine offers.
+//
+// Both pin the measuring thread to one CPU (-cpu, default: the
+// highest-numbered allowed CPU) and put it back afterwards, and print a
+// readable table, or one JSON object with -json.
+//
+// # Exit status
+//
+// 0 on success, 2 for a usage error (unknown subcommand or flag, a bad flag
+// value), 1 for any other failure. Errors are one line on stderr, prefixed
+// "cyclebench: ".
+package main
+
+import (
+	"io"
+	"os"
+)
+
+// commands is every subcommand, in the order cyclebench -h lists them.
+// To add one, write cmd_<name>.go with a
+//
+//	func run<Name>(args []string, stdout, stderr io.Writer) error
+//
+// that parses its flags with [newFlagSet] and [parseFlags], and add one
+// line here.
+var commands = []command{
+	{"info", "describe the processor, the counter and its calibration", runInfo},
+	{"calibrate", "measure the counter frequency (bracket, sleep or both) and cross-check it", runCalibrate},
+}
+
+// command is one subcommand: its name, a one-line summary for cyclebench -h,
+// and the function that runs it with the arguments after its name.
+type command struct {
+	name    string
+	summary string
+	run     func(args []string, stdout, stderr io.Writer) error
+}
+
+func main() {
+	os.Exit(exitStatus(run(os.Args[1:], os.Stdout, os.Stderr), os.Stderr))
+}
