@@ -1,0 +1,77 @@
+package benchexamples
+
+import "github.com/cyclebench/cyclebench/internal/chain"
+
+// chainState runs one of the reference chains of package internal/chain:
+// n dependent 64-bit ADDs (1 core cycle each) or IMULs (3 core cycles each
+// on x86-64 and on recent Arm cores), in assembly on amd64 and arm64, in Go
+// elsewhere and under -tags noasm (where the per-op cost is only approximate).
+type chainState struct {
+	name string
+	n    int
+	imul bool
+	got  uint64
+	want uint64
+}
+
+func (s *chainState) runAdd()  { s.got = chain.Add(s.n) }
+func (s *chainState) runImul() { s.got = chain.Imul(s.n) }
+
+func (s *chainState) check() error {
+	if s.got != s.want {
+		return wrong(s.name, "chain of %d ops returned %#x, want %#x", s.n, s.got, s.want)
+	}
+	return nil
+}
+
+// powMod64 returns m to the power n modulo 2⁶⁴ by repeated squaring.
+func powMod64(m uint64, n int) uint64 {
+	r := uint64(1)
+	for ; n > 0; n >>= 1 {
+		if n&1 == 1 {
+			r *= m
+		}
+		m *= m
+	}
+	return r
+}
+
+func addChainSpec() spec {
+	return spec{
+		k: Kernel{
+			Name:        "AddChain",
+			Description: "n dependent 64-bit ADDs in assembly: 1 core cycle per op",
+			Seed:        "reference chain",
+			DefaultN:    10000,
+			MinN:        1,
+			MaxN:        1 << 30,
+			Unit:        "ops",
+			Default:     true,
+			CPE:         true,
+		},
+		build: func(n int) Instance {
+			s := &chainState{name: "AddChain", n: n, want: uint64(n)}
+			return Instance{Run: s.runAdd, Check: s.check, Elements: float64(n)}
+		},
+	}
+}
+
+func imulChainSpec() spec {
+	return spec{
+		k: Kernel{
+			Name:        "ImulChain",
+			Description: "n dependent 64-bit IMULs in assembly: 3 core cycles per op",
+			Seed:        "reference chain",
+			DefaultN:    10000,
+			MinN:        1,
+			MaxN:        1 << 30,
+			Unit:        "ops",
+			Default:     true,
+			CPE:         true,
+		},
+		build: func(n int) Instance {
+			s := &chainState{name: "ImulChain", n: n, imul: true, want: powMod64(chain.ImulMultiplier, n)}
+			return Instance{Run: s.runImul, Check: s.check, Elements: float64(n)}
+		},
+	}
+}
