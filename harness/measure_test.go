@@ -1,0 +1,230 @@
+package harness
+
+import (
+	"context"
+	"errors"
+	"math"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cyclebench/cyclebench/affinity"
+	"github.com/cyclebench/cyclebench/internal/chain"
+)
+
+var testSink uint64
+
+func addKernel(n int) func() { return func() { testSink += chain.Add(n) } }
+
+func TestBadConfig(t *testing.T) {
+	ok := func() {}
+	tests := []struct {
+		name string
+		cfg  Config
+		f    func()
+		want error
+		text string
+	}{
+		{"nil func", DefaultConfig(), nil, ErrNilFunc, "nil function"},
+		{"K negative", Config{K: -1, CPU: AnyCPU}, ok, ErrBadConfig, "K -1"},
+		{"K huge", Config{K: 5000, CPU: AnyCPU}, ok, ErrBadConfig, "K 5000"},
+		{"eps NaN", Config{Epsilon: math.NaN(), CPU: AnyCPU}, ok, ErrBadConfig, "epsilon NaN"},
+		{"eps negative", Config{Epsilon: -0.1, CPU: AnyCPU}, ok, ErrBadConfig, "epsilon -0.1"},
+		{"eps Inf", Config{Epsilon: math.Inf(1), CPU: AnyCPU}, ok, ErrBadConfig, "epsilon +Inf"},
+		{"M below K", Config{K: 10, MaxSamples: 5, CPU: AnyCPU}, ok, ErrBadConfig, "MaxSamples 5"},
+		{"CPU -2", Config{CPU: -2}, ok, ErrBadConfig, "CPU -2"},
+		{"Repeat negative", Config{Repeat: -1, CPU: AnyCPU}, ok, ErrBadConfig, "Repeat -1"},
+		{"Elements NaN", Config{Elements: math.NaN(), CPU: AnyCPU}, ok, ErrBadConfig, "Elements NaN"},
+		{"AbsSteps Inf", Config{AbsSteps: math.Inf(-1), CPU: AnyCPU}, ok, ErrBadConfig, "AbsSteps -Inf"},
+		{"MaxTime negative", Config{MaxTime: -time.Second, CPU: AnyCPU}, ok, ErrBadConfig, "MaxTime -1s"},
+		{"Setup with Repeat", Config{Repeat: 5, Setup: ok, CPU: AnyCPU}, ok, ErrBadConfig, "Repeat 5 with a Setup"},
+		{"MinRegionSteps", Config{MinRegionSteps: -3, CPU: AnyCPU}, ok, ErrBadConfig, "MinRegionSteps -3"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Measure(tt.cfg, tt.f)
+			if !errors.Is(err, tt.want) {
+				t.Fatalf("err = %v, want %v", err, tt.want)
+			}
+			if !strings.Contains(err.Error(), tt.text) {
+				t.Fatalf("error %q does not name %q", err, tt.text)
+			}
+		})
+	}
+}
+
+func TestCPUOutsideAllowedSet(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("CPU validation against the allowed set is exercised on Linux")
+	}
+	_, err := Measure(Config{CPU: 9999}, func() {})
+	if err == nil || !strings.Contains(err.Error(), "9999") {
+		t.Fatalf("CPU 9999: err = %v, want an error naming 9999", err)
+	}
+}
+
+func TestMeasureInvariants(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Name = "add1000"
+	cfg.Elements = 1000
+	r, err := Measure(cfg, addKernel(1000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Name != "add1000" || r.Repeat < 1 || r.Samples < r.Config.K || r.Ticks <= 0 {
+		t.Fatalf("result %+v", r)
+	}
+	if len(r.Best) != r.Config.K && r.Converged {
+		t.Fatalf("converged with %d best values, K = %d", len(r.Best), r.Config.K)
+	}
+	for i := 1; i < len(r.Best); i++ {
+		if r.Best[i] < r.Best[i-1] {
+			t.Fatalf("Best not ascending: %v", r.Best)
+		}
+	}
+	if d := math.Abs(r.Nanoseconds - r.Ticks/r.TicksPerSecond*1e9); d > 1e-9*r.Nanoseconds {
+		t.Fatalf("Nanoseconds %v inconsistent with Ticks %v at %v Hz", r.Nanoseconds, r.Ticks, r.TicksPerSecond)
+	}
+	if r.CyclesPerTick <= 0 || math.Abs(r.Cycles-r.Ticks*r.CyclesPerTick) > 1e-9*r.Cycles {
+		t.Fatalf("Cycles %v inconsistent with Ticks %v × %v", r.Cycles, r.Ticks, r.CyclesPerTick)
+	}
+	if math.Abs(r.CyclesPerElement-r.Cycles/1000) > 1e-9 || math.Abs(r.TicksPerElement-r.Ticks/1000) > 1e-9 {
+		t.Fatalf("per-element figures wrong: %+v", r)
+	}
+	if r.Converged != (r.Spread <= r.Config.Epsilon || r.Best[len(r.Best)-1]-r.Best[0] <= r.Config.AbsSteps*r.Step) {
+		t.Fatalf("Converged %v but spread %v (ε %v)", r.Converged, r.Spread, r.Config.Epsilon)
+	}
+	// One ADD is one core cycle: the estimate for 1000 of them must be in
+	// the right range whatever the load (a loose invariant; the precision
+	// target is checked by cyclebench validate).
+	if chain.Exact() && (r.Cycles < 800 || r.Cycles > 1500) {
+		t.Fatalf("AddChain(1000) = %.1f cycles, outside 800–1500", r.Cycles)
+	}
+}
+
+func TestEmptyFunctionIsNearZero(t *testing.T) {
+	r, err := Measure(DefaultConfig(), func() {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	perCall := r.OverheadTicks / float64(r.Repeat)
+	if math.Abs(r.Ticks) > math.Max(perCall, 2*r.Step/float64(r.Repeat)) {
+		t.Fatalf("empty function = %v ticks/call; the loop overhead itself is %v ticks/call", r.Ticks, perCall)
+	}
+}
+
+func TestPanicAndGoexitRestoreState(t *testing.T) {
+	before := debug.SetGCPercent(77)
+	t.Cleanup(func() { debug.SetGCPercent(before) })
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	callerBefore, stateErr := affinity.ThreadState()
+
+	tests := []struct {
+		name string
+		f    func()
+		want error
+		text string
+	}{
+		{"panic", func() { panic("boom 42") }, ErrPanic, "boom 42"},
+		{"goexit", func() { runtime.Goexit() }, ErrGoexit, "Goexit"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Measure(DefaultConfig(), tt.f)
+			if !errors.Is(err, tt.want) || !strings.Contains(err.Error(), tt.text) {
+				t.Fatalf("err = %v, want %v naming %q", err, tt.want, tt.text)
+			}
+			if got := debug.SetGCPercent(77); got != 77 {
+				t.Fatalf("GC percent after %s = %d, want 77", tt.name, got)
+			}
+			if stateErr == nil {
+				after, err := affinity.ThreadState()
+				if err != nil || !after.Equal(callerBefore) {
+					t.Fatalf("caller's thread state changed: %+v → %+v (%v)", callerBefore, after, err)
+				}
+			}
+			if _, err := Measure(Config{CPU: AnyCPU, MaxSamples: 20}, addKernel(100)); err != nil {
+				t.Fatalf("Measure after %s: %v", tt.name, err)
+			}
+		})
+	}
+}
+
+func TestCancelledContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	cfg := DefaultConfig()
+	cfg.Context = ctx
+	_, err := Measure(cfg, addKernel(100))
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+}
+
+func TestSetupRunsBeforeEverySample(t *testing.T) {
+	setups, runs := 0, 0
+	cfg := DefaultConfig()
+	cfg.MaxSamples = 30
+	cfg.Warmup = -1
+	cfg.Setup = func() { setups++ }
+	r, err := Measure(cfg, func() { runs++; testSink += chain.Add(2000) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Repeat != 1 {
+		t.Fatalf("Repeat = %d with Setup, want 1", r.Repeat)
+	}
+	if setups < r.Samples || setups != runs {
+		t.Fatalf("setups %d, runs %d, samples %d: Setup must precede every call", setups, runs, r.Samples)
+	}
+}
+
+func TestProgressAndNonConvergence(t *testing.T) {
+	var calls int
+	cfg := DefaultConfig()
+	cfg.Epsilon = 1e-12
+	cfg.AbsSteps = -1
+	cfg.K = 50
+	cfg.MaxSamples = 1_000_000
+	cfg.MaxTime = 150 * time.Millisecond
+	cfg.Progress = func(p Progress) {
+		calls++
+		if p.Max != cfg.MaxSamples || p.Samples <= 0 {
+			t.Errorf("progress %+v", p)
+		}
+	}
+	r, err := Measure(cfg, addKernel(5000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Converged {
+		t.Skip("converged with ε 1e-12 and K 50: a coarse, perfectly quantized counter; nothing to check")
+	}
+	if calls == 0 {
+		t.Fatalf("Progress never called in a %v measurement", r.Wall)
+	}
+	var found bool
+	for _, w := range r.Warnings {
+		found = found || errors.Is(w, ErrNotConverged)
+	}
+	if !found {
+		t.Fatalf("not converged but no ErrNotConverged warning: %v", r.Warnings)
+	}
+}
+
+func BenchmarkSampleLoop(b *testing.B) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	s, err := newStream(Config{K: 3, Epsilon: 0.01, MaxSamples: 1 << 30}, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	f := addKernel(10)
+	b.ReportAllocs()
+	for b.Loop() {
+		s.add(sample(f, 4, -1, false))
+	}
+}
