@@ -63,29 +63,33 @@ func TestCPUTimeMonotonicAndResolution(t *testing.T) {
 	}
 }
 
+// Each subtest runs on its own goroutine, so each locks its own OS thread:
+// two Thread readings from different threads are not comparable.
 func TestThreadCPUOfSpinAndSleep(t *testing.T) {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
 	if _, err := Thread(); err != nil {
 		skipUnsupported(t, err)
 		t.Fatal(err)
 	}
+	// The wall interval encloses the CPU-time interval, so cpu ≤ wall holds
+	// for any work, including the readings themselves.
 	measure := func(f func()) (cpu, wall time.Duration, res time.Duration) {
 		t.Helper()
+		w := time.Now()
 		a, err := Thread()
 		if err != nil {
 			t.Fatal(err)
 		}
-		w := time.Now()
 		f()
-		wall = time.Since(w)
 		b, err := Thread()
+		wall = time.Since(w)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return b.Total - a.Total, wall, b.Resolution
 	}
 	t.Run("spin 20ms", func(t *testing.T) {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
 		// The machine is shared: a spin may get only part of a CPU, so a
 		// few attempts are allowed before the lower bound fails.
 		var cpu, wall, res time.Duration
@@ -101,6 +105,8 @@ func TestThreadCPUOfSpinAndSleep(t *testing.T) {
 		t.Errorf("thread cpu %v of a %v spin < 10ms in 5 tries", cpu, wall)
 	})
 	t.Run("sleep 50ms", func(t *testing.T) {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
 		cpu, wall, res := measure(func() { time.Sleep(50 * time.Millisecond) })
 		if cpu >= 5*time.Millisecond+res {
 			t.Errorf("a %v sleep used %v of thread cpu, want < 5ms", wall, cpu)

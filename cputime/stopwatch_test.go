@@ -64,10 +64,10 @@ func TestParseClock(t *testing.T) {
 // TestClocks reads every clock: non-decreasing, positive resolution; logs
 // what answered.
 func TestClocks(t *testing.T) {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
 	for _, c := range Clocks() {
 		t.Run(c.String(), func(t *testing.T) {
+			runtime.LockOSThread() // per subtest: each runs on its own goroutine
+			defer runtime.UnlockOSThread()
 			res, err := c.Resolution()
 			if c == ClockTSC && errors.Is(err, ErrNoFrequency) {
 				t.Logf("tsc resolution needs a frequency: %v", err)
@@ -103,10 +103,10 @@ func TestClocks(t *testing.T) {
 }
 
 func TestStopwatchLaps(t *testing.T) {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
 	for _, c := range []Clock{ClockMonotonic, ClockThread, ClockProcess, ClockWallUs} {
 		t.Run(c.String(), func(t *testing.T) {
+			runtime.LockOSThread() // per subtest: each runs on its own goroutine
+			defer runtime.UnlockOSThread()
 			s, err := NewStopwatch(c)
 			if err != nil {
 				t.Fatal(err)
