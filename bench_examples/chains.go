@@ -51,7 +51,7 @@ func addChainSpec() spec {
 		},
 		build: func(n int) Instance {
 			s := &chainState{name: "AddChain", n: n, want: uint64(n)}
-			return Instance{Run: s.runAdd, Check: s.check, Elements: float64(n)}
+			return Instance{Run: s.runAdd, Check: s.check, Elements: float64(n), state: s}
 		},
 	}
 }
@@ -71,7 +71,7 @@ func imulChainSpec() spec {
 		},
 		build: func(n int) Instance {
 			s := &chainState{name: "ImulChain", n: n, imul: true, want: powMod64(chain.ImulMultiplier, n)}
-			return Instance{Run: s.runImul, Check: s.check, Elements: float64(n)}
+			return Instance{Run: s.runImul, Check: s.check, Elements: float64(n), state: s}
 		},
 	}
 }

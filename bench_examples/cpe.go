@@ -109,7 +109,7 @@ func psumSpec(which int) spec {
 			if which == 2 {
 				run = s.run2
 			}
-			return Instance{Run: run, Check: s.check, Elements: float64(n)}
+			return Instance{Run: run, Check: s.check, Elements: float64(n), state: s}
 		},
 	}
 }
@@ -289,7 +289,7 @@ func combineSpec(which int) spec {
 		},
 		build: func(n int) Instance {
 			s := newCombineState(which, n)
-			return Instance{Run: s.run, Check: s.check, Elements: float64(n)}
+			return Instance{Run: s.run, Check: s.check, Elements: float64(n), state: s}
 		},
 	}
 }

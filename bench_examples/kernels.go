@@ -29,6 +29,8 @@ type Instance struct {
 	// one Run performs (1 for the test by 2, plus one per odd candidate
 	// tried), computed in New by one untimed dry run.
 	Elements float64
+
+	state any // the kernel's state, for this package's tests
 }
 
 // Kernel is a named example kernel that can be prepared for a size n.

@@ -65,7 +65,7 @@ func sumLoopSpec() spec {
 		},
 		build: func(n int) Instance {
 			s := &sumLoopState{n: n}
-			return Instance{Run: s.run, Check: s.check, Elements: float64(n)}
+			return Instance{Run: s.run, Check: s.check, Elements: float64(n), state: s}
 		},
 	}
 }
@@ -119,7 +119,7 @@ func hashLoopSpec() spec {
 		},
 		build: func(n int) Instance {
 			s := &hashLoopState{n: uint64(n)}
-			return Instance{Run: s.run, Check: s.check, Elements: float64(n)}
+			return Instance{Run: s.run, Check: s.check, Elements: float64(n), state: s}
 		},
 	}
 }
@@ -161,7 +161,7 @@ func sleepSpec() spec {
 		},
 		build: func(n int) Instance {
 			s := &sleepState{d: time.Duration(n) * time.Millisecond}
-			return Instance{Run: s.run, Check: s.check, Elements: float64(n)}
+			return Instance{Run: s.run, Check: s.check, Elements: float64(n), state: s}
 		},
 	}
 }
@@ -236,7 +236,7 @@ func sortIntsSpec() spec {
 		},
 		build: func(n int) Instance {
 			s := newSortState("SortInts", n)
-			return Instance{Run: s.sortInts, Setup: s.setup, Check: s.check, Elements: float64(n)}
+			return Instance{Run: s.sortInts, Setup: s.setup, Check: s.check, Elements: float64(n), state: s}
 		},
 	}
 }
@@ -255,7 +255,7 @@ func bubbleSortSpec() spec {
 		},
 		build: func(n int) Instance {
 			s := newSortState("BubbleSort", n)
-			return Instance{Run: s.bubble, Setup: s.setup, Check: s.check, Elements: float64(n)}
+			return Instance{Run: s.bubble, Setup: s.setup, Check: s.check, Elements: float64(n), state: s}
 		},
 	}
 }
@@ -356,7 +356,7 @@ func factorizeSpec() spec {
 		build: func(n int) Instance {
 			s := &factorState{n: uint64(n)}
 			s.want = smallestDivisor(s.n)
-			return Instance{Run: s.run, Check: s.check, Elements: float64(divisions(s.n, s.want))}
+			return Instance{Run: s.run, Check: s.check, Elements: float64(divisions(s.n, s.want)), state: s}
 		},
 	}
 }
