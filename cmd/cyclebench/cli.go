@@ -10,7 +10,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"runtime"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -102,7 +104,7 @@ func (e *exitError) Error() string { return fmt.Sprintf("exit status %d", e.code
 // nothing more.
 func silentExit(code int) error { return &exitError{code} }
 
-// errHelp is returned by parseFlags after printing the usage for -h;
+// errHelp is returned by flagSet.parse after printing the usage for -h;
 // run turns it into success.
 var errHelp = errors.New("help requested")
 
@@ -125,21 +127,29 @@ func exitStatus(err error, stderr io.Writer) int {
 	return exitFailure
 }
 
+// flagSet is a subcommand's flag set with the usage -h prints.
+type flagSet struct {
+	*flag.FlagSet
+	usage func() // prints the usage to the subcommand's stderr
+}
+
 // newFlagSet returns a flag set for subcommand name whose -h output goes to
 // stderr: a synopsis line ("cyclebench name " + synopsis), the description,
-// and every flag with its default. Parse it with [parseFlags].
-func newFlagSet(name, synopsis, description string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	// The flag package prints parse errors and the usage to its output on
-	// every error; parseFlags reports errors itself, in one line.
+// and every flag with its default. Parse it with [flagSet.parse].
+func newFlagSet(name, synopsis, description string, stderr io.Writer) *flagSet {
+	fs := &flagSet{FlagSet: flag.NewFlagSet(name, flag.ContinueOnError)}
+	// The flag package prints the error and calls Usage on every parse
+	// error; parse reports errors itself, in one line, and prints the usage
+	// only for -h.
 	fs.SetOutput(io.Discard)
-	fs.Usage = func() {
+	fs.Usage = func() {}
+	fs.usage = func() {
 		fmt.Fprintf(stderr, "usage: cyclebench %s %s\n\n", name, synopsis)
 		if description != "" {
 			fmt.Fprintf(stderr, "%s\n\n", strings.TrimSpace(description))
 		}
 		fmt.Fprintf(stderr, "flags:\n")
-		printFlags(stderr, fs)
+		printFlags(stderr, fs.FlagSet)
 	}
 	return fs
 }
@@ -161,16 +171,16 @@ func printFlags(w io.Writer, fs *flag.FlagSet) {
 	})
 }
 
-// parseFlags parses args into fs. -h prints the usage and returns errHelp;
-// any other parse error becomes a one-line *usageError naming the
-// subcommand.
-func parseFlags(fs *flag.FlagSet, args []string) error {
+// parse parses args. -h prints the usage and returns errHelp (which run
+// turns into success); any other parse error becomes a one-line
+// *usageError naming the subcommand.
+func (fs *flagSet) parse(args []string) error {
 	err := fs.Parse(args)
 	switch {
 	case err == nil:
 		return nil
 	case errors.Is(err, flag.ErrHelp):
-		fs.Usage()
+		fs.usage()
 		return errHelp
 	default:
 		return usageErrorf("%s: %v (see cyclebench %s -h)", fs.Name(), err, fs.Name())
@@ -178,7 +188,7 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 }
 
 // noArgs returns a *usageError if fs was given positional arguments.
-func noArgs(fs *flag.FlagSet) error {
+func (fs *flagSet) noArgs() error {
 	if fs.NArg() > 0 {
 		return usageErrorf("%s: unexpected argument %q (this subcommand takes only flags; see cyclebench %s -h)", fs.Name(), fs.Arg(0), fs.Name())
 	}
@@ -194,7 +204,7 @@ type choiceValue struct {
 }
 
 // choiceFlag defines a flag on fs whose value must be one of allowed.
-func choiceFlag(fs *flag.FlagSet, name, def, usage string, allowed ...string) *string {
+func choiceFlag(fs *flagSet, name, def, usage string, allowed ...string) *string {
 	v := &choiceValue{value: new(string), allowed: allowed}
 	*v.value = def
 	fs.Var(v, name, fmt.Sprintf("%s: %s", usage, strings.Join(allowed, ", ")))
@@ -233,7 +243,7 @@ func checkCalibrationDuration(d time.Duration) error {
 }
 
 // cpuFlag defines -cpu: the CPU to pin the measuring thread to.
-func cpuFlag(fs *flag.FlagSet) *int {
+func cpuFlag(fs *flagSet) *int {
 	return fs.Int("cpu", -1, "CPU to pin the measuring thread to; -1 picks the highest-numbered allowed CPU")
 }
 
@@ -376,9 +386,34 @@ func yesNo(b bool) string {
 	return "no"
 }
 
-// formatHz formats a frequency in Hz with its value in MHz.
+// formatHz formats a frequency in whole Hz with the same figure in MHz.
 func formatHz(hz float64) string {
-	return fmt.Sprintf("%.0f Hz (%.6f MHz)", hz, hz/1e6)
+	r := math.Round(hz)
+	return fmt.Sprintf("%.0f Hz (%.6f MHz)", r, r/1e6)
+}
+
+// sig formats v with at most digits significant digits, without trailing
+// zeros and never with an exponent (%g would print 1234 ppm as 1.23e+03):
+// 0.0239, 2.98, 2, 237, 12346.
+func sig(v float64, digits int) string {
+	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	decimals := digits - 1 - int(math.Floor(math.Log10(math.Abs(v))))
+	s := strconv.FormatFloat(v, 'f', max(decimals, 0), 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
+}
+
+// signedSig is sig with an explicit sign: +0.0239, -237.
+func signedSig(v float64, digits int) string {
+	s := sig(v, digits)
+	if v >= 0 && !strings.HasPrefix(s, "+") {
+		s = "+" + s
+	}
+	return s
 }
 
 // ppmDiff returns (a − b) / b in parts per million.

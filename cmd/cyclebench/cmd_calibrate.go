@@ -26,10 +26,10 @@ func runCalibrate(args []string, stdout, stderr io.Writer) error {
 	method := choiceFlag(fs, "method", calibrate.MethodBracket, "`method` used to measure the frequency", calibrate.MethodBracket, calibrate.MethodSleep, methodBoth)
 	asJSON := fs.Bool("json", false, "print one JSON object instead of a table")
 	cpu := cpuFlag(fs)
-	if err := parseFlags(fs, args); err != nil {
+	if err := fs.parse(args); err != nil {
 		return err
 	}
-	if err := noArgs(fs); err != nil {
+	if err := fs.noArgs(); err != nil {
 		return err
 	}
 	if err := checkCalibrationDuration(*duration); err != nil {
@@ -134,7 +134,7 @@ func (r *calibrateReport) writeText(w io.Writer) error {
 		t.blank()
 		row("method", "%s", m.Method)
 		row("tsc_hz", "%s", formatHz(m.Hz))
-		row("tsc_hz_ppm", "±%.3g", m.PPM)
+		row("tsc_hz_ppm", "±%s", sig(m.PPM, 3))
 		row("source", "%s", m.Source)
 		row("interval", "%.6fs", m.Seconds)
 		row("ticks", "%d", m.Ticks)
@@ -145,12 +145,12 @@ func (r *calibrateReport) writeText(w io.Writer) error {
 			row("cross_check", "none available")
 		}
 		for _, c := range m.CrossChecks {
-			row("cross_check", "%+.3g ppm: %.0f Hz from %s", c.DiffPPM, c.Hz, c.Source)
+			row("cross_check", "%s ppm: %.0f Hz from %s", signedSig(c.DiffPPM, 3), c.Hz, c.Source)
 		}
 	}
 	if r.SleepVsBracketPPM != nil {
 		t.blank()
-		row("sleep_vs_bracket", "%+.4g ppm", *r.SleepVsBracketPPM)
+		row("sleep_vs_bracket", "%s ppm", signedSig(*r.SleepVsBracketPPM, 4))
 	}
 	if len(r.Warnings) > 0 {
 		t.blank()

@@ -21,10 +21,10 @@ func runInfo(args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "print one JSON object instead of a table")
 	cpu := cpuFlag(fs)
 	duration := fs.Duration("duration", calibrate.DefaultOptions.Duration, "frequency calibration interval")
-	if err := parseFlags(fs, args); err != nil {
+	if err := fs.parse(args); err != nil {
 		return err
 	}
-	if err := noArgs(fs); err != nil {
+	if err := fs.noArgs(); err != nil {
 		return err
 	}
 	if err := checkCalibrationDuration(*duration); err != nil {
@@ -122,7 +122,6 @@ func gatherInfo(cpu int, d time.Duration) (*infoReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	caps := sys.probe()
 	p, err := pinThread(cpu, affinity.PriorityNormal)
 	if err != nil {
 		return nil, err
@@ -135,6 +134,8 @@ func gatherInfo(cpu int, d time.Duration) (*infoReport, error) {
 	if err := p.Restore(); err != nil {
 		return nil, err
 	}
+	// After restoring: Probe tries the priorities on a thread of its own.
+	caps := sys.probe()
 	r := &infoReport{
 		CPU:          c.CPU.Brand,
 		Vendor:       c.CPU.Vendor,
@@ -212,20 +213,20 @@ func (r *infoReport) writeText(w io.Writer) error {
 	row("invariant_tsc", "%s", yesNo(r.InvariantTSC))
 	row("tsc_hz", "%s", formatHz(r.TSCHz))
 	row("tsc_hz_source", "%s: %s, over %.3fs", r.TSCHzMethod, r.TSCHzSource, r.Calibration)
-	row("tsc_hz_ppm", "±%.3g", r.TSCHzPPM)
+	row("tsc_hz_ppm", "±%s", sig(r.TSCHzPPM, 3))
 	if len(r.CrossChecks) == 0 {
 		row("cross_check", "none available")
 	}
 	for _, c := range r.CrossChecks {
-		row("cross_check", "%+.3g ppm: %.0f Hz from %s", c.DiffPPM, c.Hz, c.Source)
+		row("cross_check", "%s ppm: %.0f Hz from %s", signedSig(c.DiffPPM, 3), c.Hz, c.Source)
 	}
-	step := fmt.Sprintf("%.4g %s", r.TSCStep, plural(r.TSCStep, "tick", "ticks"))
+	step := fmt.Sprintf("%s %s", sig(r.TSCStep, 4), plural(r.TSCStep, "tick", "ticks"))
 	if r.TSCStepQuantized {
 		step += fmt.Sprintf(" (quantized: the counter jumps by the step; gcd %d)", r.TSCStepGCD)
 	}
 	row("tsc_step", "%s", step)
-	row("overhead_ticks", "min %.4g, median %.4g (in one assembly function: min %.4g, median %.4g)",
-		r.OverheadTicks, r.OverheadTicksMedian, r.OverheadAsmTicks, r.OverheadAsmTicksMedian)
+	row("overhead_ticks", "min %s, median %s (in one assembly function: min %s, median %s)",
+		sig(r.OverheadTicks, 4), sig(r.OverheadTicksMedian, 4), sig(r.OverheadAsmTicks, 4), sig(r.OverheadAsmTicksMedian, 4))
 	if r.CoreCyclesPerTick > 0 {
 		row("core_cycles_per_tick", "%.4f (core clock ≈ %.3f GHz)", r.CoreCyclesPerTick, r.CoreHz/1e9)
 	} else {

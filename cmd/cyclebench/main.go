@@ -42,7 +42,7 @@ import (
 //
 //	func run<Name>(args []string, stdout, stderr io.Writer) error
 //
-// that parses its flags with [newFlagSet] and [parseFlags], and add one
+// that parses its flags with [newFlagSet] and [flagSet.parse], and add one
 // line here.
 var commands = []command{
 	{"info", "describe the processor, the counter and its calibration", runInfo},

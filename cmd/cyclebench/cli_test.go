@@ -1,0 +1,452 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cyclebench/cyclebench/affinity"
+	"github.com/cyclebench/cyclebench/calibrate"
+	"github.com/cyclebench/cyclebench/tsc"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/ from the current output")
+
+// runCLI runs the command line args through run and returns its outputs.
+func runCLI(t *testing.T, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err = run(args, &out, &errb)
+	return out.String(), errb.String(), err
+}
+
+// golden compares got with testdata/name, or rewrites the file with -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s (go test -update rewrites it)\n--- got:\n%s\n--- want:\n%s", path, got, want)
+	}
+}
+
+var (
+	hexRE    = regexp.MustCompile(`0x[0-9a-fA-F]+`)
+	numberRE = regexp.MustCompile(`[-+±]?[0-9]+(\.[0-9]+)?`)
+	spacesRE = regexp.MustCompile(` {2,}`)
+)
+
+// mask replaces every number (with its sign) by N and every run of two or
+// more spaces by two spaces, so that output measured on different runs and
+// machines keeps one shape whatever the widths of its figures.
+func mask(s string) string {
+	s = hexRE.ReplaceAllString(s, "N")
+	s = numberRE.ReplaceAllString(s, "N")
+	return spacesRE.ReplaceAllString(s, "  ")
+}
+
+func TestMask(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"tsc_hz      2445431941 Hz (2445.431941 MHz)", "tsc_hz  N Hz (N MHz)"},
+		{"cross_check  -237 ppm: 2445432000 Hz", "cross_check  N ppm: N Hz"},
+		{"tsc_hz_ppm  ±0.0821", "tsc_hz_ppm  N"},
+		{"family  25/1/1 (0x19/0x1/0x1)", "family  N/N/N (N/N/N)"},
+		{"no numbers here", "no numbers here"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			if got := mask(tt.in); got != tt.want {
+				t.Errorf("mask(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+// Recorded figures from the KVM guest this was written on (AMD EPYC, Zen 3).
+var (
+	fakeCPU = calibrate.CPU{
+		Vendor: "AuthenticAMD", Brand: "AMD EPYC 7B13 64-Core Processor",
+		Family: 25, Model: 1, Stepping: 1,
+		Hypervisor: "KVMKVMKVM", Virtual: true,
+		Counter: tsc.CounterRDTSC, RDTSCP: true, InvariantTSC: true,
+		LogicalCPUs: 2, GOOS: "linux", GOARCH: "amd64",
+	}
+	fakeKernelHz = 2445432000.0
+	fakeBracket  = calibrate.Frequency{
+		Hz: 2445431941.5, PPM: 0.629, Method: calibrate.MethodBracket,
+		Source:   "monotonic clock (CLOCK_MONOTONIC via the Go runtime)",
+		Duration: 101 * time.Millisecond, Ticks: 246988626, Brackets: [2]uint64{147, 149},
+	}
+	fakeSleep = calibrate.Frequency{
+		Hz: 2446010521, PPM: 238, Method: calibrate.MethodSleep,
+		Source:   "time.Sleep(100ms)",
+		Duration: 100023800 * time.Nanosecond, Ticks: 244601052,
+		Warnings: []error{fmt.Errorf("%w: the sleep lasted 100.0238ms for 100ms asked (+238 ppm); the textbook method counts that overshoot as ticks", calibrate.ErrSleepBias)},
+	}
+)
+
+// fakeCrossChecks adds the kernel's figure, as AddCrossChecks does on the
+// machine the figures were recorded on.
+func fakeCrossChecks(f *calibrate.Frequency, _ calibrate.CPU) {
+	f.CrossChecks = append(f.CrossChecks, calibrate.CrossCheck{
+		Source: "kernel: /proc/cpuinfo (cpu MHz, tsc_known_freq)",
+		Hz:     fakeKernelHz, DiffPPM: ppmDiff(fakeKernelHz, f.Hz),
+	})
+}
+
+// fakeSys is a system that replays recorded figures, and counts pins.
+type fakeSys struct {
+	pins, restores int
+	pinErr         error // returned by pin when set
+	measureErr     error // returned by measure when set
+}
+
+// useFake replaces sys with recorded figures until the test ends.
+func useFake(t *testing.T) *fakeSys {
+	t.Helper()
+	old := sys
+	t.Cleanup(func() { sys = old })
+	f := &fakeSys{}
+	sys = system{
+		pin: func(o affinity.Options) (*pinned, error) {
+			if f.pinErr != nil {
+				return nil, f.pinErr
+			}
+			f.pins++
+			cpu := o.CPU
+			if cpu == -1 {
+				cpu = 1
+			}
+			return &pinned{CPU: cpu, restore: func() error { f.restores++; return nil }}, nil
+		},
+		allowed: func() ([]int, error) { return []int{0, 1}, nil },
+		probe: func() affinity.Capabilities {
+			return affinity.Capabilities{Pin: true, High: true, Notes: []string{"high: nice -20 permitted", "realtime: SCHED_FIFO refused"}}
+		},
+		detectCPU: func() calibrate.CPU { return fakeCPU },
+		measure: func(o calibrate.Options) (*calibrate.Calibration, error) {
+			if f.measureErr != nil {
+				return nil, f.measureErr
+			}
+			fr := fakeBracket
+			fakeCrossChecks(&fr, fakeCPU)
+			return &calibrate.Calibration{
+				CPU:       fakeCPU,
+				Frequency: fr,
+				Step:      tsc.StepInfo{Step: 2, GCD: 1, MinDelta: 2, Quantized: true, Deltas: 4000},
+				Overhead:  calibrate.Overhead{Min: 54, Median: 56, AsmMin: 40, AsmMedian: 42, Pairs: 20000},
+				Core:      calibrate.CoreClock{CyclesPerTick: 1.3123, AddTicksPerOp: 0.762, ImulTicksPerOp: 2.27, ImulAddRatio: 2.977, ImulLatency: 3, Short: 2000, Long: 100000, Reps: 30, Exact: true},
+				Took:      113 * time.Millisecond,
+				Warnings:  []error{fmt.Errorf("%w (KVMKVMKVM): the counter may be virtualised and other guests share the host", calibrate.ErrVirtual)},
+			}, nil
+		},
+		bracket:     func(time.Duration) (calibrate.Frequency, error) { return fakeBracket, nil },
+		sleep:       func(time.Duration) (calibrate.Frequency, error) { return fakeSleep, nil },
+		crossChecks: fakeCrossChecks,
+		goVersion:   "go1.26.0",
+		goos:        "linux",
+		goarch:      "amd64",
+	}
+	return f
+}
+
+// TestGolden runs each subcommand on recorded figures and compares the whole
+// output with testdata/*.golden.
+func TestGolden(t *testing.T) {
+	tests := []struct {
+		file string
+		args []string
+	}{
+		{"info.golden", []string{"info"}},
+		{"info.json.golden", []string{"info", "-json"}},
+		{"info_cpu0.golden", []string{"info", "-cpu", "0", "-duration", "10ms"}},
+		{"calibrate.golden", []string{"calibrate"}},
+		{"calibrate.json.golden", []string{"calibrate", "-json"}},
+		{"calibrate_sleep.golden", []string{"calibrate", "-method", "sleep", "-duration", "10ms"}},
+		{"calibrate_both.golden", []string{"calibrate", "-method", "both"}},
+		{"calibrate_both.json.golden", []string{"calibrate", "-method", "both", "-json"}},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			f := useFake(t)
+			out, errOut, err := runCLI(t, tt.args...)
+			if err != nil {
+				t.Fatalf("run: %v (stderr %q)", err, errOut)
+			}
+			if errOut != "" {
+				t.Errorf("stderr = %q, want nothing", errOut)
+			}
+			if f.pins != 1 || f.restores != 1 {
+				t.Errorf("pinned %d times and restored %d times, want once each", f.pins, f.restores)
+			}
+			if strings.HasSuffix(tt.file, ".json.golden") && !json.Valid([]byte(out)) {
+				t.Errorf("output is not one valid JSON value:\n%s", out)
+			}
+			golden(t, tt.file, out)
+		})
+	}
+}
+
+// TestHelpGolden checks the -h text of the subcommands in this file's charge.
+func TestHelpGolden(t *testing.T) {
+	for _, name := range []string{"info", "calibrate"} {
+		t.Run(name, func(t *testing.T) {
+			out, errOut, err := runCLI(t, name, "-h")
+			if err != nil || out != "" {
+				t.Fatalf("run(%s -h) = %v, stdout %q; want nil and nothing on stdout", name, err, out)
+			}
+			golden(t, name+"_help.golden", errOut)
+		})
+	}
+}
+
+// TestHelp checks that every subcommand in the table answers -h with its
+// usage, every flag and its default, and success.
+func TestHelp(t *testing.T) {
+	flagsOf := map[string][]string{
+		"info":      {"-json", "-cpu", "-duration"},
+		"calibrate": {"-json", "-cpu", "-duration", "-method"},
+	}
+	for _, c := range commands {
+		for _, h := range []string{"-h", "-help"} {
+			t.Run(c.name+" "+h, func(t *testing.T) {
+				_, errOut, err := runCLI(t, c.name, h)
+				if err != nil {
+					t.Fatalf("run(%s %s) = %v, want nil", c.name, h, err)
+				}
+				if st := exitStatus(err, new(bytes.Buffer)); st != 0 {
+					t.Errorf("exit status %d, want 0", st)
+				}
+				if !strings.HasPrefix(errOut, "usage: cyclebench "+c.name) {
+					t.Errorf("usage does not start with %q:\n%s", "usage: cyclebench "+c.name, errOut)
+				}
+				flagLines := 0
+				for _, line := range strings.Split(errOut, "\n") {
+					if strings.HasPrefix(line, "  -") {
+						flagLines++
+					}
+				}
+				if got := strings.Count(errOut, "(default "); got != flagLines {
+					t.Errorf("%d flags listed but %d defaults shown:\n%s", flagLines, got, errOut)
+				}
+				for _, f := range flagsOf[c.name] {
+					if !strings.Contains(errOut, "\n  "+f+" ") && !strings.Contains(errOut, "\n  "+f+"\n") {
+						t.Errorf("usage does not list %s:\n%s", f, errOut)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestTopLevelHelp checks that cyclebench -h lists every subcommand in the
+// table, and that help NAME gives that subcommand's usage.
+func TestTopLevelHelp(t *testing.T) {
+	for _, args := range [][]string{{"-h"}, {"help"}, {"--help"}} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			_, errOut, err := runCLI(t, args...)
+			if err != nil {
+				t.Fatalf("run(%q) = %v, want nil", args, err)
+			}
+			for _, c := range commands {
+				if !strings.Contains(errOut, "  "+c.name+"  ") || !strings.Contains(errOut, c.summary) {
+					t.Errorf("help does not list %s with its summary:\n%s", c.name, errOut)
+				}
+			}
+		})
+	}
+	t.Run("help calibrate", func(t *testing.T) {
+		_, errOut, err := runCLI(t, "help", "calibrate")
+		if err != nil || !strings.HasPrefix(errOut, "usage: cyclebench calibrate") {
+			t.Errorf("run(help calibrate) = %v, stderr %q; want nil and the calibrate usage", err, errOut)
+		}
+	})
+}
+
+// pinningSupported reports whether this OS can pin threads, so that a -cpu
+// outside the allowed set is an error rather than a warning.
+func pinningSupported() bool {
+	_, err := affinity.CurrentCPU()
+	return !errors.Is(err, errors.ErrUnsupported)
+}
+
+// TestUsageErrors runs bad command lines on the real machine: each must fail
+// before measuring anything, with a *usageError (exit status 2) that names
+// the bad value.
+func TestUsageErrors(t *testing.T) {
+	tests := []struct {
+		args    []string
+		want    string // in the message
+		needPin bool   // the error comes from affinity, which needs pinning
+	}{
+		{nil, "no subcommand", false},
+		{[]string{"frobnicate"}, `"frobnicate"`, false},
+		{[]string{"info", "-bogus"}, "-bogus", false},
+		{[]string{"calibrate", "-bogus"}, "-bogus", false},
+		{[]string{"info", "extra"}, `"extra"`, false},
+		{[]string{"info", "-duration", "0"}, "-duration 0s", false},
+		{[]string{"info", "-duration", "2h"}, "-duration 2h0m0s", false},
+		{[]string{"calibrate", "-duration", "0"}, "-duration 0s", false},
+		{[]string{"calibrate", "-duration", "-1s"}, "-duration -1s", false},
+		{[]string{"calibrate", "-duration", "61m"}, "1h0m0s", false},
+		{[]string{"calibrate", "-duration", "soon"}, `"soon"`, false},
+		{[]string{"calibrate", "-method", "guess"}, `"guess"`, false},
+		{[]string{"calibrate", "-method", "guess"}, "bracket, sleep, both", false},
+		{[]string{"calibrate", "-json=maybe"}, "maybe", false},
+		{[]string{"info", "-cpu", "-5"}, "-5", true},
+		{[]string{"calibrate", "-cpu", "-5"}, "-5", true},
+		{[]string{"info", "-cpu", "9999"}, "9999", true},
+		{[]string{"calibrate", "-cpu", "9999", "-duration", "10ms"}, "9999", true},
+		{[]string{"calibrate", "-cpu", "x"}, `"x"`, false},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			if tt.needPin && !pinningSupported() {
+				t.Skip("this OS cannot pin threads, so a bad -cpu is only a warning")
+			}
+			out, errOut, err := runCLI(t, tt.args...)
+			var ue *usageError
+			if !errors.As(err, &ue) {
+				t.Fatalf("run(%q) = %v (%T), want a *usageError", tt.args, err, err)
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %q does not name %q", err, tt.want)
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("error %q is more than one line", err)
+			}
+			if out != "" {
+				t.Errorf("stdout = %q, want nothing", out)
+			}
+			if len(tt.args) > 0 && errOut != "" {
+				t.Errorf("stderr = %q, want nothing (main prints the error)", errOut)
+			}
+			var msg bytes.Buffer
+			if st := exitStatus(err, &msg); st != exitUsage {
+				t.Errorf("exit status %d, want %d", st, exitUsage)
+			}
+			if want := "cyclebench: " + err.Error() + "\n"; msg.String() != want {
+				t.Errorf("main prints %q, want %q", msg.String(), want)
+			}
+		})
+	}
+}
+
+func TestExitStatus(t *testing.T) {
+	plain := errors.New("calibrate: unstable measurement")
+	tests := []struct {
+		name   string
+		err    error
+		status int
+		msg    string
+	}{
+		{"success", nil, 0, ""},
+		{"help", errHelp, 0, ""},
+		{"usage", usageErrorf("bad -x %q", "y"), exitUsage, "cyclebench: bad -x \"y\"\n"},
+		{"wrapped usage", fmt.Errorf("info: %w", usageErrorf("bad")), exitUsage, "cyclebench: info: bad\n"},
+		{"failure", plain, exitFailure, "cyclebench: calibrate: unstable measurement\n"},
+		{"silent 1", silentExit(1), 1, ""},
+		{"silent 3", fmt.Errorf("run: %w", silentExit(3)), 3, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var msg bytes.Buffer
+			if st := exitStatus(tt.err, &msg); st != tt.status || msg.String() != tt.msg {
+				t.Errorf("exitStatus(%v) = %d, printed %q; want %d, %q", tt.err, st, msg.String(), tt.status, tt.msg)
+			}
+		})
+	}
+}
+
+// TestFailures: a failed measurement is exit status 1 and the thread is
+// still restored; pinning that the OS does not support is a warning.
+func TestFailures(t *testing.T) {
+	t.Run("measure fails", func(t *testing.T) {
+		f := useFake(t)
+		f.measureErr = fmt.Errorf("%w: every bracket straddled a CPU migration", calibrate.ErrUnstable)
+		_, _, err := runCLI(t, "info")
+		if !errors.Is(err, calibrate.ErrUnstable) {
+			t.Fatalf("err = %v, want ErrUnstable", err)
+		}
+		if st := exitStatus(err, new(bytes.Buffer)); st != exitFailure {
+			t.Errorf("exit status %d, want %d", st, exitFailure)
+		}
+		if f.pins != 1 || f.restores != 1 {
+			t.Errorf("pinned %d times and restored %d times, want once each", f.pins, f.restores)
+		}
+	})
+	t.Run("pin fails", func(t *testing.T) {
+		f := useFake(t)
+		f.pinErr = errors.New("affinity: sched_setaffinity: input/output error")
+		_, _, err := runCLI(t, "calibrate")
+		var ue *usageError
+		if err == nil || errors.As(err, &ue) {
+			t.Fatalf("err = %v, want a failure that is not a usage error", err)
+		}
+	})
+	t.Run("pin unsupported", func(t *testing.T) {
+		for _, args := range [][]string{{"info", "-json"}, {"calibrate", "-json"}} {
+			f := useFake(t)
+			f.pinErr = fmt.Errorf("affinity: pinning on plan9/amd64: %w", errors.ErrUnsupported)
+			out, _, err := runCLI(t, args...)
+			if err != nil {
+				t.Fatalf("run(%q) = %v, want success with a warning", args, err)
+			}
+			var r struct {
+				PinnedCPU int      `json:"pinned_cpu"`
+				Warnings  []string `json:"warnings"`
+			}
+			if err := json.Unmarshal([]byte(out), &r); err != nil {
+				t.Fatal(err)
+			}
+			if r.PinnedCPU != -1 || len(r.Warnings) == 0 || !strings.Contains(r.Warnings[0], "cannot pin to cpu -1") {
+				t.Errorf("%q: pinned_cpu %d, warnings %q; want -1 and a warning about pinning first", args, r.PinnedCPU, r.Warnings)
+			}
+		}
+	})
+}
+
+func TestSig(t *testing.T) {
+	tests := []struct {
+		v      float64
+		digits int
+		want   string
+	}{
+		{0.023912, 3, "0.0239"},
+		{2.977, 3, "2.98"},
+		{237.4, 3, "237"},
+		{12345.6, 3, "12346"},
+		{-0.998, 3, "-0.998"},
+		{2, 4, "2"},
+		{0.5, 3, "0.5"},
+		{2.5, 4, "2.5"},
+		{0, 3, "0"},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprint(tt.v), func(t *testing.T) {
+			if got := sig(tt.v, tt.digits); got != tt.want {
+				t.Errorf("sig(%v, %d) = %q, want %q", tt.v, tt.digits, got, tt.want)
+			}
+		})
+	}
+	if got := signedSig(0.5, 2); got != "+0.5" {
+		t.Errorf("signedSig(0.5, 2) = %q, want +0.5", got)
+	}
+}

@@ -1,0 +1,252 @@
+package main
+
+// Tests on the real machine: the figures cannot be golden, so these check
+// that the output has the golden files' shape (keys, JSON types, masked
+// lines) and that the figures obey invariants.
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/cyclebench/cyclebench/affinity"
+)
+
+// liveRun runs args on the real machine, requiring success and no stderr.
+func liveRun(t *testing.T, args ...string) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("measures on the real machine; skipped with -short")
+	}
+	out, errOut, err := runCLI(t, args...)
+	if err != nil {
+		t.Fatalf("run(%q) = %v (stderr %q)", args, err, errOut)
+	}
+	if errOut != "" {
+		t.Errorf("stderr = %q, want nothing", errOut)
+	}
+	return out
+}
+
+func readGolden(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// variableRows are keys whose number of lines depends on the machine.
+var variableRows = []string{"cross_check", "priority_note", "warning"}
+
+// shape returns the keys of a table in order, without the rows that repeat
+// a variable number of times, and the masked value of each key that has a
+// machine-independent format.
+func shape(table string, masked []string) (keys []string, values map[string]string) {
+	values = map[string]string{}
+	for _, line := range strings.Split(strings.TrimRight(table, "\n"), "\n") {
+		key, value, _ := strings.Cut(line, " ")
+		if key == "" || slices.Contains(variableRows, key) {
+			continue
+		}
+		keys = append(keys, key)
+		if slices.Contains(masked, key) {
+			values[key] = mask(strings.TrimSpace(value))
+		}
+	}
+	return keys, values
+}
+
+// sameShape checks that got has the keys of the golden file want, in the
+// same order, and the same masked values for the keys in masked.
+func sameShape(t *testing.T, got, want string, masked ...string) {
+	t.Helper()
+	gk, gv := shape(got, masked)
+	wk, wv := shape(want, masked)
+	if !slices.Equal(gk, wk) {
+		t.Errorf("keys %q, want %q\n%s", gk, wk, got)
+	}
+	for _, k := range masked {
+		if gv[k] != wv[k] {
+			t.Errorf("%s masked to %q, want %q", k, gv[k], wv[k])
+		}
+	}
+}
+
+// jsonType names the JSON type of a decoded value.
+func jsonType(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "bool"
+	case float64:
+		return "number"
+	case string:
+		return "string"
+	case []any:
+		return "array"
+	default:
+		return "object"
+	}
+}
+
+// sameJSONShape checks that got and the golden want have the same keys with
+// the same JSON types, at the top level and in the first element of each
+// array of objects.
+func sameJSONShape(t *testing.T, path string, got, want any) {
+	t.Helper()
+	if gt, wt := jsonType(got), jsonType(want); gt != wt {
+		t.Errorf("%s is %s, want %s", path, gt, wt)
+		return
+	}
+	switch w := want.(type) {
+	case map[string]any:
+		g := got.(map[string]any)
+		for k, wv := range w {
+			gv, ok := g[k]
+			if !ok {
+				t.Errorf("%s.%s missing", path, k)
+				continue
+			}
+			sameJSONShape(t, path+"."+k, gv, wv)
+		}
+		for k := range g {
+			if _, ok := w[k]; !ok {
+				t.Errorf("%s.%s is not in the golden file", path, k)
+			}
+		}
+	case []any:
+		g := got.([]any)
+		if len(w) > 0 && len(g) > 0 && jsonType(w[0]) == "object" {
+			sameJSONShape(t, path+"[0]", g[0], w[0])
+		}
+	}
+}
+
+func decode(t *testing.T, s string) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(s), &m); err != nil {
+		t.Fatalf("not one JSON object: %v\n%s", err, s)
+	}
+	return m
+}
+
+// checkCrossChecks checks that each cross-check's diff_ppm is its Hz's
+// difference from hz.
+func checkCrossChecks(t *testing.T, hz float64, cc []crossCheckJSON) {
+	t.Helper()
+	for _, c := range cc {
+		if c.Hz <= 0 || c.Source == "" || math.Abs(c.DiffPPM-ppmDiff(c.Hz, hz)) > 1e-6 {
+			t.Errorf("cross-check %+v inconsistent with %v Hz", c, hz)
+		}
+	}
+}
+
+func TestInfoLive(t *testing.T) {
+	t.Run("text", func(t *testing.T) {
+		out := liveRun(t, "info", "-duration", "10ms")
+		sameShape(t, out, readGolden(t, "info.golden"),
+			"tsc_hz", "tsc_hz_ppm", "overhead_ticks", "core_cycles_per_tick", "took", "family/model/stepping")
+	})
+	t.Run("json", func(t *testing.T) {
+		out := liveRun(t, "info", "-json", "-duration", "10ms")
+		sameJSONShape(t, "info", decode(t, out), decode(t, readGolden(t, "info.json.golden")))
+		var r infoReport
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.TSCHz <= 0 || r.TSCHzPPM < 0 || r.TSCHzMethod == "" || r.TSCHzSource == "" {
+			t.Errorf("frequency %v ±%v ppm by %q from %q: want a positive figure, a method and a source", r.TSCHz, r.TSCHzPPM, r.TSCHzMethod, r.TSCHzSource)
+		}
+		checkCrossChecks(t, r.TSCHz, r.CrossChecks)
+		if r.TSCStep <= 0 {
+			t.Errorf("tsc_step %v, want > 0", r.TSCStep)
+		}
+		if r.OverheadTicks > r.OverheadTicksMedian || r.OverheadAsmTicks > r.OverheadAsmTicksMedian {
+			t.Errorf("overhead min > median: %v/%v, asm %v/%v", r.OverheadTicks, r.OverheadTicksMedian, r.OverheadAsmTicks, r.OverheadAsmTicksMedian)
+		}
+		if r.CoreCyclesPerTick > 0 && math.Abs(r.CoreHz-r.TSCHz*r.CoreCyclesPerTick) > 1 {
+			t.Errorf("core_hz %v != tsc_hz × core_cycles_per_tick = %v", r.CoreHz, r.TSCHz*r.CoreCyclesPerTick)
+		}
+		if len(r.AllowedCPUs) == 0 {
+			t.Errorf("allowed_cpus empty")
+		}
+		if r.PinnedCPU != -1 && !slices.Contains(r.AllowedCPUs, r.PinnedCPU) {
+			t.Errorf("pinned_cpu %d not in allowed_cpus %v", r.PinnedCPU, r.AllowedCPUs)
+		}
+		if want := slices.Max(r.AllowedCPUs); pinningSupported() && r.PinnedCPU != want {
+			t.Errorf("-cpu -1 pinned to %d, want the highest allowed CPU %d", r.PinnedCPU, want)
+		}
+		if r.GOOS != runtime.GOOS || r.GOARCH != runtime.GOARCH || r.GoVersion != runtime.Version() {
+			t.Errorf("go %s %s/%s, want %s %s/%s", r.GoVersion, r.GOOS, r.GOARCH, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+		}
+	})
+}
+
+func TestCalibrateLive(t *testing.T) {
+	t.Run("text", func(t *testing.T) {
+		out := liveRun(t, "calibrate", "-method", "both", "-duration", "10ms")
+		sameShape(t, out, readGolden(t, "calibrate_both.golden"), "tsc_hz", "tsc_hz_ppm", "interval", "ticks", "bracket_ticks", "sleep_vs_bracket")
+	})
+	t.Run("json", func(t *testing.T) {
+		out := liveRun(t, "calibrate", "-method", "both", "-json", "-duration", "10ms")
+		sameJSONShape(t, "calibrate", decode(t, out), decode(t, readGolden(t, "calibrate_both.json.golden")))
+		var r calibrateReport
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Methods) != 2 || r.Methods[0].Method != "bracket" || r.Methods[1].Method != "sleep" {
+			t.Fatalf("methods %+v, want bracket then sleep", r.Methods)
+		}
+		for _, m := range r.Methods {
+			if m.Hz <= 0 || m.PPM < 0 || m.Ticks == 0 || m.Seconds < 0.01 {
+				t.Errorf("%s: %v Hz ±%v ppm, %d ticks in %vs: want positive figures over at least the 10ms asked", m.Method, m.Hz, m.PPM, m.Ticks, m.Seconds)
+			}
+			checkCrossChecks(t, m.Hz, m.CrossChecks)
+		}
+		b, s := r.Methods[0], r.Methods[1]
+		if r.SleepVsBracketPPM == nil || math.Abs(*r.SleepVsBracketPPM-ppmDiff(s.Hz, b.Hz)) > 1e-6 {
+			t.Errorf("sleep_vs_bracket_ppm %v, want %v", r.SleepVsBracketPPM, ppmDiff(s.Hz, b.Hz))
+		}
+	})
+}
+
+// TestRestoresThread checks that a subcommand leaves the calling thread's
+// affinity and priority as it found them.
+func TestRestoresThread(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures on the real machine; skipped with -short")
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	before, err := affinity.ThreadState()
+	if errors.Is(err, errors.ErrUnsupported) {
+		t.Skipf("cannot read thread state here: %v", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"info", "-cpu", "0", "-duration", "10ms"},
+		{"calibrate", "-duration", "10ms"},
+		{"info", "-cpu", "9999"}, // fails after nothing was changed
+	} {
+		run(args, new(strings.Builder), new(strings.Builder))
+		after, err := affinity.ThreadState()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !after.Equal(before) {
+			t.Errorf("after %q the thread state is %+v, want %+v", args, after, before)
+		}
+	}
+}
