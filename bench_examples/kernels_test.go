@@ -375,7 +375,7 @@ func TestFactorizeSeed(t *testing.T) {
 		}
 		t.Skip("int has 32 bits: the seed's number does not fit")
 	}
-	if k.DefaultN != seedComposite {
+	if int64(k.DefaultN) != seedComposite {
 		t.Fatalf("DefaultN = %d, want the seed's %d", k.DefaultN, int64(seedComposite))
 	}
 	if testing.Short() {
