@@ -237,8 +237,11 @@ func loop(cfg Config, f func(), cal *calibrate.Calibration, res Result) (Result,
 			cancelled = err
 			break
 		}
-		// Alternate the order of the streams between rounds (ABBA) so that
-		// a slow drift affects them alike.
+		// Every stream is sampled in every round, to the end: the overhead
+		// and the ruler must come from the same moments as the target (the
+		// core clock drifts by percents between idle and busy periods).
+		// The order alternates between rounds (ABBA) so that a slow drift
+		// affects them alike.
 		for i := 0; i < 4; i++ {
 			k := i
 			if round%2 == 1 {
@@ -255,15 +258,13 @@ func loop(cfg Config, f func(), cal *calibrate.Calibration, res Result) (Result,
 					recorded = append(recorded, float64(t))
 				}
 			case 1:
-				if !over.kb.Converged() || !target.kb.Converged() {
-					over.add(sample(empty, r, cpu, checkCPU))
-				}
+				over.add(sample(empty, r, cpu, checkCPU))
 			case 2:
-				if !cfg.NoCycles && !short.kb.Converged() {
+				if !cfg.NoCycles {
 					short.add(sampleChain(shortLen, cpu, checkCPU))
 				}
 			case 3:
-				if !cfg.NoCycles && !long.kb.Converged() {
+				if !cfg.NoCycles {
 					long.add(sampleChain(longLen, cpu, checkCPU))
 				}
 			}

@@ -82,9 +82,10 @@ func MeasureStep(n int) StepInfo {
 
 // stepFromDeltas derives a StepInfo from non-zero read differences. A
 // quantum q is accepted when the smallest difference is at least 4× the
-// GCD and every difference lies within one tick of a whole multiple of q,
-// where q is fitted as Σd / Σround(d/q), first on the
-// differences below 5×min starting from q = min, then on all.
+// GCD and all but 1 in 200 of the differences up to 64×min lie within one
+// tick of a whole multiple of q, where q is fitted as Σd / Σround(d/q),
+// first on the differences below 5×min starting from q = min, then on all
+// up to 64×min.
 func stepFromDeltas(deltas []uint64) StepInfo {
 	info := StepInfo{Deltas: len(deltas)}
 	if len(deltas) == 0 {
@@ -103,13 +104,16 @@ func stepFromDeltas(deltas []uint64) StepInfo {
 	if min < 4*info.GCD {
 		return info
 	}
-	// Fit q on the small differences first (where round(d/min) cannot be
-	// off by one), then refit on all with multiples taken from that q.
+	// Differences above 64×min are reads interrupted by the OS: they say
+	// nothing about the step and, with large multiples, amplify the error of
+	// the fitted quantum. Fit q on the small differences first (where
+	// round(d/min) cannot be off by one), then refit on all the rest with
+	// multiples taken from that q.
 	q := float64(min)
 	for pass := 0; pass < 2; pass++ {
 		var sumD, sumK float64
 		for _, d := range deltas {
-			if pass == 0 && d > 5*min {
+			if (pass == 0 && d > 5*min) || d > 64*min {
 				continue
 			}
 			sumD += float64(d)
@@ -117,11 +121,22 @@ func stepFromDeltas(deltas []uint64) StepInfo {
 		}
 		q = sumD / sumK
 	}
+	// Every considered difference must lie within one tick of a multiple;
+	// a few strays (at most 1 in 200, from reads that straddled an
+	// interrupt's return) are tolerated.
+	var checked, strays int
 	for _, d := range deltas {
+		if d > 64*min {
+			continue
+		}
+		checked++
 		k := math.Round(float64(d) / q)
 		if k < 1 || math.Abs(float64(d)-k*q) > 1.01 {
-			return info
+			strays++
 		}
+	}
+	if strays > checked/200 {
+		return info
 	}
 	info.Step, info.Quantized = q, true
 	return info

@@ -68,6 +68,8 @@ func TestStepFromDeltas(t *testing.T) {
 		// A 100 MHz virtual TSC scaled to 2445.4 MHz.
 		{"quantum 24.45", []uint64{24, 25, 49, 73, 74, 98, 98, 122, 245, 489, 955}, 24.45, true},
 		{"not multiples", []uint64{24, 37, 49}, 1, false},
+		// One read interrupted for 50k ticks does not hide the quantum.
+		{"quantum with interrupt", []uint64{24, 25, 49, 73, 74, 98, 98, 122, 245, 50001}, 24.45, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
