@@ -175,8 +175,8 @@ func TestCheckDetectsWrongOutput(t *testing.T) {
 		{"Factorize", 10007 * 10009, "divisor 1", func(s any) { s.(*factorState).divisor = 1 }},
 		{"Factorize", 10007 * 10009, "n itself, not the smallest", func(s any) { f := s.(*factorState); f.divisor = f.n }},
 		{"Factorize", 10007 * 10009, "zero", func(s any) { s.(*factorState).divisor = 0 }},
-		{"AddChain", 100, "result off by one", func(s any) { s.(*chainState).got++ }},
-		{"ImulChain", 100, "result off by one", func(s any) { s.(*chainState).got++ }},
+		{"AddChain", 100, "result off by one", func(s any) { s.(*chainState).acc++ }},
+		{"ImulChain", 100, "result off by one", func(s any) { s.(*chainState).acc++ }},
 		{"Psum1", 100, "last prefix wrong", func(s any) { p := s.(*psumState).p; p[99]++ }},
 		{"Psum2", 100, "first prefix wrong", func(s any) { s.(*psumState).p[0]++ }},
 	}

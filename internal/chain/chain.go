@@ -27,20 +27,35 @@ func ImulLatency() (cycles float64, known bool) { return imulLatency, imulKnown 
 // Add executes n dependent 64-bit ADDs and returns the sum (n for n ≥ 0);
 // n ≤ 0 executes none. The result must be used by the caller so the work
 // cannot be discarded.
-func Add(n int) uint64 {
+//
+// Consecutive calls of Add are independent chains, so an out-of-order core
+// overlaps the end of one with the start of the next: R calls back to back
+// take fewer than R·n cycles (about 5% fewer for n = 1000 on a Zen 3).
+// For a kernel whose cost per call is exactly n cycles, use [AddFrom].
+func Add(n int) uint64 { return AddFrom(0, n) }
+
+// AddFrom executes n dependent ADDs starting from x and returns x + n
+// (x for n ≤ 0). Feeding the result of one call into the next, as in
+// s = AddFrom(s, n), makes consecutive calls one dependent chain.
+func AddFrom(x uint64, n int) uint64 {
 	if n <= 0 {
-		return 0
+		return x
 	}
-	return addChain(n)
+	return addChain(x, n)
 }
 
-// Imul executes n dependent 64-bit multiplications and returns the product.
-// n ≤ 0 executes none and returns 1.
-func Imul(n int) uint64 {
+// Imul executes n dependent 64-bit multiplications by [ImulMultiplier]
+// starting from 1 and returns the product. n ≤ 0 executes none and returns
+// 1. As with [Add], consecutive calls overlap; see [ImulFrom].
+func Imul(n int) uint64 { return ImulFrom(1, n) }
+
+// ImulFrom executes n dependent multiplications of x by [ImulMultiplier]
+// and returns the product (x for n ≤ 0).
+func ImulFrom(x uint64, n int) uint64 {
 	if n <= 0 {
-		return 1
+		return x
 	}
-	return imulChain(n)
+	return imulChain(x, n)
 }
 
 // ImulMultiplier is the odd constant Imul multiplies by; Imul(n) equals

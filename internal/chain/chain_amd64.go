@@ -8,9 +8,9 @@ const (
 	imulKnown   = true
 )
 
-// addChain executes n dependent ADDQ $1 (n > 0). Implemented in chain_amd64.s.
-func addChain(n int) uint64
+// addChain adds 1 to x n times with dependent ADDQ $1 instructions (n > 0). Implemented in chain_amd64.s.
+func addChain(x uint64, n int) uint64
 
-// imulChain executes n dependent IMULQ by ImulMultiplier (n > 0).
+// imulChain multiplies x by ImulMultiplier n times with dependent IMULQ by ImulMultiplier (n > 0).
 // Implemented in chain_amd64.s.
-func imulChain(n int) uint64
+func imulChain(x uint64, n int) uint64

@@ -2,12 +2,12 @@
 
 #include "textflag.h"
 
-// func addChain(n int) uint64
-// n dependent ADDs on AX: 16 per iteration, then one at a time. The loop
+// func addChain(x uint64, n int) uint64
+// n dependent ADDs on AX, starting from x: 16 per iteration, then one at a time. The loop
 // counters (DX, CX) form independent chains that execute in parallel.
-TEXT ·addChain(SB), NOSPLIT, $0-16
-	MOVQ n+0(FP), CX
-	XORL AX, AX
+TEXT ·addChain(SB), NOSPLIT, $0-24
+	MOVQ n+8(FP), CX
+	MOVQ x+0(FP), AX
 	MOVQ CX, DX
 	SHRQ $4, DX
 	ANDQ $15, CX
@@ -40,14 +40,14 @@ addone:
 	DECQ CX
 	JNZ  addone
 adddone:
-	MOVQ AX, ret+8(FP)
+	MOVQ AX, ret+16(FP)
 	RET
 
-// func imulChain(n int) uint64
-// n dependent 64-bit IMULs on AX by the constant in BX.
-TEXT ·imulChain(SB), NOSPLIT, $0-16
-	MOVQ n+0(FP), CX
-	MOVQ $1, AX
+// func imulChain(x uint64, n int) uint64
+// n dependent 64-bit IMULs on AX, starting from x by the constant in BX.
+TEXT ·imulChain(SB), NOSPLIT, $0-24
+	MOVQ n+8(FP), CX
+	MOVQ x+0(FP), AX
 	MOVQ $0x9E3779B97F4A7C15, BX
 	MOVQ CX, DX
 	SHRQ $4, DX
@@ -81,5 +81,5 @@ mulone:
 	DECQ CX
 	JNZ  mulone
 muldone:
-	MOVQ AX, ret+8(FP)
+	MOVQ AX, ret+16(FP)
 	RET

@@ -8,9 +8,9 @@ const (
 	imulKnown   = true
 )
 
-// addChain executes n dependent ADDs (n > 0). Implemented in chain_arm64.s.
-func addChain(n int) uint64
+// addChain adds 1 to x n times with dependent ADD instructions (n > 0). Implemented in chain_arm64.s.
+func addChain(x uint64, n int) uint64
 
-// imulChain executes n dependent 64-bit MULs by ImulMultiplier (n > 0).
+// imulChain multiplies x by ImulMultiplier n times with dependent 64-bit MULs by ImulMultiplier (n > 0).
 // Implemented in chain_arm64.s.
-func imulChain(n int) uint64
+func imulChain(x uint64, n int) uint64

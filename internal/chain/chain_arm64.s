@@ -2,12 +2,12 @@
 
 #include "textflag.h"
 
-// func addChain(n int) uint64
-// n dependent ADDs on R0: 16 per iteration, then one at a time. The loop
+// func addChain(x uint64, n int) uint64
+// n dependent ADDs on R0, starting from x: 16 per iteration, then one at a time. The loop
 // counters (R2, R3) form independent chains.
-TEXT ·addChain(SB), NOSPLIT, $0-16
-	MOVD n+0(FP), R3
-	MOVD $0, R0
+TEXT ·addChain(SB), NOSPLIT, $0-24
+	MOVD n+8(FP), R3
+	MOVD x+0(FP), R0
 	LSR  $4, R3, R2
 	AND  $15, R3, R3
 	CBZ  R2, addrem
@@ -37,14 +37,14 @@ addone:
 	SUB  $1, R3, R3
 	CBNZ R3, addone
 adddone:
-	MOVD R0, ret+8(FP)
+	MOVD R0, ret+16(FP)
 	RET
 
-// func imulChain(n int) uint64
-// n dependent 64-bit MULs on R0 by the constant in R1.
-TEXT ·imulChain(SB), NOSPLIT, $0-16
-	MOVD n+0(FP), R3
-	MOVD $1, R0
+// func imulChain(x uint64, n int) uint64
+// n dependent 64-bit MULs on R0, starting from x by the constant in R1.
+TEXT ·imulChain(SB), NOSPLIT, $0-24
+	MOVD n+8(FP), R3
+	MOVD x+0(FP), R0
 	MOVD $0x9E3779B97F4A7C15, R1
 	LSR  $4, R3, R2
 	AND  $15, R3, R3
@@ -75,5 +75,5 @@ mulone:
 	SUB  $1, R3, R3
 	CBNZ R3, mulone
 muldone:
-	MOVD R0, ret+8(FP)
+	MOVD R0, ret+16(FP)
 	RET

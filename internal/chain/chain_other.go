@@ -13,8 +13,7 @@ const (
 var sink uint64 = 1
 
 //go:noinline
-func addChain(n int) uint64 {
-	var x uint64
+func addChain(x uint64, n int) uint64 {
 	c := sink
 	for i := 0; i < n; i++ {
 		x += c
@@ -23,8 +22,7 @@ func addChain(n int) uint64 {
 }
 
 //go:noinline
-func imulChain(n int) uint64 {
-	x := uint64(1)
+func imulChain(x uint64, n int) uint64 {
 	m := uint64(ImulMultiplier) * sink
 	for i := 0; i < n; i++ {
 		x *= m

@@ -29,6 +29,18 @@ func TestChainsComputeWhatTheySay(t *testing.T) {
 	}
 }
 
+func TestFromVariantsContinue(t *testing.T) {
+	if got := AddFrom(AddFrom(7, 100), 23); got != 130 {
+		t.Fatalf("AddFrom chain = %d, want 130", got)
+	}
+	if got, want := ImulFrom(Imul(17), 15), Imul(32); got != want {
+		t.Fatalf("ImulFrom(Imul(17), 15) = %#x, want Imul(32) = %#x", got, want)
+	}
+	if AddFrom(5, -1) != 5 || ImulFrom(9, 0) != 9 {
+		t.Fatal("n ≤ 0 must return x unchanged")
+	}
+}
+
 func TestImulLatencyKnownWhenExact(t *testing.T) {
 	c, known := ImulLatency()
 	if Exact() != known {
