@@ -47,6 +47,7 @@ import (
 var commands = []command{
 	{"info", "describe the processor, the counter and its calibration", runInfo},
 	{"calibrate", "measure the counter frequency (bracket, sleep or both) and cross-check it", runCalibrate},
+	{"run", "measure the example kernels: cycles, ticks and ns per call, cycles per element", runRun},
 }
 
 // command is one subcommand: its name, a one-line summary for cyclebench -h,

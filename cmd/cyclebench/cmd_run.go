@@ -1,0 +1,142 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	benchexamples "github.com/cyclebench/cyclebench/bench_examples"
+	"github.com/cyclebench/cyclebench/harness"
+)
+
+func runRun(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("run", "[flags]",
+		"Measure the example kernels selected by -bench with the K-best method and print\n"+
+			"per-call core cycles, counter ticks and nanoseconds, and per-element cycles.\n"+
+			"SIGINT or SIGTERM stops the run: the results gathered so far are written\n"+
+			"(atomically with -o) and the exit status is 130 or 143.", stderr)
+	bench := fs.String("bench", "", "regexp selecting kernels by name (empty: every default kernel; see -list)")
+	n := fs.Int("n", 0, "size of every selected kernel (0: each kernel's default)")
+	count := fs.Int("count", 1, "measure each kernel this many times (benchstat wants at least 6 for a confidence interval)")
+	list := fs.Bool("list", false, "list the kernels and exit")
+	format := choiceFlag(fs, "format", formatTable, "output format", resultFormats...)
+	out := fs.String("o", "", "write the results to this file (atomically) instead of stdout")
+	mf := addMeasureFlags(fs)
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	if err := fs.noArgs(); err != nil {
+		return err
+	}
+	if *list {
+		return listKernels(stdout)
+	}
+	kernels, err := benchexamples.Select(*bench)
+	if err != nil {
+		return usageErrorf("-bench %q: %w", *bench, err)
+	}
+	if *n < 0 {
+		return usageErrorf("-n %d: want 0 (each kernel's default) or a positive size", *n)
+	}
+	if *count < 1 || *count > 10000 {
+		return usageErrorf("-count %d: want 1 to 10000", *count)
+	}
+	cfg, err := mf.config()
+	if err != nil {
+		return err
+	}
+	cal, warns, err := calibrateOn(cfg.CPU)
+	if err != nil {
+		return err
+	}
+	cfg.Calibration = cal
+	h := newHeader("run", cal, cfg, warns)
+	if *out != "" { // fail on a bad path before measuring
+		probe, err := createAtomic(*out)
+		if err != nil {
+			return err
+		}
+		probe.Abort()
+	}
+
+	in := catchInterrupts()
+	defer in.stop()
+	cfg.Context = in.ctx
+	prog := newProgressLine(stderr)
+	var results []measured
+	failed := false
+	total := len(kernels) * *count
+	done := 0
+measuring:
+	for rep := 0; rep < *count; rep++ {
+		for _, k := range kernels {
+			size := k.DefaultN
+			if *n > 0 {
+				size = *n
+			}
+			inst, err := k.New(size)
+			if err != nil {
+				return usageErrorf("-n %d: %w", size, err)
+			}
+			c := cfg
+			c.Name = fmt.Sprintf("%s/n=%d", k.Name, size)
+			c.Setup = inst.Setup
+			c.Elements = inst.Elements
+			done++
+			step := fmt.Sprintf("[%d/%d] %s", done, total, c.Name)
+			c.Progress = func(p harness.Progress) {
+				prog.show("%s: %d samples, spread %.3g%%", step, p.Samples, p.Spread*100)
+			}
+			prog.show("%s", step)
+			res, err := harness.Measure(c, inst.Run)
+			if err != nil {
+				if in.exitCode() != 0 {
+					break measuring // interrupted: keep what was measured before
+				}
+				prog.clear()
+				return fmt.Errorf("%s: %w", c.Name, err)
+			}
+			m := measured{Result: res, Kernel: k.Name, N: size, Unit: k.Unit, Check: "ok", bench: c.Name, elemOK: inst.Elements > 0}
+			if err := inst.Check(); err != nil {
+				m.Check = err.Error()
+				failed = true
+			}
+			failed = failed || !res.Converged
+			results = append(results, m)
+		}
+	}
+	prog.clear()
+	if code := in.exitCode(); code != 0 {
+		h.Warnings = append(h.Warnings, fmt.Sprintf("interrupted by a signal after %d of %d measurements", len(results), total))
+		if err := writeOutput(stdout, *out, *format, h, results); err != nil {
+			return err
+		}
+		return silentExit(code)
+	}
+	if err := writeOutput(stdout, *out, *format, h, results); err != nil {
+		return err
+	}
+	if failed {
+		return silentExit(1)
+	}
+	return nil
+}
+
+// listKernels prints every kernel with its default size and whether the
+// default selection includes it.
+func listKernels(w io.Writer) error {
+	var b strings.Builder
+	t := &table{}
+	for _, k := range benchexamples.All() {
+		def := ""
+		if !k.Default {
+			def = " (not in the default selection)"
+		}
+		t.row(k.Name, "n=%d %s, %s [%s]%s", k.DefaultN, k.Unit, k.Description, k.Seed, def)
+	}
+	if err := t.write(&b); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
