@@ -21,7 +21,7 @@ const (
 	DefaultMaxSamples     = 1000
 	DefaultMaxTime        = 10 * time.Second
 	DefaultWarmup         = 2 * time.Millisecond
-	DefaultMinRegionSteps = 1000
+	DefaultMinRegionSteps = 4000
 	DefaultAbsSteps       = 2
 	// MaxRepeat bounds the automatic choice of R.
 	MaxRepeat = 1 << 24
@@ -70,7 +70,7 @@ type Config struct {
 	// least MinRegionSteps counter steps; 1 times each call alone.
 	Repeat int
 	// MinRegionSteps is the target length of a sample in counter steps when
-	// Repeat is chosen automatically; 0 means 1000.
+	// Repeat is chosen automatically; 0 means 4000.
 	MinRegionSteps float64
 	// NoCycles skips the core-clock reference chain: Result.Cycles is 0.
 	NoCycles bool

@@ -48,6 +48,7 @@ var commands = []command{
 	{"info", "describe the processor, the counter and its calibration", runInfo},
 	{"calibrate", "measure the counter frequency (bracket, sleep or both) and cross-check it", runCalibrate},
 	{"run", "measure the example kernels: cycles, ticks and ns per call, cycles per element", runRun},
+	{"validate", "self-check on known-latency chains, and against testing.Benchmark", runValidate},
 }
 
 // command is one subcommand: its name, a one-line summary for cyclebench -h,

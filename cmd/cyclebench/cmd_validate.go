@@ -1,0 +1,179 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/cyclebench/cyclebench/harness"
+)
+
+func runValidate(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("validate", "[flags]",
+		"Check the harness on this machine against kernels whose cost is known:\n"+
+			"dependent ADD and IMUL chains at several lengths (1 and 3 core cycles per op),\n"+
+			"the empty function (0 after overhead subtraction), and compare repeatability\n"+
+			"and speed with testing.Benchmark on the same kernel in the same run.\n"+
+			"Exits 1, naming the failed checks, when one fails.", stderr)
+	reps := fs.Int("reps", 10, "repetitions of the 1000-ADD kernel for the repeatability check (3 to 1000)")
+	quick := fs.Bool("quick", false, "skip the testing.Benchmark side (it takes about a second per repetition)")
+	jsonOut := fs.Bool("json", false, "print one JSON object instead of the table")
+	mf := addMeasureFlags(fs)
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	if err := fs.noArgs(); err != nil {
+		return err
+	}
+	if *reps < 3 || *reps > 1000 {
+		return usageErrorf("-reps %d: want 3 to 1000", *reps)
+	}
+	cfg, err := mf.config()
+	if err != nil {
+		return err
+	}
+	cal, warns, err := calibrateOn(cfg.CPU)
+	if err != nil {
+		return err
+	}
+	cfg.Calibration = cal
+	prog := newProgressLine(stderr)
+	v, err := harness.Validate(harness.ValidateOptions{
+		Config: cfg, Reps: *reps, SkipBenchmark: *quick,
+		Progress: func(s string) { prog.show("validate: %s", s) },
+	})
+	prog.clear()
+	if err != nil {
+		return err
+	}
+	v.Warnings = append(warns, v.Warnings...)
+	if *jsonOut {
+		err = writeValidationJSON(stdout, v)
+	} else {
+		err = writeValidationTable(stdout, v)
+	}
+	if err != nil {
+		return err
+	}
+	if !v.Pass {
+		var failed []string
+		for _, c := range v.Checks {
+			if !c.Pass {
+				failed = append(failed, c.Name)
+			}
+		}
+		return fmt.Errorf("validate: %d check(s) failed: %s", len(failed), strings.Join(failed, "; "))
+	}
+	return nil
+}
+
+func checkTruth(c harness.Check) string {
+	switch {
+	case c.Tolerance > 0:
+		return fmt.Sprintf("%s ± %s", sig(c.Truth, 4), sig(c.Tolerance, 3))
+	case strings.HasPrefix(c.Name, "R²"), strings.HasPrefix(c.Name, "testing.B"):
+		return "≥ " + sig(c.Truth, 5)
+	default:
+		return "≤ " + sig(c.Truth, 4)
+	}
+}
+
+func writeValidationTable(w io.Writer, v *harness.Validation) error {
+	var b strings.Builder
+	cal := v.Calibration
+	t := &table{}
+	t.row("cpu", "%s (%s), counter %s", orDash(cal.CPU.Brand), orDash(cal.CPU.Hypervisor), cal.CPU.Counter)
+	t.row("tsc_hz", "%s ± %s ppm (%s)", formatHz(cal.Frequency.Hz), sig(cal.Frequency.PPM, 3), cal.Frequency.Method)
+	for _, cc := range cal.Frequency.CrossChecks {
+		t.row("cross_check", "%s ppm: %s", signedSig(cc.DiffPPM, 3), cc.Source)
+	}
+	t.row("tsc_step", "%s ticks", sig(cal.Step.Step, 4))
+	t.row("core_cycles_per_tick", "%s (calibration)", sig(cal.Core.CyclesPerTick, 5))
+	t.blank()
+	t.row("ADD chain", "%s ticks/op, %s cycles/op ± %s, R² %s", sig(v.AddTicks.Slope, 5), sig(v.AddCycles.Slope, 5), sig(v.AddCycles.SlopeCI, 2), sig(v.AddTicks.R2, 8))
+	t.row("IMUL chain", "%s ticks/op, %s cycles/op ± %s, R² %s", sig(v.ImulTicks.Slope, 5), sig(v.ImulCycles.Slope, 5), sig(v.ImulCycles.SlopeCI, 2), sig(v.ImulTicks.R2, 8))
+	t.row("empty function", "%s ticks/call (R %d, overhead %s ticks/sample)", sig(v.Empty.Ticks, 3), v.Empty.Repeat, sig(v.Empty.OverheadTicks, 6))
+	t.row("1000-ADD kernel", "cyclebench CV %s%% over %d in %v", sig(v.HarnessCV*100, 3), len(v.HarnessCycles), v.HarnessWall.Round(time.Millisecond))
+	if len(v.BenchNs) > 0 {
+		t.row("", "testing.B CV %s%% over %d in %v", sig(v.BenchCV*100, 3), len(v.BenchNs), v.BenchWall.Round(time.Millisecond))
+	}
+	t.row("~1 µs kernel", "%s: %s cycles, %s ns, converged %s in %v", v.SpeedKernel.Name, sig(v.SpeedKernel.Cycles, 5), sig(v.SpeedKernel.Nanoseconds, 5), yesNo(v.SpeedKernel.Converged), v.SpeedWall.Round(10*time.Microsecond))
+	if v.SpeedBenchWall > 0 {
+		t.row("", "testing.Benchmark: %v (%s× longer)", v.SpeedBenchWall.Round(time.Millisecond), sig(v.SpeedBenchWall.Seconds()/v.SpeedWall.Seconds(), 3))
+	}
+	t.blank()
+	for _, c := range v.Checks {
+		mark := "PASS"
+		if !c.Pass {
+			mark = "FAIL"
+		}
+		unit := ""
+		if c.Unit != "" {
+			unit = " " + c.Unit
+		}
+		t.row(mark, "%s: %s%s (want %s%s) — %s", c.Name, sig(c.Value, 5), unit, checkTruth(c), unit, c.Detail)
+	}
+	for _, wr := range v.Warnings {
+		t.row("warning", "%v", wr)
+	}
+	if err := t.write(&b); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func writeValidationJSON(w io.Writer, v *harness.Validation) error {
+	type check struct {
+		Name      string  `json:"name"`
+		Value     float64 `json:"value"`
+		Truth     float64 `json:"truth"`
+		Tolerance float64 `json:"tolerance"`
+		Unit      string  `json:"unit"`
+		Pass      bool    `json:"pass"`
+		Detail    string  `json:"detail"`
+	}
+	out := struct {
+		Pass             bool      `json:"pass"`
+		TSCHz            float64   `json:"tsc_hz"`
+		TSCHzPPM         float64   `json:"tsc_hz_ppm"`
+		TSCStep          float64   `json:"tsc_step"`
+		AddTicksPerOp    float64   `json:"add_ticks_per_op"`
+		ImulTicksPerOp   float64   `json:"imul_ticks_per_op"`
+		ImulAddRatio     float64   `json:"imul_add_ratio"`
+		AddCyclesPerOp   float64   `json:"add_cycles_per_op"`
+		ImulCyclesPerOp  float64   `json:"imul_cycles_per_op"`
+		AddR2            float64   `json:"add_r2"`
+		ImulR2           float64   `json:"imul_r2"`
+		EmptyTicks       float64   `json:"empty_ticks"`
+		HarnessCV        float64   `json:"harness_cv"`
+		HarnessCycles    []float64 `json:"harness_cycles"`
+		HarnessWall      float64   `json:"harness_wall_seconds"`
+		BenchCV          float64   `json:"testing_b_cv"`
+		BenchNs          []float64 `json:"testing_b_ns"`
+		BenchWall        float64   `json:"testing_b_wall_seconds"`
+		SpeedWall        float64   `json:"speed_wall_seconds"`
+		SpeedBenchWall   float64   `json:"speed_testing_b_wall_seconds"`
+		SpeedKernelNs    float64   `json:"speed_kernel_ns"`
+		SpeedKernelCycle float64   `json:"speed_kernel_cycles"`
+		Checks           []check   `json:"checks"`
+		Warnings         []string  `json:"warnings"`
+	}{
+		Pass: v.Pass, TSCHz: v.Calibration.Frequency.Hz, TSCHzPPM: v.Calibration.Frequency.PPM, TSCStep: v.Calibration.Step.Step,
+		AddTicksPerOp: v.AddTicks.Slope, ImulTicksPerOp: v.ImulTicks.Slope, ImulAddRatio: v.ImulAddRatio,
+		AddCyclesPerOp: v.AddCycles.Slope, ImulCyclesPerOp: v.ImulCycles.Slope, AddR2: v.AddTicks.R2, ImulR2: v.ImulTicks.R2,
+		EmptyTicks: v.Empty.Ticks, HarnessCV: v.HarnessCV, HarnessCycles: v.HarnessCycles, HarnessWall: v.HarnessWall.Seconds(),
+		BenchCV: v.BenchCV, BenchNs: v.BenchNs, BenchWall: v.BenchWall.Seconds(),
+		SpeedWall: v.SpeedWall.Seconds(), SpeedBenchWall: v.SpeedBenchWall.Seconds(),
+		SpeedKernelNs: v.SpeedKernel.Nanoseconds, SpeedKernelCycle: v.SpeedKernel.Cycles,
+		Warnings: errorStrings(v.Warnings),
+	}
+	if out.BenchNs == nil {
+		out.BenchNs = []float64{}
+	}
+	for _, c := range v.Checks {
+		out.Checks = append(out.Checks, check(c))
+	}
+	return writeJSON(w, out)
+}
