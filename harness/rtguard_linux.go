@@ -1,0 +1,193 @@
+//go:build linux
+
+package harness
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"runtime/metrics"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/cyclebench/cyclebench/affinity"
+	"golang.org/x/sys/unix"
+)
+
+// ErrRealtimeLimit: a Realtime measurement used up its share of
+// Config.RTTimeLimit; the measuring thread was put back to normal priority
+// and Measure returned without waiting for the measured function, which is
+// left running.
+var ErrRealtimeLimit = errors.New("harness: realtime time limit reached")
+
+// rtGuardBudget is the share of Config.RTTimeLimit a realtime measurement
+// may use before the guard stops it; the rest is the margin in which the
+// guard acts before the kernel's hard limit kills the whole process.
+const rtGuardBudget = 0.75
+
+// rtGuardArms counts the measurements a guard has watched, so that a test
+// can tell whether Measure uses one.
+var rtGuardArms atomic.Int64
+
+// rtGuard bounds a realtime measurement, so that a function that never
+// returns cannot hold a CPU at SCHED_FIFO.
+//
+// RLIMIT_RTTIME alone does not do that for Go code. The kernel counts a
+// thread's real-time CPU time since the thread last blocked, and the Go
+// runtime preempts a goroutine that has run for 10 ms; a goroutine locked
+// to its thread is then parked, the thread blocks for a moment, and the
+// kernel's count starts again from zero. A locked goroutine spinning at
+// SCHED_FIFO is thus sent neither SIGXCPU nor SIGKILL (measured here: still
+// running after 10 s with a 200 ms limit; with GODEBUG=asyncpreemptoff=1
+// the hard limit kills the process at 200 ms).
+//
+// The guard therefore watches from another goroutine. It lowers the soft
+// RLIMIT_RTTIME to rtGuardBudget of the limit and subscribes to SIGXCPU,
+// for when the kernel's count does run out, and polls the measuring
+// thread's CPU time, for when it does not. Whichever comes first, it puts
+// the measuring thread back as affinity.Pin found it (policy,
+// RLIMIT_RTTIME, nice and CPU mask, restored by thread id), restores the
+// GC percentage, and sends an error wrapping [ErrRealtimeLimit] on the
+// channel tripped returns. The measured function is abandoned, still
+// running, at normal priority: nothing can stop a goroutine from outside.
+//
+// A nil *rtGuard (no realtime asked, or another OS) does nothing: watch
+// returns p.Restore and tripped a nil channel.
+type rtGuard struct {
+	limit time.Duration
+	trip  chan error    // buffered: the guard never blocks on it
+	quit  chan struct{} // closed when the measuring thread restores itself
+	once  sync.Once
+	// mu serializes Pinned.Restore between the guard and the measuring
+	// goroutine.
+	mu sync.Mutex
+}
+
+// newRTGuard returns a guard for a measurement configured by cfg, or nil
+// when cfg does not ask for realtime priority.
+func newRTGuard(cfg Config) *rtGuard {
+	if !cfg.Realtime {
+		return nil
+	}
+	limit := cfg.RTTimeLimit
+	if limit <= 0 {
+		limit = affinity.DefaultRTTimeLimit
+	}
+	return &rtGuard{limit: limit, trip: make(chan error, 1), quit: make(chan struct{})}
+}
+
+// watch starts guarding the calling thread, which p pinned, if p obtained
+// realtime priority. Call it on the goroutine that called affinity.Pin,
+// right after Pin and before the GC is turned off (the guard restores the
+// GC percentage it finds), and defer the function it returns instead of
+// p.Restore: that function stops the guard and restores the thread.
+func (g *rtGuard) watch(p *affinity.Pinned) (restore func() error) {
+	if g == nil || p == nil || p.Priority != affinity.PriorityRealtime {
+		return p.Restore
+	}
+	rtGuardArms.Add(1)
+	tid := affinity.ThreadID()
+	budget := time.Duration(float64(g.limit) * rtGuardBudget)
+	var rl unix.Rlimit
+	if unix.Prlimit(0, unix.RLIMIT_RTTIME, nil, &rl) == nil && rl.Max != unix.RLIM_INFINITY {
+		// Pin set soft = hard, so the kernel would send SIGKILL without a
+		// SIGXCPU first. Pinned.Restore puts the soft limit back.
+		if us := uint64(budget / time.Microsecond); us > 0 && us < rl.Max {
+			rl.Cur = us
+			_ = unix.Prlimit(0, unix.RLIMIT_RTTIME, &rl, nil)
+		}
+	}
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGXCPU)
+	gc, gcOK := rtGCPercent()
+	clock := rtThreadClock(tid)
+	start, cpuOK := rtCPUTime(clock)
+	wall := time.Now()
+	used := func() time.Duration {
+		if cpuOK {
+			if now, ok := rtCPUTime(clock); ok {
+				return now - start
+			}
+		}
+		return time.Since(wall)
+	}
+	every := min(max(budget/8, time.Millisecond), 100*time.Millisecond)
+	go func() {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		defer signal.Stop(sig)
+		var why string
+		for why == "" {
+			select {
+			case <-g.quit:
+				return
+			case <-sig:
+				why = "until SIGXCPU came at the soft RLIMIT_RTTIME"
+			case <-t.C:
+				if u := used(); u >= budget {
+					why = fmt.Sprintf("for %v of CPU time", u.Round(time.Millisecond))
+				}
+			}
+		}
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		select {
+		case <-g.quit:
+			return // the measurement ended while the guard was deciding
+		default:
+		}
+		err := fmt.Errorf("%w: the measuring thread ran at realtime priority %s (RTTimeLimit %v, of which the guard allows %.0f%%); it was put back to normal priority and the measured function abandoned, still running (raise RTTimeLimit or lower MaxTime)",
+			ErrRealtimeLimit, why, g.limit, rtGuardBudget*100)
+		if rerr := p.Restore(); rerr != nil && !errors.Is(rerr, affinity.ErrWrongThread) {
+			err = errors.Join(err, rerr)
+		}
+		if gcOK {
+			debug.SetGCPercent(gc)
+		}
+		g.trip <- err
+	}()
+	return func() error {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		g.once.Do(func() { close(g.quit) })
+		return p.Restore()
+	}
+}
+
+// tripped returns the channel on which the guard sends its error, once; it
+// is nil (never ready) for a nil guard.
+func (g *rtGuard) tripped() <-chan error {
+	if g == nil {
+		return nil
+	}
+	return g.trip
+}
+
+// rtThreadClock returns the CPU-time clock of thread tid of this process:
+// MAKE_THREAD_CPUCLOCK(tid, CPUCLOCK_SCHED) in the kernel's
+// include/linux/posix-timers.h.
+func rtThreadClock(tid int) int32 { return int32(^tid<<3 | 6) }
+
+// rtCPUTime reads a CPU-time clock.
+func rtCPUTime(clock int32) (time.Duration, bool) {
+	var ts unix.Timespec
+	if unix.ClockGettime(clock, &ts) != nil {
+		return 0, false
+	}
+	return time.Duration(ts.Nano()), true
+}
+
+// rtGCPercent reads the GC percentage without changing it (GOGC=off, -1,
+// reads back as the largest uint64, which converts back to -1).
+func rtGCPercent() (int, bool) {
+	s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0, false
+	}
+	return int(s[0].Value.Uint64()), true
+}
