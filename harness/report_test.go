@@ -6,9 +6,18 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"golang.org/x/perf/benchfmt"
+	"golang.org/x/perf/benchmath"
 
 	"github.com/cyclebench/cyclebench/calibrate"
 	"github.com/cyclebench/cyclebench/internal/chain"
@@ -310,5 +319,331 @@ func TestReportLive(t *testing.T) {
 	}
 	if c, ok := r.Extra["cycles/op"]; ok && chain.Exact() && c < 1000*0.9 {
 		t.Errorf("cycles/op = %v for 1000 dependent ADDs, want ≥ 900 (one cycle each, 10%% slack)", c)
+	}
+}
+
+// goTool returns the go command for the round-trip tests, or skips the
+// test: under -short, without a go command, or when this test binary runs
+// emulated (its GOOS/GOARCH differ from the go command's host, so the
+// benchmarks it would build could not run natively).
+func goTool(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("skipped with -short: builds a module with the go command and runs its benchmarks (a few seconds)")
+	}
+	// go test puts $GOROOT/bin first in the test binary's PATH (Go ≥ 1.19),
+	// so this is the go command that built the test; runtime.GOROOT is
+	// deprecated for finding it.
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skipf("no go command in PATH: %v", err)
+	}
+	out, err := exec.Command(goBin, "env", "GOHOSTOS", "GOHOSTARCH").Output()
+	if err != nil {
+		t.Skipf("go env: %v", err)
+	}
+	host := strings.Join(strings.Fields(string(out)), "/")
+	if self := runtime.GOOS + "/" + runtime.GOARCH; host != self {
+		t.Skipf("this test binary is %s but the go command's host is %s (an emulated run): the child benchmarks could not run natively", self, host)
+	}
+	return goBin
+}
+
+// childModule writes the module in testdata/roundtrip to a temporary
+// directory with a go.mod that replaces this module by the repository the
+// test runs in, and this repository's go.sum, and returns the directory.
+func childModule(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	mod, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	goLine := "go 1.24" // the oldest Go with every API the module uses
+	for _, line := range strings.Split(string(mod), "\n") {
+		if strings.HasPrefix(line, "go ") {
+			goLine = strings.TrimSpace(line)
+		}
+	}
+	goMod := "module example.com/roundtrip\n\n" + goLine + "\n\n" +
+		"require github.com/cyclebench/cyclebench v0.0.0-00010101000000-000000000000\n\n" +
+		"replace github.com/cyclebench/cyclebench => " + strconv.Quote(root) + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(goMod), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err = os.CopyFS(dir, os.DirFS(filepath.Join("testdata", "roundtrip")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// goIn runs the go command with args in dir and returns its standard
+// output and error. -mod=mod lets the go command complete the child's
+// go.mod from the module cache (or the proxy, where reachable).
+func goIn(t *testing.T, goBin, dir string, env []string, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	var flags []string
+	for _, f := range strings.Fields(os.Getenv("GOFLAGS")) {
+		if !strings.HasPrefix(f, "-mod=") {
+			flags = append(flags, f)
+		}
+	}
+	cmd := exec.Command(goBin, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS="+strings.Join(append(flags, "-mod=mod"), " "), "GOWORK=off", "GOTOOLCHAIN=local")
+	cmd.Env = append(cmd.Env, env...)
+	var out, errb strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err = cmd.Run()
+	return out.String(), errb.String(), err
+}
+
+// benchValues is what one go test -bench run reported: benchmark name →
+// unit → values in the order printed, in the units printed (ns/op, not
+// benchfmt's tidied sec/op).
+type benchValues map[string]map[string][]float64
+
+// parseBench reads go test -bench output with benchfmt; every syntax
+// error fails the test. iters holds each result's iteration count.
+func parseBench(t *testing.T, out string) (vals benchValues, iters map[string][]int) {
+	t.Helper()
+	vals, iters = benchValues{}, map[string][]int{}
+	r := benchfmt.NewReader(strings.NewReader(out), "go-test-bench-output")
+	for r.Scan() {
+		switch rec := r.Result().(type) {
+		case *benchfmt.SyntaxError:
+			t.Errorf("benchfmt: %v", rec)
+		case *benchfmt.Result:
+			name := string(rec.Name.Full())
+			if vals[name] == nil {
+				vals[name] = map[string][]float64{}
+			}
+			iters[name] = append(iters[name], rec.Iters)
+			for _, v := range rec.Values {
+				unit, x := v.Unit, v.Value
+				if v.OrigUnit != "" {
+					unit, x = v.OrigUnit, v.OrigValue
+				}
+				vals[name][unit] = append(vals[name][unit], x)
+			}
+		}
+	}
+	if err := r.Err(); err != nil {
+		t.Fatalf("benchfmt: %v", err)
+	}
+	return vals, iters
+}
+
+func median(xs []float64) float64 {
+	s := slices.Sorted(slices.Values(xs))
+	if len(s) == 0 {
+		return math.NaN()
+	}
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// TestRoundTrip builds a module whose benchmarks use Report, runs
+// go test -bench -count 6 twice, reads the output back with benchfmt and
+// compares the two runs the way benchstat does.
+func TestRoundTrip(t *testing.T) {
+	goBin := goTool(t)
+	cal, err := calibrate.Get()
+	if err != nil {
+		t.Skipf("no calibration on this machine: %v", err)
+	}
+	dir := childModule(t)
+	const count = 6
+	const iterations = 1000 // roundtrip.Iterations
+	args := []string{"test", "-run", "^$", "-bench", "^BenchmarkKernel", "-count", strconv.Itoa(count)}
+	var runs [2]benchValues
+	var outputs [2]string
+	for i := range runs {
+		out, stderr, err := goIn(t, goBin, dir, nil, args...)
+		if err != nil {
+			t.Fatalf("go %s: %v\n%s%s", strings.Join(args, " "), err, out, stderr)
+		}
+		t.Logf("run %d:\n%s", i+1, out)
+		outputs[i] = out
+		runs[i], _ = parseBench(t, out)
+	}
+	perCPU := "-" + strconv.Itoa(runtime.GOMAXPROCS(0))
+	if perCPU == "-1" {
+		perCPU = ""
+	}
+	// benchfmt drops the "Benchmark" prefix of names.
+	for _, name := range []string{"Kernel", "KernelElements"} {
+		t.Run(name, func(t *testing.T) {
+			units := []string{"ns/op", "ticks/op", "cycles/op"}
+			if name == "KernelElements" {
+				units = append(units, "ns/elem", "ticks/elem", "cycles/elem")
+			}
+			for i, run := range runs {
+				got := run[name+perCPU]
+				for _, u := range units {
+					if len(got[u]) != count {
+						t.Fatalf("run %d: %d values of %s, want %d (units: %v)", i+1, len(got[u]), u, count, slices.Sorted(maps.Keys(got)))
+					}
+				}
+				for j, ticks := range got["ticks/op"] {
+					// go test prints 4 significant figures at least: 1% is
+					// far above rounding, far below any conversion mistake.
+					if hz := ticks / got["ns/op"][j] * 1e9; math.Abs(hz/cal.Frequency.Hz-1) > 0.01 {
+						t.Errorf("run %d result %d: ticks/op ÷ ns/op = %.4g Hz, calibration %.4g Hz", i+1, j, hz, cal.Frequency.Hz)
+					}
+					if ratio := got["cycles/op"][j] / ticks; ratio < 0.2 || ratio > 5 {
+						t.Errorf("run %d result %d: cycles/op ÷ ticks/op = %.3g, want a core clock within 0.2 to 5 times the counter's rate", i+1, j, ratio)
+					}
+				}
+				if c := median(got["cycles/op"]); c < iterations || c > 50*iterations {
+					t.Errorf("run %d: median %.0f cycles/op for a dependent chain of %d steps, want 1 to 50 cycles a step", i+1, c, iterations)
+				}
+				for _, u := range []string{"ns", "ticks", "cycles"} {
+					if perOp, perElem := median(got[u+"/op"]), median(got[u+"/elem"]); perElem != 0 && math.Abs(perElem*iterations/perOp-1) > 0.01 {
+						t.Errorf("run %d: median %s/elem × %d = %.4g, %s/op %.4g", i+1, u, iterations, perElem*iterations, u, perOp)
+					}
+				}
+			}
+			// benchstat's verdict on cycles/op: a Mann-Whitney U test on the
+			// two samples of 6, "~" when p > α = 0.05.
+			a, b := runs[0][name+perCPU]["cycles/op"], runs[1][name+perCPU]["cycles/op"]
+			sa := benchmath.NewSample(a, &benchmath.DefaultThresholds)
+			sb := benchmath.NewSample(b, &benchmath.DefaultThresholds)
+			cmp := benchmath.AssumeNothing.Compare(sa, sb)
+			ma, mb := benchmath.AssumeNothing.Summary(sa, 0.95), benchmath.AssumeNothing.Summary(sb, 0.95)
+			t.Logf("cycles/op: %.4g ± %s vs %.4g ± %s: %s (%s)", ma.Center, ma.PctRangeString(), mb.Center, mb.PctRangeString(), cmp.FormatDelta(ma.Center, mb.Center), cmp)
+			// Identical code must give medians that agree; p itself falls
+			// below α by chance in 5% of pairs, so it is only logged.
+			if d := math.Abs(mb.Center/ma.Center - 1); d > 0.05 {
+				t.Errorf("median cycles/op %.4g and %.4g of two runs of the same code differ by %.1f%%, want ≤ 5%%", ma.Center, mb.Center, 100*d)
+			}
+		})
+	}
+
+	t.Run("benchstat", func(t *testing.T) {
+		benchstat, err := exec.LookPath("benchstat")
+		if err != nil {
+			t.Skipf("no benchstat command in PATH (go install golang.org/x/perf/cmd/benchstat@latest): %v", err)
+		}
+		files := []string{filepath.Join(dir, "old.txt"), filepath.Join(dir, "new.txt")}
+		for i, f := range files {
+			if err := os.WriteFile(f, []byte(outputs[i]), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		out, err := exec.Command(benchstat, files...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("benchstat: %v\n%s", err, out)
+		}
+		t.Logf("benchstat old.txt new.txt:\n%s", out)
+		for _, want := range []string{"cycles/op", "ticks/op", "sec/op", "cycles/elem", "Kernel"} {
+			if !strings.Contains(string(out), want) {
+				t.Errorf("benchstat output lacks %q", want)
+			}
+		}
+	})
+}
+
+// TestRoundTripFlags runs the child benchmarks with -cpu and with a fixed
+// and a long -benchtime.
+func TestRoundTripFlags(t *testing.T) {
+	goBin := goTool(t)
+	dir := childModule(t)
+	t.Run("cpu and Nx", func(t *testing.T) {
+		args := []string{"test", "-run", "^$", "-bench", "^BenchmarkKernel$", "-count", "2", "-cpu", "1,2", "-benchtime", "100x"}
+		out, stderr, err := goIn(t, goBin, dir, nil, args...)
+		if err != nil {
+			t.Fatalf("go %s: %v\n%s%s", strings.Join(args, " "), err, out, stderr)
+		}
+		vals, iters := parseBench(t, out)
+		for _, name := range []string{"Kernel", "Kernel-2"} { // benchfmt drops "Benchmark"
+			if got := iters[name]; !slices.Equal(got, []int{100, 100}) {
+				t.Errorf("%s: iterations %v, want [100 100] (-benchtime 100x, -count 2)", name, got)
+			}
+			if got := vals[name]["cycles/op"]; len(got) != 2 {
+				t.Errorf("%s: cycles/op %v, want 2 values\n%s", name, got, out)
+			}
+		}
+	})
+	t.Run("long benchtime", func(t *testing.T) {
+		// Report measures once, so -benchtime does not set the duration.
+		const benchtime = 20 * time.Second
+		args := []string{"test", "-run", "^$", "-bench", "^BenchmarkKernel$", "-count", "1", "-benchtime", benchtime.String()}
+		start := time.Now()
+		out, stderr, err := goIn(t, goBin, dir, nil, args...)
+		took := time.Since(start)
+		if err != nil {
+			t.Fatalf("go %s: %v\n%s%s", strings.Join(args, " "), err, out, stderr)
+		}
+		if vals, _ := parseBench(t, out); len(vals) != 1 {
+			t.Errorf("results for %d benchmarks, want 1:\n%s", len(vals), out)
+		}
+		t.Logf("-benchtime %v: go test took %v", benchtime, took.Round(time.Millisecond))
+		if took >= benchtime {
+			t.Errorf("go test -benchtime %v took %v: Report should measure once, not for the bench time", benchtime, took)
+		}
+	})
+	t.Run("bad input", func(t *testing.T) {
+		args := []string{"test", "-run", "^$", "-bench", "^BenchmarkBad", "-count", "1"}
+		out, stderr, err := goIn(t, goBin, dir, nil, args...)
+		if err == nil {
+			t.Fatalf("go %s succeeded; its benchmarks must fail:\n%s", strings.Join(args, " "), out)
+		}
+		for _, want := range []string{
+			"--- FAIL: BenchmarkBadNil", "harness.Report: nil function",
+			"--- FAIL: BenchmarkBadConfig", "harness.Report: bad config: K -1 (allowed: 1 to 1000)",
+			"--- FAIL: BenchmarkBadLoop", "harness.Report: called inside a for b.Loop() loop",
+			"--- FAIL: BenchmarkBadTwice", "harness.Report: called more than once in one run of BenchmarkBadTwice",
+			"--- FAIL: BenchmarkBadPanic", "harness.Report: measured function panicked: boom",
+		} {
+			if !strings.Contains(out, want) {
+				t.Errorf("output lacks %q", want)
+			}
+		}
+		if strings.Contains(out+stderr, "panic:") || strings.Contains(out+stderr, "goroutine ") {
+			t.Errorf("the test binary panicked:\n%s%s", out, stderr)
+		}
+		if t.Failed() {
+			t.Logf("output:\n%s%s", out, stderr)
+		}
+	})
+}
+
+// TestImportRegistersNoFlags builds a program that imports harness (and so
+// testing) and checks that no test flag is registered and no work is done
+// at start-up beyond what init must do.
+func TestImportRegistersNoFlags(t *testing.T) {
+	goBin := goTool(t)
+	dir := childModule(t)
+	out, stderr, err := goIn(t, goBin, dir, []string{"GODEBUG=inittrace=1"}, "run", "./flagcheck")
+	if err != nil {
+		t.Fatalf("go run ./flagcheck: %v\n%s%s", err, out, stderr)
+	}
+	if !strings.Contains(out, "flags listed") {
+		t.Fatalf("flagcheck did not finish:\n%s", out)
+	}
+	for _, name := range strings.Fields(out) {
+		if strings.HasPrefix(name, "test.") {
+			t.Errorf("importing harness registered the flag -%s", name)
+		}
+	}
+	for _, line := range strings.Split(stderr, "\n") {
+		if strings.Contains(line, "cyclebench") || strings.Contains(line, "init testing") {
+			t.Log(line)
+		}
 	}
 }
