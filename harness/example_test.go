@@ -1,0 +1,116 @@
+package harness_test
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"testing"
+
+	"github.com/cyclebench/cyclebench/harness"
+)
+
+// sum1000 is the function these examples measure: 1000 loads and adds.
+func sum1000() {
+	var s uint64
+	for _, v := range sum1000Data {
+		s += v
+	}
+	sum1000Sink = s
+}
+
+var (
+	sum1000Data = make([]uint64, 1000)
+	sum1000Sink uint64
+)
+
+func ExampleMeasure() {
+	res, err := harness.Measure(harness.DefaultConfig(), sum1000)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%.0f cycles, %.0f ticks, %.1f ns per call\n", res.Cycles, res.Ticks, res.Nanoseconds)
+	fmt.Printf("converged: %v after %d samples of %d calls\n", res.Converged, res.Samples, res.Repeat)
+	for _, w := range res.Warnings {
+		fmt.Println("warning:", w)
+	}
+}
+
+// Per-element figures: tell Measure how many elements one call processes.
+func ExampleMeasure_elements() {
+	cfg := harness.DefaultConfig()
+	cfg.Elements = float64(len(sum1000Data))
+	res, err := harness.Measure(cfg, sum1000)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%.2f cycles per element\n", res.CyclesPerElement)
+}
+
+// A bad configuration is an error naming the field and what is allowed;
+// nothing is measured.
+func ExampleMeasure_badConfig() {
+	cfg := harness.DefaultConfig()
+	cfg.Epsilon = 1.5
+	_, err := harness.Measure(cfg, sum1000)
+	fmt.Println(err)
+	fmt.Println(errors.Is(err, harness.ErrBadConfig))
+	// Output:
+	// harness: bad config: epsilon 1.5 (allowed: 0 ≤ ε < 1, finite)
+	// true
+}
+
+func ExampleDefaultConfig() {
+	cfg := harness.DefaultConfig()
+	fmt.Println(cfg.CPU == harness.AnyCPU) // let Measure pick a CPU
+	// Zero fields take the documented defaults; set the ones to change.
+	cfg.K = 5
+	cfg.Epsilon = 0.005
+	fmt.Printf("K %d, ε %g, M %d (0: %d)\n", cfg.K, cfg.Epsilon, cfg.MaxSamples, harness.DefaultMaxSamples)
+	// Output:
+	// true
+	// K 5, ε 0.005, M 0 (0: 1000)
+}
+
+// Report belongs in a benchmark function of a _test.go file:
+//
+//	func BenchmarkSum1000(b *testing.B) {
+//		cfg := harness.DefaultConfig()
+//		cfg.Elements = 1000 // adds the per-element units
+//		harness.Report(b, cfg, sum1000)
+//	}
+//
+// go test -bench Sum1000 -count 6 then prints cycles/op, ticks/op and ns/op
+// (and cycles/elem, ticks/elem, ns/elem) for benchstat. Here the benchmark
+// runs through testing.Benchmark so that the example is self-contained.
+func ExampleReport() {
+	cfg := harness.DefaultConfig()
+	cfg.Elements = float64(len(sum1000Data))
+	r := testing.Benchmark(func(b *testing.B) { harness.Report(b, cfg, sum1000) })
+	for _, unit := range slices.Sorted(maps.Keys(r.Extra)) {
+		fmt.Println(unit)
+	}
+	// Output:
+	// cycles/elem
+	// cycles/op
+	// ns/elem
+	// ns/op
+	// ticks/elem
+	// ticks/op
+}
+
+// Validate checks the harness on chains of known latency. Without the
+// testing.Benchmark comparison it takes about 2 s.
+func ExampleValidate() {
+	v, err := harness.Validate(harness.ValidateOptions{Config: harness.DefaultConfig(), SkipBenchmark: true})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, c := range v.Checks {
+		fmt.Printf("%-5v %s: %.3g %s (truth %.3g ± %.3g)\n", c.Pass, c.Name, c.Value, c.Unit, c.Truth, c.Tolerance)
+	}
+	fmt.Println("pass:", v.Pass)
+}
