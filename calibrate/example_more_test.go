@@ -1,0 +1,174 @@
+package calibrate_test
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/cyclebench/cyclebench/calibrate"
+)
+
+// Get calibrates once per process (about 0.1 s) and caches the result.
+func ExampleGet() {
+	cal, err := calibrate.Get()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("counter %s at %.0f Hz (%s, ±%.2g ppm), step %.3g ticks\n",
+		cal.CPU.Counter, cal.Frequency.Hz, cal.Frequency.Method, cal.Frequency.PPM, cal.Step.Step)
+	fmt.Printf("empty start/stop pair: %.0f ticks; %.3f core cycles per tick\n", cal.Overhead.Min, cal.Core.CyclesPerTick)
+	for _, w := range cal.Warnings {
+		fmt.Println("warning:", w)
+	}
+}
+
+// Measure calibrates now with chosen options, without touching Get's cache.
+func ExampleMeasure() {
+	cal, err := calibrate.Measure(calibrate.Options{Duration: 20 * time.Millisecond, Pairs: 1000})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%.0f Hz after %v\n", cal.Frequency.Hz, cal.Took.Round(time.Millisecond))
+}
+
+// Refresh replaces the cached calibration, after a change of machine state
+// (a frequency governor, a host migration of a virtual machine).
+func ExampleRefresh() {
+	cal, err := calibrate.Refresh(calibrate.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	again, _ := calibrate.Get()
+	fmt.Println(cal == again)
+}
+
+// The conversions are plain arithmetic on a calibration's figures.
+func ExampleCalibration_Nanoseconds() {
+	cal := &calibrate.Calibration{
+		Frequency: calibrate.Frequency{Hz: 2.5e9},
+		Core:      calibrate.CoreClock{CyclesPerTick: 1.4},
+	}
+	fmt.Println(cal.Nanoseconds(5000), "ns")
+	fmt.Println(cal.Seconds(5000), "s")
+	fmt.Println(cal.Cycles(5000), "cycles")
+	// Output:
+	// 2000 ns
+	// 2e-06 s
+	// 7000 cycles
+}
+
+func ExampleCalibration_Seconds() {
+	cal := &calibrate.Calibration{Frequency: calibrate.Frequency{Hz: 1e9}}
+	fmt.Println(time.Duration(cal.Seconds(1.5e9) * float64(time.Second)))
+	// Output: 1.5s
+}
+
+// Without a core-clock estimate Cycles is 0.
+func ExampleCalibration_Cycles() {
+	cal := &calibrate.Calibration{Frequency: calibrate.Frequency{Hz: 2e9}}
+	fmt.Println(cal.Cycles(1000))
+	// Output: 0
+}
+
+func ExampleDetectCPU() {
+	cpu := calibrate.DetectCPU()
+	fmt.Printf("%s %s (family %d model %d), %d logical CPUs\n", cpu.Vendor, cpu.Brand, cpu.Family, cpu.Model, cpu.LogicalCPUs)
+	fmt.Printf("counter %s, invariant TSC %v, RDTSCP %v, hypervisor %q\n", cpu.Counter, cpu.InvariantTSC, cpu.RDTSCP, cpu.Hypervisor)
+}
+
+func ExampleCPU_CounterConstant() {
+	cpu := calibrate.CPU{Counter: "rdtsc", InvariantTSC: false}
+	fmt.Println(cpu.CounterConstant()) // an old TSC that follows the core clock
+	cpu.InvariantTSC = true
+	fmt.Println(cpu.CounterConstant())
+	fmt.Println(calibrate.CPU{Counter: "cntvct"}.CounterConstant())
+	// Output:
+	// false
+	// true
+	// true
+}
+
+// Bracket is the default method: a fraction of a ppm in 100 ms.
+func ExampleBracket() {
+	f, err := calibrate.Bracket(100 * time.Millisecond)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%.0f Hz ± %.2g ppm against %s\n", f.Hz, f.PPM, f.Source)
+}
+
+// An interval outside [MinDuration, MaxDuration] is refused.
+func ExampleBracket_badDuration() {
+	_, err := calibrate.Bracket(time.Microsecond)
+	fmt.Println(errors.Is(err, calibrate.ErrBadDuration))
+	// Output: true
+}
+
+// Sleep is the textbook method; its PPM is the sleep's overshoot, a bias.
+func ExampleSleep() {
+	f, err := calibrate.Sleep(100 * time.Millisecond)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%.0f Hz, biased high by about %.0f ppm\n", f.Hz, f.PPM)
+	for _, w := range f.Warnings {
+		fmt.Println("warning:", w)
+	}
+}
+
+func ExampleArchitected() {
+	if f, ok := calibrate.Architected(); ok {
+		fmt.Printf("the counter runs at exactly %.0f Hz (%s)\n", f.Hz, f.Method)
+	} else {
+		fmt.Println("the counter's frequency must be measured")
+	}
+}
+
+// AddCrossChecks compares a measured frequency with every other figure the
+// machine offers (CPUID leaves, the kernel's, ...).
+func ExampleAddCrossChecks() {
+	f, err := calibrate.Bracket(20 * time.Millisecond)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	calibrate.AddCrossChecks(&f, calibrate.DetectCPU())
+	for _, c := range f.CrossChecks {
+		fmt.Printf("%s: %.0f Hz (%+.1f ppm)\n", c.Source, c.Hz, c.DiffPPM)
+	}
+}
+
+func ExampleKernelHz() {
+	hz, source, err := calibrate.KernelHz()
+	if errors.Is(err, calibrate.ErrNoKernelFigure) {
+		fmt.Println("the kernel states no TSC frequency here")
+		return
+	}
+	fmt.Printf("%.0f Hz from %s\n", hz, source)
+}
+
+// MeasureOverhead times empty start/stop pairs: the harness subtracts this.
+func ExampleMeasureOverhead() {
+	o, err := calibrate.MeasureOverhead(10_000)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("empty pair from Go: min %.0f ticks, median %.0f; inside assembly: min %.0f\n", o.Min, o.Median, o.AsmMin)
+}
+
+// Core cycles per tick from dependent ADD chains; IMUL/ADD ≈ 3 says the
+// core clock held still while they ran.
+func ExampleMeasureCoreClock() {
+	c, err := calibrate.MeasureCoreClock(calibrate.CoreOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%.4f cycles per tick; IMUL/ADD %.3f (truth %.0f)\n", c.CyclesPerTick, c.ImulAddRatio, c.ImulLatency)
+}
