@@ -1,0 +1,130 @@
+package harness
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/cyclebench/cyclebench/internal/chain"
+	"github.com/cyclebench/cyclebench/stats"
+)
+
+// retry runs f up to three times until it returns "", tolerating a noisy
+// machine; the last message fails the test.
+func retry(t *testing.T, f func() string) {
+	t.Helper()
+	var msg string
+	for i := 0; i < 3; i++ {
+		if msg = f(); msg == "" {
+			return
+		}
+		t.Logf("attempt %d: %s", i+1, msg)
+	}
+	t.Fatal(msg)
+}
+
+func TestCompareSameKernel(t *testing.T) {
+	retry(t, func() string {
+		c, err := Compare(DefaultConfig(), chainInstance(1000), chainInstance(1000), CompareOptions{})
+		if err != nil {
+			return err.Error()
+		}
+		if c.Stats.Verdict == stats.VerdictFaster || c.Stats.Verdict == stats.VerdictSlower {
+			return "A/A verdict " + c.Stats.Verdict
+		}
+		if c.Stats.Lo > 1 || c.Stats.Hi < 1 {
+			return "A/A interval excludes 1"
+		}
+		if len(c.TicksA) < DefaultPairs || len(c.TicksA) != len(c.TicksB) || c.Stats.N != len(c.TicksA) {
+			return "pairs missing"
+		}
+		return ""
+	})
+}
+
+func TestCompareDetectsDifference(t *testing.T) {
+	if !chain.Exact() {
+		t.Skip("the ADD chain is the pure-Go fallback on this build")
+	}
+	retry(t, func() string {
+		c, err := Compare(DefaultConfig(), Instance{Name: "short", Run: chainInstance(1000).Run}, chainInstance(1500), CompareOptions{Pairs: 20})
+		if err != nil {
+			return err.Error()
+		}
+		if c.Stats.Verdict != stats.VerdictSlower || c.Stats.Ratio < 1.3 || c.Stats.Ratio > 1.7 {
+			return "1500 vs 1000 ADDs: verdict " + c.Stats.Verdict
+		}
+		if c.A.Name != "short" || c.B.Name != "B" || c.A.Repeat != c.B.Repeat || c.Repeat != c.A.Repeat {
+			return "names or R wrong"
+		}
+		if c.A.CyclesPerTick != c.B.CyclesPerTick || c.B.Cycles <= c.A.Cycles {
+			return "one ruler, B slower"
+		}
+		return ""
+	})
+}
+
+func TestCompareSetupForcesOneCall(t *testing.T) {
+	setups := 0
+	a := chainInstance(2000)
+	a.Setup = func() { setups++ }
+	c, err := Compare(DefaultConfig(), a, chainInstance(2000), CompareOptions{Pairs: MinPairs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Repeat != 1 || c.A.Repeat != 1 || c.B.Repeat != 1 {
+		t.Fatalf("R = %d (%d, %d) with a Setup on one side, want 1 for both", c.Repeat, c.A.Repeat, c.B.Repeat)
+	}
+	if setups < c.A.Samples {
+		t.Fatalf("%d setups for %d samples", setups, c.A.Samples)
+	}
+}
+
+func TestCompareBadInput(t *testing.T) {
+	ok := chainInstance(10)
+	tests := []struct {
+		name string
+		a, b Instance
+		opt  CompareOptions
+		want error
+		text string
+	}{
+		{"nil A", Instance{}, ok, CompareOptions{}, ErrNilFunc, "both sides"},
+		{"nil B", ok, Instance{}, CompareOptions{}, ErrNilFunc, "both sides"},
+		{"few pairs", ok, ok, CompareOptions{Pairs: 3}, ErrBadConfig, "Pairs 3"},
+		{"many pairs", ok, ok, CompareOptions{Pairs: MaxPairs + 1}, ErrBadConfig, "Pairs 100001"},
+		{"bad alpha", ok, ok, CompareOptions{Stats: stats.CompareOptions{Alpha: 2}}, ErrBadConfig, "2"},
+		{"bad elements", Instance{Run: ok.Run, Elements: -1}, ok, CompareOptions{}, ErrBadConfig, "Elements -1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Compare(DefaultConfig(), tt.a, tt.b, tt.opt)
+			if !errors.Is(err, tt.want) || !strings.Contains(err.Error(), tt.text) {
+				t.Fatalf("err = %v, want %v naming %q", err, tt.want, tt.text)
+			}
+		})
+	}
+}
+
+func TestCompareCPE(t *testing.T) {
+	if !chain.Exact() {
+		t.Skip("the chains are the pure-Go fallback on this build")
+	}
+	imul := func(n int) (Instance, error) {
+		var acc uint64 = 1
+		return Instance{Run: func() { acc = chain.ImulFrom(acc, n) }}, nil
+	}
+	retry(t, func() string {
+		c, err := CompareCPE(DefaultConfig(), []int{300, 600, 900, 1200}, Sweep{Name: "add", Build: buildChain}, Sweep{Name: "imul", Build: imul}, stats.CompareOptions{})
+		if err != nil {
+			return err.Error()
+		}
+		if c.Unit != "cycles" || c.A.Name != "add" || c.B.Name != "imul" {
+			return "unit " + c.Unit + ", names " + c.A.Name + ", " + c.B.Name
+		}
+		if c.Slopes.Verdict != stats.VerdictSlower || c.Slopes.Ratio < 2 || c.Slopes.Ratio > 4 {
+			return "IMUL/ADD slopes: verdict " + c.Slopes.Verdict
+		}
+		return ""
+	})
+}

@@ -1,0 +1,455 @@
+package harness
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/cyclebench/cyclebench/calibrate"
+	"github.com/cyclebench/cyclebench/stats"
+)
+
+// ErrBadSizes: a size list, range or log spacing for a CPE sweep is empty,
+// unsorted, has a duplicate or a size below 1, has fewer than [MinSizes]
+// sizes, or does not parse.
+var ErrBadSizes = errors.New("harness: bad sizes")
+
+// Limits of a sweep's size list.
+const (
+	// MinSizes is the fewest sizes a CPE fit accepts: a line with a
+	// confidence interval needs N−2 ≥ 1 degrees of freedom.
+	MinSizes = 3
+	// MaxSizes bounds the length of a size list, so a range such as
+	// 1:1000000000:1 is refused instead of allocating and measuring for hours.
+	MaxSizes = 1000
+	// MaxSize is the largest size accepted (2³¹−1, so it is an int on every
+	// platform).
+	MaxSize = math.MaxInt32
+)
+
+// Instance is one function to measure, as a sweep's build function or
+// [Compare] receives it.
+type Instance struct {
+	// Name labels the function's results; empty means a generated name.
+	Name string
+	// Run is the timed work.
+	Run func()
+	// Setup, when not nil, is called before every sample, untimed, to
+	// restore an input Run consumes; it forces one call per sample.
+	Setup func()
+	// Elements is the number of elements one call of Run processes, the
+	// x of a CPE fit; 0 means the size n the instance was built for.
+	Elements float64
+}
+
+// Sweep is one kernel of a CPE sweep: a name, its sizes and a function that
+// builds the instance for one size.
+type Sweep struct {
+	// Name labels the sweep; point names are Name + "/n=" + size.
+	Name string
+	// Sizes are the sizes n to measure, as [CheckSizes] requires.
+	Sizes []int
+	// Build prepares the function for size n (allocating its input). Its
+	// Instance's Name is ignored.
+	Build func(n int) (Instance, error)
+}
+
+// CPEResult is what a CPE sweep found for one kernel: one measurement per
+// size and the least-squares lines cost = Intercept + Slope·elements, with
+// an intercept (the per-call cost that does not grow with n), in core
+// cycles, counter ticks and nanoseconds.
+type CPEResult struct {
+	Name string
+	// Sizes are the sizes measured, ascending; Points[i] is the result for
+	// Sizes[i] (per-call figures, overhead subtracted; Points[i].Elements
+	// is the fit's x).
+	Sizes  []int
+	Points []Result
+	// Cycles, Ticks and Nanoseconds fit per-call cost against elements:
+	// Slope is the cost per element (CPE in Cycles), SlopeCI its 95%
+	// half-width, Intercept the per-call cost, R2, Residuals per point.
+	// Their Outliers are the indices of points whose residual is an outlier
+	// by [stats.Fit.OutliersAbove] with a floor of two counter steps in the
+	// fit's unit (the plain MAD rule flags one-step quantization on clean
+	// data). Cycles is the zero Fit when there is no core-cycle estimate
+	// (Config.NoCycles); see HasCycles.
+	Cycles, Ticks, Nanoseconds stats.Fit
+	// HasCycles reports whether Cycles holds a fit.
+	HasCycles bool
+	// CyclesPerTick is the core-clock ratio of the ADD-chain ruler measured
+	// in the same rounds as every point (one ruler for the whole sweep).
+	CyclesPerTick float64
+	// Warnings holds soft problems of the sweep as a whole: pinning,
+	// priority, calibration, the ruler, points that did not converge,
+	// outlier sizes. Each point's own problems are in its Warnings.
+	Warnings []error
+}
+
+// OutlierSizes returns the sizes flagged as outliers by the cycle fit (the
+// tick fit when there is none).
+func (c CPEResult) OutlierSizes() []int {
+	f := c.Ticks
+	if c.HasCycles {
+		f = c.Cycles
+	}
+	var out []int
+	for _, i := range f.Outliers {
+		if i >= 0 && i < len(c.Sizes) {
+			out = append(out, c.Sizes[i])
+		}
+	}
+	return out
+}
+
+// CPE measures build(n) for every size n and fits per-call cost against
+// elements with an intercept (see [CPEResult]). It is [CPEAll] with one
+// sweep; cfg.Name names it.
+func CPE(cfg Config, sizes []int, build func(n int) (Instance, error)) (CPEResult, error) {
+	rs, err := CPEAll(cfg, []Sweep{{Name: cfg.Name, Sizes: sizes, Build: build}})
+	if len(rs) == 0 {
+		return CPEResult{Name: cfg.Name}, err
+	}
+	return rs[0], err
+}
+
+// CPEAll measures every size of every sweep interleaved in one measuring
+// loop and fits each sweep's line.
+//
+// All instances are built first (an error from a Build is returned as is,
+// wrapped with the sweep's name and size). Then one goroutine, pinned like
+// [Measure]'s, takes rounds: each round samples every size not yet
+// converged, each sample preceded by one untimed call (or Setup) so that
+// the other sizes' data do not leave it with a cold cache, with the empty
+// loop of the same R and the ADD-chain ruler; the order is reversed every
+// other round (ABBA), so a slow drift of the core clock or of the machine's
+// load affects every size alike. A size stops being sampled once its K best
+// samples agree or it has taken MaxSamples samples; the loop ends when
+// every stream is done or after cfg.MaxTime for the whole sweep.
+//
+// cfg is used as by Measure, except that Name, Elements and Setup are
+// ignored (they come from the sweeps) and Repeat, when not 0, applies to
+// every size. cfg.Progress, when set, gets Samples = sizes finished and
+// Max = sizes in all.
+//
+// On a cancelled context the results hold the points measured so far
+// (fits only when at least [MinSizes] points have samples) with an error.
+func CPEAll(cfg Config, sweeps []Sweep) ([]CPEResult, error) {
+	if len(sweeps) == 0 {
+		return nil, fmt.Errorf("%w: no sweep given", ErrBadSizes)
+	}
+	var insts []Instance
+	var xs []float64
+	for i, sw := range sweeps {
+		if sw.Build == nil {
+			return nil, fmt.Errorf("%w: sweep %q has no Build function", ErrNilFunc, sw.Name)
+		}
+		if err := CheckSizes(sw.Sizes); err != nil {
+			return nil, fmt.Errorf("sweep %q: %w", sw.Name, err)
+		}
+		name := sw.Name
+		if name == "" {
+			name = fmt.Sprintf("sweep%d", i+1)
+			sweeps[i].Name = name
+		}
+		for _, n := range sw.Sizes {
+			in, err := sw.Build(n)
+			if err != nil {
+				return nil, fmt.Errorf("harness: %s/n=%d: %w", name, n, err)
+			}
+			if in.Run == nil {
+				return nil, fmt.Errorf("%w: %s/n=%d built no Run function", ErrNilFunc, name, n)
+			}
+			if math.IsNaN(in.Elements) || math.IsInf(in.Elements, 0) || in.Elements < 0 {
+				return nil, fmt.Errorf("%w: %s/n=%d has Elements %v (allowed: ≥ 0, finite; 0 means n)", ErrBadConfig, name, n, in.Elements)
+			}
+			if in.Elements == 0 {
+				in.Elements = float64(n)
+			}
+			in.Name = fmt.Sprintf("%s/n=%d", name, n)
+			insts = append(insts, in)
+			xs = append(xs, in.Elements)
+		}
+	}
+	cfg.Name, cfg.Elements, cfg.Setup = "", 0, nil
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+
+	var m *multi
+	runErr := runPinned(cfg, func(base Result, cal *calibrate.Calibration) error {
+		var err error
+		m, err = newMulti(cfg, cal, base, insts, false)
+		if err != nil {
+			return err
+		}
+		total := len(m.targets)
+		return m.run(func(t *target) bool { return !streamDone(t.s, cfg) }, nil, func() (int, int) {
+			done := 0
+			for _, t := range m.targets {
+				if streamDone(t.s, cfg) {
+					done++
+				}
+			}
+			return done, total
+		})
+	})
+	if m == nil {
+		return nil, runErr
+	}
+
+	results := make([]CPEResult, 0, len(sweeps))
+	k := 0
+	var firstErr error
+	for _, sw := range sweeps {
+		c := CPEResult{Name: sw.Name, CyclesPerTick: m.cpt, HasCycles: !cfg.NoCycles && m.cpt > 0}
+		c.Warnings = append(c.Warnings, m.warnings...)
+		var px, cyc, tk, ns []float64
+		var notConv []string
+		minR := math.MaxInt
+		for _, n := range sw.Sizes {
+			t := m.targets[k]
+			x := xs[k]
+			k++
+			res, err := m.result(t)
+			if err != nil {
+				if runErr == nil && firstErr == nil {
+					firstErr = err
+				}
+				continue
+			}
+			res.Elements = x
+			res.TicksPerElement, res.NsPerElement, res.CyclesPerElement = res.Ticks/x, res.Nanoseconds/x, res.Cycles/x
+			c.Sizes = append(c.Sizes, n)
+			c.Points = append(c.Points, res)
+			px, cyc, tk, ns = append(px, x), append(cyc, res.Cycles), append(tk, res.Ticks), append(ns, res.Nanoseconds)
+			if !res.Converged {
+				notConv = append(notConv, strconv.Itoa(n))
+			}
+			minR = min(minR, res.Repeat)
+		}
+		if len(notConv) > 0 {
+			c.Warnings = append(c.Warnings, fmt.Errorf("%w: %s: %d of %d sizes (n = %s)", ErrNotConverged, sw.Name, len(notConv), len(sw.Sizes), strings.Join(notConv, ", ")))
+		}
+		if len(px) >= MinSizes {
+			if err := c.fit(px, tk, ns, cyc, m.step, m.hz); err != nil && firstErr == nil {
+				firstErr = fmt.Errorf("harness: %s: %w", sw.Name, err)
+			}
+			if out := c.OutlierSizes(); len(out) > 0 {
+				c.Warnings = append(c.Warnings, fmt.Errorf("harness: %s: sizes off the line (outlier residuals): %v", sw.Name, out))
+			}
+		}
+		results = append(results, c)
+	}
+	if runErr != nil {
+		return results, runErr
+	}
+	return results, firstErr
+}
+
+// fit fits the three units and replaces each fit's Outliers by the rule
+// with a floor of two counter steps.
+func (c *CPEResult) fit(x, ticks, ns, cycles []float64, step, hz float64) error {
+	floor := DefaultAbsSteps * step // ticks
+	var err error
+	if c.Ticks, err = stats.LinearFit(x, ticks); err != nil {
+		return err
+	}
+	c.Ticks.Outliers = c.Ticks.OutliersAbove(floor)
+	if c.Nanoseconds, err = stats.LinearFit(x, ns); err != nil {
+		return err
+	}
+	c.Nanoseconds.Outliers = c.Nanoseconds.OutliersAbove(floor / hz * 1e9)
+	if c.HasCycles {
+		if c.Cycles, err = stats.LinearFit(x, cycles); err != nil {
+			return err
+		}
+		c.Cycles.Outliers = c.Cycles.OutliersAbove(floor * c.CyclesPerTick)
+	}
+	return nil
+}
+
+// CheckSizes returns nil when sizes can be a sweep: at least [MinSizes] and
+// at most [MaxSizes] sizes, each from 1 to [MaxSize], strictly increasing.
+// Otherwise the error wraps [ErrBadSizes] and names the offending value.
+func CheckSizes(sizes []int) error {
+	switch {
+	case len(sizes) == 0:
+		return fmt.Errorf("%w: empty size list (want at least %d sizes)", ErrBadSizes, MinSizes)
+	case len(sizes) > MaxSizes:
+		return fmt.Errorf("%w: %d sizes (allowed: at most %d)", ErrBadSizes, len(sizes), MaxSizes)
+	}
+	for i, n := range sizes {
+		if n < 1 || n > MaxSize {
+			return fmt.Errorf("%w: size %d (allowed: 1 to %d)", ErrBadSizes, n, MaxSize)
+		}
+		if i > 0 && n == sizes[i-1] {
+			return fmt.Errorf("%w: duplicate size %d", ErrBadSizes, n)
+		}
+		if i > 0 && n < sizes[i-1] {
+			return fmt.Errorf("%w: size %d after %d (sizes must increase)", ErrBadSizes, n, sizes[i-1])
+		}
+	}
+	if len(sizes) < MinSizes {
+		return fmt.Errorf("%w: %d sizes %v (a fit with a confidence interval needs at least %d)", ErrBadSizes, len(sizes), sizes, MinSizes)
+	}
+	return nil
+}
+
+// ParseSizes parses a sweep's sizes in any of three forms:
+//
+//	100,200,400,800     a list ([ParseSizeList])
+//	100:2000:100        a range from:to:step ([ParseSizeRange])
+//	log 64:65536:16     count sizes spaced evenly on a log scale ([ParseSizeLog])
+//
+// The result satisfies [CheckSizes]; errors wrap [ErrBadSizes].
+func ParseSizes(s string) ([]int, error) {
+	t := strings.TrimSpace(s)
+	if rest, ok := strings.CutPrefix(t, "log"); ok && (rest == "" || rest[0] == ' ' || rest[0] == ':' || rest[0] == '\t') {
+		return ParseSizeLog(strings.TrimPrefix(strings.TrimSpace(rest), ":"))
+	}
+	if strings.Contains(t, ":") {
+		return ParseSizeRange(t)
+	}
+	return ParseSizeList(t)
+}
+
+// ParseSizeList parses a comma-separated list of sizes, "100,200,400"
+// (spaces around items allowed). The sizes must satisfy [CheckSizes]: no
+// empty item, each an integer from 1 to [MaxSize], strictly increasing, at
+// least [MinSizes]. Errors wrap [ErrBadSizes].
+func ParseSizeList(s string) ([]int, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, fmt.Errorf("%w: empty size list (want e.g. 100,200,400)", ErrBadSizes)
+	}
+	items := strings.Split(s, ",")
+	if len(items) > MaxSizes {
+		return nil, fmt.Errorf("%w: %d sizes (allowed: at most %d)", ErrBadSizes, len(items), MaxSizes)
+	}
+	sizes := make([]int, 0, len(items))
+	for i, it := range items {
+		it = strings.TrimSpace(it)
+		if it == "" {
+			return nil, fmt.Errorf("%w: %q: item %d is empty", ErrBadSizes, s, i+1)
+		}
+		n, err := parseSize(it)
+		if err != nil {
+			return nil, err
+		}
+		sizes = append(sizes, n)
+	}
+	if err := CheckSizes(sizes); err != nil {
+		return nil, err
+	}
+	return sizes, nil
+}
+
+// ParseSizeRange parses "from:to:step": from, from+step, … up to and
+// including to when the steps reach it. Each part is an integer; from ≥ 1,
+// to ≥ from, step ≥ 1, and the range must hold [MinSizes] to [MaxSizes]
+// sizes. Errors wrap [ErrBadSizes].
+func ParseSizeRange(s string) ([]int, error) {
+	a, b, step, err := parseTriple(s, "from:to:step", "100:2000:100")
+	if err != nil {
+		return nil, err
+	}
+	return SizeRange(a, b, step)
+}
+
+// SizeRange returns from, from+step, … ≤ to, checked like [ParseSizeRange].
+func SizeRange(from, to, step int) ([]int, error) {
+	switch {
+	case from < 1 || from > MaxSize:
+		return nil, fmt.Errorf("%w: range from %d (allowed: 1 to %d)", ErrBadSizes, from, MaxSize)
+	case to < from || to > MaxSize:
+		return nil, fmt.Errorf("%w: range to %d (allowed: %d to %d, at least from)", ErrBadSizes, to, from, MaxSize)
+	case step < 1:
+		return nil, fmt.Errorf("%w: range step %d (allowed: ≥ 1)", ErrBadSizes, step)
+	}
+	count := (to-from)/step + 1
+	if count > MaxSizes {
+		return nil, fmt.Errorf("%w: range %d:%d:%d has %d sizes (allowed: at most %d)", ErrBadSizes, from, to, step, count, MaxSizes)
+	}
+	if count < MinSizes {
+		return nil, fmt.Errorf("%w: range %d:%d:%d has %d sizes (a fit needs at least %d)", ErrBadSizes, from, to, step, count, MinSizes)
+	}
+	sizes := make([]int, 0, count)
+	for i := 0; i < count; i++ {
+		sizes = append(sizes, from+i*step)
+	}
+	return sizes, nil
+}
+
+// ParseSizeLog parses "from:to:count": count sizes from from to to
+// inclusive, spaced evenly on a logarithmic scale and rounded to integers
+// (from·(to/from)^(i/(count−1))). from ≥ 1, to > from, MinSizes ≤ count ≤
+// MaxSizes; an error names the count when rounding would make two sizes
+// equal (too many sizes for the range). Errors wrap [ErrBadSizes].
+func ParseSizeLog(s string) ([]int, error) {
+	a, b, count, err := parseTriple(s, "from:to:count", "64:65536:16")
+	if err != nil {
+		return nil, err
+	}
+	return SizeLog(a, b, count)
+}
+
+// SizeLog returns count log-spaced sizes from from to to, checked like
+// [ParseSizeLog].
+func SizeLog(from, to, count int) ([]int, error) {
+	switch {
+	case from < 1 || from > MaxSize:
+		return nil, fmt.Errorf("%w: log from %d (allowed: 1 to %d)", ErrBadSizes, from, MaxSize)
+	case to <= from || to > MaxSize:
+		return nil, fmt.Errorf("%w: log to %d (allowed: more than from = %d, at most %d)", ErrBadSizes, to, from, MaxSize)
+	case count < MinSizes || count > MaxSizes:
+		return nil, fmt.Errorf("%w: log count %d (allowed: %d to %d)", ErrBadSizes, count, MinSizes, MaxSizes)
+	}
+	sizes := make([]int, count)
+	ratio := math.Log(float64(to) / float64(from))
+	for i := range sizes {
+		sizes[i] = int(math.Round(float64(from) * math.Exp(ratio*float64(i)/float64(count-1))))
+	}
+	sizes[0], sizes[count-1] = from, to
+	for i := 1; i < count; i++ {
+		if sizes[i] <= sizes[i-1] {
+			distinct := len(slices.Compact(slices.Clone(sizes)))
+			return nil, fmt.Errorf("%w: log %d:%d:%d: rounding to integers makes sizes repeat (%d and %d), leaving %d distinct sizes; use a smaller count or a wider range", ErrBadSizes, from, to, count, sizes[i-1], sizes[i], distinct)
+		}
+	}
+	return sizes, nil
+}
+
+// parseTriple parses "a:b:c" of integers.
+func parseTriple(s, form, example string) (a, b, c int, err error) {
+	parts := strings.Split(strings.TrimSpace(s), ":")
+	if len(parts) != 3 {
+		return 0, 0, 0, fmt.Errorf("%w: %q (want %s, e.g. %s)", ErrBadSizes, s, form, example)
+	}
+	var v [3]int
+	for i, p := range parts {
+		if v[i], err = parseSize(strings.TrimSpace(p)); err != nil {
+			return 0, 0, 0, fmt.Errorf("%w (in %q, want %s)", err, s, form)
+		}
+	}
+	return v[0], v[1], v[2], nil
+}
+
+// parseSize parses one integer of a size specification; the caller checks
+// its range.
+func parseSize(s string) (int, error) {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		var ne *strconv.NumError
+		if errors.As(err, &ne) && errors.Is(ne.Err, strconv.ErrRange) {
+			return 0, fmt.Errorf("%w: size %s out of range (allowed: 1 to %d)", ErrBadSizes, s, MaxSize)
+		}
+		return 0, fmt.Errorf("%w: %q is not an integer", ErrBadSizes, s)
+	}
+	if n < 1 || n > MaxSize {
+		return 0, fmt.Errorf("%w: size %d (allowed: 1 to %d)", ErrBadSizes, n, MaxSize)
+	}
+	return int(n), nil
+}
