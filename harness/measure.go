@@ -10,6 +10,7 @@ import (
 
 	"github.com/cyclebench/cyclebench/affinity"
 	"github.com/cyclebench/cyclebench/calibrate"
+	"github.com/cyclebench/cyclebench/cputime"
 	"github.com/cyclebench/cyclebench/internal/chain"
 	"github.com/cyclebench/cyclebench/stats"
 	"github.com/cyclebench/cyclebench/tsc"
@@ -229,7 +230,13 @@ func loop(cfg Config, f func(), cal *calibrate.Calibration, res Result) (Result,
 	recorded := make([]float64, 0, min(cfg.MaxSamples, maxRecorded))
 	hz := cal.Frequency.Hz
 	progressEvery := uint64(0.05 * hz)
+	// CPU time and utilisation are read around the whole sampling loop,
+	// never inside a timed region: see cpuFigures.
+	// The thread-CPU interval lies inside the wall interval, which lies
+	// inside the utilisation interval.
+	util, utilErr := cputime.StartUtilisation()
 	start := time.Now()
+	cpuStart, cpuErr := cputime.Thread()
 	lastProgress := tsc.Read()
 	refDone := func() bool {
 		return cfg.NoCycles || (short.kb.Converged() && long.kb.Converged())
@@ -285,8 +292,11 @@ func loop(cfg Config, f func(), cal *calibrate.Calibration, res Result) (Result,
 			}
 		}
 	}
+	cpuEnd, cpuEndErr := cputime.Thread()
 	res.Wall = time.Since(start)
 	res.Samples, res.Discarded = target.taken, target.discarded
+	res.Calls = int64(target.taken) * int64(r)
+	res.Warnings = append(res.Warnings, cpuFigures(&res, cpuStart, cpuEnd, errors.Join(cpuErr, cpuEndErr), util, utilErr)...)
 	res.Converged = target.kb.Converged()
 	res.OverheadConverged = over.kb.Converged()
 	res.Best = target.kb.Best()
@@ -340,6 +350,45 @@ func loop(cfg Config, f func(), cal *calibrate.Calibration, res Result) (Result,
 		return res, fmt.Errorf("harness: measurement cancelled: %w", cancelled)
 	}
 	return res, nil
+}
+
+// cpuFigures fills res's thread-CPU, per-call and utilisation figures from
+// readings taken around the sampling loop (res.Wall and res.Calls are set)
+// and returns the warnings they call for: a figure that could not be read,
+// and ErrBlocks when the thread ran for less than MinCPUShare of the wall
+// time. It runs after the loop, so nothing here touches a timed region.
+func cpuFigures(res *Result, before, after cputime.Times, cpuErr error, util *cputime.Sampler, utilErr error) []error {
+	var warns []error
+	switch {
+	case cpuErr != nil:
+		warns = append(warns, fmt.Errorf("harness: no thread cpu time for the sampling loop: %w", cpuErr))
+	case before.Source != after.Source:
+		warns = append(warns, fmt.Errorf("harness: no thread cpu time for the sampling loop: the source changed from %s to %s", before.Source, after.Source))
+	case after.Total < before.Total:
+		warns = append(warns, fmt.Errorf("harness: no thread cpu time for the sampling loop: %s went backwards (%v to %v)", before.Source, before.Total, after.Total))
+	default:
+		res.ThreadCPU = after.Total - before.Total
+		res.ThreadCPUSource = string(before.Source)
+	}
+	if res.Calls > 0 {
+		res.WallNsPerCall = float64(res.Wall.Nanoseconds()) / float64(res.Calls)
+		if res.ThreadCPUSource != "" {
+			res.ThreadCPUNsPerCall = float64(res.ThreadCPU.Nanoseconds()) / float64(res.Calls)
+			if res.ThreadCPUNsPerCall < MinCPUShare*res.WallNsPerCall {
+				warns = append(warns, fmt.Errorf("%w: the measuring thread ran %s of cpu time per call in %s of wall time (%.3g%%, under %.0f%%) over the %d calls of the sampling loop",
+					ErrBlocks, time.Duration(res.ThreadCPUNsPerCall).String(), time.Duration(res.WallNsPerCall).String(), 100*res.ThreadCPUNsPerCall/res.WallNsPerCall, 100*MinCPUShare, res.Calls))
+			}
+		}
+	}
+	if utilErr != nil {
+		return append(warns, fmt.Errorf("harness: no cpu utilisation for the sampling loop: %w", utilErr))
+	}
+	u, err := util.Stop()
+	if err != nil {
+		return append(warns, fmt.Errorf("harness: no cpu utilisation for the sampling loop: %w", err))
+	}
+	res.Utilisation = u
+	return warns
 }
 
 // chooseRepeat doubles R from 1 until the best of three samples of R calls

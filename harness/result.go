@@ -1,10 +1,25 @@
 package harness
 
 import (
+	"errors"
 	"time"
 
+	"github.com/cyclebench/cyclebench/cputime"
 	"github.com/cyclebench/cyclebench/stats"
 )
+
+// ErrBlocks (a warning): the measuring thread consumed much less CPU time
+// than wall time during the sampling loop, because the kernel sleeps or
+// blocks, or because the thread was preempted. The tick figures then
+// include time the CPU spent elsewhere.
+var ErrBlocks = errors.New("harness: the kernel sleeps or blocks")
+
+// MinCPUShare is the share of the wall time the measuring thread must spend
+// on the CPU during the sampling loop (Result.ThreadCPUNsPerCall over
+// Result.WallNsPerCall); below it Measure warns with [ErrBlocks]. Half
+// leaves room for preemption by other processes on a busy machine while
+// still flagging a kernel that sleeps most of the time.
+const MinCPUShare = 0.5
 
 // Result is what [Measure] found. Ticks are counter ticks (see package
 // tsc); per-call figures have the overhead of the timing loop subtracted.
@@ -68,6 +83,38 @@ type Result struct {
 	Priority string
 	// Wall is the wall time of the measuring loop (after calibration).
 	Wall time.Duration
+
+	// Calls is the number of calls of f in the sampling loop, the divisor
+	// of the per-call figures below: Samples × Repeat, discarded samples
+	// included. The warm-up, the choice of Repeat and the single timed call
+	// that checks a Setup kernel's region length come before the loop and
+	// are not counted.
+	Calls int64
+	// ThreadCPU is the CPU time the measuring thread consumed during the
+	// sampling loop, over the same interval as Wall: cputime.Thread read
+	// just before and just after the loop, on the measuring thread. Besides
+	// the Calls calls of f it includes everything else the loop runs on
+	// that thread: Setup before each sample, the empty-function samples,
+	// the reference chains, the counter reads and the bookkeeping. 0 when
+	// the thread's CPU time could not be read (a warning says why).
+	ThreadCPU time.Duration
+	// ThreadCPUSource names the clock behind ThreadCPU ("" when it is 0
+	// because it could not be read).
+	ThreadCPUSource string
+	// ThreadCPUNsPerCall is ThreadCPU / Calls in nanoseconds, and
+	// WallNsPerCall is Wall / Calls: figures for the whole loop, so they
+	// exceed Nanoseconds by the loop's other work. Their ratio is what
+	// matters: a kernel that computes keeps it near 1, one that sleeps,
+	// blocks or is preempted drops it, and below MinCPUShare Measure warns
+	// with ErrBlocks. 0 when Calls is 0 (and ThreadCPUNsPerCall 0 when
+	// ThreadCPU could not be read).
+	ThreadCPUNsPerCall, WallNsPerCall float64
+	// Utilisation is the CPU utilisation of the whole process during the
+	// sampling loop (cputime.StartUtilisation just before the loop, Stop
+	// just after): wall time, process CPU time, share of one CPU and of
+	// all CPUs. Its Wall is 0 where utilisation is unsupported or /proc is
+	// missing; a warning then says why. Its own Warnings are left in it.
+	Utilisation cputime.Utilisation
 	// Config is the configuration used, defaults filled in (functions,
 	// context and calibration omitted).
 	Config Config
