@@ -49,6 +49,7 @@ var commands = []command{
 	{"calibrate", "measure the counter frequency (bracket, sleep or both) and cross-check it", runCalibrate},
 	{"run", "measure the example kernels: cycles, ticks and ns per call, cycles per element", runRun},
 	{"validate", "self-check on known-latency chains, and against testing.Benchmark", runValidate},
+	{"clocks", "the seeds' lab: every timing method on the same runs; -demo utilisation", runClocks},
 	{"version", "print the module version, Go version and VCS revision of this binary", runVersion},
 }
 

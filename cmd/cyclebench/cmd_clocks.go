@@ -1,0 +1,652 @@
+package main
+
+import (
+	"encoding/csv"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cyclebench/cyclebench/affinity"
+	benchexamples "github.com/cyclebench/cyclebench/bench_examples"
+	"github.com/cyclebench/cyclebench/cputime"
+	"github.com/cyclebench/cyclebench/harness"
+)
+
+const clocksDescription = `
+clocks is the lab of seed 004 done properly: each selected kernel (default:
+BubbleSort n=1000 and Factorize, the seed's two examples) runs -reps times on
+a pinned thread, and every timing method times the same runs: the coarse
+millisecond wall clock (GetTickCount / Now), the microsecond wall clock
+(gettimeofday), the monotonic clock (QueryPerformanceCounter's analogue), the
+serialized TSC (ticks converted with the calibrated frequency), process CPU
+time and thread CPU time. The clocks are started from the outermost to the
+innermost (process, thread, wall-ms, wall-us, monotonic, tsc) and stopped in
+the reverse order; the "empty interval" column is what each reads around
+nothing.
+Setup (restoring the unsorted array) runs untimed before each repetition.
+One table per kernel, one row per clock, one column per repetition, then
+min, median, spread (max − min over median) and resolution, and a verdict
+derived from the figures: which clocks cannot resolve the interval (a
+reading of 0, or a resolution above 1% of the TSC's median) and which agree
+with the TSC within 1%.
+
+-demo utilisation instead reproduces seed 002's two demos: a compute-bound
+loop (HashLoop, the seed's 2e8 iterations) and an 800 ms sleep, each between
+two snapshots of the system's and the process's CPU time: wall time, process
+and thread CPU time, and the share of one CPU and of all CPUs.`
+
+// The lab and the demo, replaced by tests with recorded results.
+var (
+	clocksLab      = harness.ClocksLab
+	utilisationLab = harness.UtilisationLab
+)
+
+// defaultClocksBench selects the seed's two examples.
+const defaultClocksBench = "^(BubbleSort|Factorize)$"
+
+// The demo kernels: seed 002's loop of 2e8 iterations and its 800 ms sleep.
+const (
+	demoLoopN  = 200_000_000
+	demoSleepN = 800
+)
+
+// Verdict thresholds of the utilisation demo (the issue's targets).
+const (
+	busyShare = 95.0 // % of one CPU: compute-bound
+	idleShare = 2.0  // % of one CPU: sleeping
+)
+
+func runClocks(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("clocks", "[-bench REGEXP] [-reps N] [-methods LIST] [-format table|json|csv] [-cpu N] [-demo utilisation] [-o FILE]", clocksDescription, stderr)
+	bench := fs.String("bench", "", "regexp selecting kernels by name (empty: BubbleSort and Factorize; see cyclebench run -list)")
+	reps := fs.Int("reps", harness.DefaultLabReps, fmt.Sprintf("repetitions of each kernel (1 to %d; the seed asks for at least 5)", harness.MaxLabReps))
+	methods := fs.String("methods", "", "comma-separated clocks to read (empty: all): "+clockList(harness.LabMethods()))
+	format := choiceFlag(fs, "format", formatTable, "output format", formatTable, formatJSON, formatCSV)
+	cpu := cpuFlag(fs)
+	demo := choiceFlag(fs, "demo", "none", "run a demo instead of the lab (utilisation: seed 002's compute loop and 800 ms sleep)", "none", "utilisation")
+	out := fs.String("o", "", "write the output to this file (atomically) instead of stdout")
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	if err := fs.noArgs(); err != nil {
+		return err
+	}
+	if *reps < 1 || *reps > harness.MaxLabReps {
+		return usageErrorf("-reps %d: want 1 to %d", *reps, harness.MaxLabReps)
+	}
+	clocks, err := parseClocks(*methods)
+	if err != nil {
+		return err
+	}
+	if *cpu < -1 {
+		return usageErrorf("-cpu %d: want -1 (any) or a CPU number", *cpu)
+	}
+	if *cpu >= 0 {
+		if allowed, err := sys.allowed(); err == nil && !containsInt(allowed, *cpu) {
+			return usageErrorf("-cpu %d: not in the allowed set %s", *cpu, affinity.FormatCPUs(allowed))
+		}
+	}
+	if *demo != "none" {
+		var extra []string
+		fs.Visit(func(f *flag.Flag) {
+			switch f.Name {
+			case "bench", "reps", "methods":
+				extra = append(extra, "-"+f.Name)
+			}
+		})
+		if len(extra) > 0 {
+			return usageErrorf("-demo %s runs its own kernels: %s not allowed with it", *demo, strings.Join(extra, ", "))
+		}
+	}
+	var w io.Writer = stdout
+	var file *atomicFile
+	if *out != "" {
+		if file, err = createAtomic(*out); err != nil {
+			return err
+		}
+		defer file.Abort() // after Commit, does nothing
+		w = file
+	}
+
+	in := catchInterrupts()
+	defer in.stop()
+	cfg := harness.DefaultLabConfig()
+	cfg.CPU, cfg.Reps, cfg.Methods, cfg.Context = *cpu, *reps, clocks, in.ctx
+	brand := sys.detectCPU().Brand
+	var failed bool
+	var labErr error
+	if *demo == "utilisation" {
+		failed, labErr = utilisationDemo(w, *format, brand, cfg)
+	} else {
+		failed, labErr = clocksTables(w, *format, brand, *bench, cfg)
+	}
+	var ue *usageError
+	if errors.As(labErr, &ue) {
+		return labErr
+	}
+	if labErr != nil && in.exitCode() == 0 {
+		return labErr
+	}
+	if file != nil {
+		if err := file.Commit(); err != nil {
+			return err
+		}
+	}
+	if code := in.exitCode(); code != 0 {
+		return silentExit(code)
+	}
+	if failed {
+		return silentExit(exitFailure)
+	}
+	return nil
+}
+
+// clockList names clocks, comma-separated.
+func clockList(cs []cputime.Clock) string {
+	s := make([]string, len(cs))
+	for i, c := range cs {
+		s[i] = c.String()
+	}
+	return strings.Join(s, ", ")
+}
+
+// parseClocks parses -methods: nil for all.
+func parseClocks(list string) ([]cputime.Clock, error) {
+	if strings.TrimSpace(list) == "" {
+		return nil, nil
+	}
+	var cs []cputime.Clock
+	for _, name := range strings.Split(list, ",") {
+		c, err := cputime.ParseClock(name)
+		if err != nil {
+			return nil, usageErrorf("-methods %q: %v", list, err)
+		}
+		for _, prev := range cs {
+			if prev == c {
+				return nil, usageErrorf("-methods %q: %s given twice", list, c)
+			}
+		}
+		cs = append(cs, c)
+	}
+	return cs, nil
+}
+
+// labKernels prepares the kernels -bench selects at their default sizes.
+func labKernels(pattern string) ([]harness.LabKernel, []benchexamples.Kernel, error) {
+	p := pattern
+	if p == "" {
+		p = defaultClocksBench
+	}
+	ks, err := benchexamples.Select(p)
+	if err != nil {
+		return nil, nil, usageErrorf("-bench %q: %w", pattern, err)
+	}
+	var lks []harness.LabKernel
+	for _, k := range ks {
+		lk, err := labKernel(k, k.DefaultN)
+		if err != nil {
+			return nil, nil, err
+		}
+		lks = append(lks, lk)
+	}
+	return lks, ks, nil
+}
+
+func labKernel(k benchexamples.Kernel, n int) (harness.LabKernel, error) {
+	inst, err := k.New(n)
+	if err != nil {
+		return harness.LabKernel{}, err
+	}
+	return harness.LabKernel{Name: fmt.Sprintf("%s/n=%d", k.Name, n), Setup: inst.Setup, Run: inst.Run, Check: inst.Check}, nil
+}
+
+// labError turns a bad -cpu into a usage error.
+func labError(cpu int, err error) error {
+	if errors.Is(err, affinity.ErrInvalidCPU) || errors.Is(err, affinity.ErrInvalidOption) {
+		return usageErrorf("-cpu %d: %w", cpu, err)
+	}
+	return err
+}
+
+// clocksTables runs the lab and writes it; failed reports a wrong kernel
+// output.
+func clocksTables(w io.Writer, format, brand, bench string, cfg harness.LabConfig) (failed bool, err error) {
+	lks, ks, err := labKernels(bench)
+	if err != nil {
+		return false, err
+	}
+	res, labErr := clocksLab(cfg, lks...)
+	if labErr != nil && len(res.Kernels) == 0 {
+		return false, labError(cfg.CPU, labErr)
+	}
+	units := map[string]string{}
+	for i, lk := range lks {
+		units[lk.Name] = ks[i].Unit
+	}
+	r := newClocksReport(brand, res, units)
+	if labErr != nil {
+		r.Warnings = append(r.Warnings, fmt.Sprintf("stopped early: %v", labErr))
+	}
+	switch format {
+	case formatJSON:
+		err = writeJSON(w, r)
+	case formatCSV:
+		err = r.writeCSV(w)
+	default:
+		err = r.writeTable(w)
+	}
+	for _, k := range r.Kernels {
+		failed = failed || k.Check != "ok"
+	}
+	if err == nil {
+		err = labErr
+	}
+	return failed, err
+}
+
+// clocksReport is what clocks prints, as JSON, CSV and tables. Times are in
+// nanoseconds; ticks are TSC ticks.
+type clocksReport struct {
+	Command     string             `json:"command"`
+	CPU         string             `json:"cpu"`
+	PinnedCPU   int                `json:"pinned_cpu"`
+	Priority    string             `json:"priority"`
+	TSCHz       float64            `json:"tsc_hz"`
+	TSCHzSource string             `json:"tsc_hz_source"`
+	Reps        int                `json:"reps"`
+	Tolerance   float64            `json:"tolerance"`
+	Nesting     []string           `json:"nesting"`
+	Clocks      []clockJSON        `json:"clocks"`
+	Kernels     []clocksKernelJSON `json:"kernels"`
+	GOOS        string             `json:"goos"`
+	GOARCH      string             `json:"goarch"`
+	GoVersion   string             `json:"go_version"`
+	Warnings    []string           `json:"warnings"`
+}
+
+type clockJSON struct {
+	Clock        string `json:"clock"`
+	Source       string `json:"source"`
+	ResolutionNs int64  `json:"resolution_ns"`
+	EmptyNs      int64  `json:"empty_ns"`
+}
+
+type clocksKernelJSON struct {
+	Name      string       `json:"name"`
+	Unit      string       `json:"unit"`
+	Reference string       `json:"reference"`
+	Redone    int          `json:"redone"`
+	Check     string       `json:"check"`
+	Methods   []methodJSON `json:"methods"`
+	Verdict   []string     `json:"verdict"`
+	Warnings  []string     `json:"warnings"`
+}
+
+type methodJSON struct {
+	Clock             string   `json:"clock"`
+	Source            string   `json:"source"`
+	ResolutionNs      int64    `json:"resolution_ns"`
+	EmptyNs           int64    `json:"empty_ns"`
+	ReadingsNs        []int64  `json:"readings_ns"`
+	Ticks             []uint64 `json:"ticks,omitempty"`
+	MinNs             int64    `json:"min_ns"`
+	MedianNs          int64    `json:"median_ns"`
+	MaxNs             int64    `json:"max_ns"`
+	Spread            *float64 `json:"spread"`
+	Zeros             int      `json:"zeros"`
+	Resolves          bool     `json:"resolves"`
+	DiffFromReference *float64 `json:"diff_from_reference"`
+	Agrees            bool     `json:"agrees"`
+}
+
+// finite returns a pointer to v, or nil (JSON null) when v is NaN or ±Inf.
+func finite(v float64) *float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return &v
+}
+
+func newClocksReport(brand string, res harness.LabResult, units map[string]string) clocksReport {
+	r := clocksReport{
+		Command: "clocks", CPU: brand, PinnedCPU: res.CPU, Priority: res.Priority,
+		TSCHz: res.TicksPerSecond, TSCHzSource: res.FrequencySource, Reps: res.Reps, Tolerance: res.Tolerance,
+		Nesting: []string{}, Clocks: []clockJSON{}, Kernels: []clocksKernelJSON{},
+		GOOS: sys.goos, GOARCH: sys.goarch, GoVersion: sys.goVersion, Warnings: errorStrings(res.Warnings),
+	}
+	for _, c := range res.Nesting {
+		r.Nesting = append(r.Nesting, c.String())
+	}
+	for _, c := range res.Clocks {
+		r.Clocks = append(r.Clocks, clockJSON{Clock: c.Clock.String(), Source: string(c.Source), ResolutionNs: c.Resolution.Nanoseconds(), EmptyNs: c.Empty.Nanoseconds()})
+	}
+	for _, k := range res.Kernels {
+		kj := clocksKernelJSON{Name: k.Name, Unit: units[k.Name], Redone: k.Redone, Check: "ok", Methods: []methodJSON{}, Verdict: k.Verdict(), Warnings: errorStrings(k.Warnings)}
+		if k.HasReference {
+			kj.Reference = k.Reference.String()
+		}
+		if k.CheckError != nil {
+			kj.Check = k.CheckError.Error()
+		}
+		for _, m := range k.Methods {
+			mj := methodJSON{
+				Clock: m.Clock.String(), Source: string(m.Source), ResolutionNs: m.Resolution.Nanoseconds(), EmptyNs: m.Empty.Nanoseconds(),
+				ReadingsNs: make([]int64, len(m.Readings)), Ticks: m.Ticks,
+				MinNs: m.Min.Nanoseconds(), MedianNs: m.Median.Nanoseconds(), MaxNs: m.Max.Nanoseconds(),
+				Spread: finite(m.Spread), Zeros: m.Zeros, Resolves: m.Resolves, DiffFromReference: finite(m.DiffFromReference), Agrees: m.Agrees,
+			}
+			for i, d := range m.Readings {
+				mj.ReadingsNs[i] = d.Nanoseconds()
+			}
+			kj.Methods = append(kj.Methods, mj)
+		}
+		r.Kernels = append(r.Kernels, kj)
+	}
+	return r
+}
+
+// displayUnit picks the unit of a kernel's table from its reference (or
+// longest) median: ms below 100 s, else s; six decimals either way, so a
+// millisecond table shows nanoseconds.
+func displayUnit(k clocksKernelJSON) (name string, ns float64) {
+	var med int64
+	for _, m := range k.Methods {
+		if m.Clock == k.Reference {
+			med = m.MedianNs
+			break
+		}
+		med = max(med, m.MedianNs)
+	}
+	if med >= 100e9 {
+		return "s", 1e9
+	}
+	return "ms", 1e6
+}
+
+// alignRows writes rows as columns separated by two spaces: the columns
+// in left left-aligned (text), the others right-aligned (figures).
+func alignRows(b *strings.Builder, rows [][]string, left ...int) {
+	widths := map[int]int{}
+	for _, row := range rows {
+		for i, c := range row {
+			widths[i] = max(widths[i], len([]rune(c)))
+		}
+	}
+	for _, row := range rows {
+		var line strings.Builder
+		for i, c := range row {
+			pad := strings.Repeat(" ", widths[i]-len([]rune(c)))
+			if slices.Contains(left, i) {
+				line.WriteString(c + pad)
+			} else {
+				line.WriteString(pad + c)
+			}
+			if i < len(row)-1 {
+				line.WriteString("  ")
+			}
+		}
+		b.WriteString(strings.TrimRight(line.String(), " ") + "\n")
+	}
+}
+
+func formatNs(ns int64) string { return time.Duration(ns).String() }
+
+func (r clocksReport) writeTable(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "clocks lab (seed 004): %d repetitions of each kernel, every clock around the same runs\n", r.Reps)
+	fmt.Fprintf(&b, "cpu: %s  pinned: %s  priority: %s\n", orDash(r.CPU), pinnedWord(r.PinnedCPU), orDash(r.Priority))
+	if r.TSCHz > 0 {
+		fmt.Fprintf(&b, "tsc: %s (%s)\n", formatHz(r.TSCHz), r.TSCHzSource)
+	}
+	fmt.Fprintf(&b, "nesting, outer to inner: %s\n\n", strings.Join(r.Nesting, ", "))
+	rows := [][]string{{"clock", "resolution", "empty interval", "source"}}
+	for _, c := range r.Clocks {
+		rows = append(rows, []string{c.Clock, formatNs(c.ResolutionNs), formatNs(c.EmptyNs), c.Source})
+	}
+	alignRows(&b, rows, 0, 3)
+	for _, k := range r.Kernels {
+		unit, div := displayUnit(k)
+		fmt.Fprintf(&b, "\n%s (%s; times in %s)\n", k.Name, orDash(k.Unit), unit)
+		head := []string{"clock"}
+		for i := range r.Reps {
+			head = append(head, strconv.Itoa(i+1))
+		}
+		head = append(head, "min", "median", "spread", "resolution")
+		rows := [][]string{head}
+		for _, m := range k.Methods {
+			row := []string{m.Clock}
+			for _, v := range m.ReadingsNs {
+				row = append(row, strconv.FormatFloat(float64(v)/div, 'f', 6, 64))
+			}
+			spread := "-"
+			if m.Spread != nil {
+				spread = sig(100**m.Spread, 3) + "%"
+			}
+			row = append(row, strconv.FormatFloat(float64(m.MinNs)/div, 'f', 6, 64), strconv.FormatFloat(float64(m.MedianNs)/div, 'f', 6, 64), spread, formatNs(m.ResolutionNs))
+			rows = append(rows, row)
+		}
+		alignRows(&b, rows, 0)
+		b.WriteString("verdict:\n")
+		for _, v := range k.Verdict {
+			fmt.Fprintf(&b, "  %s\n", v)
+		}
+		if k.Check != "ok" {
+			fmt.Fprintf(&b, "error: %s: output check failed: %s\n", k.Name, k.Check)
+		}
+		for _, wr := range k.Warnings {
+			fmt.Fprintf(&b, "warning: %s\n", wr)
+		}
+	}
+	if len(r.Warnings) > 0 {
+		b.WriteString("\n")
+	}
+	for _, wr := range r.Warnings {
+		fmt.Fprintf(&b, "warning: %s\n", wr)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func pinnedWord(cpu int) string {
+	if cpu < 0 {
+		return "no"
+	}
+	return "cpu " + strconv.Itoa(cpu)
+}
+
+// writeCSV writes one row per kernel and clock, with one column per
+// repetition, times in nanoseconds.
+func (r clocksReport) writeCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	head := []string{"kernel", "unit", "clock", "source", "resolution_ns", "empty_ns"}
+	for i := range r.Reps {
+		head = append(head, fmt.Sprintf("rep%d_ns", i+1))
+	}
+	head = append(head, "min_ns", "median_ns", "max_ns", "spread", "zeros", "resolves", "reference", "diff_from_reference", "agrees", "check")
+	if err := cw.Write(head); err != nil {
+		return err
+	}
+	opt := func(p *float64) string {
+		if p == nil {
+			return ""
+		}
+		return strconv.FormatFloat(*p, 'g', 6, 64)
+	}
+	i64 := func(v int64) string { return strconv.FormatInt(v, 10) }
+	for _, k := range r.Kernels {
+		for _, m := range k.Methods {
+			row := []string{k.Name, k.Unit, m.Clock, m.Source, i64(m.ResolutionNs), i64(m.EmptyNs)}
+			for _, v := range m.ReadingsNs {
+				row = append(row, i64(v))
+			}
+			row = append(row, i64(m.MinNs), i64(m.MedianNs), i64(m.MaxNs), opt(m.Spread), strconv.Itoa(m.Zeros),
+				strconv.FormatBool(m.Resolves), k.Reference, opt(m.DiffFromReference), strconv.FormatBool(m.Agrees), k.Check)
+			if err := cw.Write(row); err != nil {
+				return err
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// utilisationReport is what clocks -demo utilisation prints.
+type utilisationReport struct {
+	Command   string            `json:"command"`
+	Demo      string            `json:"demo"`
+	CPU       string            `json:"cpu"`
+	PinnedCPU int               `json:"pinned_cpu"`
+	Priority  string            `json:"priority"`
+	Kernels   []utilisationJSON `json:"kernels"`
+	Verdict   []string          `json:"verdict"`
+	GOOS      string            `json:"goos"`
+	GOARCH    string            `json:"goarch"`
+	GoVersion string            `json:"go_version"`
+	Warnings  []string          `json:"warnings"`
+}
+
+type utilisationJSON struct {
+	Name         string   `json:"name"`
+	WallNs       int64    `json:"wall_ns"`
+	ProcessCPUNs int64    `json:"process_cpu_ns"`
+	ThreadCPUNs  int64    `json:"thread_cpu_ns"`
+	OfOneCPU     float64  `json:"of_one_cpu_pct"`
+	OfAllCPUs    float64  `json:"of_all_cpus_pct"`
+	NumCPU       int      `json:"num_cpu"`
+	SystemBusy   float64  `json:"system_busy_pct"`
+	TickShare    float64  `json:"tick_share_pct"`
+	Source       string   `json:"source"`
+	Check        string   `json:"check"`
+	Warnings     []string `json:"warnings"`
+}
+
+// utilisationDemo runs seed 002's demos and writes them; failed reports a
+// wrong kernel output.
+func utilisationDemo(w io.Writer, format, brand string, cfg harness.LabConfig) (failed bool, err error) {
+	var lks []harness.LabKernel
+	for _, d := range []struct {
+		name string
+		n    int
+	}{{"HashLoop", demoLoopN}, {"Sleep", demoSleepN}} {
+		k, err := benchexamples.Lookup(d.name)
+		if err != nil {
+			return false, err
+		}
+		lk, err := labKernel(k, d.n)
+		if err != nil {
+			return false, err
+		}
+		lks = append(lks, lk)
+	}
+	res, labErr := utilisationLab(cfg, lks...)
+	if labErr != nil && len(res.Kernels) == 0 {
+		return false, labError(cfg.CPU, labErr)
+	}
+	r := utilisationReport{
+		Command: "clocks", Demo: "utilisation", CPU: brand, PinnedCPU: res.CPU, Priority: res.Priority,
+		Kernels: []utilisationJSON{}, Verdict: []string{},
+		GOOS: sys.goos, GOARCH: sys.goarch, GoVersion: sys.goVersion, Warnings: errorStrings(res.Warnings),
+	}
+	if labErr != nil {
+		r.Warnings = append(r.Warnings, fmt.Sprintf("stopped early: %v", labErr))
+	}
+	for _, k := range res.Kernels {
+		u := k.Utilisation
+		j := utilisationJSON{
+			Name: k.Name, WallNs: u.Wall.Nanoseconds(), ProcessCPUNs: u.ProcessCPU.Nanoseconds(), ThreadCPUNs: k.ThreadCPU.Nanoseconds(),
+			OfOneCPU: u.OfOneCPU, OfAllCPUs: u.OfAllCPUs, NumCPU: u.NumCPU, SystemBusy: u.SystemBusy, TickShare: u.TickShare,
+			Source: u.Source, Check: "ok", Warnings: append(errorStrings(u.Warnings), errorStrings(k.Warnings)...),
+		}
+		if k.CheckError != nil {
+			j.Check = k.CheckError.Error()
+			failed = true
+		}
+		r.Kernels = append(r.Kernels, j)
+		r.Verdict = append(r.Verdict, utilisationVerdict(j))
+	}
+	switch format {
+	case formatJSON:
+		err = writeJSON(w, r)
+	case formatCSV:
+		err = r.writeCSV(w)
+	default:
+		err = r.writeTable(w)
+	}
+	if err == nil {
+		err = labErr
+	}
+	return failed, err
+}
+
+// utilisationVerdict says in one line what a kernel's share of one CPU
+// shows.
+func utilisationVerdict(j utilisationJSON) string {
+	share := sig(j.OfOneCPU, 3) + "%"
+	wall := time.Duration(j.WallNs).Round(time.Microsecond)
+	switch {
+	case j.OfOneCPU >= busyShare:
+		return fmt.Sprintf("%s kept one CPU busy (%s of one CPU, ≥ %g%%) for %v: compute-bound", j.Name, share, busyShare, wall)
+	case j.OfOneCPU <= idleShare:
+		return fmt.Sprintf("%s used %s of one CPU (≤ %g%%) over %v of wall time: it sleeps or blocks", j.Name, share, idleShare, wall)
+	}
+	return fmt.Sprintf("%s used %s of one CPU over %v: partly busy, or preempted", j.Name, share, wall)
+}
+
+func (r utilisationReport) writeTable(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "utilisation demo (seed 002): each kernel once, between two snapshots of the system's and the process's cpu time\n")
+	fmt.Fprintf(&b, "cpu: %s  pinned: %s  priority: %s\n\n", orDash(r.CPU), pinnedWord(r.PinnedCPU), orDash(r.Priority))
+	numCPU := 0
+	for _, k := range r.Kernels {
+		numCPU = max(numCPU, k.NumCPU)
+	}
+	rows := [][]string{{"kernel", "wall", "process cpu", "thread cpu", "% of one cpu", fmt.Sprintf("%% of all %d cpus", numCPU), "system busy %"}}
+	for _, k := range r.Kernels {
+		rows = append(rows, []string{
+			k.Name, time.Duration(k.WallNs).Round(time.Microsecond).String(), time.Duration(k.ProcessCPUNs).Round(time.Microsecond).String(),
+			time.Duration(k.ThreadCPUNs).Round(time.Microsecond).String(),
+			strconv.FormatFloat(k.OfOneCPU, 'f', 2, 64), strconv.FormatFloat(k.OfAllCPUs, 'f', 2, 64), strconv.FormatFloat(k.SystemBusy, 'f', 2, 64),
+		})
+	}
+	alignRows(&b, rows, 0)
+	b.WriteString("verdict:\n")
+	for _, v := range r.Verdict {
+		fmt.Fprintf(&b, "  %s\n", v)
+	}
+	for _, k := range r.Kernels {
+		if k.Check != "ok" {
+			fmt.Fprintf(&b, "error: %s: output check failed: %s\n", k.Name, k.Check)
+		}
+		for _, wr := range k.Warnings {
+			fmt.Fprintf(&b, "warning: %s: %s\n", k.Name, wr)
+		}
+	}
+	for _, wr := range r.Warnings {
+		fmt.Fprintf(&b, "warning: %s\n", wr)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func (r utilisationReport) writeCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write([]string{"kernel", "wall_ns", "process_cpu_ns", "thread_cpu_ns", "of_one_cpu_pct", "of_all_cpus_pct", "num_cpu", "system_busy_pct", "tick_share_pct", "source", "check"}); err != nil {
+		return err
+	}
+	f := func(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
+	i64 := func(v int64) string { return strconv.FormatInt(v, 10) }
+	for _, k := range r.Kernels {
+		if err := cw.Write([]string{k.Name, i64(k.WallNs), i64(k.ProcessCPUNs), i64(k.ThreadCPUNs), f(k.OfOneCPU), f(k.OfAllCPUs),
+			strconv.Itoa(k.NumCPU), f(k.SystemBusy), f(k.TickShare), k.Source, k.Check}); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
