@@ -1,0 +1,118 @@
+//go:build linux
+
+package harness
+
+import (
+	"errors"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/cyclebench/cyclebench/affinity"
+	"github.com/cyclebench/cyclebench/internal/chain"
+	"github.com/cyclebench/cyclebench/tsc"
+)
+
+// TestMigrationDiscarded moves the measuring thread to another CPU in the
+// middle of a measurement, from a second goroutine with sched_setaffinity
+// on the thread's id, and back again 5 ms later. The samples taken away
+// from the pinned CPU (RDTSCP reports the CPU each sample ran on) must be
+// discarded and counted in Result.Discarded, and the result must agree
+// with an undisturbed measurement of the same kernel.
+//
+// The kernel hands its thread id to the mover at a fixed call and waits
+// until the move is done, so the migration always lands mid-run: with
+// Repeat 1, one warm-up call and K = 5, the 5th call is the 4th sample, and
+// five samples must agree before the measurement can end.
+func TestMigrationDiscarded(t *testing.T) {
+	if !tsc.HasAux() {
+		t.Skip("the counter reports no CPU number (no RDTSCP), so samples cannot be checked for migration")
+	}
+	allowed, err := affinity.Allowed()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(allowed) < 2 {
+		t.Skipf("only CPU %v allowed: nowhere to migrate to", allowed)
+	}
+	x, y := allowed[len(allowed)-1], allowed[0]
+	cfg := DefaultConfig()
+	cfg.CPU, cfg.K, cfg.Repeat, cfg.Warmup = x, 5, 1, -1
+	const n = 20_000
+	const at = 5
+
+	base, err := Measure(cfg, addKernel(n))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	handoff := make(chan int)
+	resume := make(chan struct{})
+	moved := make(chan error, 1)
+	go func() {
+		tid := <-handoff
+		if err := affinity.SetThreadCPU(tid, y); err != nil {
+			moved <- err
+			close(resume)
+			return
+		}
+		close(resume)
+		time.Sleep(5 * time.Millisecond)
+		moved <- affinity.SetThreadCPU(tid, x)
+	}()
+	calls := 0
+	var ranOn []int // CPUs of the calls after the hand-off
+	res, err := Measure(cfg, func() {
+		calls++
+		if calls == at {
+			handoff <- affinity.ThreadID()
+			<-resume
+		}
+		if calls >= at && len(ranOn) < 3 {
+			if c, err := affinity.CurrentCPU(); err == nil {
+				ranOn = append(ranOn, c)
+			}
+		}
+		testSink += chain.Add(n)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-moved:
+		if err != nil {
+			t.Fatalf("moving the measuring thread: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the kernel never handed its thread over: the measurement ended before call 5")
+	}
+	t.Logf("undisturbed: %.1f cycles, %.1f ticks, %d samples, %d discarded", base.Cycles, base.Ticks, base.Samples, base.Discarded)
+	t.Logf("migrated to cpu %d and back to %d: %.1f cycles, %.1f ticks, %d samples, %d discarded; calls after the move ran on %v",
+		y, x, res.Cycles, res.Ticks, res.Samples, res.Discarded, ranOn)
+	if len(ranOn) > 0 && ranOn[0] != y {
+		t.Errorf("the call after the move ran on cpu %d, not %d: the move did not take", ranOn[0], y)
+	}
+	if res.CPU != x {
+		t.Errorf("Result.CPU = %d, want %d", res.CPU, x)
+	}
+	if res.Discarded == 0 {
+		t.Fatalf("no sample discarded though the thread ran on cpu %d for 5 ms", y)
+	}
+	if !res.Converged {
+		t.Errorf("did not converge after moving back: %v", res.Warnings)
+	}
+	manyDiscards := false
+	for _, w := range res.Warnings {
+		manyDiscards = manyDiscards || errors.Is(w, ErrDiscards)
+	}
+	if want := float64(res.Discarded) > 0.1*float64(res.Samples); manyDiscards != want {
+		t.Errorf("ErrDiscards warning %v with %d of %d samples discarded, want %v", manyDiscards, res.Discarded, res.Samples, want)
+	}
+	got, want, unit := res.Cycles, base.Cycles, "cycles"
+	if !chain.Exact() || got == 0 || want == 0 {
+		got, want, unit = res.Ticks, base.Ticks, "ticks"
+	}
+	if d := math.Abs(got-want) / want; d > 0.03 {
+		t.Errorf("%s with a migration %.1f, undisturbed %.1f: %.2f%% apart, want within 3%%", unit, got, want, 100*d)
+	}
+}
