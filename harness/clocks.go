@@ -540,11 +540,6 @@ func (w *labWatches) kernel(cfg LabConfig, k LabKernel, clocks map[cputime.Clock
 		kr.Methods = append(kr.Methods, m)
 	}
 	kr.judge()
-	if ref, ok := kr.reference(); ok {
-		if th, ok := kr.Method(cputime.ClockThread); ok && ref.Median > 0 && float64(th.Median) < MinCPUShare*float64(ref.Median) {
-			kr.Warnings = append(kr.Warnings, fmt.Errorf("%w: %s: thread cpu time %v is %.3g%% of the %s's %v", ErrBlocks, k.Name, th.Median, 100*float64(th.Median)/float64(ref.Median), ref.Clock, ref.Median))
-		}
-	}
 	return kr, nil
 }
 
@@ -677,7 +672,11 @@ func (k LabKernelResult) Verdict() []string {
 				}
 			}
 			if len(reps) > 0 {
-				v = append(v, fmt.Sprintf("in repetition %s the thread ran for only %s of the %s interval: it was preempted, or the kernel sleeps or blocks", strings.Join(reps, ", "), strings.Join(shares, ", "), ref.Clock))
+				word := "repetition"
+				if len(reps) > 1 {
+					word += "s"
+				}
+				v = append(v, fmt.Sprintf("in %s %s the thread ran for only %s of the %s interval: it was preempted, or the kernel sleeps or blocks", word, strings.Join(reps, ", "), strings.Join(shares, ", "), ref.Clock))
 			}
 		}
 		if !math.IsNaN(ref.Spread) {

@@ -367,6 +367,14 @@ func TestVerdict(t *testing.T) {
 			[]string{"every clock resolves", "agree with tsc within 1%: wall-us (+0%)", "differ from tsc by more than 1%: thread (+6.55%)", "spread by 0.222%"},
 		},
 		{
+			"preempted",
+			[]LabMethod{
+				method(cputime.ClockTSC, time.Nanosecond, 9000, 18000, 9000, 27000),
+				method(cputime.ClockThread, time.Nanosecond, 9001, 9000, 9002, 9000),
+			},
+			[]string{"in repetitions 2, 4 the thread ran for only 50%, 33.3% of the tsc interval"},
+		},
+		{
 			"coarse resolution, no zero",
 			[]LabMethod{
 				method(cputime.ClockWallMs, time.Millisecond, 9000, 9000, 10000),
