@@ -41,7 +41,7 @@ func TestMigrationDiscarded(t *testing.T) {
 	const n = 20_000
 	const at = 5
 
-	base, err := Measure(cfg, addKernel(n))
+	base, err := Measure(cfg, chainKernel(n))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func TestMigrationDiscarded(t *testing.T) {
 				ranOn = append(ranOn, c)
 			}
 		}
-		testSink += chain.Add(n)
+		testSink = chain.AddFrom(testSink, n)
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,72 @@
+//go:build linux
+
+package harness
+
+import (
+	"math"
+	"testing"
+
+	"github.com/cyclebench/cyclebench/affinity"
+	"github.com/cyclebench/cyclebench/internal/chain"
+)
+
+// chainKernel returns a kernel of n dependent ADDs that continues the
+// previous call's chain (chain.AddFrom), so that consecutive calls cannot
+// overlap in the out-of-order core and each call costs exactly n cycles.
+func chainKernel(n int) func() {
+	return func() { testSink = chain.AddFrom(testSink, n) }
+}
+
+// TestLoad measures a 1000-ADD chain idle, then with a CPU burner (a helper
+// process spinning at normal priority) pinned to the other CPU, then to the
+// measuring CPU itself. K-best keeps the samples the burner did not
+// interrupt, and the ADD-chain ruler measured in the same rounds turns
+// ticks into core cycles whatever the clock does, so the cycle figure must
+// stay within 2% of idle and every run must converge.
+func TestLoad(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts CPU burners; skipped with -short")
+	}
+	if !chain.Exact() {
+		t.Skip("the reference chains are the pure-Go fallback on this build: no exact cycle figure to hold to 2%")
+	}
+	allowed, err := affinity.Allowed()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(allowed) < 2 {
+		t.Skipf("only CPU %v allowed: no other CPU for the burner", allowed)
+	}
+	x, other := allowed[len(allowed)-1], allowed[0]
+	cfg := DefaultConfig()
+	cfg.CPU = x
+	measure := func(t *testing.T, what string) Result {
+		t.Helper()
+		r, err := Measure(cfg, chainKernel(1000))
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		t.Logf("%-22s %8.2f cycles  %8.2f ticks  %.4f cycles/tick  %4d samples  %2d discarded  converged %v  priority %s  spread %.3g%%",
+			what+":", r.Cycles, r.Ticks, r.CyclesPerTick, r.Samples, r.Discarded, r.Converged, r.Priority, 100*r.Spread)
+		if !r.Converged {
+			t.Errorf("%s: did not converge: %v", what, r.Warnings)
+		}
+		return r
+	}
+	idle := measure(t, "idle")
+	for _, tt := range []struct {
+		name string
+		cpu  int
+	}{
+		{"burner on the other cpu", other},
+		{"burner on the same cpu", x},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			startBurner(t, tt.cpu)
+			r := measure(t, tt.name)
+			if d := math.Abs(r.Cycles-idle.Cycles) / idle.Cycles; d > 0.02 {
+				t.Errorf("%s: %.2f cycles, idle %.2f: %.2f%% apart, want within 2%%", tt.name, r.Cycles, idle.Cycles, 100*d)
+			}
+		})
+	}
+}
