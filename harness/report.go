@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"strings"
 	"sync"
@@ -66,14 +67,32 @@ import (
 // with b.Log, which go test prints under the benchmark's result line
 // ("--- BENCH:"); benchstat skips those lines. Warnings of the calibration
 // itself (running under a hypervisor, say) are logged once per process.
-// A nil b does nothing.
+// A nil b does nothing. In a program that is not a test binary and has not
+// called testing.Init, the testing package cannot log (its B.Log and
+// B.Fatal panic there): Report then drops its warnings and fails the
+// benchmark without a message, and testing.Benchmark returns a zero
+// BenchmarkResult.
 func Report(b *testing.B, cfg Config, f func()) {
 	if b == nil {
 		return
 	}
 	b.Helper()
-	report(b, b.N, cfg, f)
+	var rb bench = b
+	if flag.Lookup("test.v") == nil {
+		rb = quietB{b}
+	}
+	report(rb, b.N, cfg, f)
 }
+
+// quietB is a *testing.B in a program that is not a test binary and has
+// not called testing.Init (a program running testing.Benchmark itself).
+// There the testing package's flags are not registered, and B.Log and
+// B.Fatal panic reading them (-test.fullpath, Go 1.26); so Log drops the
+// message and Fatal fails the benchmark without one.
+type quietB struct{ *testing.B }
+
+func (q quietB) Log(...any)   {}
+func (q quietB) Fatal(...any) { q.FailNow() }
 
 // bench is the part of *testing.B that Report uses, so that tests can
 // watch what it reports and how it fails.

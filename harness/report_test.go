@@ -623,9 +623,11 @@ func TestRoundTripFlags(t *testing.T) {
 	})
 }
 
-// TestImportRegistersNoFlags builds a program that imports harness (and so
-// testing) and checks that no test flag is registered and no work is done
-// at start-up beyond what init must do.
+// TestImportRegistersNoFlags runs a program that imports harness (and so
+// testing) and calls Report through testing.Benchmark without being a test
+// binary: no test flag may be registered, Report must not panic although
+// the testing package cannot log there, and a bad Config must fail the
+// benchmark. GODEBUG=inittrace=1 shows the start-up work of each package.
 func TestImportRegistersNoFlags(t *testing.T) {
 	goBin := goTool(t)
 	dir := childModule(t)
@@ -633,11 +635,16 @@ func TestImportRegistersNoFlags(t *testing.T) {
 	if err != nil {
 		t.Fatalf("go run ./flagcheck: %v\n%s%s", err, out, stderr)
 	}
-	if !strings.Contains(out, "flags listed") {
+	if !strings.HasSuffix(out, "done\n") {
 		t.Fatalf("flagcheck did not finish:\n%s", out)
 	}
-	for _, name := range strings.Fields(out) {
-		if strings.HasPrefix(name, "test.") {
+	for _, want := range []string{"bad config: N 0\n", "kernel: units [cycles/op ns/op ticks/op]\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if name, ok := strings.CutPrefix(line, "flag "); ok && strings.HasPrefix(name, "test.") {
 			t.Errorf("importing harness registered the flag -%s", name)
 		}
 	}
