@@ -86,7 +86,7 @@ func badInputs(t *testing.T) []badInput {
 		{name: "harness MaxTime", lib: measureErr(cfgWith(func(c *harness.Config) { c.MaxTime = -time.Second })), is: harness.ErrBadConfig, want: []string{"MaxTime -1s", "> 0"}},
 		{name: "harness CPU -7", lib: measureErr(cfgWith(func(c *harness.Config) { c.CPU = -7 })), is: harness.ErrBadConfig, want: []string{"CPU -7", "-1 for any"}},
 		{name: "harness CPU outside the allowed set", lib: measureErr(cfgWith(func(c *harness.Config) { c.CPU = 4095 })), is: affinity.ErrInvalidCPU, want: []string{"4095", "allowed set ["}, linuxOnly: true},
-		{name: "harness RTTimeLimit", lib: measureErr(cfgWith(func(c *harness.Config) { c.Realtime, c.RTTimeLimit = true, 2 * time.Hour })), is: harness.ErrBadConfig, want: []string{"RTTimeLimit 2h0m0s", "0 to 1h0m0s"}},
+		{name: "harness RTTimeLimit", lib: measureErr(cfgWith(func(c *harness.Config) { c.Realtime, c.RTTimeLimit = true, 2*time.Hour })), is: harness.ErrBadConfig, want: []string{"RTTimeLimit 2h0m0s", "0 to 1h0m0s"}},
 		{name: "harness Repeat", lib: measureErr(cfgWith(func(c *harness.Config) { c.Repeat = harness.MaxRepeat + 1 })), is: harness.ErrBadConfig, want: []string{fmt.Sprint("Repeat ", harness.MaxRepeat+1), fmt.Sprint("1 to ", harness.MaxRepeat)}},
 		{name: "harness MinRegionSteps NaN", lib: measureErr(cfgWith(func(c *harness.Config) { c.MinRegionSteps = math.NaN() })), is: harness.ErrBadConfig, want: []string{"MinRegionSteps NaN", "1 to 1e9"}},
 		{name: "harness Elements", lib: measureErr(cfgWith(func(c *harness.Config) { c.Elements = -3 })), is: harness.ErrBadConfig, want: []string{"Elements -3", "≥ 0"}},
