@@ -1,0 +1,207 @@
+//go:build linux
+
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// buildCyclebench builds this command into a temporary directory and
+// returns the binary's path.
+func buildCyclebench(t *testing.T) string {
+	t.Helper()
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skipf("no go command to build cyclebench with: %v", err)
+	}
+	bin := filepath.Join(t.TempDir(), "cyclebench")
+	cmd := exec.Command(gobin, "build", "-o", bin, ".")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// measuringStarted reports whether a thread of process pid runs at a
+// raised priority (nice below 0): the measuring thread of a Measure.
+func measuringStarted(pid int) bool {
+	dirs, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*", pid))
+	for _, d := range dirs {
+		b, err := os.ReadFile(filepath.Join(d, "stat"))
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(s[i+1:])
+		if len(f) > 16 {
+			if nice, err := strconv.Atoi(f[16]); err == nil && nice < 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// runResults is the part of run -format json the signal tests read.
+type runResults struct {
+	Warnings []string `json:"warnings"`
+	Results  []struct {
+		Name string `json:"name"`
+	} `json:"results"`
+}
+
+// TestSignals builds cyclebench and interrupts cyclebench run -o FILE.
+func TestSignals(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the cyclebench binary; skipped with -short")
+	}
+	bin := buildCyclebench(t)
+	t.Run("while measuring", func(t *testing.T) { testSignalWritesResults(t, bin) })
+	t.Run("early", func(t *testing.T) { testEarlySignalNeverTruncates(t, bin) })
+}
+
+// testSignalWritesResults sends SIGINT and SIGTERM while cyclebench run
+// measures: it must write the results measured so far to FILE, atomically
+// (FILE, which already exists, is replaced whole; no temporary file is
+// left), say in a warning that it was interrupted, and exit 130 or 143.
+func testSignalWritesResults(t *testing.T, bin string) {
+	for _, tt := range []struct {
+		sig  syscall.Signal
+		code int
+	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
+		t.Run(tt.sig.String(), func(t *testing.T) {
+			dir := t.TempDir()
+			out := filepath.Join(dir, "results.json")
+			const old = `{"previous": "results, to be replaced whole"}` + "\n"
+			if err := os.WriteFile(out, []byte(old), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(bin, "run", "-bench", "^(AddChain|ImulChain)$", "-count", "10000", "-format", "json", "-o", out)
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = cmd.Process.Kill() })
+			// Wait until a measuring thread runs at raised priority, then
+			// give the first measurements time to finish; where priority
+			// cannot be raised, just wait.
+			deadline := time.Now().Add(3 * time.Second)
+			for !measuringStarted(cmd.Process.Pid) && time.Now().Before(deadline) {
+				time.Sleep(5 * time.Millisecond)
+			}
+			time.Sleep(300 * time.Millisecond)
+			sent := time.Now()
+			if err := cmd.Process.Signal(tt.sig); err != nil {
+				t.Fatal(err)
+			}
+			err := cmd.Wait()
+			var ee *exec.ExitError
+			if err != nil && !errors.As(err, &ee) {
+				t.Fatal(err)
+			}
+			if got := cmd.ProcessState.ExitCode(); got != tt.code {
+				t.Fatalf("exit status %d (%v), want %d; stderr %q", got, cmd.ProcessState, tt.code, stderr.String())
+			}
+			b, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var r runResults
+			if err := json.Unmarshal(b, &r); err != nil {
+				t.Fatalf("%s is not one complete JSON document (%v):\n%s", out, err, b)
+			}
+			if len(r.Results) == 0 {
+				t.Errorf("no result written, though measuring had started")
+			}
+			var warned bool
+			for _, w := range r.Warnings {
+				warned = warned || strings.Contains(w, fmt.Sprintf("interrupted by a signal after %d of 20000 measurements", len(r.Results)))
+			}
+			if !warned {
+				t.Errorf("no warning that the run was interrupted after %d measurements: %q", len(r.Results), r.Warnings)
+			}
+			checkOnlyFile(t, dir, "results.json")
+			t.Logf("%v: exit %d %v after the signal, %d results written", tt.sig, tt.code, time.Since(sent).Round(time.Millisecond), len(r.Results))
+		})
+	}
+}
+
+// testEarlySignalNeverTruncates sends SIGINT at several moments from the
+// start of cyclebench run -o FILE, including before it catches signals
+// (during calibration): FILE must either be left exactly as it was or be
+// one complete JSON document, and no temporary file may be left.
+func testEarlySignalNeverTruncates(t *testing.T, bin string) {
+	for _, delay := range []time.Duration{0, 30 * time.Millisecond, 100 * time.Millisecond, 200 * time.Millisecond, 400 * time.Millisecond} {
+		t.Run(delay.String(), func(t *testing.T) {
+			dir := t.TempDir()
+			out := filepath.Join(dir, "results.json")
+			const old = "previous content\n"
+			if err := os.WriteFile(out, []byte(old), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(bin, "run", "-bench", "^AddChain$", "-count", "10000", "-format", "json", "-o", out)
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = cmd.Process.Kill() })
+			time.Sleep(delay)
+			if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+				t.Fatal(err)
+			}
+			_ = cmd.Wait()
+			st := cmd.ProcessState
+			ws, _ := st.Sys().(syscall.WaitStatus)
+			b, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var r runResults
+			switch {
+			case string(b) == old:
+				t.Logf("killed before measuring (status %v): file left as it was", st)
+				if !(ws.Signaled() && ws.Signal() == syscall.SIGINT) && st.ExitCode() != 130 {
+					t.Errorf("file untouched but the process ended with %v, want SIGINT or exit 130", st)
+				}
+			case json.Unmarshal(b, &r) == nil:
+				t.Logf("exit %d: %d results written", st.ExitCode(), len(r.Results))
+				if st.ExitCode() != 130 {
+					t.Errorf("results written but exit status %d, want 130", st.ExitCode())
+				}
+			default:
+				t.Errorf("file is neither the old content nor complete JSON (status %v):\n%s", st, b)
+			}
+			checkOnlyFile(t, dir, "results.json")
+		})
+	}
+}
+
+// checkOnlyFile fails unless dir holds exactly the file name.
+func checkOnlyFile(t *testing.T, dir, name string) {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if len(names) != 1 || names[0] != name {
+		t.Errorf("directory holds %q, want only %s (a temporary file left behind?)", names, name)
+	}
+}
