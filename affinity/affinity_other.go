@@ -10,7 +10,11 @@ import (
 // pinState is empty where nothing but the thread lock is changed.
 type pinState struct{}
 
-func (p *Pinned) undo() error { return nil }
+// undo has nothing to put back here but the (empty) saved state.
+func (p *Pinned) undo() error {
+	p.st = pinState{}
+	return nil
+}
 
 // Allowed returns 0 .. runtime.NumCPU()-1 on this OS, without error: the OS
 // offers no thread affinity mask this package can read, so every CPU the Go

@@ -2,6 +2,7 @@ package calibrate
 
 import (
 	"fmt"
+	"math"
 	"sync"
 	"time"
 
@@ -18,8 +19,10 @@ type Calibration struct {
 	Core      CoreClock
 	At        time.Time     // when the calibration finished
 	Took      time.Duration // how long it took
-	// Warnings gathers every soft problem: hypervisor, non-invariant TSC,
-	// disagreeing frequency sources, IMUL/ADD off, inexact chains.
+	// Warnings gathers every soft problem: an emulated processor
+	// ([ErrEmulated]), a counter that cannot detect migration
+	// ([ErrNoMigrationCheck]), hypervisor, non-invariant TSC, disagreeing
+	// frequency sources, IMUL/ADD off, inexact chains.
 	Warnings []error
 }
 
@@ -67,11 +70,21 @@ func Measure(o Options) (*Calibration, error) {
 	}
 	AddCrossChecks(&c.Frequency, c.CPU)
 	c.Step = tsc.Steps()
+	if c.CPU.Emulated == "" {
+		c.CPU.Emulated = coarseCounterReason(c.CPU.Counter, c.Step, c.Frequency.Hz)
+	}
 	if c.Overhead, err = MeasureOverhead(o.Pairs); err != nil {
 		return nil, err
 	}
-	if c.Core, err = MeasureCoreClock(o.Core); err != nil {
+	lat, known := c.CPU.ImulLatency()
+	if c.Core, err = measureCoreClock(o.Core, lat, known); err != nil {
 		return nil, err
+	}
+	if c.CPU.Emulated != "" {
+		c.Warnings = append(c.Warnings, fmt.Errorf("%w: %s; ticks, nanoseconds and cycles describe the emulator, not any hardware", ErrEmulated, c.CPU.Emulated))
+	}
+	if !tsc.HasAux() {
+		c.Warnings = append(c.Warnings, noMigrationCheck(c.CPU.Counter))
 	}
 	if c.CPU.Virtual {
 		name := c.CPU.Hypervisor
@@ -96,11 +109,18 @@ func Measure(o Options) (*Calibration, error) {
 func measureFrequency(o Options) (Frequency, error) {
 	if a, ok := Architected(); ok {
 		if b, err := Bracket(20 * time.Millisecond); err == nil {
-			a.CrossChecks = append(a.CrossChecks, CrossCheck{
+			cc := CrossCheck{
 				Source:  "bracket against the monotonic clock (20ms)",
 				Hz:      b.Hz,
 				DiffPPM: (b.Hz - a.Hz) / a.Hz * 1e6,
-			})
+			}
+			a.CrossChecks = append(a.CrossChecks, cc)
+			// The architected figure is exact only if the firmware set
+			// CNTFRQ_EL0 right; a bracket that disagrees beyond its own
+			// uncertainty says it did not.
+			if tol := b.PPM + 1; math.Abs(cc.DiffPPM) > tol {
+				a.Warnings = append(a.Warnings, fmt.Errorf("%w: %s says %.0f Hz, %+.1f ppm from %s (tolerance %.1f ppm)", ErrDisagree, cc.Source, cc.Hz, cc.DiffPPM, a.Source, tol))
+			}
 		}
 		return a, nil
 	}

@@ -51,8 +51,14 @@ func TestOverheadInvariants(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !(o.Min > 0 && o.Min <= o.Median && o.Median < 1000) {
-		t.Fatalf("overhead %+v: want 0 < min ≤ median < 1000 ticks", o)
+	if !(o.Min >= 0 && o.Min <= o.Median && o.Median < 1000) {
+		t.Fatalf("overhead %+v: want 0 ≤ min ≤ median < 1000 ticks", o)
+	}
+	// A pair costs at least one tick unless the counter is so coarse
+	// (an emulated one advancing by whole microseconds) that most pairs
+	// fall within one step.
+	if o.Min == 0 && o.Median >= tsc.Step() {
+		t.Fatalf("overhead %+v: min 0 but median %v ≥ the counter step %v", o, o.Median, tsc.Step())
 	}
 	if o.AsmMin > o.AsmMedian {
 		t.Fatalf("asm pair min %v > median %v", o.AsmMin, o.AsmMedian)
@@ -71,10 +77,20 @@ func TestSleepAndBracketAgree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rel := math.Abs(s.Hz-b.Hz) / b.Hz; rel > 0.005 {
-		t.Fatalf("sleep %.0f Hz and bracket %.0f Hz differ by %.3f%% (> 0.5%%)", s.Hz, b.Hz, rel*100)
+	// The sleep method divides by the duration asked for, so its figure is
+	// high by the sleep's overshoot, which a loaded machine stretches to
+	// percents. Corrected by the overshoot it measured (s.Duration is the
+	// sleep's real length), it must agree with the bracket.
+	if s.Hz < b.Hz*(1-0.005) {
+		t.Fatalf("sleep %.0f Hz below bracket %.0f Hz: a sleep cannot be shorter than asked", s.Hz, b.Hz)
 	}
-	if b.PPM <= 0 || b.Brackets[0] == 0 || b.Brackets[1] == 0 {
+	corrected := s.Hz * (200 * time.Millisecond).Seconds() / s.Duration.Seconds()
+	if rel := math.Abs(corrected-b.Hz) / b.Hz; rel > 0.005 {
+		t.Fatalf("sleep %.0f Hz corrected for its %v overshoot is %.0f Hz, %.3f%% from bracket %.0f Hz (> 0.5%%)", s.Hz, s.Duration-200*time.Millisecond, corrected, rel*100, b.Hz)
+	}
+	// A bracket may be 0 ticks wide only when the counter steps more
+	// coarsely than a clock read takes (an emulated counter).
+	if b.PPM <= 0 || (tsc.Step() <= 2 && (b.Brackets[0] == 0 || b.Brackets[1] == 0)) {
 		t.Fatalf("bracket result lacks its uncertainty: %+v", b)
 	}
 	if len(s.Warnings) == 0 || !errors.Is(s.Warnings[0], ErrSleepBias) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"sync"
 
 	"github.com/cyclebench/cyclebench/internal/chain"
 	"github.com/cyclebench/cyclebench/tsc"
@@ -18,11 +19,13 @@ type CoreClock struct {
 	// AddTicksPerOp and ImulTicksPerOp are the chains' slopes, ticks per op.
 	AddTicksPerOp, ImulTicksPerOp float64
 	// ImulAddRatio is ImulTicksPerOp / AddTicksPerOp; the truth is
-	// ImulLatency (3 on x86-64). Far from it, the core clock moved while
-	// the chains ran, or the machine was busy.
+	// ImulLatency (3 on x86-64, 2 to 4 on arm64 depending on the core). Far
+	// from it, the core clock moved while the chains ran, or the machine
+	// was busy.
 	ImulAddRatio float64
-	// ImulLatency is the documented latency of one IMUL in cycles (0 when
-	// not known for this processor).
+	// ImulLatency is the documented latency of one IMUL (arm64: 64-bit MUL)
+	// in cycles on this processor, 0 when not known (see [CPU.ImulLatency]);
+	// the ratio is checked only when it is known.
 	ImulLatency float64
 	// Short and Long are the two chain lengths timed.
 	Short, Long int
@@ -75,34 +78,47 @@ func (o CoreOptions) withDefaults() (CoreOptions, error) {
 	return o, nil
 }
 
-// chainSink keeps the chains' results alive.
-var chainSink uint64
-
 // timeChain returns the ticks one call of f(n) took, and false when start
 // and stop ran on different CPUs.
 func timeChain(f func(int) uint64, n int) (uint64, bool) {
+	// The chains are assembly (or //go:noinline Go), so the compiler cannot
+	// drop the call even though its result is not used.
 	a, auxA := tsc.StartCPU()
-	r := f(n)
+	f(n)
 	b, auxB := tsc.StopCPU()
-	chainSink += r
 	if auxA != auxB || b < a {
 		return 0, false
 	}
 	return b - a, true
 }
 
+var (
+	imulOnce  sync.Once
+	imulLat   float64
+	imulKnown bool
+)
+
 // MeasureCoreClock times the ADD and IMUL chains at two lengths, each
 // o.Reps times, interleaved, keeps the minimum of each, and derives core
-// cycles per tick from the ADD slope. It locks the calling goroutine's OS
-// thread while it runs; pin it first.
+// cycles per tick from the ADD slope. The IMUL/ADD ratio is checked against
+// [CPU.ImulLatency] of this processor (detected once) where it is known. It
+// locks the calling goroutine's OS thread while it runs; pin it first.
 func MeasureCoreClock(o CoreOptions) (CoreClock, error) {
+	imulOnce.Do(func() { imulLat, imulKnown = DetectCPU().ImulLatency() })
+	return measureCoreClock(o, imulLat, imulKnown)
+}
+
+// measureCoreClock is MeasureCoreClock with the IMUL latency given.
+func measureCoreClock(o CoreOptions, lat float64, known bool) (CoreClock, error) {
 	o, err := o.withDefaults()
 	if err != nil {
 		return CoreClock{}, err
 	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	lat, known := chain.ImulLatency()
+	if !known {
+		lat = 0
+	}
 	cc := CoreClock{Short: o.Short, Long: o.Long, Reps: o.Reps, Exact: chain.Exact(), ImulLatency: lat}
 	chains := []func(int) uint64{chain.Add, chain.Imul}
 	lengths := []int{o.Short, o.Long}

@@ -1,9 +1,11 @@
 package calibrate
 
 import (
+	"os"
 	"runtime"
 	"strings"
 
+	"github.com/cyclebench/cyclebench/internal/chain"
 	"github.com/cyclebench/cyclebench/tsc"
 	"github.com/klauspost/cpuid/v2"
 )
@@ -38,6 +40,33 @@ type CPU struct {
 	HypervisorTSCHz float64
 	LogicalCPUs     int // runtime.NumCPU()
 	GOOS, GOARCH    string
+	// ArmImplementer and ArmPart are the MIDR_EL1 implementer code and
+	// primary part number Linux reports in /proc/cpuinfo ("CPU implementer",
+	// "CPU part") on arm64 when every CPU reports the same; -1 otherwise.
+	ArmImplementer, ArmPart int
+	// Emulated says why the processor appears to be emulated rather than
+	// real (user-mode emulation such as qemu-user), "" when nothing says so.
+	// [Measure] also fills it from how the counter advances.
+	Emulated string
+}
+
+// ImulLatency returns the documented latency in core cycles of one link of
+// the IMUL (MUL) reference chain on this processor and whether it is known:
+// 3 on amd64; on arm64 the value for the core named by ArmImplementer and
+// ArmPart (see chain.ImulLatencyArm), unknown for other cores; unknown for
+// the pure-Go chains and under emulation.
+func (c CPU) ImulLatency() (cycles float64, known bool) {
+	if c.Emulated != "" || !chain.Exact() {
+		return 0, false
+	}
+	if cycles, known = chain.ImulLatency(); known {
+		return cycles, true
+	}
+	if c.GOARCH == "arm64" {
+		cycles, _, known = chain.ImulLatencyArm(c.ArmImplementer, c.ArmPart)
+		return cycles, known
+	}
+	return 0, false
 }
 
 // CounterConstant reports whether the counter runs at a constant rate, so
@@ -56,20 +85,32 @@ func (c CPU) CounterConstant() bool {
 // for vendor, brand, family, model and features, and raw CPUID for what
 // that package does not read (invariant TSC, leaves 0x15/0x16 as
 // frequencies, the hypervisor leaves). It executes CPUID a handful of times:
-// under a hypervisor each is a VM exit of a few microseconds.
+// under a hypervisor each is a VM exit of a few microseconds. Where
+// /proc/cpuinfo exists it also reads the arm64 core's MIDR_EL1 fields and
+// whether the processor looks emulated (see [CPU.Emulated]).
 func DetectCPU() CPU {
 	c := CPU{
-		Vendor:      cpuid.CPU.VendorString,
-		Brand:       strings.TrimSpace(cpuid.CPU.BrandName),
-		Family:      cpuid.CPU.Family,
-		Model:       cpuid.CPU.Model,
-		Stepping:    cpuid.CPU.Stepping,
-		Virtual:     cpuid.CPU.Supports(cpuid.HYPERVISOR),
-		Counter:     tsc.Counter(),
-		NominalHz:   cpuid.CPU.Hz,
-		LogicalCPUs: runtime.NumCPU(),
-		GOOS:        runtime.GOOS,
-		GOARCH:      runtime.GOARCH,
+		Vendor:         cpuid.CPU.VendorString,
+		Brand:          strings.TrimSpace(cpuid.CPU.BrandName),
+		Family:         cpuid.CPU.Family,
+		Model:          cpuid.CPU.Model,
+		Stepping:       cpuid.CPU.Stepping,
+		Virtual:        cpuid.CPU.Supports(cpuid.HYPERVISOR),
+		Counter:        tsc.Counter(),
+		NominalHz:      cpuid.CPU.Hz,
+		LogicalCPUs:    runtime.NumCPU(),
+		GOOS:           runtime.GOOS,
+		GOARCH:         runtime.GOARCH,
+		ArmImplementer: -1,
+		ArmPart:        -1,
+	}
+	if f, err := os.Open(cpuinfoPath); err == nil {
+		facts := parseCPUInfoFacts(f)
+		f.Close()
+		if c.GOARCH == "arm64" && facts.arch == "arm" {
+			c.ArmImplementer, c.ArmPart = facts.implementer, facts.part
+		}
+		c.Emulated = emulationReason(c.GOARCH, facts)
 	}
 	if !tsc.HasCPUID() {
 		return c

@@ -25,6 +25,13 @@ var (
 	ErrVirtual = errors.New("calibrate: running under a hypervisor")
 	// ErrRatio (a warning): the IMUL/ADD slope ratio is far from the known latency ratio.
 	ErrRatio = errors.New("calibrate: imul/add ratio off")
+	// ErrEmulated (a warning): the processor, and so the counter, is
+	// emulated (user-mode emulation such as qemu-user); ticks, nanoseconds
+	// and cycles describe the emulator, not any hardware.
+	ErrEmulated = errors.New("calibrate: counter is emulated")
+	// ErrNoMigrationCheck (a warning): counter reads carry no CPU number, so
+	// a sample whose thread moved between CPUs cannot be recognised.
+	ErrNoMigrationCheck = errors.New("calibrate: migration cannot be detected")
 	// ErrInexactChains (a warning): the reference chains are the pure-Go fallback.
 	ErrInexactChains = errors.New("calibrate: reference chains are not exact")
 )

@@ -17,11 +17,12 @@ func Exact() bool { return exact }
 const AddLatency = 1
 
 // ImulLatency returns the latency in core cycles of one link of [Imul] on
-// this architecture and whether it is documented for it: 3 cycles for a
-// 64-bit IMUL on every Intel core since Nehalem and every AMD core since
-// K8 (Intel and AMD optimization manuals, Agner Fog's tables); 3 for a
-// 64-bit MUL (MADD) on Arm Neoverse N1/V1 and Cortex-A76 and later (Arm
-// software optimization guides); unknown elsewhere.
+// this architecture and whether it is the same on every core of it: 3
+// cycles for a 64-bit IMUL on every Intel core since Nehalem and every AMD
+// core since K8 (Intel and AMD optimization manuals, Agner Fog's tables).
+// On arm64 it returns 0, false: the latency of a 64-bit MUL (MADD X-form)
+// depends on the core (4 on Cortex-A76 and Neoverse N1, 2 on Neoverse V1;
+// see [ImulLatencyArm]). The pure-Go fallback returns 0, false.
 func ImulLatency() (cycles float64, known bool) { return imulLatency, imulKnown }
 
 // Add executes n dependent 64-bit ADDs and returns the sum (n for n ≥ 0);
@@ -56,6 +57,37 @@ func ImulFrom(x uint64, n int) uint64 {
 		return x
 	}
 	return imulChain(x, n)
+}
+
+// Arm's implementer code in MIDR_EL1 bits 31:24.
+const armImplementer = 0x41
+
+// armMulLatency lists the documented latency of a dependent 64-bit MUL
+// (MADD X-form) by MIDR_EL1 primary part number for cores by Arm Limited,
+// from each core's Software Optimization Guide ("Multiply accumulate,
+// X-form"): Cortex-A76 and Neoverse N1 (derived from it) 4 cycles, with the
+// multiply pipeline busy for 3; Neoverse V1 2 cycles. Cores not listed are
+// unknown rather than guessed.
+var armMulLatency = map[int]struct {
+	core   string
+	cycles float64
+}{
+	0xd0b: {"Cortex-A76", 4},
+	0xd0c: {"Neoverse N1", 4},
+	0xd40: {"Neoverse V1", 2},
+}
+
+// ImulLatencyArm returns the documented latency in core cycles of one link
+// of the arm64 [Imul] chain on the core with the given MIDR_EL1 implementer
+// code and primary part number (as Linux prints them in /proc/cpuinfo as
+// "CPU implementer" and "CPU part"), the core's name, and whether the core
+// is in the table. It is pure data and answers on every GOARCH.
+func ImulLatencyArm(implementer, part int) (cycles float64, core string, known bool) {
+	if implementer != armImplementer {
+		return 0, "", false
+	}
+	l, ok := armMulLatency[part]
+	return l.cycles, l.core, ok
 }
 
 // ImulMultiplier is the odd constant Imul multiplies by; Imul(n) equals

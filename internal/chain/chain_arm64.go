@@ -2,10 +2,12 @@
 
 package chain
 
+// The latency of a 64-bit MUL (MADD X-form) differs between arm64 cores,
+// so it is not known from the architecture alone: see [ImulLatencyArm].
 const (
 	exact       = true
-	imulLatency = 3
-	imulKnown   = true
+	imulLatency = 0
+	imulKnown   = false
 )
 
 // addChain adds 1 to x n times with dependent ADD instructions (n > 0). Implemented in chain_arm64.s.
