@@ -25,8 +25,23 @@
 // The TSC runs at a constant reference rate while the core clock moves.
 // [MeasureCoreClock] times a dependent ADD chain (one core cycle per ADD)
 // at two lengths; the slope is ticks per cycle, its inverse core cycles per
-// tick. A dependent IMUL chain (three cycles) is timed interleaved with it;
-// the IMUL/ADD slope ratio should be 3.00 and a warning says when it is not.
+// tick. A dependent IMUL chain is timed interleaved with it; where the
+// multiply's latency is documented (3 cycles on every x86-64 core; on arm64
+// 4 on Cortex-A76 and Neoverse N1, 2 on Neoverse V1, unknown on other
+// cores, see [CPU.ImulLatency]) the IMUL/ADD slope ratio should equal it
+// and a warning says when it does not.
+//
+// # Emulation and migration
+//
+// Under user-mode emulation (qemu-user running an arm64 build on an x86
+// host) every figure describes the emulator. [DetectCPU] recognises it when
+// /proc/cpuinfo describes a processor of another architecture than the
+// build's, or an arm core whose MIDR implementer is 0x00 (reserved for
+// software); [Measure] also when the arm64 generic timer advances by whole
+// microseconds. It then sets [CPU.Emulated] and warns with [ErrEmulated].
+// Where counter reads carry no CPU number (arm64, the monotonic fallback, an
+// x86 without RDTSCP) a migration between start and stop cannot be seen,
+// and [Measure] warns with [ErrNoMigrationCheck].
 //
 // # Threads
 //
