@@ -1,0 +1,228 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/cyclebench/cyclebench/affinity"
+	"github.com/cyclebench/cyclebench/calibrate"
+	"github.com/cyclebench/cyclebench/harness"
+)
+
+// Soft problems as the library reports them (the texts follow the
+// packages' own messages; only their presence in the output is checked).
+var (
+	warnVM          = fmt.Errorf("%w (KVMKVMKVM): the counter may be virtualised and other guests share the host", calibrate.ErrVirtual)
+	warnInvariant   = fmt.Errorf("%w: CPUID 0x80000007 EDX[8] is clear; ticks do not convert to time with one frequency", calibrate.ErrNotInvariant)
+	warnRatio       = fmt.Errorf("%w: IMUL/ADD = 2.41, want 3 ± 3%%: the machine was busy", calibrate.ErrRatio)
+	warnDiscards    = fmt.Errorf("%w: 412 of 1000 samples (41%%) straddled CPUs", harness.ErrDiscards)
+	warnPriority    = fmt.Errorf("%w to high: operation not permitted", affinity.ErrPriority)
+	warnPriorityGot = errors.New("harness: priority high asked, normal obtained")
+	warnNotConv     = fmt.Errorf("%w: spread of the 3 best is 4.2%% after 1000 samples in 10s (ε 1%%)", harness.ErrNotConverged)
+)
+
+// warnedResult is a result as Measure returns it: the calibration's
+// warnings (common to every result), then its own.
+func warnedResult(name string, converged bool, own ...error) measured {
+	r := harness.Result{
+		Name: name, Ticks: 755.5, Nanoseconds: 308.9, Cycles: 1002.3, CyclesPerTick: 1.3267,
+		Converged: converged, Samples: 1000, Discarded: 3, Repeat: 130, Best: []float64{98000, 98010, 98020},
+		TicksPerSecond: 2445431941, CPU: 1, Priority: "high", Spread: 0.0002,
+		Warnings: append([]error{warnVM, warnInvariant, warnRatio}, own...),
+	}
+	return measured{Result: r, Kernel: "AddChain", N: 1000, Unit: "ops", Check: "ok", bench: name, elemOK: true}
+}
+
+// warningsIn returns every warning text a written output carries, and
+// whether each result is shown as converged, by format.
+func warningsIn(t *testing.T, format, out string) (warnings []string, converged map[string]bool) {
+	t.Helper()
+	converged = map[string]bool{}
+	switch format {
+	case formatJSON:
+		var doc struct {
+			Warnings []string `json:"warnings"`
+			Results  []struct {
+				Name      string   `json:"name"`
+				Converged bool     `json:"converged"`
+				Warnings  []string `json:"warnings"`
+			} `json:"results"`
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatalf("json output does not parse: %v\n%s", err, out)
+		}
+		warnings = doc.Warnings
+		for _, r := range doc.Results {
+			warnings = append(warnings, r.Warnings...)
+			converged[r.Name] = r.Converged
+		}
+	case formatCSV:
+		recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+		if err != nil || len(recs) == 0 {
+			t.Fatalf("csv output does not parse: %v\n%s", err, out)
+		}
+		col := map[string]int{}
+		for i, c := range recs[0] {
+			col[c] = i
+		}
+		for _, rec := range recs[1:] {
+			// One cell holds every warning joined by "; ", a separator
+			// warnings may themselves contain: keep the cell whole, and
+			// hasWarning looks for each warning inside it.
+			warnings = append(warnings, rec[col["warnings"]])
+			converged[rec[col["name"]]] = rec[col["converged"]] == "true"
+		}
+	case formatTable, formatBench:
+		prefix := "warning: "
+		if format == formatBench {
+			prefix = "# warning: "
+		}
+		for _, line := range strings.Split(out, "\n") {
+			if w, ok := strings.CutPrefix(line, prefix); ok {
+				warnings = append(warnings, w)
+			}
+			if format == formatBench {
+				if name, ok := strings.CutPrefix(line, "# not converged: "); ok {
+					converged[strings.Fields(name)[0]] = false
+				} else if strings.HasPrefix(line, "Benchmark") {
+					name := strings.TrimPrefix(strings.Fields(line)[0], "Benchmark")
+					if _, seen := converged[name]; !seen {
+						converged[name] = true
+					}
+				}
+			} else if f := strings.Fields(line); len(f) > 1 && (f[len(f)-1] == "yes" || f[len(f)-1] == "NO") {
+				converged[f[0]] = f[len(f)-1] == "yes"
+			}
+		}
+	}
+	return warnings, converged
+}
+
+// TestSoftProblemsInEveryFormat: a VM, a non-invariant TSC, an IMUL/ADD
+// ratio far from 3, many discarded samples, priority not raised and a run
+// that did not converge each appear as a warning in every output format of
+// cyclebench run, whether common to every result (printed once, in the
+// header) or particular to one; non-convergence is also shown in the
+// result itself.
+func TestSoftProblemsInEveryFormat(t *testing.T) {
+	useFake(t)
+	results := func() []measured {
+		return []measured{
+			warnedResult("AddChain/n=1000", true),
+			warnedResult("Factorize/n=97", false, warnNotConv, warnDiscards),
+			warnedResult("SortInts/n=1000", true, warnPriorityGot),
+		}
+	}
+	// rs returns fresh results each time: writeOutput moves the common
+	// warnings out of the results it is given.
+	cases := []struct {
+		name   string
+		header []error
+		rs     func() []measured
+		want   map[string]bool // name → converged, for each result
+	}{
+		{"three results", []error{warnPriority}, results,
+			map[string]bool{"AddChain/n=1000": true, "Factorize/n=97": false, "SortInts/n=1000": true}},
+		{"one result", []error{warnPriority}, func() []measured { return results()[1:2] }, map[string]bool{"Factorize/n=97": false}},
+	}
+	for _, c := range cases {
+		for _, format := range resultFormats {
+			t.Run(c.name+"/"+format, func(t *testing.T) {
+				h := newHeader("run", nil, harness.DefaultConfig(), c.header)
+				rs := c.rs()
+				var all []error
+				all = append(all, c.header...)
+				for _, r := range rs {
+					all = append(all, r.Warnings...)
+				}
+				var out bytes.Buffer
+				if err := writeOutput(&out, "", format, h, rs); err != nil {
+					t.Fatal(err)
+				}
+				got, conv := warningsIn(t, format, out.String())
+				for _, w := range all {
+					if !hasWarning(got, w.Error()) {
+						t.Errorf("%s output lacks the warning %q; it has %q", format, w, got)
+					}
+				}
+				for name, want := range c.want {
+					if g, ok := conv[name]; !ok || g != want {
+						t.Errorf("%s output shows %s converged=%v (found %v), want %v", format, name, g, ok, want)
+					}
+				}
+			})
+		}
+	}
+}
+
+// knownGaps are the formats in which TestHeaderWarningsWithoutResults is
+// known to fail, with the reason: the test skips them, naming the gap, and
+// fails once the gap is closed so that the entry is removed.
+var knownGaps = map[string]string{
+	formatCSV: "writeResultCSV puts the header's warnings only into each result's row, so with no results they vanish",
+}
+
+// TestHeaderWarningsWithoutResults: a run interrupted before its first
+// result still says so, with the header's warnings, in every format.
+func TestHeaderWarningsWithoutResults(t *testing.T) {
+	useFake(t)
+	interrupted := "interrupted by a signal after 0 of 40 measurements"
+	for _, format := range resultFormats {
+		t.Run(format, func(t *testing.T) {
+			if gap, ok := knownGaps[format]; ok {
+				rec := &recorder{TB: t}
+				checkHeaderWarnings(rec, format, interrupted)
+				if rec.failed {
+					t.Skipf("known gap (issue 8): %s: %s", gap, rec.msgs)
+				}
+				t.Fatalf("the known gap in %s output is closed: remove it from knownGaps", format)
+			}
+			checkHeaderWarnings(t, format, interrupted)
+		})
+	}
+}
+
+// recorder is a testing.TB that records failures instead of failing.
+type recorder struct {
+	testing.TB
+	failed bool
+	msgs   []string
+}
+
+func (r *recorder) Errorf(format string, args ...any) {
+	r.failed = true
+	r.msgs = append(r.msgs, fmt.Sprintf(format, args...))
+}
+
+func checkHeaderWarnings(t testing.TB, format, interrupted string) {
+	t.Helper()
+	h := newHeader("run", nil, harness.DefaultConfig(), []error{warnVM})
+	h.Warnings = append(h.Warnings, interrupted)
+	var out bytes.Buffer
+	if err := writeOutput(&out, "", format, h, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{warnVM.Error(), interrupted} {
+		if !strings.Contains(out.String(), w) {
+			t.Errorf("%s output with no results lacks the warning %q:\n%s", format, w, out.String())
+		}
+	}
+}
+
+// hasWarning reports whether ws holds w: alone, after a result's name
+// ("Factorize/n=97: harness: did not converge: ..."), or among others
+// joined by "; " (a CSV cell).
+func hasWarning(ws []string, w string) bool {
+	for _, x := range ws {
+		if x == w || strings.HasSuffix(x, ": "+w) ||
+			strings.HasPrefix(x, w+"; ") || strings.HasSuffix(x, "; "+w) || strings.Contains(x, "; "+w+"; ") {
+			return true
+		}
+	}
+	return false
+}
