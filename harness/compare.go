@@ -184,8 +184,7 @@ func Compare(cfg Config, a, b Instance, opt CompareOptions) (Comparison, error) 
 	return cmp, nil
 }
 
-// CPEComparison is what [CompareCPE] found: the slopes of two CPE sweeps
-// measured interleaved.
+// CPEComparison is what [CompareCPE] found: the slopes of two CPE sweeps.
 type CPEComparison struct {
 	A, B CPEResult
 	// Unit is the unit of the slopes compared: "cycles", or "ticks" when
@@ -198,8 +197,9 @@ type CPEComparison struct {
 	Warnings []error
 }
 
-// CompareCPE sweeps a and b over the same sizes, interleaved in one loop as
-// [CPEAll] does, and compares their costs per element with
+// CompareCPE sweeps a and b over the same sizes with [CPEAll] (one after
+// the other, each with its sizes interleaved) and compares their costs per
+// element with
 // [stats.CompareSlopes]: in core cycles, or in ticks with cfg.NoCycles.
 // sizes replaces the sweeps' Sizes; their Names label the results.
 func CompareCPE(cfg Config, sizes []int, a, b Sweep, opt stats.CompareOptions) (CPEComparison, error) {
@@ -444,9 +444,11 @@ func (m *multi) run(need func(*target) bool, onRound func(), progress func() (in
 			cancelled = err
 			break
 		}
-		// A round visits the targets forward and back (A B B A for two),
-		// then the empty loops and the ruler; every other round runs
-		// backwards, so the two orders alternate.
+		// A round visits the targets there and back (A B B A for two),
+		// then the empty loops and the ruler. Every other round runs
+		// backwards and starts from the other end of the target list
+		// (L S O B A A B), so each target takes the first, the outer and
+		// the inner places equally often: ABBA, then BAAB.
 		slots = slots[:0]
 		for _, t := range m.targets {
 			t.sampled, t.lastOK = false, false
@@ -454,7 +456,11 @@ func (m *multi) run(need func(*target) bool, onRound func(), progress func() (in
 				slots = append(slots, slot{slotTarget, t})
 			}
 		}
-		for i := len(slots) - 1; i >= 0; i-- {
+		nt := len(slots)
+		if round%2 == 1 {
+			slices.Reverse(slots)
+		}
+		for i := nt - 1; i >= 0; i-- {
 			slots = append(slots, slots[i])
 		}
 		for _, t := range m.targets {
@@ -474,7 +480,12 @@ func (m *multi) run(need func(*target) bool, onRound func(), progress func() (in
 			break
 		}
 		if round%2 == 1 {
-			slices.Reverse(slots)
+			// The others first, backwards; the targets' block is a
+			// palindrome, so it stays as built.
+			others := slices.Clone(slots[2*nt:])
+			slices.Reverse(others)
+			copy(slots[len(others):], slots[:2*nt])
+			copy(slots, others)
 		}
 		for _, s := range slots {
 			m.do(s)

@@ -74,7 +74,8 @@ type CPEResult struct {
 	// Their Outliers are the indices of points whose residual is an outlier
 	// by [stats.Fit.OutliersAbove] with a floor of two counter steps in the
 	// fit's unit (the plain MAD rule flags one-step quantization on clean
-	// data). Cycles is the zero Fit when there is no core-cycle estimate
+	// data) and is also larger than Config.Epsilon times the point's value
+	// (the K-best tolerance each point is measured to). Cycles is the zero Fit when there is no core-cycle estimate
 	// (Config.NoCycles); see HasCycles.
 	Cycles, Ticks, Nanoseconds stats.Fit
 	// HasCycles reports whether Cycles holds a fit.
@@ -115,33 +116,40 @@ func CPE(cfg Config, sizes []int, build func(n int) (Instance, error)) (CPEResul
 	return rs[0], err
 }
 
-// CPEAll measures every size of every sweep interleaved in one measuring
-// loop and fits each sweep's line.
+// CPEAll measures every size of every sweep and fits each sweep's line.
 //
-// All instances are built first (an error from a Build is returned as is,
-// wrapped with the sweep's name and size). Then one goroutine, pinned like
-// [Measure]'s, takes rounds: each round samples every size not yet
-// converged, each sample preceded by one untimed call (or Setup) so that
-// the other sizes' data do not leave it with a cold cache, with the empty
-// loop of the same R and the ADD-chain ruler; the order is reversed every
-// other round (ABBA), so a slow drift of the core clock or of the machine's
-// load affects every size alike. A size stops being sampled once its K best
-// samples agree or it has taken MaxSamples samples; the loop ends when
-// every stream is done or after cfg.MaxTime for the whole sweep.
+// All instances are built first (an error from a Build is returned
+// wrapped with the sweep's name and size). Then the sweeps are measured one
+// after another, each on a goroutine pinned like [Measure]'s, with its
+// sizes interleaved in one loop: each round samples every size not yet
+// converged forward and then backward (1 2 … n n … 2 1), each sample
+// preceded by one untimed call (or Setup) so that the other sizes' data do
+// not leave it with a cold cache, then the empty loops and the ADD-chain
+// ruler; every other round runs in the reverse order. So a slow drift of
+// the core clock or of the machine's load affects every size alike, and
+// one ruler converts every size of a sweep to cycles. A size stops being
+// sampled once its K best samples agree or it has taken MaxSamples
+// samples; a sweep's loop ends when every stream is done or after
+// cfg.MaxTime. Different sweeps are not interleaved with each other: a
+// kernel run between the samples of another can change how the other runs
+// (branch and memory-dependence predictors), which was seen to make
+// CS:APP's combine1 bimodal.
 //
 // cfg is used as by Measure, except that Name, Elements and Setup are
 // ignored (they come from the sweeps) and Repeat, when not 0, applies to
-// every size. cfg.Progress, when set, gets Samples = sizes finished and
-// Max = sizes in all.
+// every size. cfg.Progress, when set, gets Name = the sweep's name,
+// Samples = sizes finished over all sweeps and Max = sizes in all.
 //
-// On a cancelled context the results hold the points measured so far
-// (fits only when at least [MinSizes] points have samples) with an error.
+// On a cancelled context the results hold the sweeps measured so far, the
+// last one with the points it has (fits only when at least [MinSizes]
+// points have samples), with an error.
 func CPEAll(cfg Config, sweeps []Sweep) ([]CPEResult, error) {
 	if len(sweeps) == 0 {
 		return nil, fmt.Errorf("%w: no sweep given", ErrBadSizes)
 	}
-	var insts []Instance
-	var xs []float64
+	insts := make([][]Instance, len(sweeps))
+	xs := make([][]float64, len(sweeps))
+	total := 0
 	for i, sw := range sweeps {
 		if sw.Build == nil {
 			return nil, fmt.Errorf("%w: sweep %q has no Build function", ErrNilFunc, sw.Name)
@@ -169,9 +177,10 @@ func CPEAll(cfg Config, sweeps []Sweep) ([]CPEResult, error) {
 				in.Elements = float64(n)
 			}
 			in.Name = fmt.Sprintf("%s/n=%d", name, n)
-			insts = append(insts, in)
-			xs = append(xs, in.Elements)
+			insts[i] = append(insts[i], in)
+			xs[i] = append(xs[i], in.Elements)
 		}
+		total += len(sw.Sizes)
 	}
 	cfg.Name, cfg.Elements, cfg.Setup = "", 0, nil
 	cfg, err := cfg.withDefaults()
@@ -179,97 +188,115 @@ func CPEAll(cfg Config, sweeps []Sweep) ([]CPEResult, error) {
 		return nil, err
 	}
 
-	var m *multi
-	runErr := runPinned(cfg, func(base Result, cal *calibrate.Calibration) error {
-		var err error
-		m, err = newMulti(cfg, cal, base, insts, false)
-		if err != nil {
-			return err
-		}
-		total := len(m.targets)
-		return m.run(func(t *target) bool { return !streamDone(t.s, cfg) }, nil, func() (int, int) {
-			done := 0
-			for _, t := range m.targets {
-				if streamDone(t.s, cfg) {
-					done++
-				}
-			}
-			return done, total
-		})
-	})
-	if m == nil {
-		return nil, runErr
-	}
-
 	results := make([]CPEResult, 0, len(sweeps))
-	k := 0
 	var firstErr error
-	for _, sw := range sweeps {
-		c := CPEResult{Name: sw.Name, CyclesPerTick: m.cpt, HasCycles: !cfg.NoCycles && m.cpt > 0}
-		c.Warnings = append(c.Warnings, m.warnings...)
-		var px, cyc, tk, ns []float64
-		var notConv []string
-		minR := math.MaxInt
-		for _, n := range sw.Sizes {
-			t := m.targets[k]
-			x := xs[k]
-			k++
-			res, err := m.result(t)
-			if err != nil {
-				if runErr == nil && firstErr == nil {
-					firstErr = err
+	before := 0 // sizes of the sweeps already measured
+	for i, sw := range sweeps {
+		var m *multi
+		c := cfg
+		c.Name = sw.Name
+		runErr := runPinned(c, func(base Result, cal *calibrate.Calibration) error {
+			var err error
+			if m, err = newMulti(c, cal, base, insts[i], false); err != nil {
+				return err
+			}
+			return m.run(func(t *target) bool { return !streamDone(t.s, c) }, nil, func() (int, int) {
+				done := before
+				for _, t := range m.targets {
+					if streamDone(t.s, c) {
+						done++
+					}
 				}
-				continue
-			}
-			res.Elements = x
-			res.TicksPerElement, res.NsPerElement, res.CyclesPerElement = res.Ticks/x, res.Nanoseconds/x, res.Cycles/x
-			c.Sizes = append(c.Sizes, n)
-			c.Points = append(c.Points, res)
-			px, cyc, tk, ns = append(px, x), append(cyc, res.Cycles), append(tk, res.Ticks), append(ns, res.Nanoseconds)
-			if !res.Converged {
-				notConv = append(notConv, strconv.Itoa(n))
-			}
-			minR = min(minR, res.Repeat)
+				return done, total
+			})
+		})
+		if m == nil {
+			return results, runErr
 		}
-		if len(notConv) > 0 {
-			c.Warnings = append(c.Warnings, fmt.Errorf("%w: %s: %d of %d sizes (n = %s)", ErrNotConverged, sw.Name, len(notConv), len(sw.Sizes), strings.Join(notConv, ", ")))
+		res, err := cpeResult(c, sw, m, xs[i])
+		results = append(results, res)
+		if runErr != nil {
+			return results, runErr
 		}
-		if len(px) >= MinSizes {
-			if err := c.fit(px, tk, ns, cyc, m.step, m.hz); err != nil && firstErr == nil {
-				firstErr = fmt.Errorf("harness: %s: %w", sw.Name, err)
-			}
-			if out := c.OutlierSizes(); len(out) > 0 {
-				c.Warnings = append(c.Warnings, fmt.Errorf("harness: %s: sizes off the line (outlier residuals): %v", sw.Name, out))
-			}
+		if firstErr == nil {
+			firstErr = err
 		}
-		results = append(results, c)
-	}
-	if runErr != nil {
-		return results, runErr
+		before += len(sw.Sizes)
 	}
 	return results, firstErr
 }
 
+// cpeResult turns one sweep's loop into its points and fits.
+func cpeResult(cfg Config, sw Sweep, m *multi, xs []float64) (CPEResult, error) {
+	c := CPEResult{Name: sw.Name, CyclesPerTick: m.cpt, HasCycles: !cfg.NoCycles && m.cpt > 0}
+	c.Warnings = append(c.Warnings, m.warnings...)
+	var firstErr error
+	var px, cyc, tk, ns []float64
+	var notConv []string
+	for k, n := range sw.Sizes {
+		res, err := m.result(m.targets[k])
+		if err != nil {
+			if firstErr == nil {
+				firstErr = err
+			}
+			continue
+		}
+		c.Sizes = append(c.Sizes, n)
+		c.Points = append(c.Points, res)
+		px, cyc, tk, ns = append(px, xs[k]), append(cyc, res.Cycles), append(tk, res.Ticks), append(ns, res.Nanoseconds)
+		if !res.Converged {
+			notConv = append(notConv, strconv.Itoa(n))
+		}
+	}
+	if len(notConv) > 0 {
+		c.Warnings = append(c.Warnings, fmt.Errorf("%w: %s: %d of %d sizes (n = %s)", ErrNotConverged, sw.Name, len(notConv), len(sw.Sizes), strings.Join(notConv, ", ")))
+	}
+	if len(px) >= MinSizes {
+		if err := c.fit(px, tk, ns, cyc, m.step, m.hz, cfg.Epsilon); err != nil && firstErr == nil {
+			firstErr = fmt.Errorf("harness: %s: %w", sw.Name, err)
+		}
+		if out := c.OutlierSizes(); len(out) > 0 {
+			c.Warnings = append(c.Warnings, fmt.Errorf("harness: %s: sizes off the line (outlier residuals): %v", sw.Name, out))
+		}
+	}
+	return c, firstErr
+}
+
 // fit fits the three units and replaces each fit's Outliers by the rule
-// with a floor of two counter steps.
-func (c *CPEResult) fit(x, ticks, ns, cycles []float64, step, hz float64) error {
+// with a floor of two counter steps, keeping only points whose residual
+// also exceeds cfg.Epsilon of their own value: a point within the K-best
+// tolerance of the line is not off it (with log-spaced sizes the large
+// sizes' residuals are large in absolute terms only).
+func (c *CPEResult) fit(x, ticks, ns, cycles []float64, step, hz, eps float64) error {
 	floor := DefaultAbsSteps * step // ticks
 	var err error
 	if c.Ticks, err = stats.LinearFit(x, ticks); err != nil {
 		return err
 	}
-	c.Ticks.Outliers = c.Ticks.OutliersAbove(floor)
+	c.Ticks.Outliers = relOutliers(c.Ticks, ticks, floor, eps)
 	if c.Nanoseconds, err = stats.LinearFit(x, ns); err != nil {
 		return err
 	}
-	c.Nanoseconds.Outliers = c.Nanoseconds.OutliersAbove(floor / hz * 1e9)
+	c.Nanoseconds.Outliers = relOutliers(c.Nanoseconds, ns, floor/hz*1e9, eps)
 	if c.HasCycles {
 		if c.Cycles, err = stats.LinearFit(x, cycles); err != nil {
 			return err
 		}
-		c.Cycles.Outliers = c.Cycles.OutliersAbove(floor * c.CyclesPerTick)
+		c.Cycles.Outliers = relOutliers(c.Cycles, cycles, floor*c.CyclesPerTick, eps)
 	}
 	return nil
+}
+
+// relOutliers is f.OutliersAbove(floor) without the points whose residual
+// is within eps of their value y.
+func relOutliers(f stats.Fit, y []float64, floor, eps float64) []int {
+	var out []int
+	for _, i := range f.OutliersAbove(floor) {
+		if math.Abs(f.Residuals[i]) > eps*math.Abs(y[i]) {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // CheckSizes returns nil when sizes can be a sweep: at least [MinSizes] and

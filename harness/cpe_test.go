@@ -267,9 +267,13 @@ func TestCPEAllKeepsSweepsApart(t *testing.T) {
 	if len(rs) != 2 || rs[0].Name != "short" || rs[1].Name != "sweep2" || len(rs[0].Points) != 3 || len(rs[1].Points) != 4 {
 		t.Fatalf("results %d: %q (%d points), %q (%d points)", len(rs), rs[0].Name, len(rs[0].Points), rs[1].Name, len(rs[1].Points))
 	}
-	// Interleaved in one loop: one ruler for every point.
-	if rs[0].CyclesPerTick != rs[1].CyclesPerTick {
-		t.Errorf("rulers %v and %v differ", rs[0].CyclesPerTick, rs[1].CyclesPerTick)
+	for _, r := range rs {
+		for _, p := range r.Points {
+			// One ruler per sweep, shared by its points.
+			if p.CyclesPerTick != r.CyclesPerTick || p.CyclesPerTick <= 0 {
+				t.Errorf("%s: ruler %v, sweep's %v", p.Name, p.CyclesPerTick, r.CyclesPerTick)
+			}
+		}
 	}
 }
 
