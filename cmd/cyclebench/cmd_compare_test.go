@@ -1,0 +1,271 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cyclebench/cyclebench/internal/chain"
+	"github.com/cyclebench/cyclebench/stats"
+)
+
+func TestCompareUsageErrors(t *testing.T) {
+	a, b := filepath.Join("testdata", "compare_a.json"), filepath.Join("testdata", "compare_b.json")
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"nothing", []string{"compare"}, "give -a and -b"},
+		{"only a", []string{"compare", "-a", "AddChain"}, "give -a and -b"},
+		{"unknown a", []string{"compare", "-a", "Nope", "-b", "AddChain"}, `-a "Nope"`},
+		{"unknown b", []string{"compare", "-a", "AddChain", "-b", "Nope"}, `-b "Nope"`},
+		{"negative n", []string{"compare", "-a", "AddChain", "-b", "AddChain", "-n", "-5"}, "-n -5"},
+		{"size out of range", []string{"compare", "-a", "Psum1", "-b", "Psum2", "-nb", "100000000"}, "100000000"},
+		{"pairs", []string{"compare", "-a", "AddChain", "-b", "AddChain", "-pairs", "3"}, "-pairs 3"},
+		{"alpha", []string{"compare", "-a", "AddChain", "-b", "AddChain", "-alpha", "2"}, "-alpha 2"},
+		{"noise", []string{"compare", "-a", "AddChain", "-b", "AddChain", "-noise", "1"}, "-noise 1"},
+		{"bad sizes", []string{"compare", "-a", "AddChain", "-b", "AddChain", "-sizes", "3,2,1"}, "size 2 after 3"},
+		{"sizes and n", []string{"compare", "-a", "AddChain", "-b", "AddChain", "-sizes", "1,2,3", "-n", "5"}, "-n, -na and -nb"},
+		{"one file", []string{"compare", a}, "1 files given"},
+		{"three files", []string{"compare", a, b, b}, "3 files given"},
+		{"files and kernels", []string{"compare", "-a", "AddChain", "-b", "AddChain", a, b}, "not both"},
+		{"files as bench", []string{"compare", "-format", "bench", a, b}, "-format bench"},
+		{"missing file", []string{"compare", a, filepath.Join("testdata", "no_such_file.json")}, "no_such_file.json"},
+		{"output dir", []string{"compare", "-o", filepath.Join(t.TempDir(), "no", "x"), a, b}, "does not exist"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { wantUsageError(t, tt.want, tt.args...) })
+	}
+}
+
+func TestCompareFileErrors(t *testing.T) {
+	dir := t.TempDir()
+	trunc := filepath.Join(dir, "truncated.json")
+	full, err := os.ReadFile(filepath.Join("testdata", "compare_a.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(trunc, full[:len(full)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(dir, "other.json")
+	if err := os.WriteFile(other, []byte(`{"command": "info", "tsc_hz": 1}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	unrelated := filepath.Join(dir, "unrelated.txt")
+	if err := os.WriteFile(unrelated, []byte("BenchmarkOther 1 5 ns/op\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	td := func(name string) string { return filepath.Join("testdata", name) }
+	tests := []struct {
+		name  string
+		files [2]string
+		want  string
+	}{
+		{"syntax error with its line", [2]string{td("compare_a.txt"), td("compare_bad.txt")}, "compare_bad.txt:4: parsing measurement"},
+		{"truncated JSON", [2]string{td("compare_a.json"), trunc}, "truncated.json:"},
+		{"not a result file", [2]string{other, td("compare_a.json")}, "not a cyclebench result file"},
+		{"same name, other element unit", [2]string{td("compare_a.json"), td("compare_units.json")}, "AddChain/n=1000 counts ops in"},
+		{"same name, no common unit", [2]string{td("compare_a.txt"), td("compare_bunits.txt")}, "no figure to compare"},
+		{"no name in common", [2]string{td("compare_a.json"), unrelated}, "no benchmark name in common"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			outPath := filepath.Join(dir, "out.txt")
+			out, _, err := runCLI(t, "compare", "-o", outPath, tt.files[0], tt.files[1])
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v, want one saying %q", err, tt.want)
+			}
+			var ue *usageError
+			if errors.As(err, &ue) {
+				t.Errorf("a bad file is a usage error: %v", err)
+			}
+			if out != "" {
+				t.Errorf("stdout %q", out)
+			}
+			if _, err := os.Stat(outPath); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("%s written despite the error", outPath)
+			}
+		})
+	}
+}
+
+func TestCompareFilesGolden(t *testing.T) {
+	td := func(name string) string { return filepath.Join("testdata", name) }
+	tests := []struct {
+		golden string
+		args   []string
+	}{
+		{"compare_files.golden", []string{td("compare_a.json"), td("compare_b.json")}},
+		{"compare_files.json.golden", []string{"-format", "json", td("compare_a.json"), td("compare_b.json")}},
+		{"compare_files.csv.golden", []string{"-format", "csv", td("compare_a.json"), td("compare_b.json")}},
+		{"compare_bench.golden", []string{td("compare_a.txt"), td("compare_b.txt")}},
+		{"compare_mixed.golden", []string{td("compare_a.json"), td("compare_b.txt")}},
+		{"compare_cpe.golden", []string{td("compare_cpe_a.json"), td("compare_cpe_b.json")}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.golden, func(t *testing.T) {
+			out, errOut, err := runCLI(t, append([]string{"compare"}, tt.args...)...)
+			if err != nil || errOut != "" {
+				t.Fatalf("run: %v (stderr %q)", err, errOut)
+			}
+			if strings.HasSuffix(tt.golden, ".json.golden") && !json.Valid([]byte(out)) {
+				t.Errorf("not valid JSON:\n%s", out)
+			}
+			golden(t, tt.golden, out)
+		})
+	}
+	t.Run("-o", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "cmp.txt")
+		out, _, err := runCLI(t, "compare", "-o", path, td("compare_a.json"), td("compare_b.json"))
+		if err != nil || out != "" {
+			t.Fatalf("run: %v, stdout %q", err, out)
+		}
+		got, err := os.ReadFile(path)
+		if err != nil || string(got) != readGolden(t, "compare_files.golden") {
+			t.Errorf("-o wrote %q (%v), want the golden table", got, err)
+		}
+	})
+}
+
+func TestCompareFilesRatios(t *testing.T) {
+	a, err := readSavedFile(filepath.Join("testdata", "compare_a.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := readSavedFile(filepath.Join("testdata", "compare_b.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := compareFiles(a, b, stats.CompareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Rows) != 2 || len(c.OnlyB) != 1 || len(c.OnlyA) != 0 {
+		t.Fatalf("%d rows, only in A %v, only in B %v: want 2, none, Psum2", len(c.Rows), c.OnlyA, c.OnlyB)
+	}
+	for _, r := range c.Rows {
+		for _, m := range r.Metrics {
+			if m.A <= 0 || m.B <= 0 || m.Ratio != m.B/m.A || m.CountA != 1 || m.CountB != 2 {
+				t.Errorf("%s %s: %+v", r.Name, m.Unit, m)
+			}
+		}
+	}
+	// The same file against itself: every ratio is 1.
+	c, err = compareFiles(a, a, stats.CompareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range c.Rows {
+		for _, m := range r.Metrics {
+			if m.Ratio != 1 {
+				t.Errorf("%s %s against itself: ratio %v", r.Name, m.Unit, m.Ratio)
+			}
+		}
+	}
+}
+
+// compareJSON runs a live compare with -format json.
+func compareJSON(t *testing.T, args ...string) (liveJSON, error) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("measures on the real machine; skipped with -short")
+	}
+	out, errOut, err := runCLI(t, append([]string{"compare", "-format", "json"}, args...)...)
+	if err != nil {
+		return liveJSON{}, fmt.Errorf("%v (stderr %q)", err, errOut)
+	}
+	var j liveJSON
+	if err := json.Unmarshal([]byte(out), &j); err != nil {
+		return j, fmt.Errorf("%v in %s", err, out)
+	}
+	return j, nil
+}
+
+func TestCompareLive(t *testing.T) {
+	t.Run("A/A", func(t *testing.T) {
+		var last string
+		for attempt := 0; attempt < 3; attempt++ {
+			j, err := compareJSON(t, "-a", "AddChain", "-b", "AddChain", "-n", "1000")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if j.Verdict != stats.VerdictFaster && j.Verdict != stats.VerdictSlower && j.Lo <= 1 && j.Hi >= 1 {
+				if j.Pairs < 6 || len(j.TicksA) != j.Pairs || j.A.Name != "AddChain/n=1000" || j.B.Name != j.A.Name {
+					t.Errorf("pairs %d (%d ticks), names %q %q", j.Pairs, len(j.TicksA), j.A.Name, j.B.Name)
+				}
+				return
+			}
+			last = fmt.Sprintf("A/A: ratio %v [%v, %v], verdict %s", j.Ratio, j.Lo, j.Hi, j.Verdict)
+			t.Log(last)
+		}
+		t.Fatal(last)
+	})
+	t.Run("B slower", func(t *testing.T) {
+		var last string
+		for attempt := 0; attempt < 3; attempt++ {
+			j, err := compareJSON(t, "-a", "AddChain", "-b", "AddChain", "-na", "1000", "-nb", "1500", "-pairs", "20")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if j.Verdict == stats.VerdictSlower && j.Ratio > 1.3 && j.Ratio < 1.7 {
+				return
+			}
+			last = fmt.Sprintf("1500 vs 1000 ADDs: ratio %v, verdict %s", j.Ratio, j.Verdict)
+			t.Log(last)
+		}
+		t.Fatal(last)
+	})
+	t.Run("table", func(t *testing.T) {
+		out := measureLive(t, "compare", "-a", "AddChain", "-b", "ImulChain", "-n", "300", "-pairs", "10")
+		golden(t, "compare_live.golden", liveShape(out))
+	})
+	t.Run("CPE", func(t *testing.T) {
+		if testing.Short() {
+			t.Skip("measures on the real machine; skipped with -short")
+		}
+		out, errOut, err := runCLI(t, "compare", "-a", "AddChain", "-b", "ImulChain", "-sizes", "300,600,900,1200", "-format", "json")
+		if err != nil {
+			t.Fatalf("%v (stderr %q)", err, errOut)
+		}
+		var j cpeCompareJSON
+		if err := json.Unmarshal([]byte(out), &j); err != nil {
+			t.Fatal(err)
+		}
+		if chain.Exact() && j.Unit == "cycles" && (j.Ratio < 2 || j.Ratio > 4 || j.Verdict != stats.VerdictSlower) {
+			t.Errorf("IMUL/ADD CPE ratio %v, verdict %s: want about 3, slower", j.Ratio, j.Verdict)
+		}
+		if j.A.Name != "AddChain" || j.B.Name != "ImulChain" || len(j.A.Points) != 4 {
+			t.Errorf("kernels %q (%d points) and %q", j.A.Name, len(j.A.Points), j.B.Name)
+		}
+	})
+}
+
+func TestBenchBaseName(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"BenchmarkAddChain/n=1000-8", "AddChain/n=1000"},
+		{"BenchmarkX-2", "X"},
+		{"BenchmarkX/sub/n=3", "X/sub/n=3"},
+	} {
+		sf, err := readBenchFile("b.txt", []byte(tt.in+" 1 5 ns/op\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := sf.Results[0].Name; got != tt.want {
+			t.Errorf("%s: name %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	if _, err := readBenchFile("empty.txt", []byte("PASS\nok  \tpkg\t0.1s\n")); err == nil || !strings.Contains(err.Error(), "no benchmark results") {
+		t.Errorf("a file without results: err = %v", err)
+	}
+	var buf bytes.Buffer
+	if err := writeFileComparison(&buf, formatBench, &fileComparison{}); err == nil {
+		t.Errorf("-format bench for files accepted")
+	}
+}
