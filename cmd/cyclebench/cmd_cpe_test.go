@@ -148,11 +148,11 @@ func cpeLive(t *testing.T, args ...string) string {
 }
 
 var (
-	outliersRE    = regexp.MustCompile(`^outliers .*`)
-	verdictRE     = regexp.MustCompile(`^verdict .*`)
-	pMethodRE     = regexp.MustCompile(`(exact|normal approximation);`)
-	cpuLineRE     = regexp.MustCompile(`^cpu: .*`)
-	convergedRE   = regexp.MustCompile(` (yes|no)$`)
+	outliersRE  = regexp.MustCompile(`^outliers .*`)
+	verdictRE   = regexp.MustCompile(`^verdict .*`)
+	pMethodRE   = regexp.MustCompile(`(exact|normal approximation);`)
+	cpuLineRE   = regexp.MustCompile(`^cpu: .*`)
+	convergedRE = regexp.MustCompile(` (yes|no)$`)
 )
 
 // liveShape drops the warning lines and normalises what depends on the
