@@ -81,8 +81,8 @@ type Comparison struct {
 // a pair; [stats.ComparePaired] turns the pairs into the ratio B/A with a
 // confidence interval, a p-value and a verdict. Rounds continue until
 // opt.Pairs usable pairs are in, each side's K best agree and the empty
-// loop and the ruler have converged, or until cfg.MaxSamples rounds or
-// cfg.MaxTime.
+// loop and the ruler have converged, or until max(cfg.MaxSamples,
+// 2·opt.Pairs) rounds or cfg.MaxTime; fewer pairs than asked is a warning.
 //
 // cfg is used as by [Measure]; its Name, Elements and Setup are ignored
 // (they come from a and b). An error is returned for bad options, a nil
@@ -123,6 +123,7 @@ func Compare(cfg Config, a, b Instance, opt CompareOptions) (Comparison, error) 
 		return cmp, err
 	}
 
+	maxRounds := max(cfg.MaxSamples, 2*pairs)
 	var m *multi
 	var rawA, rawB []float64
 	runErr := runPinned(cfg, func(base Result, cal *calibrate.Calibration) error {
@@ -134,7 +135,7 @@ func Compare(cfg Config, a, b Instance, opt CompareOptions) (Comparison, error) 
 		rawA = make([]float64, 0, pairs)
 		rawB = make([]float64, 0, pairs)
 		need := func(*target) bool {
-			if m.rounds >= cfg.MaxSamples {
+			if m.rounds >= maxRounds {
 				return false
 			}
 			return len(rawA) < pairs || !ta.s.kb.Converged() || !tb.s.kb.Converged()
@@ -176,6 +177,9 @@ func Compare(cfg Config, a, b Instance, opt CompareOptions) (Comparison, error) 
 			return cmp, fmt.Errorf("%w: a sample of %s or %s is not longer than the empty loop's %.0f ticks (%.0f and %.0f ticks per sample of %d calls); the functions are too short to compare",
 				ErrTooShort, a.Name, b.Name, over, rawA[i], rawB[i], cmp.Repeat)
 		}
+	}
+	if len(rawA) < pairs {
+		cmp.Warnings = append(cmp.Warnings, fmt.Errorf("harness: %d usable pairs of the %d asked, in %d rounds (%v)", len(rawA), pairs, cmp.Rounds, cmp.Wall.Round(time.Millisecond)))
 	}
 	if cmp.Stats, err = stats.ComparePaired(cmp.TicksA, cmp.TicksB, opt.Stats); err != nil {
 		return cmp, fmt.Errorf("harness: comparing %s and %s: %w", a.Name, b.Name, err)

@@ -260,7 +260,7 @@ func runCPE(args []string, stdout, stderr io.Writer) error {
 		if i < len(results) {
 			s.res = results[i]
 		}
-		if !s.runChecks() {
+		if !interrupted && !s.runChecks() {
 			failed = true
 		}
 		for _, p := range s.res.Points {
