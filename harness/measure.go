@@ -97,11 +97,11 @@ func measurePinned(cfg Config, f func()) (Result, error) {
 	return loop(cfg, f, cal, res)
 }
 
+// sink keeps the comparison loop's chain results alive (see compare.go).
+var sink uint64
+
 // empty is the function whose timing loop is subtracted as overhead.
 func empty() {}
-
-// sink keeps the reference chains' results alive.
-var sink uint64
 
 // sample times r calls of f in one region. It is not inlined, so f stays an
 // opaque func value and the target and the empty function run the very
@@ -137,7 +137,7 @@ func sampleChain(n int, cpu int, checkCPU bool) (ticks uint64, ok bool) {
 	a, auxA := tsc.StartCPU()
 	s := chain.Add(n)
 	b, auxB := tsc.StopCPU()
-	sink += s
+	runtime.KeepAlive(s)
 	if auxA != auxB || b < a || (checkCPU && tsc.AuxCPU(auxB) != cpu) {
 		return 0, false
 	}
@@ -197,7 +197,7 @@ func loop(cfg Config, f func(), cal *calibrate.Calibration, res Result) (Result,
 		empty()
 	}
 	if !cfg.NoCycles {
-		sink += chain.Add(100_000)
+		runtime.KeepAlive(chain.Add(100_000))
 	}
 
 	minRegion := cfg.MinRegionSteps * step
