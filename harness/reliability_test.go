@@ -13,15 +13,16 @@ import (
 	"github.com/cyclebench/cyclebench/internal/chain"
 )
 
-// midRunConfig samples a kernel with a fixed R of 8 calls, one warm-up call
-// and a tolerance it cannot meet, so that the call number at which a kernel
-// misbehaves is deterministic and falls well inside the sampling loop.
+// midRunConfig samples a kernel with a fixed R of 8 calls and one warm-up
+// call, and cannot converge before 1000 samples (K = 1000), so that the
+// call number at which a kernel misbehaves is deterministic and falls well
+// inside the sampling loop. (A tiny ε is not enough: with a coarse counter
+// step, three equal minima are common.)
 func midRunConfig() Config {
 	cfg := DefaultConfig()
 	cfg.Warmup = -1
 	cfg.Repeat = 8
-	cfg.Epsilon = 1e-12
-	cfg.AbsSteps = -1
+	cfg.K = 1000
 	cfg.MaxSamples = 1_000_000
 	cfg.MaxTime = time.Minute
 	return cfg
