@@ -15,7 +15,7 @@ import (
 
 // TestMigrationDiscarded moves the measuring thread to another CPU in the
 // middle of a measurement, from a second goroutine with sched_setaffinity
-// on the thread's id, and back again 5 ms later. The samples taken away
+// on the thread's id, and back again a little later. The samples taken away
 // from the pinned CPU (RDTSCP reports the CPU each sample ran on) must be
 // discarded and counted in Result.Discarded, and the result must agree
 // with an undisturbed measurement of the same kernel.
@@ -23,7 +23,9 @@ import (
 // The kernel hands its thread id to the mover at a fixed call and waits
 // until the move is done, so the migration always lands mid-run: with
 // Repeat 1, one warm-up call and K = 5, the 5th call is the 4th sample, and
-// five samples must agree before the measurement can end.
+// five samples must agree before the measurement can end. The mover moves
+// the thread back once the kernel has made 20 more calls (on the other
+// CPU), so at least 19 samples must be discarded whatever the load.
 func TestMigrationDiscarded(t *testing.T) {
 	if !tsc.HasAux() {
 		t.Skip("the counter reports no CPU number (no RDTSCP), so samples cannot be checked for migration")
@@ -46,8 +48,12 @@ func TestMigrationDiscarded(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// The mover moves the thread to y when the kernel hands it over, and
+	// back to x once the kernel has made `away` more calls, on y.
+	const away = 20
 	handoff := make(chan int)
 	resume := make(chan struct{})
+	awayDone := make(chan struct{}, 1)
 	moved := make(chan error, 1)
 	go func() {
 		tid := <-handoff
@@ -57,16 +63,22 @@ func TestMigrationDiscarded(t *testing.T) {
 			return
 		}
 		close(resume)
-		time.Sleep(5 * time.Millisecond)
+		select {
+		case <-awayDone:
+		case <-time.After(5 * time.Second):
+		}
 		moved <- affinity.SetThreadCPU(tid, x)
 	}()
 	calls := 0
-	var ranOn []int // CPUs of the calls after the hand-off
+	var ranOn []int // CPUs of the first calls after the hand-off
 	res, err := Measure(cfg, func() {
 		calls++
-		if calls == at {
+		switch {
+		case calls == at:
 			handoff <- affinity.ThreadID()
 			<-resume
+		case calls == at+away:
+			awayDone <- struct{}{}
 		}
 		if calls >= at && len(ranOn) < 3 {
 			if c, err := affinity.CurrentCPU(); err == nil {
@@ -95,8 +107,8 @@ func TestMigrationDiscarded(t *testing.T) {
 	if res.CPU != x {
 		t.Errorf("Result.CPU = %d, want %d", res.CPU, x)
 	}
-	if res.Discarded == 0 {
-		t.Fatalf("no sample discarded though the thread ran on cpu %d for 5 ms", y)
+	if res.Discarded < away-1 {
+		t.Fatalf("%d samples discarded though the thread made %d calls (one per sample) on cpu %d", res.Discarded, away, y)
 	}
 	if !res.Converged {
 		t.Errorf("did not converge after moving back: %v", res.Warnings)
