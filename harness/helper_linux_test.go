@@ -288,6 +288,7 @@ func runHelper(t *testing.T, mode string, env []string, timeout time.Duration) h
 	res := helperResult{stdout: out.String(), stderr: errb.String(), state: cmd.ProcessState, elapsed: time.Since(start), timedOut: ctx.Err() != nil}
 	var ee *exec.ExitError
 	if err != nil && !errors.As(err, &ee) {
+		skipIfCannotExec(t, err)
 		t.Fatalf("helper %s: %v", mode, err)
 	}
 	for _, line := range strings.Split(res.stdout, "\n") {
@@ -299,6 +300,17 @@ func runHelper(t *testing.T, mode string, env []string, timeout time.Duration) h
 		}
 	}
 	return res
+}
+
+// skipIfCannotExec skips the test when err says this binary cannot be
+// executed directly: under user-mode emulation (go test -exec
+// qemu-aarch64-static) without binfmt_misc, the kernel refuses the guest's
+// binary with ENOEXEC.
+func skipIfCannotExec(t *testing.T, err error) {
+	t.Helper()
+	if errors.Is(err, syscall.ENOEXEC) {
+		t.Skipf("cannot re-execute the test binary (%v): emulated without binfmt_misc?", err)
+	}
 }
 
 // helperSignal returns the signal that ended the process, if one did.
@@ -329,6 +341,7 @@ func startBurner(t *testing.T, cpu int) {
 	}
 	cmd.Stderr = os.Stderr
 	if err := cmd.Start(); err != nil {
+		skipIfCannotExec(t, err)
 		t.Fatalf("starting the burner: %v", err)
 	}
 	pid := cmd.Process.Pid

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/cyclebench/cyclebench/affinity"
+	"github.com/cyclebench/cyclebench/calibrate"
 	"github.com/cyclebench/cyclebench/internal/chain"
 )
 
@@ -29,6 +30,13 @@ func TestLoad(t *testing.T) {
 	}
 	if !chain.Exact() {
 		t.Skip("the reference chains are the pure-Go fallback on this build: no exact cycle figure to hold to 2%")
+	}
+	cal, err := calibrate.Get()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cal.CPU.Emulated != "" {
+		t.Skipf("the processor is emulated (%s): cycle figures mean nothing here", cal.CPU.Emulated)
 	}
 	allowed, err := affinity.Allowed()
 	if err != nil {

@@ -32,6 +32,17 @@ func buildCyclebench(t *testing.T) string {
 	return bin
 }
 
+// skipIfCannotExec skips the test when err says the built binary cannot be
+// executed directly: under user-mode emulation (go test -exec
+// qemu-aarch64-static) without binfmt_misc, the kernel refuses it with
+// ENOEXEC.
+func skipIfCannotExec(t *testing.T, err error) {
+	t.Helper()
+	if errors.Is(err, syscall.ENOEXEC) {
+		t.Skipf("cannot execute the built cyclebench (%v): emulated without binfmt_misc?", err)
+	}
+}
+
 // measuringStarted reports whether a thread of process pid runs at a
 // raised priority (nice below 0): the measuring thread of a Measure.
 func measuringStarted(pid int) bool {
@@ -94,6 +105,7 @@ func testSignalWritesResults(t *testing.T, bin string) {
 			var stderr strings.Builder
 			cmd.Stderr = &stderr
 			if err := cmd.Start(); err != nil {
+				skipIfCannotExec(t, err)
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { _ = cmd.Process.Kill() })
@@ -156,6 +168,7 @@ func testEarlySignalNeverTruncates(t *testing.T, bin string) {
 			}
 			cmd := exec.Command(bin, "run", "-bench", "^AddChain$", "-count", "10000", "-format", "json", "-o", out)
 			if err := cmd.Start(); err != nil {
+				skipIfCannotExec(t, err)
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { _ = cmd.Process.Kill() })
