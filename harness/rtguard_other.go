@@ -4,7 +4,6 @@ package harness
 
 import (
 	"errors"
-	"sync/atomic"
 
 	"github.com/cyclebench/cyclebench/affinity"
 )
@@ -14,9 +13,6 @@ import (
 // guard bounds the realtime class (Windows REALTIME_PRIORITY_CLASS has no
 // RLIMIT_RTTIME), which is one more reason to ask for it only on purpose.
 var ErrRealtimeLimit = errors.New("harness: realtime time limit reached")
-
-// rtGuardArms counts the measurements a guard has watched; always 0 here.
-var rtGuardArms atomic.Int64
 
 // rtGuard is the Linux realtime guard; on this OS newRTGuard returns nil
 // and a nil guard does nothing.

@@ -17,13 +17,13 @@ import (
 // Soft problems as the library reports them (the texts follow the
 // packages' own messages; only their presence in the output is checked).
 var (
-	warnVM          = fmt.Errorf("%w (KVMKVMKVM): the counter may be virtualised and other guests share the host", calibrate.ErrVirtual)
-	warnInvariant   = fmt.Errorf("%w: CPUID 0x80000007 EDX[8] is clear; ticks do not convert to time with one frequency", calibrate.ErrNotInvariant)
-	warnRatio       = fmt.Errorf("%w: IMUL/ADD = 2.41, want 3 ± 3%%: the machine was busy", calibrate.ErrRatio)
-	warnDiscards    = fmt.Errorf("%w: 412 of 1000 samples (41%%) straddled CPUs", harness.ErrDiscards)
-	warnPriority    = fmt.Errorf("%w to high: operation not permitted", affinity.ErrPriority)
-	warnPriorityGot = errors.New("harness: priority high asked, normal obtained")
-	warnNotConv     = fmt.Errorf("%w: spread of the 3 best is 4.2%% after 1000 samples in 10s (ε 1%%)", harness.ErrNotConverged)
+	errVM          = fmt.Errorf("%w (KVMKVMKVM): the counter may be virtualised and other guests share the host", calibrate.ErrVirtual)
+	errInvariant   = fmt.Errorf("%w: CPUID 0x80000007 EDX[8] is clear; ticks do not convert to time with one frequency", calibrate.ErrNotInvariant)
+	errRatio       = fmt.Errorf("%w: IMUL/ADD = 2.41, want 3 ± 3%%: the machine was busy", calibrate.ErrRatio)
+	errDiscards    = fmt.Errorf("%w: 412 of 1000 samples (41%%) straddled CPUs", harness.ErrDiscards)
+	errPriority    = fmt.Errorf("%w to high: operation not permitted", affinity.ErrPriority)
+	errPriorityGot = errors.New("harness: priority high asked, normal obtained")
+	errNotConv     = fmt.Errorf("%w: spread of the 3 best is 4.2%% after 1000 samples in 10s (ε 1%%)", harness.ErrNotConverged)
 )
 
 // warnedResult is a result as Measure returns it: the calibration's
@@ -33,7 +33,7 @@ func warnedResult(name string, converged bool, own ...error) measured {
 		Name: name, Ticks: 755.5, Nanoseconds: 308.9, Cycles: 1002.3, CyclesPerTick: 1.3267,
 		Converged: converged, Samples: 1000, Discarded: 3, Repeat: 130, Best: []float64{98000, 98010, 98020},
 		TicksPerSecond: 2445431941, CPU: 1, Priority: "high", Spread: 0.0002,
-		Warnings: append([]error{warnVM, warnInvariant, warnRatio}, own...),
+		Warnings: append([]error{errVM, errInvariant, errRatio}, own...),
 	}
 	return measured{Result: r, Kernel: "AddChain", N: 1000, Unit: "ops", Check: "ok", bench: name, elemOK: true}
 }
@@ -114,8 +114,8 @@ func TestSoftProblemsInEveryFormat(t *testing.T) {
 	results := func() []measured {
 		return []measured{
 			warnedResult("AddChain/n=1000", true),
-			warnedResult("Factorize/n=97", false, warnNotConv, warnDiscards),
-			warnedResult("SortInts/n=1000", true, warnPriorityGot),
+			warnedResult("Factorize/n=97", false, errNotConv, errDiscards),
+			warnedResult("SortInts/n=1000", true, errPriorityGot),
 		}
 	}
 	// rs returns fresh results each time: writeOutput moves the common
@@ -126,9 +126,9 @@ func TestSoftProblemsInEveryFormat(t *testing.T) {
 		rs     func() []measured
 		want   map[string]bool // name → converged, for each result
 	}{
-		{"three results", []error{warnPriority}, results,
+		{"three results", []error{errPriority}, results,
 			map[string]bool{"AddChain/n=1000": true, "Factorize/n=97": false, "SortInts/n=1000": true}},
-		{"one result", []error{warnPriority}, func() []measured { return results()[1:2] }, map[string]bool{"Factorize/n=97": false}},
+		{"one result", []error{errPriority}, func() []measured { return results()[1:2] }, map[string]bool{"Factorize/n=97": false}},
 	}
 	for _, c := range cases {
 		for _, format := range resultFormats {
@@ -201,13 +201,13 @@ func (r *recorder) Errorf(format string, args ...any) {
 
 func checkHeaderWarnings(t testing.TB, format, interrupted string) {
 	t.Helper()
-	h := newHeader("run", nil, harness.DefaultConfig(), []error{warnVM})
+	h := newHeader("run", nil, harness.DefaultConfig(), []error{errVM})
 	h.Warnings = append(h.Warnings, interrupted)
 	var out bytes.Buffer
 	if err := writeOutput(&out, "", format, h, nil); err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []string{warnVM.Error(), interrupted} {
+	for _, w := range []string{errVM.Error(), interrupted} {
 		if !strings.Contains(out.String(), w) {
 			t.Errorf("%s output with no results lacks the warning %q:\n%s", format, w, out.String())
 		}
