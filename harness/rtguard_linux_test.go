@@ -118,7 +118,7 @@ func TestRTTimeLimitAlone(t *testing.T) {
 		t.Logf("killed by signal %d (%v) after %v (process start included)", int(sig), sig, r.elapsed.Round(time.Millisecond))
 	})
 	t.Run("preemption on: the limit never fires", func(t *testing.T) {
-		const wait = 5 * helperRTLimit
+		const wait = 3 * helperRTLimit
 		r := runHelper(t, "pin-spin", nil, wait)
 		helperSkip(t, r)
 		if !r.timedOut {
