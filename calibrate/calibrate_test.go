@@ -174,6 +174,9 @@ func TestParseCPUInfo(t *testing.T) {
 		{"not known", "cpu MHz : 3500.000\nflags : fpu tsc constant_tsc\n", 0, false},
 		{"no mhz", "flags : tsc_known_freq\n", 0, false},
 		{"garbage", "cpu MHz : fast\nflags : tsc_known_freq\n", 0, false},
+		{"infinite", "cpu MHz : inf\nflags : tsc_known_freq\n", 0, false},
+		{"overflow", "cpu MHz : 1e400\nflags : tsc_known_freq\n", 0, false},
+		{"absurd", "cpu MHz : 1e308\nflags : tsc_known_freq\n", 0, false},
 		{"empty", "", 0, false},
 	}
 	for _, tt := range tests {

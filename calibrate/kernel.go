@@ -25,7 +25,7 @@ var (
 func KernelHz() (hz float64, source string, err error) {
 	if b, err := os.ReadFile(tscFreqKHzPath); err == nil {
 		khz, err := strconv.ParseFloat(strings.TrimSpace(string(b)), 64)
-		if err == nil && khz > 0 {
+		if err == nil && khz > 0 && khz <= maxCPUInfoMHz*1e3 {
 			return khz * 1e3, tscFreqKHzPath, nil
 		}
 	}
@@ -40,6 +40,10 @@ func KernelHz() (hz float64, source string, err error) {
 	}
 	return hz, cpuinfoPath + " (cpu MHz, tsc_known_freq)", nil
 }
+
+// maxCPUInfoMHz bounds a kernel TSC figure: 1 THz, far above any counter,
+// and finite (ParseFloat accepts "inf" and returns +Inf on overflow).
+const maxCPUInfoMHz = 1e6
 
 // parseCPUInfoHz reads the first processor block of /proc/cpuinfo and
 // returns its "cpu MHz" in Hz when its flags include tsc_known_freq.
@@ -61,8 +65,9 @@ func parseCPUInfoHz(sc *bufio.Scanner) (float64, error) {
 		key, val = strings.TrimSpace(key), strings.TrimSpace(val)
 		switch key {
 		case "cpu MHz":
+			// Reject "inf", and overflow to +Inf: a frequency must be finite.
 			v, err := strconv.ParseFloat(val, 64)
-			if err == nil && v > 0 {
+			if err == nil && v > 0 && v <= maxCPUInfoMHz {
 				mhz, haveMHz = v, true
 			}
 		case "flags":
