@@ -34,6 +34,9 @@ func Measure(cfg Config, f func()) (Result, error) {
 		res Result
 		err error
 	}
+	// A realtime measurement is watched from outside: RLIMIT_RTTIME alone
+	// cannot stop a spinning Go thread (see rtGuard).
+	guard := newRTGuard(cfg)
 	done := make(chan outcome, 1)
 	go func() {
 		var o outcome
@@ -49,16 +52,20 @@ func Measure(cfg Config, f func()) (Result, error) {
 			}
 			done <- o
 		}()
-		o.res, o.err = measurePinned(cfg, f)
+		o.res, o.err = measurePinned(cfg, f, guard)
 		finished = true
 	}()
-	o := <-done
-	return o.res, o.err
+	select {
+	case o := <-done:
+		return o.res, o.err
+	case err := <-guard.tripped():
+		return Result{Name: cfg.Name}, err
+	}
 }
 
 // measurePinned pins the calling goroutine, turns GC off, runs the loop and
 // restores everything, also when f panics or exits the goroutine.
-func measurePinned(cfg Config, f func()) (Result, error) {
+func measurePinned(cfg Config, f func(), guard *rtGuard) (Result, error) {
 	res := Result{Name: cfg.Name, CPU: -1, Priority: affinity.PriorityNormal.String()}
 	prio := affinity.PriorityHigh
 	switch {
@@ -70,7 +77,7 @@ func measurePinned(cfg Config, f func()) (Result, error) {
 	pinned, err := affinity.Pin(affinity.Options{CPU: cfg.CPU, Priority: prio, RTTimeLimit: cfg.RTTimeLimit})
 	switch {
 	case err == nil:
-		defer pinned.Restore()
+		defer guard.watch(pinned)() // pinned.Restore, under the realtime guard when there is one
 		res.CPU, res.Priority = pinned.CPU, pinned.Priority.String()
 		res.Warnings = append(res.Warnings, pinned.Warnings...)
 	case errors.Is(err, errors.ErrUnsupported):
