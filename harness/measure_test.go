@@ -16,7 +16,9 @@ import (
 
 var testSink uint64
 
-func addKernel(n int) func() { return func() { testSink += chain.Add(n) } }
+// addKernel returns a kernel of n dependent ADDs that continues the previous
+// call's chain, so that repeated calls cannot overlap (see chain.AddFrom).
+func addKernel(n int) func() { return func() { testSink = chain.AddFrom(testSink, n) } }
 
 func TestBadConfig(t *testing.T) {
 	ok := func() {}

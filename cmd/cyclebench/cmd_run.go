@@ -45,9 +45,16 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// Signals are caught from here on: one that arrives while the counter is
+	// calibrated stops the run before it measures, leaving -o untouched.
+	in := catchInterrupts()
+	defer in.stop()
 	cal, warns, err := calibrateOn(cfg.CPU)
 	if err != nil {
 		return err
+	}
+	if code := in.exitCode(); code != 0 {
+		return silentExit(code)
 	}
 	cfg.Calibration = cal
 	h := newHeader("run", cal, cfg, warns)
@@ -59,8 +66,6 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		probe.Abort()
 	}
 
-	in := catchInterrupts()
-	defer in.stop()
 	cfg.Context = in.ctx
 	prog := newProgressLine(stderr)
 	var results []measured

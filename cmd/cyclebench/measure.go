@@ -210,10 +210,20 @@ func hoistCommonWarnings(h *header, rs []measured) {
 	}
 }
 
+// withCommonWarningsHoisted returns a copy of rs, and of h, with the
+// warnings every result carries moved into the header; rs is not changed,
+// so the same results can be written again.
+func withCommonWarningsHoisted(h header, rs []measured) (header, []measured) {
+	h.Warnings = append([]string(nil), h.Warnings...)
+	rs = append([]measured(nil), rs...)
+	hoistCommonWarnings(&h, rs)
+	return h, rs
+}
+
 // writeOutput writes rs to path atomically (or to stdout when path is "").
 // Warnings common to every result are printed once, in the header.
 func writeOutput(stdout io.Writer, path, format string, h header, rs []measured) error {
-	hoistCommonWarnings(&h, rs)
+	h, rs = withCommonWarningsHoisted(h, rs)
 	if path == "" {
 		return writeResults(stdout, format, h, rs)
 	}

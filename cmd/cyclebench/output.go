@@ -335,19 +335,30 @@ func writeResultJSON(w io.Writer, h header, rs []measured) error {
 
 func writeResultCSV(w io.Writer, h header, rs []measured) error {
 	cw := csv.NewWriter(w)
+	// The warnings cell holds one warning per line (a quoted CSV field may
+	// contain newlines; warnings themselves are single lines).
 	cols := []string{"name", "kernel", "n", "unit", "cycles", "ticks", "ns", "elements", "cycles_per_element", "ticks_per_element", "ns_per_element",
 		"converged", "samples", "discarded", "repeat", "overhead_ticks", "core_cycles_per_tick", "tsc_hz", "cpu", "check", "warnings"}
 	if err := cw.Write(cols); err != nil {
 		return err
 	}
 	f := func(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
+	if len(rs) == 0 && len(h.Warnings) > 0 {
+		// No result to carry them: one row with only the warnings, so that
+		// a run interrupted before its first result still says why.
+		row := make([]string, len(cols))
+		row[len(cols)-1] = strings.Join(h.Warnings, "\n")
+		if err := cw.Write(row); err != nil {
+			return err
+		}
+	}
 	for _, r := range rs {
 		j := toJSON(r)
 		warn := append(append([]string{}, h.Warnings...), j.Warnings...)
 		if err := cw.Write([]string{j.Name, j.Kernel, strconv.Itoa(j.N), j.Unit, f(j.Cycles), f(j.Ticks), f(j.Nanoseconds),
 			f(j.Elements), f(j.CyclesPerElement), f(j.TicksPerElement), f(j.NsPerElement),
 			strconv.FormatBool(j.Converged), strconv.Itoa(j.Samples), strconv.Itoa(j.Discarded), strconv.Itoa(j.Repeat),
-			f(j.OverheadTicks), f(j.CyclesPerTick), f(j.TicksPerSecond), strconv.Itoa(j.CPU), j.Check, strings.Join(warn, "; ")}); err != nil {
+			f(j.OverheadTicks), f(j.CyclesPerTick), f(j.TicksPerSecond), strconv.Itoa(j.CPU), j.Check, strings.Join(warn, "\n")}); err != nil {
 			return err
 		}
 	}
