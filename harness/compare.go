@@ -467,16 +467,21 @@ func (m *multi) run(need func(*target) bool, onRound func(), progress func() (in
 		for i := nt - 1; i >= 0; i-- {
 			slots = append(slots, slots[i])
 		}
+		// The empty loops and the ruler are sampled as long as any target
+		// is, so that their best samples come from the same moments as the
+		// targets' (the core clock moves by percents between busy and idle
+		// periods), and on until they are done themselves.
+		busy := nt > 0
 		for _, t := range m.targets {
-			if t.ownsOver && !streamDone(t.over, cfg) {
+			if t.ownsOver && (busy || !streamDone(t.over, cfg)) {
 				slots = append(slots, slot{slotOverhead, t})
 			}
 		}
 		if !cfg.NoCycles {
-			if !streamDone(m.short, cfg) {
+			if busy || !streamDone(m.short, cfg) {
 				slots = append(slots, slot{kind: slotShort})
 			}
-			if !streamDone(m.long, cfg) {
+			if busy || !streamDone(m.long, cfg) {
 				slots = append(slots, slot{kind: slotLong})
 			}
 		}

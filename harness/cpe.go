@@ -127,10 +127,11 @@ func CPE(cfg Config, sizes []int, build func(n int) (Instance, error)) (CPEResul
 // not leave it with a cold cache, then the empty loops and the ADD-chain
 // ruler; every other round runs in the reverse order. So a slow drift of
 // the core clock or of the machine's load affects every size alike, and
-// one ruler converts every size of a sweep to cycles. A size stops being
-// sampled once its K best samples agree or it has taken MaxSamples
-// samples; a sweep's loop ends when every stream is done or after
-// cfg.MaxTime. Different sweeps are not interleaved with each other: a
+// one ruler converts every size of a sweep to cycles. Every size is
+// sampled in every round until each one's K best samples agree (or it has
+// taken MaxSamples samples), so all sizes' best samples come from the same
+// stretch of time; a sweep's loop ends then, once the empty loops and the
+// ruler have converged too, or after cfg.MaxTime. Different sweeps are not interleaved with each other: a
 // kernel run between the samples of another can change how the other runs
 // (branch and memory-dependence predictors), which was seen to make
 // CS:APP's combine1 bimodal.
@@ -200,7 +201,19 @@ func CPEAll(cfg Config, sweeps []Sweep) ([]CPEResult, error) {
 			if m, err = newMulti(c, cal, base, insts[i], false); err != nil {
 				return err
 			}
-			return m.run(func(t *target) bool { return !streamDone(t.s, c) }, nil, func() (int, int) {
+			// Every size is sampled until all are done, so that each
+			// size's best samples are taken over the same stretch of time
+			// (a size that converged early during a slow moment of the
+			// core clock would otherwise keep that moment's figure).
+			need := func(*target) bool {
+				for _, t := range m.targets {
+					if !streamDone(t.s, c) {
+						return true
+					}
+				}
+				return false
+			}
+			return m.run(need, nil, func() (int, int) {
 				done := before
 				for _, t := range m.targets {
 					if streamDone(t.s, c) {
