@@ -19,13 +19,14 @@ const cpeDescription = `Measure a kernel at several sizes n and fit cost = inter
 squares with an intercept: CPE is the cost per element (core cycles, counter
 ticks and ns), the intercept the cost per call that does not grow with n.
 Every size is measured with the K-best method, all sizes interleaved in one
-loop (each round visits them forward and back) with one core-clock ruler, so
-a drift of the machine hits every size alike. The table lists each size and
+loop (each round visits them forward and back, until every size has
+converged) with one core-clock ruler, so a drift of the machine hits every
+size alike. The table lists each size and
 the fit: CPE ± its 95% confidence interval, intercept, R², and the sizes
 whose residual is an outlier (for example where the data leave a cache).
 
 -bench takes a kernel name (see cyclebench run -list) or a regexp selecting
-several; they are measured interleaved and fitted separately. Sizes come
+several; they are swept one after another and fitted separately. Sizes come
 from one of -sizes, -range or -log; without them each kernel is swept over
 10 sizes from a tenth of its default n to its default n. -plot draws the
 points and fitted lines (SVG or PNG by the file's extension; log-log axes
@@ -175,12 +176,20 @@ func newSweepProgress(stderr io.Writer, description string, total int) (func(har
 		progressbar.OptionClearOnFinish(),
 		progressbar.OptionSetPredictTime(false),
 	)
-	return func(p harness.Progress) { bar.Set(p.Samples) }, func() { bar.Finish() }
+	shown := 0
+	return func(p harness.Progress) {
+		// A size can lose its convergence to a new best sample: the bar
+		// does not go back.
+		if p.Samples > shown {
+			shown = p.Samples
+			bar.Set(shown)
+		}
+	}, func() { bar.Finish() }
 }
 
 func runCPE(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("cpe", "-bench NAME [-sizes LIST | -range FROM:TO:STEP | -log FROM:TO:COUNT] [-plot FILE.svg|.png] [flags]", cpeDescription, stderr)
-	bench := fs.String("bench", "", "kernel name, or a regexp selecting several (measured interleaved); see cyclebench run -list")
+	bench := fs.String("bench", "", "kernel name, or a regexp selecting several (swept one after another); see cyclebench run -list")
 	sf := addSizeFlags(fs)
 	plotPath := fs.String("plot", "", "draw the points and fitted lines to this file: .svg or .png")
 	format := choiceFlag(fs, "format", formatTable, "output format", resultFormats...)
