@@ -4,6 +4,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -73,9 +74,11 @@ func (p cpePlot) render(format string) (out []byte, err error) {
 	pl.Title.Text = p.Title
 	pl.X.Label.Text = p.XLabel
 	pl.Y.Label.Text = p.YLabel
-	// Lines of cost against n rise to the right: the bottom right is free.
-	pl.Legend.Top, pl.Legend.Left = false, false
-	pl.Legend.XOffs, pl.Legend.YOffs = -vg.Points(6), vg.Points(6)
+	// Lines of cost against n rise to the right: the top left is free.
+	// The legend is placed relative to the whole canvas vertically, so it
+	// moves down past the title.
+	pl.Legend.Top, pl.Legend.Left = true, true
+	pl.Legend.XOffs, pl.Legend.YOffs = vg.Points(10), -vg.Points(22)
 	pl.Add(plotter.NewGrid())
 	if p.Log {
 		pl.X.Scale, pl.Y.Scale = plot.LogScale{}, plot.LogScale{}
@@ -180,8 +183,12 @@ func writePlot(path, format string, p cpePlot) error {
 	if err != nil {
 		return fmt.Errorf("-plot %s: %w", path, err)
 	}
-	if _, err := f.Write(img); err != nil {
+	// CreateTemp makes the file 0600; an image is for others to see.
+	if _, err := f.Write(img); err != nil || f.Chmod(0o644) != nil {
 		f.Abort()
+		if err == nil {
+			err = errors.New("cannot set the file's mode")
+		}
 		return fmt.Errorf("-plot %s: %w", path, err)
 	}
 	return f.Commit()
