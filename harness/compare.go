@@ -52,6 +52,12 @@ type Comparison struct {
 	// so the ratio does not depend on the core clock's rate: it is the same
 	// in ticks, nanoseconds and cycles.
 	Stats stats.Comparison
+	// BestRatio is B.Ticks / A.Ticks: the ratio of the two sides' best
+	// samples (K-best), against Stats.Ratio from the typical pair. When it
+	// lies outside the paired interval, a warning says so: the kernels'
+	// typical and best times differ, and the two ratios answer different
+	// questions.
+	BestRatio float64
 	// TicksA and TicksB are the paired samples in counter ticks per call
 	// (each sample times Repeat calls; the empty loop's best is
 	// subtracted), in the order they were taken.
@@ -185,6 +191,13 @@ func Compare(cfg Config, a, b Instance, opt CompareOptions) (Comparison, error) 
 		return cmp, fmt.Errorf("harness: comparing %s and %s: %w", a.Name, b.Name, err)
 	}
 	cmp.Warnings = append(cmp.Warnings, cmp.Stats.Warnings...)
+	if cmp.A.Ticks > 0 {
+		cmp.BestRatio = cmp.B.Ticks / cmp.A.Ticks
+		band := math.Max(cmp.Stats.NoiseBand, 0)
+		if cmp.BestRatio < cmp.Stats.Lo*(1-band) || cmp.BestRatio > cmp.Stats.Hi*(1+band) {
+			cmp.Warnings = append(cmp.Warnings, fmt.Errorf("harness: the best samples' ratio B/A %.4f lies outside the paired interval [%.4f, %.4f]: the typical and the best times differ (a kernel whose time varies from sample to sample); the paired ratio describes typical samples, the per-side figures the best", cmp.BestRatio, cmp.Stats.Lo, cmp.Stats.Hi))
+		}
+	}
 	return cmp, nil
 }
 

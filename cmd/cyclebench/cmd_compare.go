@@ -286,6 +286,7 @@ func writeLiveTable(w io.Writer, h header, c liveComparison) error {
 	t := &table{}
 	t.row("B/A", "%.5f  (95%% CI %.5f to %.5f; the same in cycles, ticks and ns: A and B ran interleaved)", s.Ratio, s.Lo, s.Hi)
 	t.row("p", "%s  (Wilcoxon signed-rank, %s; %d pairs of %d calls, %d equal)", pString(s.PValue), exact, s.N, c.Repeat, s.Zeros)
+	t.row("best B/A", "%.5f  (ratio of the two sides' best samples, the figures above)", c.BestRatio)
 	t.row("verdict", "%s", verdictLine(s))
 	t.row("took", "%s ms measuring, %d rounds", sig(float64(c.Wall.Microseconds())/1000, 3), c.Rounds)
 	t.write(&b)
@@ -309,6 +310,7 @@ type liveJSON struct {
 	A           jsonResult `json:"a"`
 	B           jsonResult `json:"b"`
 	Ratio       float64    `json:"ratio"`
+	BestRatio   float64    `json:"best_ratio"`
 	Lo          float64    `json:"ratio_lo"`
 	Hi          float64    `json:"ratio_hi"`
 	Confidence  float64    `json:"confidence"`
@@ -330,7 +332,7 @@ type liveJSON struct {
 
 func liveReport(h header, c liveComparison) liveJSON {
 	s := c.Stats
-	return liveJSON{header: h, A: toJSON(c.A), B: toJSON(c.B), Ratio: s.Ratio, Lo: s.Lo, Hi: s.Hi, Confidence: s.Confidence,
+	return liveJSON{header: h, A: toJSON(c.A), B: toJSON(c.B), Ratio: s.Ratio, BestRatio: c.BestRatio, Lo: s.Lo, Hi: s.Hi, Confidence: s.Confidence,
 		PValue: s.PValue, Test: s.Test, Exact: s.Exact, Pairs: s.N, Zeros: s.Zeros, Alpha: s.Alpha, NoiseBand: s.NoiseBand,
 		Significant: s.Significant, Verdict: s.Verdict, Repeat: c.Repeat, Rounds: c.Rounds, WallSeconds: c.Wall.Seconds(),
 		TicksA: c.TicksA, TicksB: c.TicksB}
@@ -469,5 +471,10 @@ func writeCPECompareCSV(w io.Writer, c harness.CPEComparison) error {
 }
 
 // pString formats a p-value with two significant digits: 0.65, 0.0044,
-// 2.1e-11.
-func pString(p float64) string { return strconv.FormatFloat(p, 'g', 2, 64) }
+// 2.1e-11; a p-value that underflowed to 0 is shown as < 1e-300.
+func pString(p float64) string {
+	if p == 0 {
+		return "< 1e-300"
+	}
+	return strconv.FormatFloat(p, 'g', 2, 64)
+}
