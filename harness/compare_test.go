@@ -63,6 +63,9 @@ func TestCompareDetectsDifference(t *testing.T) {
 		if c.A.CyclesPerTick != c.B.CyclesPerTick || c.B.Cycles <= c.A.Cycles {
 			return "one ruler, B slower"
 		}
+		if c.BestRatio != c.B.Ticks/c.A.Ticks || c.BestRatio < 1.3 || c.BestRatio > 1.7 {
+			return "best ratio off"
+		}
 		return ""
 	})
 }
