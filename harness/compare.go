@@ -132,7 +132,7 @@ func Compare(cfg Config, a, b Instance, opt CompareOptions) (Comparison, error) 
 	maxRounds := max(cfg.MaxSamples, 2*pairs)
 	var m *multi
 	var rawA, rawB []float64
-	runErr := runPinned(cfg, func(base Result, cal *calibrate.Calibration) error {
+	abandoned, runErr := runPinned(cfg, func(base Result, cal *calibrate.Calibration) error {
 		var err error
 		if m, err = newMulti(cfg, cal, base, []Instance{a, b}, true); err != nil {
 			return err
@@ -155,7 +155,7 @@ func Compare(cfg Config, a, b Instance, opt CompareOptions) (Comparison, error) 
 		progress := func() (int, int) { return min(len(rawA), pairs), pairs }
 		return m.run(need, onRound, progress)
 	})
-	if m == nil {
+	if m == nil || abandoned {
 		return cmp, runErr
 	}
 	cmp.Repeat, cmp.Rounds, cmp.Wall = m.targets[0].r, m.rounds, m.wall
@@ -256,8 +256,12 @@ func CompareCPE(cfg Config, sizes []int, a, b Sweep, opt stats.CompareOptions) (
 // at the priority cfg asks for, with the GC off, as [Measure] does, and
 // restores everything afterwards, also when a measured function panics or
 // calls runtime.Goexit. base carries the CPU, the priority obtained and the
-// warnings of pinning and calibration.
-func runPinned(cfg Config, body func(base Result, cal *calibrate.Calibration) error) error {
+// warnings of pinning and calibration. A realtime run is watched by the
+// same guard as Measure's; when it trips, runPinned returns its error
+// (wrapping [ErrRealtimeLimit]) and abandoned true: the measuring
+// goroutine is still running and nothing it writes may be read.
+func runPinned(cfg Config, body func(base Result, cal *calibrate.Calibration) error) (abandoned bool, err error) {
+	guard := newRTGuard(cfg)
 	done := make(chan error, 1)
 	go func() {
 		var err error
@@ -272,13 +276,18 @@ func runPinned(cfg Config, body func(base Result, cal *calibrate.Calibration) er
 			}
 			done <- err
 		}()
-		err = pinnedBody(cfg, body)
+		err = pinnedBody(cfg, body, guard)
 		finished = true
 	}()
-	return <-done
+	select {
+	case err := <-done:
+		return false, err
+	case err := <-guard.tripped():
+		return true, err
+	}
 }
 
-func pinnedBody(cfg Config, body func(base Result, cal *calibrate.Calibration) error) error {
+func pinnedBody(cfg Config, body func(base Result, cal *calibrate.Calibration) error, guard *rtGuard) error {
 	base := Result{CPU: -1, Priority: affinity.PriorityNormal.String()}
 	prio := affinity.PriorityHigh
 	switch {
@@ -290,7 +299,7 @@ func pinnedBody(cfg Config, body func(base Result, cal *calibrate.Calibration) e
 	pinned, err := affinity.Pin(affinity.Options{CPU: cfg.CPU, Priority: prio, RTTimeLimit: cfg.RTTimeLimit})
 	switch {
 	case err == nil:
-		defer pinned.Restore()
+		defer guard.watch(pinned)() // pinned.Restore, under the realtime guard when there is one
 		base.CPU, base.Priority = pinned.CPU, pinned.Priority.String()
 		base.Warnings = append(base.Warnings, pinned.Warnings...)
 	case errors.Is(err, errors.ErrUnsupported):

@@ -196,7 +196,7 @@ func CPEAll(cfg Config, sweeps []Sweep) ([]CPEResult, error) {
 		var m *multi
 		c := cfg
 		c.Name = sw.Name
-		runErr := runPinned(c, func(base Result, cal *calibrate.Calibration) error {
+		abandoned, runErr := runPinned(c, func(base Result, cal *calibrate.Calibration) error {
 			var err error
 			if m, err = newMulti(c, cal, base, insts[i], false); err != nil {
 				return err
@@ -223,7 +223,7 @@ func CPEAll(cfg Config, sweeps []Sweep) ([]CPEResult, error) {
 				return done, total
 			})
 		})
-		if m == nil {
+		if m == nil || abandoned {
 			return results, runErr
 		}
 		res, err := cpeResult(c, sw, m, xs[i])

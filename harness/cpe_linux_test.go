@@ -1,0 +1,24 @@
+//go:build linux
+
+package harness
+
+import "testing"
+
+// The realtime guard exists on Linux only (see rtguard_linux.go).
+
+func TestCPERealtimeIsGuarded(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Realtime = true
+	cfg.MaxSamples = 30
+	before := rtGuardArms.Load()
+	c, err := CPE(cfg, []int{100, 200, 300}, buildChain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Points) == 0 || c.Points[0].Priority != "realtime" {
+		t.Skipf("realtime priority not obtained here (%v); nothing to guard", c.Warnings)
+	}
+	if rtGuardArms.Load() == before {
+		t.Fatal("a realtime sweep ran without the realtime guard")
+	}
+}
