@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -135,6 +136,7 @@ func useRecordedLab(t *testing.T, lab harness.LabResult, util harness.Utilisatio
 }
 
 func TestClocksGolden(t *testing.T) {
+	skipOn32Bit(t)
 	tests := []struct {
 		file string
 		args []string
@@ -187,6 +189,7 @@ func TestClocksFlags(t *testing.T) {
 }
 
 func TestClocksOutputFile(t *testing.T) {
+	skipOn32Bit(t)
 	useRecordedLab(t, recordedLab(), recordedUtilisation())
 	path := filepath.Join(t.TempDir(), "lab.json")
 	out, _, err := runCLI(t, "clocks", "-format", "json", "-o", path)
@@ -298,7 +301,7 @@ func TestClocksLive(t *testing.T) {
 		// to the verdict and warnings, which depend on the figures.
 		g, o := strings.Split(mask(readGolden(t, "clocks_lab.golden")), "\n"), strings.Split(mask(out), "\n")
 		for i := range 4 {
-			if i < len(o) && i < len(g) && !strings.HasPrefix(g[i], "cpu:") && o[i] != g[i] {
+			if i < len(o) && i < len(g) && !strings.HasPrefix(g[i], "cpu:") && !strings.HasPrefix(g[i], "tsc:") && o[i] != g[i] { // the counter and its frequency source depend on the build
 				t.Errorf("line %d: %q, want %q", i+1, o[i], g[i])
 			}
 		}
@@ -397,4 +400,14 @@ func clockNamesOf(cs []cputime.Clock) []string {
 		s = append(s, c.String())
 	}
 	return s
+}
+
+// skipOn32Bit skips tests that replay the lab recorded on a 64-bit build:
+// its Factorize kernel (n = 352700091909229843) does not exist where int is
+// 32 bits (the default there is 2146654199), so its unit cannot be found.
+func skipOn32Bit(t *testing.T) {
+	t.Helper()
+	if strconv.IntSize == 32 {
+		t.Skip("the recorded lab's Factorize size does not fit a 32-bit int")
+	}
 }
