@@ -5,11 +5,9 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"runtime/debug"
 	"slices"
 	"time"
 
-	"github.com/cyclebench/cyclebench/affinity"
 	"github.com/cyclebench/cyclebench/calibrate"
 	"github.com/cyclebench/cyclebench/internal/chain"
 	"github.com/cyclebench/cyclebench/stats"
@@ -252,80 +250,6 @@ func CompareCPE(cfg Config, sizes []int, a, b Sweep, opt stats.CompareOptions) (
 
 // ---- the interleaved loop shared by CPEAll and Compare ----
 
-// runPinned runs body on a new goroutine locked to its OS thread, pinned,
-// at the priority cfg asks for, with the GC off, as [Measure] does, and
-// restores everything afterwards, also when a measured function panics or
-// calls runtime.Goexit. base carries the CPU, the priority obtained and the
-// warnings of pinning and calibration. A realtime run is watched by the
-// same guard as Measure's; when it trips, runPinned returns its error
-// (wrapping [ErrRealtimeLimit]) and abandoned true: the measuring
-// goroutine is still running and nothing it writes may be read.
-func runPinned(cfg Config, body func(base Result, cal *calibrate.Calibration) error) (abandoned bool, err error) {
-	guard := newRTGuard(cfg)
-	done := make(chan error, 1)
-	go func() {
-		var err error
-		finished := false
-		defer func() {
-			if !finished {
-				if r := recover(); r != nil {
-					err = fmt.Errorf("%w: %v", ErrPanic, r)
-				} else {
-					err = ErrGoexit
-				}
-			}
-			done <- err
-		}()
-		err = pinnedBody(cfg, body, guard)
-		finished = true
-	}()
-	select {
-	case err := <-done:
-		return false, err
-	case err := <-guard.tripped():
-		return true, err
-	}
-}
-
-func pinnedBody(cfg Config, body func(base Result, cal *calibrate.Calibration) error, guard *rtGuard) error {
-	base := Result{CPU: -1, Priority: affinity.PriorityNormal.String()}
-	prio := affinity.PriorityHigh
-	switch {
-	case cfg.Realtime:
-		prio = affinity.PriorityRealtime
-	case cfg.KeepPriority:
-		prio = affinity.PriorityNormal
-	}
-	pinned, err := affinity.Pin(affinity.Options{CPU: cfg.CPU, Priority: prio, RTTimeLimit: cfg.RTTimeLimit})
-	switch {
-	case err == nil:
-		defer guard.watch(pinned)() // pinned.Restore, under the realtime guard when there is one
-		base.CPU, base.Priority = pinned.CPU, pinned.Priority.String()
-		base.Warnings = append(base.Warnings, pinned.Warnings...)
-	case errors.Is(err, errors.ErrUnsupported):
-		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
-		base.Warnings = append(base.Warnings, fmt.Errorf("%w: %v", ErrUnpinned, err))
-	default:
-		return err
-	}
-	if prio != affinity.PriorityNormal && pinned != nil && pinned.Priority < prio {
-		base.Warnings = append(base.Warnings, fmt.Errorf("harness: priority %s asked, %s obtained", prio, pinned.Priority))
-	}
-	cal := cfg.Calibration
-	if cal == nil {
-		if cal, err = calibrate.Get(); err != nil {
-			return err
-		}
-	}
-	base.Warnings = append(base.Warnings, cal.Warnings...)
-	if !cfg.KeepGC {
-		runtime.GC()
-		defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	}
-	return body(base, cal)
-}
-
 // target is one function of the interleaved loop.
 type target struct {
 	inst     Instance
@@ -372,7 +296,7 @@ func newMulti(cfg Config, cal *calibrate.Calibration, base Result, insts []Insta
 	m.checkCPU = m.cpu >= 0 && tsc.HasAux() && runtime.GOOS == "linux"
 	m.minRegion = cfg.MinRegionSteps * m.step
 	m.warnings = append(m.warnings, base.Warnings...)
-	absTicks := cfg.AbsSteps * m.step
+	absTicks := cfg.absTicks(m.step)
 
 	warm := time.Now()
 	for first := true; first || time.Since(warm) < cfg.Warmup; first = false {
@@ -385,7 +309,7 @@ func newMulti(cfg Config, cal *calibrate.Calibration, base Result, insts []Insta
 		empty()
 	}
 	if !cfg.NoCycles {
-		sink += chain.Add(100_000)
+		runtime.KeepAlive(chain.Add(100_000))
 	}
 
 	rs := make([]int, len(insts))

@@ -39,7 +39,8 @@ type Config struct {
 	Epsilon float64
 	// AbsSteps is an absolute tolerance in counter steps: also converged when
 	// vK − v1 ≤ AbsSteps × step, so that a kernel near the counter's
-	// resolution can converge; 0 means 2, a negative value disables it.
+	// resolution can converge; 0 means 2, a negative value disables it
+	// (the effective Config then holds -1).
 	AbsSteps float64
 	// MaxSamples is M: give up after this many target samples; 0 means
 	// 1000. Must be ≥ K.
@@ -155,7 +156,9 @@ func (c Config) withDefaults() (Config, error) {
 		return c, fmt.Errorf("%w: Elements %v (allowed: ≥ 0, finite)", ErrBadConfig, c.Elements)
 	}
 	if c.AbsSteps < 0 {
-		c.AbsSteps = 0
+		// Disabled. Kept negative (not 0, which means "the default"), so a
+		// Result.Config fed back to Measure reproduces the run.
+		c.AbsSteps = -1
 	}
 	if c.Setup != nil {
 		if c.Repeat > 1 {
@@ -164,4 +167,13 @@ func (c Config) withDefaults() (Config, error) {
 		c.Repeat = 1
 	}
 	return c, nil
+}
+
+// absTicks is the absolute K-best tolerance in ticks for a counter whose
+// step is step ticks: 0 when AbsSteps disables it.
+func (c Config) absTicks(step float64) float64 {
+	if c.AbsSteps < 0 {
+		return 0
+	}
+	return c.AbsSteps * step
 }

@@ -30,43 +30,60 @@ func Measure(cfg Config, f func()) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	type outcome struct {
-		res Result
-		err error
+	var res Result
+	looped := false
+	abandoned, err := runPinned(cfg, func(base Result, cal *calibrate.Calibration) error {
+		base.Name = cfg.Name
+		var err error
+		res, err = loop(cfg, f, cal, base)
+		looped = true
+		return err
+	})
+	if abandoned || !looped {
+		// The realtime guard gave up on f (which may still be running and
+		// writing res), or f panicked or exited before a result existed.
+		return Result{Name: cfg.Name}, err
 	}
-	// A realtime measurement is watched from outside: RLIMIT_RTTIME alone
-	// cannot stop a spinning Go thread (see rtGuard).
+	return res, err
+}
+
+// runPinned runs body on a new goroutine locked to its OS thread, pinned,
+// at the priority cfg asks for, with the GC off, as [Measure] does, and
+// restores everything afterwards, also when a measured function panics or
+// calls runtime.Goexit. base carries the CPU, the priority obtained and the
+// warnings of pinning and calibration. A realtime run is watched by the
+// same guard as Measure's; when it trips, runPinned returns its error
+// (wrapping [ErrRealtimeLimit]) and abandoned true: the measuring
+// goroutine is still running and nothing it writes may be read.
+func runPinned(cfg Config, body func(base Result, cal *calibrate.Calibration) error) (abandoned bool, err error) {
 	guard := newRTGuard(cfg)
-	done := make(chan outcome, 1)
+	done := make(chan error, 1)
 	go func() {
-		var o outcome
+		var err error
 		finished := false
 		defer func() {
 			if !finished {
 				if r := recover(); r != nil {
-					o.err = fmt.Errorf("%w: %v", ErrPanic, r)
+					err = fmt.Errorf("%w: %v", ErrPanic, r)
 				} else {
-					o.err = ErrGoexit
+					err = ErrGoexit
 				}
-				o.res = Result{Name: cfg.Name}
 			}
-			done <- o
+			done <- err
 		}()
-		o.res, o.err = measurePinned(cfg, f, guard)
+		err = pinnedBody(cfg, body, guard)
 		finished = true
 	}()
 	select {
-	case o := <-done:
-		return o.res, o.err
+	case err := <-done:
+		return false, err
 	case err := <-guard.tripped():
-		return Result{Name: cfg.Name}, err
+		return true, err
 	}
 }
 
-// measurePinned pins the calling goroutine, turns GC off, runs the loop and
-// restores everything, also when f panics or exits the goroutine.
-func measurePinned(cfg Config, f func(), guard *rtGuard) (Result, error) {
-	res := Result{Name: cfg.Name, CPU: -1, Priority: affinity.PriorityNormal.String()}
+func pinnedBody(cfg Config, body func(base Result, cal *calibrate.Calibration) error, guard *rtGuard) error {
+	base := Result{CPU: -1, Priority: affinity.PriorityNormal.String()}
 	prio := affinity.PriorityHigh
 	switch {
 	case cfg.Realtime:
@@ -78,34 +95,31 @@ func measurePinned(cfg Config, f func(), guard *rtGuard) (Result, error) {
 	switch {
 	case err == nil:
 		defer guard.watch(pinned)() // pinned.Restore, under the realtime guard when there is one
-		res.CPU, res.Priority = pinned.CPU, pinned.Priority.String()
-		res.Warnings = append(res.Warnings, pinned.Warnings...)
+		base.CPU, base.Priority = pinned.CPU, pinned.Priority.String()
+		base.Warnings = append(base.Warnings, pinned.Warnings...)
 	case errors.Is(err, errors.ErrUnsupported):
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
-		res.Warnings = append(res.Warnings, fmt.Errorf("%w: %v", ErrUnpinned, err))
+		base.Warnings = append(base.Warnings, fmt.Errorf("%w: %v", ErrUnpinned, err))
 	default:
-		return res, err
+		return err
 	}
 	if prio != affinity.PriorityNormal && pinned != nil && pinned.Priority < prio {
-		res.Warnings = append(res.Warnings, fmt.Errorf("harness: priority %s asked, %s obtained", prio, pinned.Priority))
+		base.Warnings = append(base.Warnings, fmt.Errorf("harness: priority %s asked, %s obtained", prio, pinned.Priority))
 	}
 	cal := cfg.Calibration
 	if cal == nil {
 		if cal, err = calibrate.Get(); err != nil {
-			return res, err
+			return err
 		}
 	}
-	res.Warnings = append(res.Warnings, cal.Warnings...)
+	base.Warnings = append(base.Warnings, cal.Warnings...)
 	if !cfg.KeepGC {
 		runtime.GC()
 		defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	}
-	return loop(cfg, f, cal, res)
+	return body(base, cal)
 }
-
-// sink keeps the comparison loop's chain results alive (see compare.go).
-var sink uint64
 
 // empty is the function whose timing loop is subtracted as overhead.
 func empty() {}
@@ -188,7 +202,7 @@ func loop(cfg Config, f func(), cal *calibrate.Calibration, res Result) (Result,
 	}
 	cpu := res.CPU
 	checkCPU := cpu >= 0 && tsc.HasAux() && runtime.GOOS == "linux"
-	absTicks := cfg.AbsSteps * step
+	absTicks := cfg.absTicks(step)
 	res.Step = step
 	res.TicksPerSecond = cal.Frequency.Hz
 	res.FrequencySource = cal.Frequency.Method + ": " + cal.Frequency.Source

@@ -127,12 +127,15 @@ func Validate(o ValidateOptions) (*Validation, error) {
 		say("chains: %d ops", n)
 		xs[i] = float64(n)
 		for _, c := range []struct {
+			name string
 			f    func(uint64, int) uint64
 			t, y *[]float64
-		}{{chain.AddFrom, &addT, &addC}, {chain.ImulFrom, &mulT, &mulC}} {
+		}{{"AddChain", chain.AddFrom, &addT, &addC}, {"ImulChain", chain.ImulFrom, &mulT, &mulC}} {
 			// Each call continues the previous call's chain, so repeated
 			// calls cost exactly n ops (see chain.AddFrom).
-			r, err := Measure(base, func() { sink = c.f(sink, n) })
+			cfg := base
+			cfg.Name = fmt.Sprintf("%s(%d)", c.name, n)
+			r, err := Measure(cfg, func() { sink = c.f(sink, n) })
 			if err != nil {
 				return nil, err
 			}
@@ -150,9 +153,11 @@ func Validate(o ValidateOptions) (*Validation, error) {
 		}
 	}
 	v.ImulAddRatio = v.ImulTicks.Slope / v.AddTicks.Slope
-	lat, known := chain.ImulLatency()
+	// The IMUL latency is documented per core (3 on x86-64; 2 to 4 on arm64
+	// cores): where it is not known, the IMUL figures are reported, not judged.
+	lat, known := cal.CPU.ImulLatency()
 	if !known {
-		lat = 3
+		v.Warnings = append(v.Warnings, fmt.Errorf("harness: the multiply latency of this core is not documented: the IMUL/ADD ratio (%.3f) and cycles per IMUL (%.3f) are reported, not checked", v.ImulAddRatio, v.ImulCycles.Slope))
 	}
 
 	say("empty function")
@@ -219,12 +224,16 @@ func Validate(o ValidateOptions) (*Validation, error) {
 	}
 	within("empty function after overhead subtraction", v.Empty.Ticks, 0, 2, "ticks",
 		fmt.Sprintf("R = %d calls per sample, overhead %.0f ticks per sample, counter step %.3g ticks", v.Empty.Repeat, v.Empty.OverheadTicks, step))
-	within("IMUL/ADD slope ratio", v.ImulAddRatio, lat, 0.03, "",
-		fmt.Sprintf("slopes %.4f and %.4f ticks/op", v.ImulTicks.Slope, v.AddTicks.Slope))
+	if known {
+		within("IMUL/ADD slope ratio", v.ImulAddRatio, lat, 0.03, "",
+			fmt.Sprintf("slopes %.4f and %.4f ticks/op", v.ImulTicks.Slope, v.AddTicks.Slope))
+	}
 	within("core cycles per ADD", v.AddCycles.Slope, 1, 0.03, "cycles/op",
 		fmt.Sprintf("slope of cycles against length, ± %.4f (95%%)", v.AddCycles.SlopeCI))
-	within("core cycles per IMUL", v.ImulCycles.Slope, lat, 0.09, "cycles/op",
-		fmt.Sprintf("slope of cycles against length, ± %.4f (95%%)", v.ImulCycles.SlopeCI))
+	if known {
+		within("core cycles per IMUL", v.ImulCycles.Slope, lat, 0.09, "cycles/op",
+			fmt.Sprintf("slope of cycles against length, ± %.4f (95%%)", v.ImulCycles.SlopeCI))
+	}
 	add(Check{Name: "R² of the ADD fit", Value: v.AddTicks.R2, Truth: 0.9999, Unit: "", Pass: v.AddTicks.R2 >= 0.9999,
 		Detail: fmt.Sprintf("lengths %d to %d", o.Lengths[0], o.Lengths[len(o.Lengths)-1])})
 	add(Check{Name: "R² of the IMUL fit", Value: v.ImulTicks.R2, Truth: 0.9999, Pass: v.ImulTicks.R2 >= 0.9999})
