@@ -41,6 +41,9 @@ func TestUtilisationDemos(t *testing.T) {
 			}
 			t.Logf("wall %v, process cpu %v, %.1f%% of one cpu, %.1f%% of %d cpus (tick share %.1f%%), system busy %.1f%%; %s",
 				u.Wall, u.ProcessCPU, u.OfOneCPU, u.OfAllCPUs, u.NumCPU, u.TickShare, u.SystemBusy, u.Source)
+			if u.OfOneCPU < tt.min && u.SystemBusy >= 95 {
+				t.Skipf("the machine was saturated by other work (%.1f%% busy): a busy loop got %.1f%% of one cpu, which says nothing about the measurement", u.SystemBusy, u.OfOneCPU)
+			}
 			if u.OfOneCPU < tt.min || u.OfOneCPU > tt.max {
 				t.Errorf("%.1f%% of one cpu, want in [%v, %v]", u.OfOneCPU, tt.min, tt.max)
 			}

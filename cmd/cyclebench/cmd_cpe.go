@@ -325,12 +325,7 @@ func writeResult(stdout io.Writer, path string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	// CreateTemp makes the file 0600; results are for others to read.
 	if _, err := f.Write(data); err != nil {
-		f.Abort()
-		return fmt.Errorf("-o %s: %w", path, err)
-	}
-	if err := f.Chmod(0o644); err != nil {
 		f.Abort()
 		return fmt.Errorf("-o %s: %w", path, err)
 	}

@@ -389,6 +389,12 @@ func createAtomic(path string) (*atomicFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("-o %s: %w", path, err)
 	}
+	// CreateTemp makes the file 0600; results are for others to read.
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return nil, fmt.Errorf("-o %s: %w", path, err)
+	}
 	return &atomicFile{File: f, path: path}, nil
 }
 
