@@ -39,4 +39,20 @@
 // mask, priority and scheduler, the GC percentage. A function that panics
 // or calls runtime.Goexit ends the measurement with an error naming it;
 // the measuring goroutine's state is restored first.
+//
+// # Beyond one measurement
+//
+// [CPE] sweeps a kernel over sizes and fits cost = intercept + CPE·n by
+// least squares with an intercept, in cycles, ticks and nanoseconds; sizes
+// come from [ParseSizes]. [Compare] measures two functions interleaved
+// (ABBA), pairs their samples and reports B/A with a confidence interval
+// and a p-value; [CompareCPE] compares two slopes. [Report] puts cycles/op
+// into `go test -bench` from inside a benchmark function. [Validate] checks
+// all of this against chains of known latency. [ClocksLab] and
+// [UtilisationLab] are the source articles' lab of timing methods.
+//
+// A realtime measurement (Config.Realtime) is watched from another thread:
+// RLIMIT_RTTIME alone cannot stop a spinning Go thread, so when the
+// measuring thread has used most of Config.RTTimeLimit it is put back to
+// normal priority and the call returns [ErrRealtimeLimit].
 package harness

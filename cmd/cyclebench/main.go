@@ -21,15 +21,40 @@
 // (the textbook method), or both, and compares each figure with every other
 // source the machine offers.
 //
-// Both pin the measuring thread to one CPU (-cpu, default: the
-// highest-numbered allowed CPU) and put it back afterwards, and print a
-// readable table, or one JSON object with -json.
+// run measures the example kernels (package bench_examples) selected by
+// -bench with the K-best method and prints per-call core cycles, ticks and
+// nanoseconds and per-element cycles; -format bench writes the Go benchmark
+// format that benchstat reads, -count repeats each kernel, -o writes the
+// file atomically.
+//
+// cpe sweeps a kernel over sizes (-sizes, -range, -log) and fits cost =
+// intercept + CPE·n with an intercept; -plot draws it to SVG or PNG.
+//
+// compare measures two kernels interleaved (ABBA) and reports B/A with a
+// confidence interval and a p-value, or their CPEs; given two saved result
+// files, it compares them side by side in cycles.
+//
+// validate checks the harness on this machine against chains of known
+// latency and against testing.Benchmark, and exits 1 naming a failed check.
+//
+// clocks is the source articles' lab: every timing method around the same
+// runs of a kernel, with a verdict computed from the figures; -demo
+// utilisation reproduces the CPU-utilisation demos.
+//
+// version prints the module version, Go version and VCS revision.
+//
+// The measuring subcommands pin the measuring thread to one CPU (-cpu,
+// default: the highest-numbered allowed CPU), raise its priority where
+// permitted (-priority), and put everything back afterwards. SIGINT or
+// SIGTERM stops them; run writes what it measured and exits 130 or 143.
 //
 // # Exit status
 //
 // 0 on success, 2 for a usage error (unknown subcommand or flag, a bad flag
-// value), 1 for any other failure. Errors are one line on stderr, prefixed
-// "cyclebench: ".
+// value), 1 for a failed measurement (not converged, a kernel whose output
+// check failed, a failed validation check: results are printed first) or
+// any other failure, 130/143 after SIGINT/SIGTERM. Errors are one line on
+// stderr, prefixed "cyclebench: ".
 package main
 
 import (
