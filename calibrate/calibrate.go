@@ -26,6 +26,11 @@ type Calibration struct {
 	Warnings []error
 }
 
+// MaxFrequencyPPM is the frequency uncertainty above which a calibration
+// warns ([ErrImprecise]). The bracket method reaches about 1 ppm in 100 ms;
+// 10 ppm means a short interval, a busy machine, or the sleep method.
+const MaxFrequencyPPM = 10
+
 // Options sets what [Measure] does; the zero value gives the defaults.
 type Options struct {
 	// Duration is the frequency calibration interval; 0 means 100 ms.
@@ -95,6 +100,9 @@ func Measure(o Options) (*Calibration, error) {
 	}
 	if c.CPU.Counter == tsc.CounterRDTSC && !c.CPU.InvariantTSC {
 		c.Warnings = append(c.Warnings, fmt.Errorf("%w: CPUID 0x80000007 EDX[8] is clear; the tick rate may change with power states", ErrNotInvariant))
+	}
+	if c.Frequency.PPM > MaxFrequencyPPM {
+		c.Warnings = append(c.Warnings, fmt.Errorf("%w: ±%.3g ppm by the %s method (more than %g ppm): nanoseconds carry that error; cycles do not depend on it", ErrImprecise, c.Frequency.PPM, c.Frequency.Method, float64(MaxFrequencyPPM)))
 	}
 	c.Warnings = append(c.Warnings, c.Frequency.Warnings...)
 	c.Warnings = append(c.Warnings, c.Core.Warnings...)

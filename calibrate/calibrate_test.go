@@ -257,3 +257,23 @@ func TestCrossChecksWarnOnDisagreement(t *testing.T) {
 		t.Fatalf("a 5%% disagreement drew no warning: %v", f.Warnings)
 	}
 }
+
+func TestImpreciseFrequencyWarns(t *testing.T) {
+	// Pinned: an unpinned sleep may end on another CPU, which Sleep refuses.
+	if p, err := affinity.Pin(affinity.Options{CPU: -1}); err == nil {
+		defer p.Restore()
+	} else if !errors.Is(err, errors.ErrUnsupported) {
+		t.Fatal(err)
+	}
+	c, err := Measure(Options{Method: MethodSleep, Duration: 20 * time.Millisecond, Pairs: MinPairs, Core: CoreOptions{Reps: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	warned := false
+	for _, w := range c.Warnings {
+		warned = warned || errors.Is(w, ErrImprecise)
+	}
+	if imprecise := c.Frequency.PPM > MaxFrequencyPPM; warned != imprecise {
+		t.Fatalf("frequency ±%v ppm (limit %v): warned %v", c.Frequency.PPM, MaxFrequencyPPM, warned)
+	}
+}

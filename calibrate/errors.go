@@ -23,6 +23,9 @@ var (
 	ErrNotInvariant = errors.New("calibrate: tsc is not invariant")
 	// ErrVirtual (a warning): running under a hypervisor.
 	ErrVirtual = errors.New("calibrate: running under a hypervisor")
+	// ErrImprecise (a warning): the counter frequency is known less precisely
+	// than MaxFrequencyPPM, so nanosecond figures carry that error.
+	ErrImprecise = errors.New("calibrate: frequency imprecise")
 	// ErrRatio (a warning): the IMUL/ADD slope ratio is far from the known latency ratio.
 	ErrRatio = errors.New("calibrate: imul/add ratio off")
 	// ErrEmulated (a warning): the processor, and so the counter, is
