@@ -387,7 +387,7 @@ func (m *multi) run(need func(*target) bool, onRound func(), progress func() (in
 	slots := make([]slot, 0, 2*len(m.targets)+2)
 	var cancelled error
 	for round := 0; ; round++ {
-		if time.Since(start) > cfg.MaxTime {
+		if round > 0 && time.Since(start) > cfg.MaxTime { // one round always, as in Measure
 			break
 		}
 		if err := cfg.Context.Err(); err != nil {

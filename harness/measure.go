@@ -264,7 +264,9 @@ func loop(cfg Config, f func(), cal *calibrate.Calibration, res Result) (Result,
 	}
 	var cancelled error
 	for round := 0; ; round++ {
-		if target.taken >= cfg.MaxSamples || time.Since(start) > cfg.MaxTime {
+		// At least one round is always taken, so that a time limit yields a
+		// result that says it did not converge rather than no result.
+		if target.taken >= cfg.MaxSamples || (round > 0 && time.Since(start) > cfg.MaxTime) {
 			break
 		}
 		if target.kb.Converged() && over.kb.Converged() && refDone() {
