@@ -301,19 +301,6 @@ func runCPE(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// checkOutputPath fails on a bad -o path before anything is measured.
-func checkOutputPath(path string) error {
-	if path == "" {
-		return nil
-	}
-	probe, err := createAtomic(path)
-	if err != nil {
-		return err
-	}
-	probe.Abort()
-	return nil
-}
-
 // writeResult writes data to stdout, or atomically to path: the whole
 // output is rendered first, so nothing is half-written.
 func writeResult(stdout io.Writer, path string, data []byte) error {

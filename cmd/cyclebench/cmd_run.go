@@ -58,12 +58,8 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	}
 	cfg.Calibration = cal
 	h := newHeader("run", cal, cfg, warns)
-	if *out != "" { // fail on a bad path before measuring
-		probe, err := createAtomic(*out)
-		if err != nil {
-			return err
-		}
-		probe.Abort()
+	if err := checkOutputPath(*out); err != nil { // fail on a bad path before measuring
+		return err
 	}
 
 	cfg.Context = in.ctx
@@ -122,7 +118,7 @@ measuring:
 		return err
 	}
 	if failed {
-		return silentExit(1)
+		return silentExit(exitFailure)
 	}
 	return nil
 }

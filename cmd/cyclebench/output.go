@@ -366,6 +366,19 @@ func writeResultCSV(w io.Writer, h header, rs []measured) error {
 	return cw.Error()
 }
 
+// checkOutputPath fails on a bad -o path before anything is measured.
+func checkOutputPath(path string) error {
+	if path == "" {
+		return nil
+	}
+	probe, err := createAtomic(path)
+	if err != nil {
+		return err
+	}
+	probe.Abort()
+	return nil
+}
+
 // atomicFile writes to a temporary file beside path and renames it over
 // path on Commit, so a reader (or a crash, or a signal) never sees a
 // half-written file and an existing file is never left truncated.
