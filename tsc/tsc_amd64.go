@@ -111,7 +111,17 @@ func PairInAsm() uint64 {
 	return pairTSC()
 }
 
+// Fence executes LFENCE: every earlier instruction completes locally
+// before any later one begins. The latency mode of package harness puts it
+// before each call of the measured function, so consecutive calls cannot
+// overlap in the out-of-order core. It reads no counter and costs a few
+// core cycles plus the call; callers subtract a fenced empty call.
+func Fence() { lfence() }
+
 // Implemented in tsc_amd64.s.
+
+// lfence executes LFENCE.
+func lfence()
 
 // cpuid executes CPUID(leaf, sub).
 func cpuid(leaf, sub uint32) (eax, ebx, ecx, edx uint32)

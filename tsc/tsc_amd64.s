@@ -13,6 +13,11 @@ TEXT ·cpuid(SB), NOSPLIT, $0-24
 	MOVL DX, edx+20(FP)
 	RET
 
+// func lfence()
+TEXT ·lfence(SB), NOSPLIT, $0-0
+	LFENCE
+	RET
+
 // func rdtsc() uint64
 TEXT ·rdtsc(SB), NOSPLIT, $0-8
 	RDTSC

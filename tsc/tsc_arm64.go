@@ -44,7 +44,15 @@ func Read() uint64 { return cntvct() }
 // assembly function and returns the difference in ticks.
 func PairInAsm() uint64 { return pairCNTVCT() }
 
+// Fence executes ISB: the pipeline is flushed, so every earlier
+// instruction completes before any later one is fetched. The latency mode
+// of package harness puts it before each call of the measured function.
+func Fence() { isb() }
+
 // Implemented in tsc_arm64.s.
+
+// isb executes ISB.
+func isb()
 
 // cntvct reads CNTVCT_EL0 with no barrier.
 func cntvct() uint64

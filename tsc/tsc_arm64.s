@@ -18,6 +18,11 @@ TEXT ·cntvctISB(SB), NOSPLIT, $0-8
 	MOVD R0, ret+0(FP)
 	RET
 
+// func isb()
+TEXT ·isb(SB), NOSPLIT, $0-0
+	ISB  $15
+	RET
+
 // func cntfrq() uint64
 TEXT ·cntfrq(SB), NOSPLIT, $0-8
 	MRS  CNTFRQ_EL0, R0

@@ -45,6 +45,13 @@ func StopCPU() (ticks uint64, aux uint32) { return mono(), 0 }
 // Read returns the monotonic clock in nanoseconds.
 func Read() uint64 { return mono() }
 
+// Fence is a call to a function that does nothing and is not inlined: this
+// build has no fence instruction to execute, so the latency mode of package
+// harness separates calls by a call only.
+//
+//go:noinline
+func Fence() {}
+
 // PairInAsm returns the difference of two back-to-back reads (there is no
 // assembly in this build).
 func PairInAsm() uint64 {

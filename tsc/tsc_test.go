@@ -168,3 +168,17 @@ func BenchmarkPairInAsm(b *testing.B) {
 	}
 	b.ReportMetric(float64(s)/float64(b.N), "ticks/pair")
 }
+
+// TestFence checks that Fence can be called between counter reads on every
+// build (LFENCE on amd64, ISB on arm64, a plain call elsewhere) and that
+// the counter does not go backwards across it.
+func TestFence(t *testing.T) {
+	for i := 0; i < 100; i++ {
+		a := Start()
+		Fence()
+		b := Stop()
+		if b < a {
+			t.Fatalf("Stop %d < Start %d across Fence", b, a)
+		}
+	}
+}
