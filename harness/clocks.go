@@ -8,8 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,6 +16,7 @@ import (
 	"github.com/cyclebench/cyclebench/affinity"
 	"github.com/cyclebench/cyclebench/calibrate"
 	"github.com/cyclebench/cyclebench/cputime"
+	"github.com/cyclebench/cyclebench/internal/pinned"
 	"github.com/cyclebench/cyclebench/stats"
 )
 
@@ -271,62 +270,22 @@ func clockNames(cs []cputime.Clock) string {
 	return strings.Join(names, ", ")
 }
 
-// onPinnedThread runs body on a new goroutine locked to its OS thread,
-// pinned as cfg says, with the GC off unless cfg.KeepGC; everything is
-// restored afterwards, also when body panics or calls runtime.Goexit.
+// onPinnedThread runs body on a thread pinned as cfg says (the one
+// pinning path, internal/pinned), with the GC off unless cfg.KeepGC;
+// everything is restored afterwards, also when body panics or calls
+// runtime.Goexit.
 func onPinnedThread(cfg LabConfig, body func(env *labEnv) error) (*labEnv, error) {
-	type outcome struct {
-		env *labEnv
-		err error
-	}
-	done := make(chan outcome, 1)
-	go func() {
-		env := &labEnv{cfg: cfg, cpu: -1, priority: affinity.PriorityNormal.String()}
-		o := outcome{env: env}
-		finished := false
-		defer func() {
-			if !finished {
-				if r := recover(); r != nil {
-					o.err = fmt.Errorf("%w: %v", ErrPanic, r)
-				} else {
-					o.err = ErrGoexit
-				}
-			}
-			done <- o
-		}()
-		o.err = env.pinAndRun(body)
-		finished = true
-	}()
-	o := <-done
-	return o.env, o.err
-}
-
-func (env *labEnv) pinAndRun(body func(env *labEnv) error) error {
+	env := &labEnv{cfg: cfg, cpu: -1, priority: affinity.PriorityNormal.String()}
 	prio := affinity.PriorityHigh
-	if env.cfg.KeepPriority {
+	if cfg.KeepPriority {
 		prio = affinity.PriorityNormal
 	}
-	pinned, err := affinity.Pin(affinity.Options{CPU: env.cfg.CPU, Priority: prio})
-	switch {
-	case err == nil:
-		defer pinned.Restore()
-		env.cpu, env.priority = pinned.CPU, pinned.Priority.String()
-		env.warnings = append(env.warnings, pinned.Warnings...)
-		if pinned.Priority < prio {
-			env.warnings = append(env.warnings, fmt.Errorf("harness: priority %s asked, %s obtained", prio, pinned.Priority))
-		}
-	case errors.Is(err, errors.ErrUnsupported):
-		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
-		env.warnings = append(env.warnings, fmt.Errorf("%w: %v", ErrUnpinned, err))
-	default:
-		return err
-	}
-	if !env.cfg.KeepGC {
-		runtime.GC()
-		defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	}
-	return body(env)
+	_, err := pinned.Run(pinned.Options{CPU: cfg.CPU, Priority: prio, KeepGC: cfg.KeepGC}, func(th *pinned.Thread) error {
+		env.cpu, env.priority = th.CPU, th.Priority.String()
+		env.warnings = append(env.warnings, th.Warnings...)
+		return body(env)
+	})
+	return env, err
 }
 
 // ClocksLab runs the lab of seed 004 properly: each kernel is run

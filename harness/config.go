@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/cyclebench/cyclebench/affinity"
@@ -27,51 +29,124 @@ const (
 	MaxRepeat = 1 << 24
 )
 
-// Config says how [Measure] measures. Its zero value is valid and gives
-// the documented defaults, except CPU: see its doc.
+// Mode says what "per call" means in a figure (see the package doc's
+// "Latency and throughput").
+type Mode int
+
+const (
+	// Throughput times calls back to back: the figure is the cost of a call
+	// among many, with consecutive calls free to overlap in the
+	// out-of-order core, as they do in a program's loop. The zero value.
+	Throughput Mode = iota
+	// Latency separates calls by a serializing fence (LFENCE on amd64, ISB
+	// on arm64) and subtracts a fenced empty call: the figure is the time
+	// from a call's first instruction to its last result, with nothing to
+	// overlap with, as llvm-exegesis's latency mode measures it.
+	Latency
+)
+
+// String returns "throughput" or "latency".
+func (m Mode) String() string {
+	switch m {
+	case Throughput:
+		return "throughput"
+	case Latency:
+		return "latency"
+	}
+	return "Mode(" + strconv.Itoa(int(m)) + ")"
+}
+
+// ParseMode parses "throughput" or "latency" (the words [Mode.String]
+// prints); an error wraps ErrBadConfig.
+func ParseMode(s string) (Mode, error) {
+	for _, m := range []Mode{Throughput, Latency} {
+		if strings.EqualFold(strings.TrimSpace(s), m.String()) {
+			return m, nil
+		}
+	}
+	return Throughput, fmt.Errorf("%w: mode %q (allowed: throughput, latency)", ErrBadConfig, s)
+}
+
+// MarshalText encodes m as its name, so JSON results say "latency".
+func (m Mode) MarshalText() ([]byte, error) {
+	if m != Throughput && m != Latency {
+		return nil, fmt.Errorf("%w: mode %d (allowed: throughput, latency)", ErrBadConfig, int(m))
+	}
+	return []byte(m.String()), nil
+}
+
+// UnmarshalText decodes a name written by MarshalText; an empty text is
+// Throughput (results written before modes existed).
+func (m *Mode) UnmarshalText(b []byte) error {
+	if len(b) == 0 {
+		*m = Throughput
+		return nil
+	}
+	v, err := ParseMode(string(b))
+	if err != nil {
+		return err
+	}
+	*m = v
+	return nil
+}
+
+// Config says how [Measure], [CPE] and [Compare] measure.
+//
+// # Zero values
+//
+// A Config made by [DefaultConfig], or returned in Result.Config, is
+// explicit: every field means what it holds, so Epsilon 0 is exactly 0 and
+// AbsSteps 0 disables the absolute floor; change the fields you want and
+// pass it on. In a Config literal (Config{K: 5}), a zero field takes its
+// default as documented below, except CPU, whose zero is CPU 0 (start from
+// DefaultConfig to let the measurement pick).
 type Config struct {
 	// Name labels the result.
 	Name string
-	// K is the number of smallest samples that must agree; 0 means 3 (1 to 1000).
+	// Mode is Throughput (calls back to back; the zero value) or Latency
+	// (calls fenced apart).
+	Mode Mode
+	// K is the number of smallest samples that must agree; default 3 (1 to 1000).
 	K int
 	// Epsilon is the relative tolerance: converged when (1+Epsilon)·v1 ≥ vK;
-	// 0 means 0.01. Must be finite and in [0, 1).
+	// default 0.01. Must be finite and in [0, 1).
 	Epsilon float64
 	// AbsSteps is an absolute tolerance in counter steps: also converged when
 	// vK − v1 ≤ AbsSteps × step, so that a kernel near the counter's
-	// resolution can converge; 0 means 2, a negative value disables it
-	// (the effective Config then holds -1).
+	// resolution can converge; default 2; 0 (explicit) or negative disables it.
 	AbsSteps float64
-	// MaxSamples is M: give up after this many target samples; 0 means
+	// MaxSamples is M: give up after this many samples of a target; default
 	// 1000. Must be ≥ K.
 	MaxSamples int
-	// MaxTime bounds the measuring loop's wall time; 0 means 10 s.
+	// MaxTime bounds the measuring loop's wall time; default 10 s; must be > 0.
 	MaxTime time.Duration
 	// CPU is the CPU to pin the measuring thread to; AnyCPU (-1) picks one
-	// from the allowed set. Because CPU 0 is a real CPU, the zero Config pins
-	// to CPU 0; start from [DefaultConfig] to let Measure pick.
+	// from the allowed set.
 	CPU int
-	// KeepPriority leaves the thread's priority alone. By default Measure
-	// raises it (nice −20 on Linux, HIGH on Windows) where permitted; a
-	// refusal is a warning.
+	// KeepPriority leaves the thread's priority alone. By default the
+	// measurement raises it (nice −20 on Linux, HIGH on Windows) where
+	// permitted; a refusal is a warning.
 	KeepPriority bool
-	// Realtime asks for SCHED_FIFO (Linux, bounded by RLIMIT_RTTIME) or the
-	// REALTIME class (Windows). Only when asked: a runaway kernel at
-	// realtime priority can starve the machine until the limit stops it.
+	// Realtime asks for SCHED_FIFO (Linux, bounded by RLIMIT_RTTIME and a
+	// guard) or the REALTIME class (Windows). Only when asked: a runaway
+	// kernel at realtime priority can starve the machine until the limit
+	// stops it.
 	Realtime bool
 	// RTTimeLimit bounds a Realtime measurement's CPU time without a
 	// blocking call (RLIMIT_RTTIME); 0 means affinity.DefaultRTTimeLimit.
 	RTTimeLimit time.Duration
 	// KeepGC leaves the garbage collector running during the loop.
 	KeepGC bool
-	// Warmup is how long f is called before sampling (at least once); 0
-	// means 2 ms, a negative value means a single call.
+	// Warmup is how long the function is called before sampling (at least
+	// once); default 2 ms; negative (or explicit 0) means a single call.
 	Warmup time.Duration
-	// Repeat is R, the calls per sample; 0 chooses it so a sample spans at
-	// least MinRegionSteps counter steps; 1 times each call alone.
+	// Repeat is R, the calls per sample; 0 chooses it from the samples so
+	// that one counter quantum is small against a sample (see
+	// MinRegionSteps); 1 times each call alone.
 	Repeat int
-	// MinRegionSteps is the target length of a sample in counter steps when
-	// Repeat is chosen automatically; 0 means 4000.
+	// MinRegionSteps is the least length of a sample in counter quanta when
+	// Repeat is chosen automatically (also at least 10/Epsilon quanta);
+	// default 4000; 1 to 1e9.
 	MinRegionSteps float64
 	// NoCycles skips the core-clock reference chain: Result.Cycles is 0.
 	NoCycles bool
@@ -88,10 +163,22 @@ type Config struct {
 	Progress func(Progress)
 	// Calibration supplies the counter frequency; nil means calibrate.Get().
 	Calibration *calibrate.Calibration
+
+	// explicit marks a Config from DefaultConfig or WithDefaults: its zero
+	// fields are meant, not defaults.
+	explicit bool
 }
 
-// DefaultConfig returns the zero Config with CPU set to AnyCPU.
-func DefaultConfig() Config { return Config{CPU: AnyCPU} }
+// DefaultConfig returns the explicit Config with every default filled in
+// and CPU set to AnyCPU: the starting point for a measurement and for
+// flags bound to its fields (cyclebench does exactly that).
+func DefaultConfig() Config {
+	return Config{
+		K: DefaultK, Epsilon: DefaultEpsilon, AbsSteps: DefaultAbsSteps,
+		MaxSamples: DefaultMaxSamples, MaxTime: DefaultMaxTime, CPU: AnyCPU,
+		Warmup: DefaultWarmup, MinRegionSteps: DefaultMinRegionSteps, explicit: true,
+	}
+}
 
 // Progress reports the state of a running measurement.
 type Progress struct {
@@ -103,47 +190,53 @@ type Progress struct {
 	Converged bool
 }
 
-// withDefaults returns c with defaults filled in, or an error naming the
-// first bad field.
-func (c Config) withDefaults() (Config, error) {
-	if c.K == 0 {
-		c.K = DefaultK
-	}
-	if c.Epsilon == 0 {
-		c.Epsilon = DefaultEpsilon
-	}
-	if c.AbsSteps == 0 {
-		c.AbsSteps = DefaultAbsSteps
-	}
-	if c.MaxSamples == 0 {
-		c.MaxSamples = DefaultMaxSamples
-		if c.MaxSamples < c.K {
-			c.MaxSamples = c.K
+// WithDefaults returns c with the defaults of its zero fields filled in
+// (for a Config literal; see "Zero values" in [Config]) and checked: the
+// one place a Config's ranges are checked, for Measure, CPE, Compare,
+// Report and the cyclebench command. An error wraps ErrBadConfig and names
+// the first bad field, its value and what is allowed. The Config returned
+// is explicit: passed back, it means the same.
+func (c Config) WithDefaults() (Config, error) {
+	if !c.explicit {
+		if c.K == 0 {
+			c.K = DefaultK
+		}
+		if c.Epsilon == 0 {
+			c.Epsilon = DefaultEpsilon
+		}
+		if c.AbsSteps == 0 {
+			c.AbsSteps = DefaultAbsSteps
+		}
+		if c.MaxSamples == 0 {
+			c.MaxSamples = max(DefaultMaxSamples, c.K)
+		}
+		if c.MaxTime == 0 {
+			c.MaxTime = DefaultMaxTime
+		}
+		if c.Warmup == 0 {
+			c.Warmup = DefaultWarmup
+		}
+		if c.MinRegionSteps == 0 {
+			c.MinRegionSteps = DefaultMinRegionSteps
 		}
 	}
-	if c.MaxTime == 0 {
-		c.MaxTime = DefaultMaxTime
-	}
-	if c.Warmup == 0 {
-		c.Warmup = DefaultWarmup
-	}
-	if c.MinRegionSteps == 0 {
-		c.MinRegionSteps = DefaultMinRegionSteps
-	}
+	c.explicit = true
 	if c.Context == nil {
 		c.Context = context.Background()
 	}
 	switch {
+	case c.Mode != Throughput && c.Mode != Latency:
+		return c, fmt.Errorf("%w: Mode %d (allowed: Throughput or Latency)", ErrBadConfig, int(c.Mode))
 	case c.K < 1 || c.K > 1000:
 		return c, fmt.Errorf("%w: K %d (allowed: 1 to 1000)", ErrBadConfig, c.K)
 	case math.IsNaN(c.Epsilon) || math.IsInf(c.Epsilon, 0) || c.Epsilon < 0 || c.Epsilon >= 1:
 		return c, fmt.Errorf("%w: epsilon %v (allowed: 0 ≤ ε < 1, finite)", ErrBadConfig, c.Epsilon)
 	case math.IsNaN(c.AbsSteps) || math.IsInf(c.AbsSteps, 0):
-		return c, fmt.Errorf("%w: AbsSteps %v (allowed: finite; negative disables)", ErrBadConfig, c.AbsSteps)
+		return c, fmt.Errorf("%w: AbsSteps %v (allowed: finite; 0 or negative disables)", ErrBadConfig, c.AbsSteps)
 	case c.MaxSamples < c.K:
 		return c, fmt.Errorf("%w: MaxSamples %d (allowed: ≥ K = %d)", ErrBadConfig, c.MaxSamples, c.K)
-	case c.MaxTime < 0:
-		return c, fmt.Errorf("%w: MaxTime %v (allowed: > 0, or 0 for %v)", ErrBadConfig, c.MaxTime, DefaultMaxTime)
+	case c.MaxTime <= 0:
+		return c, fmt.Errorf("%w: MaxTime %v (allowed: > 0)", ErrBadConfig, c.MaxTime)
 	case c.CPU < AnyCPU:
 		return c, fmt.Errorf("%w: CPU %d (allowed: %d for any, or a CPU number ≥ 0)", ErrBadConfig, c.CPU, AnyCPU)
 	case c.RTTimeLimit < 0 || c.RTTimeLimit > affinity.MaxRTTimeLimit:
@@ -154,26 +247,32 @@ func (c Config) withDefaults() (Config, error) {
 		return c, fmt.Errorf("%w: MinRegionSteps %v (allowed: 1 to 1e9)", ErrBadConfig, c.MinRegionSteps)
 	case math.IsNaN(c.Elements) || math.IsInf(c.Elements, 0) || c.Elements < 0:
 		return c, fmt.Errorf("%w: Elements %v (allowed: ≥ 0, finite)", ErrBadConfig, c.Elements)
-	}
-	if c.AbsSteps < 0 {
-		// Disabled. Kept negative (not 0, which means "the default"), so a
-		// Result.Config fed back to Measure reproduces the run.
-		c.AbsSteps = -1
-	}
-	if c.Setup != nil {
-		if c.Repeat > 1 {
-			return c, fmt.Errorf("%w: Repeat %d with a Setup function (Setup runs once per sample, so Repeat must be 0 or 1)", ErrBadConfig, c.Repeat)
-		}
-		c.Repeat = 1
+	case c.Setup != nil && c.Repeat > 1:
+		return c, fmt.Errorf("%w: Repeat %d with a Setup function (Setup runs once per sample, so Repeat must be 0 or 1)", ErrBadConfig, c.Repeat)
 	}
 	return c, nil
 }
 
 // absTicks is the absolute K-best tolerance in ticks for a counter whose
-// step is step ticks: 0 when AbsSteps disables it.
-func (c Config) absTicks(step float64) float64 {
-	if c.AbsSteps < 0 {
-		return 0
+// quantum is q ticks: 0 when AbsSteps disables it.
+func (c Config) absTicks(q float64) float64 {
+	return math.Max(c.AbsSteps, 0) * q
+}
+
+// priority is the affinity priority c asks for.
+func (c Config) priority() affinity.Priority {
+	switch {
+	case c.Realtime:
+		return affinity.PriorityRealtime
+	case c.KeepPriority:
+		return affinity.PriorityNormal
 	}
-	return c.AbsSteps * step
+	return affinity.PriorityHigh
+}
+
+// forResult is c as a Result records it: functions, context and
+// calibration dropped.
+func (c Config) forResult() Config {
+	c.Setup, c.Progress, c.Context, c.Calibration = nil, nil, nil, nil
+	return c
 }

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/cyclebench/cyclebench/calibrate"
 	"github.com/cyclebench/cyclebench/stats"
 )
 
@@ -29,21 +28,6 @@ const (
 	// platform).
 	MaxSize = math.MaxInt32
 )
-
-// Instance is one function to measure, as a sweep's build function or
-// [Compare] receives it.
-type Instance struct {
-	// Name labels the function's results; empty means a generated name.
-	Name string
-	// Run is the timed work.
-	Run func()
-	// Setup, when not nil, is called before every sample, untimed, to
-	// restore an input Run consumes; it forces one call per sample.
-	Setup func()
-	// Elements is the number of elements one call of Run processes, the
-	// x of a CPE fit; 0 means the size n the instance was built for.
-	Elements float64
-}
 
 // Sweep is one kernel of a CPE sweep: a name, its sizes and a function that
 // builds the instance for one size.
@@ -184,7 +168,7 @@ func CPEAll(cfg Config, sweeps []Sweep) ([]CPEResult, error) {
 		total += len(sw.Sizes)
 	}
 	cfg.Name, cfg.Elements, cfg.Setup = "", 0, nil
-	cfg, err := cfg.withDefaults()
+	cfg, err := cfg.WithDefaults()
 	if err != nil {
 		return nil, err
 	}
@@ -193,40 +177,22 @@ func CPEAll(cfg Config, sweeps []Sweep) ([]CPEResult, error) {
 	var firstErr error
 	before := 0 // sizes of the sweeps already measured
 	for i, sw := range sweeps {
-		var m *multi
 		c := cfg
 		c.Name = sw.Name
-		abandoned, runErr := runPinned(c, func(base Result, cal *calibrate.Calibration) error {
-			var err error
-			if m, err = newMulti(c, cal, base, insts[i], false); err != nil {
-				return err
-			}
-			// Every size is sampled until all are done, so that each
-			// size's best samples are taken over the same stretch of time
-			// (a size that converged early during a slow moment of the
-			// core clock would otherwise keep that moment's figure).
-			need := func(*target) bool {
-				for _, t := range m.targets {
-					if !streamDone(t.s, c) {
-						return true
-					}
+		progress := func(e *engine) (int, int) {
+			done := before
+			for _, t := range e.targets {
+				if t.kb.Converged() || t.taken >= c.MaxSamples {
+					done++
 				}
-				return false
 			}
-			return m.run(need, nil, func() (int, int) {
-				done := before
-				for _, t := range m.targets {
-					if streamDone(t.s, c) {
-						done++
-					}
-				}
-				return done, total
-			})
-		})
-		if m == nil || abandoned {
+			return done, total
+		}
+		e, abandoned, runErr := measureInstances(c, insts[i], false, nil, progress)
+		if e == nil || abandoned {
 			return results, runErr
 		}
-		res, err := cpeResult(c, sw, m, xs[i])
+		res, err := cpeResult(c, sw, e, xs[i])
 		results = append(results, res)
 		if runErr != nil {
 			return results, runErr
@@ -240,14 +206,14 @@ func CPEAll(cfg Config, sweeps []Sweep) ([]CPEResult, error) {
 }
 
 // cpeResult turns one sweep's loop into its points and fits.
-func cpeResult(cfg Config, sw Sweep, m *multi, xs []float64) (CPEResult, error) {
-	c := CPEResult{Name: sw.Name, CyclesPerTick: m.cpt, HasCycles: !cfg.NoCycles && m.cpt > 0}
-	c.Warnings = append(c.Warnings, m.warnings...)
+func cpeResult(cfg Config, sw Sweep, e *engine, xs []float64) (CPEResult, error) {
+	c := CPEResult{Name: sw.Name, CyclesPerTick: e.cpt, HasCycles: !cfg.NoCycles && e.cpt > 0}
+	c.Warnings = append(c.Warnings, e.warnings...)
 	var firstErr error
 	var px, cyc, tk, ns []float64
 	var notConv []string
 	for k, n := range sw.Sizes {
-		res, err := m.result(m.targets[k])
+		res, err := e.result(e.targets[k])
 		if err != nil {
 			if firstErr == nil {
 				firstErr = err
@@ -265,7 +231,7 @@ func cpeResult(cfg Config, sw Sweep, m *multi, xs []float64) (CPEResult, error) 
 		c.Warnings = append(c.Warnings, fmt.Errorf("%w: %s: %d of %d sizes (n = %s)", ErrNotConverged, sw.Name, len(notConv), len(sw.Sizes), strings.Join(notConv, ", ")))
 	}
 	if len(px) >= MinSizes {
-		if err := c.fit(px, tk, ns, cyc, m.step, m.hz, cfg.Epsilon); err != nil && firstErr == nil {
+		if err := c.fit(px, tk, ns, cyc, e.step, e.hz, cfg.Epsilon); err != nil && firstErr == nil {
 			firstErr = fmt.Errorf("harness: %s: %w", sw.Name, err)
 		}
 		if out := c.OutlierSizes(); len(out) > 0 {

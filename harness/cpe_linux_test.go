@@ -2,7 +2,11 @@
 
 package harness
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/cyclebench/cyclebench/internal/pinned"
+)
 
 // The realtime guard exists on Linux only (see rtguard_linux.go).
 
@@ -10,7 +14,7 @@ func TestCPERealtimeIsGuarded(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.Realtime = true
 	cfg.MaxSamples = 30
-	before := rtGuardArms.Load()
+	before := pinned.GuardsArmed()
 	c, err := CPE(cfg, []int{100, 200, 300}, buildChain)
 	if err != nil {
 		t.Fatal(err)
@@ -18,7 +22,7 @@ func TestCPERealtimeIsGuarded(t *testing.T) {
 	if len(c.Points) == 0 || c.Points[0].Priority != "realtime" {
 		t.Skipf("realtime priority not obtained here (%v); nothing to guard", c.Warnings)
 	}
-	if rtGuardArms.Load() == before {
+	if pinned.GuardsArmed() == before {
 		t.Fatal("a realtime sweep ran without the realtime guard")
 	}
 }

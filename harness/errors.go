@@ -1,6 +1,10 @@
 package harness
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/cyclebench/cyclebench/internal/pinned"
+)
 
 // Errors returned by this package, or put in Result.Warnings.
 var (
@@ -9,17 +13,26 @@ var (
 	// ErrNilFunc: Measure was given a nil function.
 	ErrNilFunc = errors.New("harness: nil function")
 	// ErrPanic: the measured function panicked.
-	ErrPanic = errors.New("harness: measured function panicked")
+	ErrPanic = pinned.ErrPanic
 	// ErrGoexit: the measured function called runtime.Goexit.
-	ErrGoexit = errors.New("harness: measured function called runtime.Goexit")
+	ErrGoexit = pinned.ErrGoexit
+	// ErrRealtimeLimit: a Realtime measurement used up its share of
+	// Config.RTTimeLimit (Linux: a guard watches it); the measuring thread
+	// was put back to normal priority and the measurement returned without
+	// waiting for the measured function, which is left running.
+	ErrRealtimeLimit = pinned.ErrRealtimeLimit
 	// ErrNotConverged (a warning): MaxSamples or MaxTime was reached first.
 	ErrNotConverged = errors.New("harness: did not converge")
 	// ErrDiscards (a warning): many samples were discarded (migrations).
 	ErrDiscards = errors.New("harness: many samples discarded")
 	// ErrUnpinned (a warning): the thread could not be pinned on this platform.
-	ErrUnpinned = errors.New("harness: thread not pinned")
+	ErrUnpinned = pinned.ErrUnpinned
 	// ErrTooShort (a warning): a sample spans few counter steps and R could not be raised.
 	ErrTooShort = errors.New("harness: region too short")
 	// ErrNoCycles (a warning): core cycles could not be estimated.
 	ErrNoCycles = errors.New("harness: no core-cycle estimate")
+	// ErrModes (a warning): the samples form two clusters (see
+	// Result.Modes): the function runs in two modes, and the figure is the
+	// faster one.
+	ErrModes = errors.New("harness: two modes")
 )

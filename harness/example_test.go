@@ -65,13 +65,17 @@ func ExampleMeasure_badConfig() {
 func ExampleDefaultConfig() {
 	cfg := harness.DefaultConfig()
 	fmt.Println(cfg.CPU == harness.AnyCPU) // let Measure pick a CPU
-	// Zero fields take the documented defaults; set the ones to change.
+	// Every default is filled in; set the fields to change. A Config from
+	// DefaultConfig means what it holds: ε 0 is exactly 0.
 	cfg.K = 5
-	cfg.Epsilon = 0.005
-	fmt.Printf("K %d, ε %g, M %d (0: %d)\n", cfg.K, cfg.Epsilon, cfg.MaxSamples, harness.DefaultMaxSamples)
+	cfg.Epsilon = 0
+	fmt.Printf("K %d, ε %g, M %d, %v\n", cfg.K, cfg.Epsilon, cfg.MaxSamples, cfg.Mode)
+	checked, err := cfg.WithDefaults()
+	fmt.Println(checked.Epsilon, err)
 	// Output:
 	// true
-	// K 5, ε 0.005, M 0 (0: 1000)
+	// K 5, ε 0, M 1000, throughput
+	// 0 <nil>
 }
 
 // Report belongs in a benchmark function of a _test.go file:

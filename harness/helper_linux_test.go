@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/cyclebench/cyclebench/affinity"
+	"github.com/cyclebench/cyclebench/internal/pinned"
 	"golang.org/x/sys/unix"
 )
 
@@ -134,49 +135,36 @@ func helperThreadState(tid int) (policy, rtprio, nice int, mask []int, err error
 
 const helperRTLimit = 200 * time.Millisecond
 
-// helperGuardSpin proves the guard's mechanism without Measure: a thread
-// pinned at SCHED_FIFO (RLIMIT_RTTIME 200 ms) spins forever under a guard;
-// the guard must demote it and report ErrRealtimeLimit.
+// helperGuardSpin proves the guard's mechanism without Measure: a body run
+// by pinned.Run at SCHED_FIFO (RLIMIT_RTTIME 200 ms) spins forever; the
+// guard must demote its thread and Run report ErrRealtimeLimit.
 func helperGuardSpin() int {
 	before, err := affinity.ThreadState()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	g := newRTGuard(Config{Realtime: true, RTTimeLimit: helperRTLimit})
 	type ready struct {
 		tid   int
 		start time.Time
-		err   error
 	}
 	readyc := make(chan ready, 1)
-	go func() {
-		p, err := affinity.Pin(affinity.Options{CPU: AnyCPU, Priority: affinity.PriorityRealtime, RTTimeLimit: helperRTLimit})
-		if err != nil {
-			readyc <- ready{err: err}
-			return
+	_, err = pinned.Run(pinned.Options{CPU: AnyCPU, Priority: affinity.PriorityRealtime, RTTimeLimit: helperRTLimit}, func(th *pinned.Thread) error {
+		if th.Priority != affinity.PriorityRealtime {
+			return errHelperNoRealtime
 		}
-		if p.Priority != affinity.PriorityRealtime {
-			p.Restore()
-			readyc <- ready{err: errHelperNoRealtime}
-			return
-		}
-		defer g.watch(p)()
 		readyc <- ready{tid: affinity.ThreadID(), start: time.Now()}
 		spinForever()
-	}()
-	r := <-readyc
-	if errors.Is(r.err, errHelperNoRealtime) {
+		return nil
+	})
+	if errors.Is(err, errHelperNoRealtime) {
 		return helperNoRealtime
-	} else if r.err != nil {
-		fmt.Fprintln(os.Stderr, r.err)
-		return 1
 	}
 	select {
-	case err := <-g.tripped():
+	case r := <-readyc:
 		return helperReportTrip(err, r.tid, r.start, before)
-	case <-time.After(10 * time.Second):
-		fmt.Fprintln(os.Stderr, "the guard did not trip in 10s")
+	default:
+		fmt.Fprintln(os.Stderr, "the spinning body never ran:", err)
 		return 1
 	}
 }
@@ -237,7 +225,7 @@ func helperMeasureSpin() int {
 	if r.Priority != affinity.PriorityRealtime.String() {
 		return helperNoRealtime
 	}
-	if rtGuardArms.Load() == 0 {
+	if pinned.GuardsArmed() == 0 {
 		return helperNotWired
 	}
 	tidc := make(chan int, 1)

@@ -220,13 +220,14 @@ func TestProgressAndNonConvergence(t *testing.T) {
 func BenchmarkSampleLoop(b *testing.B) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	s, err := newStream(Config{K: 3, Epsilon: 0.01, MaxSamples: 1 << 30}, 0)
+	s, err := newStream(3, 0.01, 0, 1<<30)
 	if err != nil {
 		b.Fatal(err)
 	}
 	f := addKernel(10)
 	b.ReportAllocs()
 	for b.Loop() {
-		s.add(sample(f, 4, -1, false))
+		v, ok := sample(f, 4, -1, false)
+		s.add(float64(v), ok)
 	}
 }

@@ -25,7 +25,9 @@ import (
 // Repeat 1, one warm-up call and K = 5, the 5th call is the 4th sample, and
 // five samples must agree before the measurement can end. The mover moves
 // the thread back once the kernel has made 20 more calls (on the other
-// CPU), so at least 19 samples must be discarded whatever the load.
+// CPU), so at least 19 samples must be discarded whatever the load; the
+// kernel waits for that move too, so the measurement cannot spend its
+// MaxSamples on the other CPU while a loaded machine delays the mover.
 func TestMigrationDiscarded(t *testing.T) {
 	if !tsc.HasAux() {
 		t.Skip("the counter reports no CPU number (no RDTSCP), so samples cannot be checked for migration")
@@ -54,6 +56,7 @@ func TestMigrationDiscarded(t *testing.T) {
 	handoff := make(chan int)
 	resume := make(chan struct{})
 	awayDone := make(chan struct{}, 1)
+	back := make(chan struct{})
 	moved := make(chan error, 1)
 	go func() {
 		tid := <-handoff
@@ -68,6 +71,7 @@ func TestMigrationDiscarded(t *testing.T) {
 		case <-time.After(5 * time.Second):
 		}
 		moved <- affinity.SetThreadCPU(tid, x)
+		close(back)
 	}()
 	calls := 0
 	var ranOn []int // CPUs of the first calls after the hand-off
@@ -79,6 +83,7 @@ func TestMigrationDiscarded(t *testing.T) {
 			<-resume
 		case calls == at+away:
 			awayDone <- struct{}{}
+			<-back
 		}
 		if calls >= at && len(ranOn) < 3 {
 			if c, err := affinity.CurrentCPU(); err == nil {

@@ -9,12 +9,13 @@ import (
 	"time"
 )
 
-// FuzzConfig checks Config.withDefaults, which every Measure, CPE and
+// FuzzConfig checks Config.WithDefaults, which every Measure, CPE and
 // comparison goes through, on arbitrary field values: it must never panic;
 // an error wraps ErrBadConfig on one line; an accepted configuration lies
 // inside the documented ranges (so nothing downstream, gonum included, sees
 // a NaN or a K of 0) and is a fixed point (filling defaults twice changes
-// nothing).
+// nothing, so a Result.Config fed back reproduces the run; a negative
+// AbsSteps stays as given and disables the floor).
 func FuzzConfig(f *testing.F) {
 	f.Add(0, 0.0, 0.0, 0, int64(0), -1, int64(0), 0, 0.0, 0.0)
 	f.Add(3, 0.01, 2.0, 1000, int64(time.Second), 1, int64(time.Hour), 8, 4000.0, 1000.0)
@@ -23,7 +24,7 @@ func FuzzConfig(f *testing.F) {
 	f.Fuzz(func(t *testing.T, k int, eps, abs float64, m int, maxTime int64, cpu int, rt int64, repeat int, minRegion, elements float64) {
 		in := Config{K: k, Epsilon: eps, AbsSteps: abs, MaxSamples: m, MaxTime: time.Duration(maxTime), CPU: cpu,
 			RTTimeLimit: time.Duration(rt), Repeat: repeat, MinRegionSteps: minRegion, Elements: elements}
-		c, err := in.withDefaults()
+		c, err := in.WithDefaults()
 		if err != nil {
 			if !errors.Is(err, ErrBadConfig) || strings.Contains(err.Error(), "\n") {
 				t.Fatalf("%+v: error %q", in, err)
@@ -36,7 +37,7 @@ func FuzzConfig(f *testing.F) {
 			t.Fatalf("%+v: accepted K %d", in, c.K)
 		case !finite(c.Epsilon) || c.Epsilon < 0 || c.Epsilon >= 1:
 			t.Fatalf("%+v: accepted epsilon %v", in, c.Epsilon)
-		case !finite(c.AbsSteps) || (c.AbsSteps < 0 && c.AbsSteps != -1):
+		case !finite(c.AbsSteps):
 			t.Fatalf("%+v: accepted AbsSteps %v", in, c.AbsSteps)
 		case c.MaxSamples < c.K:
 			t.Fatalf("%+v: accepted MaxSamples %d < K %d", in, c.MaxSamples, c.K)
@@ -55,13 +56,13 @@ func FuzzConfig(f *testing.F) {
 		case c.Context == nil:
 			t.Fatalf("%+v: no context", in)
 		}
-		again, err := c.withDefaults()
+		again, err := c.WithDefaults()
 		if err != nil {
 			t.Fatalf("%+v: defaults filled in are rejected the second time: %v", in, err)
 		}
 		again.Context, c.Context = nil, nil
 		if !reflect.DeepEqual(again, c) {
-			t.Fatalf("%+v: withDefaults is not a fixed point:\n%+v\n%+v", in, c, again)
+			t.Fatalf("%+v: WithDefaults is not a fixed point:\n%+v\n%+v", in, c, again)
 		}
 	})
 }

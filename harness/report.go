@@ -151,7 +151,7 @@ func report(b bench, n int, cfg Config, f func()) {
 		b.Fatal("harness.Report: called inside a for b.Loop() loop; call it once in the benchmark function, with no loop around it")
 		return
 	}
-	if _, err := cfg.withDefaults(); err != nil {
+	if _, err := cfg.WithDefaults(); err != nil {
 		b.Fatal("harness.Report: " + strings.TrimPrefix(err.Error(), "harness: "))
 		return
 	}

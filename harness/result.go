@@ -25,6 +25,9 @@ const MinCPUShare = 0.5
 // tsc); per-call figures have the overhead of the timing loop subtracted.
 type Result struct {
 	Name string
+	// Mode is the mode that produced the figures: Throughput (calls back to
+	// back) or Latency (calls fenced apart).
+	Mode Mode
 	// Ticks is counter ticks per call: (v1(target) − v1(empty)) / Repeat.
 	Ticks float64
 	// Nanoseconds is Ticks converted with TicksPerSecond.
@@ -44,18 +47,33 @@ type Result struct {
 	// raised, many discards, calibration warnings.
 	Warnings []error
 
-	// Best is the K smallest target samples, ascending, in ticks per
-	// sample (Repeat calls, overhead not subtracted).
+	// Best is the K smallest target samples, ascending, in ticks per call
+	// with the timing loop's overhead not subtracted (a sample's ticks over
+	// its R): the values the K-best rule judged.
 	Best []float64
 	// Spread is (vK − v1)/v1 of Best.
 	Spread float64
-	// Repeat is R, the calls per sample.
+	// Repeat is R, the calls per sample (the first of Repeats).
 	Repeat int
-	// OverheadTicks is v1 of the same loop around an empty function, in
-	// ticks per sample: what was subtracted.
+	// Repeats are the R values sampled in turn: R, R+1, R+2, R+3 in
+	// throughput mode when R ≥ 8 (so that every measurement sees every
+	// remainder of the unrolled loop), else R alone. Ticks is the best of
+	// the variants.
+	Repeats []int
+	// Retunes counts the times R was lengthened during the measurement
+	// because the samples showed a coarser counter quantum than R had been
+	// chosen for; Samples counts those since the last.
+	Retunes int
+	// OverheadTicks is v1 of the same loop around an empty function (fenced
+	// in latency mode), in ticks per sample of Repeat calls: what was
+	// subtracted from the first variant.
 	OverheadTicks float64
-	// OverheadConverged reports whether the empty-loop stream converged.
+	// OverheadConverged reports whether every empty-loop stream converged.
 	OverheadConverged bool
+	// Modes, when not nil, says that the per-call samples form two
+	// clusters (in ticks per call, overhead subtracted): the function runs
+	// in two modes (a warning wrapping ErrModes names them).
+	Modes *Modes
 	// TicksPerSecond is the counter frequency used for Nanoseconds.
 	TicksPerSecond float64
 	// FrequencySource says where TicksPerSecond came from.
@@ -65,8 +83,11 @@ type Result struct {
 	CyclesPerTick float64
 	// ReferenceConverged reports whether both reference-chain streams converged.
 	ReferenceConverged bool
-	// Step is the counter's step in ticks.
+	// Step is the counter's step in ticks, as detected (tsc.Steps).
 	Step float64
+	// Quantum is the counter resolution R was chosen for, in ticks: the
+	// larger of Step and the quantum the samples themselves showed.
+	Quantum float64
 
 	// Elements is Config.Elements; the per-element figures below are 0
 	// when it is 0.
@@ -84,11 +105,10 @@ type Result struct {
 	// Wall is the wall time of the measuring loop (after calibration).
 	Wall time.Duration
 
-	// Calls is the number of calls of f in the sampling loop, the divisor
-	// of the per-call figures below: Samples × Repeat, discarded samples
-	// included. The warm-up, the choice of Repeat and the single timed call
-	// that checks a Setup kernel's region length come before the loop and
-	// are not counted.
+	// Calls is the number of timed calls of f in the sampling loop,
+	// discarded samples and samples before a retune included. The warm-up,
+	// the choice of Repeat and the untimed calls before each sample of a
+	// multi-function loop are not counted.
 	Calls int64
 	// ThreadCPU is the CPU time the measuring thread consumed during the
 	// sampling loop, over the same interval as Wall: cputime.Thread read
@@ -101,13 +121,14 @@ type Result struct {
 	// ThreadCPUSource names the clock behind ThreadCPU ("" when it is 0
 	// because it could not be read).
 	ThreadCPUSource string
-	// ThreadCPUNsPerCall is ThreadCPU / Calls in nanoseconds, and
-	// WallNsPerCall is Wall / Calls: figures for the whole loop, so they
-	// exceed Nanoseconds by the loop's other work. Their ratio is what
-	// matters: a kernel that computes keeps it near 1, one that sleeps,
-	// blocks or is preempted drops it, and below MinCPUShare Measure warns
-	// with ErrBlocks. 0 when Calls is 0 (and ThreadCPUNsPerCall 0 when
-	// ThreadCPU could not be read).
+	// ThreadCPUNsPerCall is ThreadCPU / calls in nanoseconds, and
+	// WallNsPerCall is Wall / calls, where calls counts the timed calls of
+	// every function of the loop (Calls when there is one): figures for the
+	// whole loop, so they exceed Nanoseconds by the loop's other work.
+	// Their ratio is what matters: a kernel that computes keeps it near 1,
+	// one that sleeps, blocks or is preempted drops it, and below
+	// MinCPUShare the measurement warns with ErrBlocks. 0 when no call was
+	// timed (and ThreadCPUNsPerCall 0 when ThreadCPU could not be read).
 	ThreadCPUNsPerCall, WallNsPerCall float64
 	// Utilisation is the CPU utilisation of the whole process during the
 	// sampling loop (cputime.StartUtilisation just before the loop, Stop

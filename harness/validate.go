@@ -108,7 +108,7 @@ func Validate(o ValidateOptions) (*Validation, error) {
 	}
 	base := o.Config
 	base.Name, base.Elements, base.Setup = "", 0, nil
-	if _, err := base.withDefaults(); err != nil {
+	if _, err := base.WithDefaults(); err != nil {
 		return nil, err
 	}
 	say("calibrating")

@@ -1,6 +1,6 @@
 //go:build linux
 
-package harness
+package pinned
 
 import (
 	"errors"
@@ -18,22 +18,25 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// ErrRealtimeLimit: a Realtime measurement used up its share of
-// Config.RTTimeLimit; the measuring thread was put back to normal priority
-// and Measure returned without waiting for the measured function, which is
-// left running.
+// ErrRealtimeLimit: a realtime body used up its share of
+// Options.RTTimeLimit; the thread was put back to normal priority and Run
+// returned without waiting for the body, which is left running.
 var ErrRealtimeLimit = errors.New("harness: realtime time limit reached")
 
-// rtGuardBudget is the share of Config.RTTimeLimit a realtime measurement
+// guardBudget is the share of Options.RTTimeLimit a realtime body
 // may use before the guard stops it; the rest is the margin in which the
 // guard acts before the kernel's hard limit kills the whole process.
-const rtGuardBudget = 0.75
+const guardBudget = 0.75
 
-// rtGuardArms counts the measurements a guard has watched, so that a test
-// can tell whether Measure uses one.
-var rtGuardArms atomic.Int64
+// armed counts the runs a guard has watched, so that a test can tell
+// whether a realtime run was guarded: see [GuardsArmed].
+var armed atomic.Int64
 
-// rtGuard bounds a realtime measurement, so that a function that never
+// GuardsArmed returns how many realtime runs the guard has watched in this
+// process.
+func GuardsArmed() int64 { return armed.Load() }
+
+// guard bounds a realtime measurement, so that a function that never
 // returns cannot hold a CPU at SCHED_FIFO.
 //
 // RLIMIT_RTTIME alone does not do that for Go code. The kernel counts a
@@ -46,7 +49,7 @@ var rtGuardArms atomic.Int64
 // the hard limit kills the process at 200 ms).
 //
 // The guard therefore watches from another goroutine. It lowers the soft
-// RLIMIT_RTTIME to rtGuardBudget of the limit and subscribes to SIGXCPU,
+// RLIMIT_RTTIME to guardBudget of the limit and subscribes to SIGXCPU,
 // for when the kernel's count does run out, and polls the measuring
 // thread's CPU time, for when it does not. Whichever comes first, it puts
 // the measuring thread back as affinity.Pin found it (policy,
@@ -55,9 +58,9 @@ var rtGuardArms atomic.Int64
 // channel tripped returns. The measured function is abandoned, still
 // running, at normal priority: nothing can stop a goroutine from outside.
 //
-// A nil *rtGuard (no realtime asked, or another OS) does nothing: watch
+// A nil *guard (no realtime asked, or another OS) does nothing: watch
 // returns p.Restore and tripped a nil channel.
-type rtGuard struct {
+type guard struct {
 	limit time.Duration
 	trip  chan error    // buffered: the guard never blocks on it
 	quit  chan struct{} // closed when the measuring thread restores itself
@@ -67,17 +70,17 @@ type rtGuard struct {
 	mu sync.Mutex
 }
 
-// newRTGuard returns a guard for a measurement configured by cfg, or nil
-// when cfg does not ask for realtime priority.
-func newRTGuard(cfg Config) *rtGuard {
-	if !cfg.Realtime {
+// newGuard returns a guard for a run configured by o, or nil when o does
+// not ask for realtime priority.
+func newGuard(o Options) *guard {
+	if o.Priority != affinity.PriorityRealtime {
 		return nil
 	}
-	limit := cfg.RTTimeLimit
+	limit := o.RTTimeLimit
 	if limit <= 0 {
 		limit = affinity.DefaultRTTimeLimit
 	}
-	return &rtGuard{limit: limit, trip: make(chan error, 1), quit: make(chan struct{})}
+	return &guard{limit: limit, trip: make(chan error, 1), quit: make(chan struct{})}
 }
 
 // watch starts guarding the calling thread, which p pinned, if p obtained
@@ -85,13 +88,13 @@ func newRTGuard(cfg Config) *rtGuard {
 // right after Pin and before the GC is turned off (the guard restores the
 // GC percentage it finds), and defer the function it returns instead of
 // p.Restore: that function stops the guard and restores the thread.
-func (g *rtGuard) watch(p *affinity.Pinned) (restore func() error) {
+func (g *guard) watch(p *affinity.Pinned) (restore func() error) {
 	if g == nil || p == nil || p.Priority != affinity.PriorityRealtime {
 		return p.Restore
 	}
-	rtGuardArms.Add(1)
+	armed.Add(1)
 	tid := affinity.ThreadID()
-	budget := time.Duration(float64(g.limit) * rtGuardBudget)
+	budget := time.Duration(float64(g.limit) * guardBudget)
 	var rl unix.Rlimit
 	if unix.Prlimit(0, unix.RLIMIT_RTTIME, nil, &rl) == nil && rl.Max != unix.RLIM_INFINITY {
 		// Pin set soft = hard, so the kernel would send SIGKILL without a
@@ -141,7 +144,7 @@ func (g *rtGuard) watch(p *affinity.Pinned) (restore func() error) {
 		default:
 		}
 		err := fmt.Errorf("%w: the measuring thread ran at realtime priority %s (RTTimeLimit %v, of which the guard allows %.0f%%); it was put back to normal priority and the measured function abandoned, still running (raise RTTimeLimit or lower MaxTime)",
-			ErrRealtimeLimit, why, g.limit, rtGuardBudget*100)
+			ErrRealtimeLimit, why, g.limit, guardBudget*100)
 		if rerr := p.Restore(); rerr != nil && !errors.Is(rerr, affinity.ErrWrongThread) {
 			err = errors.Join(err, rerr)
 		}
@@ -160,7 +163,7 @@ func (g *rtGuard) watch(p *affinity.Pinned) (restore func() error) {
 
 // tripped returns the channel on which the guard sends its error, once; it
 // is nil (never ready) for a nil guard.
-func (g *rtGuard) tripped() <-chan error {
+func (g *guard) tripped() <-chan error {
 	if g == nil {
 		return nil
 	}

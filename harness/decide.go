@@ -1,0 +1,282 @@
+package harness
+
+// The engine's decisions, as pure functions of what it has seen: the
+// choice of R, the counter quantum the samples show, the R variants of a
+// throughput measurement, when to stop, and whether the samples form two
+// clusters. Each is tested from tables, without hardware (decide_test.go).
+
+import (
+	"math"
+	"slices"
+	"time"
+)
+
+// Limits of the decisions below, each with its reason.
+const (
+	// probeSamples is how many samples the choice of R takes at each
+	// candidate R: enough to see repeated values on a quantized counter
+	// (a quantum shows as few distinct values), few enough that the probe
+	// of a microsecond kernel costs well under a millisecond.
+	probeSamples = 8
+	// longProbe: when one sample at R = 1 already spans this many times the
+	// ticks a sample needs, R = 1 is final without more samples, so a
+	// kernel of a second is not probed eight times.
+	longProbe = 4
+	// quantumMinGap is the smallest counter quantum the samples can reveal,
+	// in ticks: merging values within quantumMerge turns narrow noise on a
+	// fine counter into groups 3 ticks apart, and against a tolerance of 2
+	// ticks any gap under 8 fits some grid. Quanta that fine are left to the
+	// step detection (an even-valued TSC has GCD 2) and cost at most 0.2% of
+	// a MinRegionSteps sample when missed.
+	quantumMinGap = 8
+	// quantumMerge merges sample values this close (in ticks) before
+	// looking for a grid: a virtual TSC's reads are occasionally 1 tick off
+	// its quantum (seen on AMD Zen 5 guests).
+	quantumMerge = 2
+	// maxQuantumRetunes bounds how often a measurement may lengthen R after
+	// its samples revealed a coarser quantum than the one R was chosen for.
+	maxQuantumRetunes = 3
+	// retuneAt lists the accepted-sample counts of a target at which the
+	// engine looks for a quantum in its samples again.
+	retuneAt1, retuneAt2 = 32, 128
+	// maxEpsSteps caps the 10/ε quanta a sample must span: with ε = 1e-12
+	// the rule would ask for samples of hours. 1e5 quanta is about 1 ms on
+	// a 26-tick quantum at 2.6 GHz; below ε = 1e-4 the absolute floor
+	// (AbsSteps) is what lets a measurement converge.
+	maxEpsSteps = 1e5
+	// modeMinSamples is the fewest samples the two-cluster check judges.
+	modeMinSamples = 20
+	// modeMinShare is the smallest share of the samples (in the lower 90%)
+	// that a cluster must hold to count as a mode rather than a tail.
+	modeMinShare = 0.15
+	// modeMinGap is the smallest relative distance between two clusters
+	// reported as modes (0.5%): below it the difference is within what a
+	// moving core clock does to one mode.
+	modeMinGap = 0.005
+)
+
+// regionSteps is the length a sample must have, in counter quanta: at least
+// minSteps, and at least 10/ε so that one quantum is at most a tenth of the
+// K-best tolerance ε of a sample, up to maxEpsSteps (ε = 0 leaves minSteps
+// alone).
+func regionSteps(minSteps, eps float64) float64 {
+	if eps > 0 {
+		return math.Max(minSteps, math.Min(10/eps, maxEpsSteps))
+	}
+	return minSteps
+}
+
+// sampleQuantum returns the counter quantum that samples of one region
+// show, in ticks, or 0 when they show none.
+//
+// A quantized counter (a virtual TSC advancing 26 ticks at a time, say)
+// shows itself in the samples whatever the step detection said: few
+// distinct values, on a grid. So: values within quantumMerge ticks are
+// merged (occasional 1-tick artefacts); when more than half of the samples
+// are distinct, they are not quantized at the scale of their noise (and a
+// quantum finer than the noise does not limit the K-best figure) and 0 is
+// returned; otherwise the gaps between the distinct values must all lie
+// within quantumMerge ticks of whole multiples of one quantum q ≥
+// quantumMinGap, fitted as Σgap / Σround(gap/min gap). A single distinct
+// value (every sample equal) returns -1: the samples cannot resolve
+// anything finer than their region.
+func sampleQuantum(samples []uint64) float64 {
+	n := len(samples)
+	if n < probeSamples-2 {
+		return 0
+	}
+	s := slices.Clone(samples)
+	slices.Sort(s)
+	// Merge runs of values closer than quantumMerge, keeping each run's
+	// lowest value.
+	var groups []uint64
+	for i, v := range s {
+		if i == 0 || v-groups[len(groups)-1] > quantumMerge {
+			groups = append(groups, v)
+		}
+	}
+	switch {
+	case len(groups) == 1:
+		return -1
+	case 2*len(groups) > n:
+		return 0
+	}
+	gaps := make([]float64, len(groups)-1)
+	minGap := math.Inf(1)
+	for i := range gaps {
+		gaps[i] = float64(groups[i+1] - groups[i])
+		minGap = math.Min(minGap, gaps[i])
+	}
+	if minGap < quantumMinGap {
+		return 0
+	}
+	var sumG, sumK float64
+	for _, g := range gaps {
+		sumG += g
+		sumK += math.Round(g / minGap)
+	}
+	q := sumG / sumK
+	for _, g := range gaps {
+		k := math.Round(g / q)
+		if k < 1 || math.Abs(g-k*q) > quantumMerge {
+			return 0
+		}
+	}
+	return q
+}
+
+// repeatDecision is what one probe of the choice of R concluded.
+type repeatDecision struct {
+	R       int     // the R to probe next, or the final R when Done
+	Done    bool    // R is final
+	Quantum float64 // the counter quantum assumed, in ticks
+	Need    float64 // ticks a sample must span
+}
+
+// decideRepeat decides, from samples of r calls each (usable ones only, in
+// ticks), the R to try next or that r is final. step is the counter's step
+// as detected; the quantum assumed is the larger of it and the quantum the
+// samples show ([sampleQuantum]). A sample must span regionSteps quanta.
+//
+//   - no usable sample (all straddled CPUs): try 2r, to make progress;
+//   - a best sample of 0 ticks: R grows sixteenfold;
+//   - every sample equal: the samples resolve nothing finer than
+//     themselves, so R grows fourfold until they differ or span 16× the
+//     need (then the counter is fine enough and the kernel steady);
+//   - the best sample spans the need: r is final;
+//   - otherwise R is scaled to reach the need with 5% to spare, from the
+//     best sample (overhead included: the scaled R errs long).
+//
+// R never exceeds MaxRepeat; reaching it is final.
+func decideRepeat(r int, samples []uint64, step, minSteps, eps float64) repeatDecision {
+	q := math.Max(step, 1)
+	sq := sampleQuantum(samples)
+	if sq > q {
+		q = sq
+	}
+	d := repeatDecision{R: r, Quantum: q, Need: q * regionSteps(minSteps, eps)}
+	if r >= MaxRepeat {
+		d.R, d.Done = MaxRepeat, true
+		return d
+	}
+	if len(samples) == 0 {
+		d.R = min(MaxRepeat, 2*r)
+		return d
+	}
+	best := float64(slices.Min(samples))
+	switch {
+	case best <= 0:
+		d.R = min(MaxRepeat, 16*r)
+	case sq < 0 && best < 16*d.Need:
+		d.R = min(MaxRepeat, 4*r)
+	case best >= d.Need:
+		d.Done = true
+	default:
+		next := math.Ceil(float64(r) * d.Need * 1.05 / best)
+		d.R = int(math.Min(float64(MaxRepeat), math.Max(next, float64(r+1))))
+	}
+	return d
+}
+
+// repeatVariants returns the R values a target is sampled with in turn.
+// In throughput mode, how much consecutive calls overlap in the
+// out-of-order core can depend on the loop around them (the remainder of
+// the loop unrolled by four, the loop-exit prediction), and one fixed R
+// can lock a measurement into one mode and the next measurement, with a
+// slightly different R, into another. So R, R+1, R+2, R+3 are taken in
+// turn, which covers every remainder mod 4, and every measurement sees
+// every mode. Below 8 calls per sample the variants would change a
+// sample's length by more than a third and the calls are long enough
+// that their overlap does not matter: R alone. In latency mode the calls
+// are fenced apart and cannot overlap: R alone.
+func repeatVariants(r int, mode Mode) []int {
+	if mode == Latency || r < 8 {
+		return []int{r}
+	}
+	return []int{r, r + 1, r + 2, r + 3}
+}
+
+// loopState is what the stopping rule looks at after each round.
+type loopState struct {
+	Rounds    int           // rounds taken
+	Elapsed   time.Duration // since sampling began
+	Cancelled bool          // the context is done
+	Busy      bool          // some target still needs samples
+	Pending   bool          // some overhead or ruler stream has not converged
+	MaxRounds int           // a bound on rounds (0: none)
+}
+
+// stopReason says why the loop stops, or "" to go on.
+type stopReason string
+
+const (
+	stopCancelled stopReason = "cancelled"
+	stopMaxTime   stopReason = "max-time"
+	stopRounds    stopReason = "max-rounds"
+	stopDone      stopReason = "done"
+)
+
+// decideStop is the stopping rule. At least one round is always taken, so
+// a time limit yields a result that says it did not converge rather than
+// no result. Then the loop stops when the context is cancelled, when
+// MaxTime has passed, when MaxRounds rounds are done, or when no target
+// needs samples and every overhead and ruler stream has converged (or
+// reached MaxSamples, which Pending accounts for).
+func decideStop(s loopState, maxTime time.Duration) stopReason {
+	switch {
+	case s.Cancelled:
+		return stopCancelled
+	case s.Rounds == 0:
+		return ""
+	case s.Elapsed > maxTime:
+		return stopMaxTime
+	case s.MaxRounds > 0 && s.Rounds >= s.MaxRounds:
+		return stopRounds
+	case !s.Busy && !s.Pending:
+		return stopDone
+	}
+	return ""
+}
+
+// Modes describes two clusters found among a measurement's per-call
+// samples (see [Result.Modes]).
+type Modes struct {
+	// Low and High are the smallest per-call value of each cluster, in the
+	// unit of the values given (ticks per call in Result.Modes).
+	Low, High float64
+	// NLow and NHigh are the numbers of samples in each.
+	NLow, NHigh int
+}
+
+// findModes reports whether per-call values form two clusters, and which.
+// The top 10% are dropped as the tail every timing has; in the rest, the
+// widest gap between consecutive sorted values splits them in two. They
+// are two modes when each side holds at least modeMinShare of them (and 3
+// values), the gap is at least modeMinGap and eps/2 of the lower value,
+// and it is wider than twice the spread of the lower cluster's lower half
+// (so a sparse tail is not a mode).
+func findModes(values []float64, eps float64) (Modes, bool) {
+	if len(values) < modeMinSamples {
+		return Modes{}, false
+	}
+	s := slices.Clone(values)
+	slices.Sort(s)
+	s = s[:int(math.Ceil(0.9*float64(len(s))))]
+	n := len(s)
+	minSide := max(3, int(math.Ceil(modeMinShare*float64(n))))
+	split, gap := -1, 0.0
+	for i := minSide - 1; i+minSide < n; i++ {
+		if g := s[i+1] - s[i]; g > gap {
+			split, gap = i, g
+		}
+	}
+	if split < 0 || s[0] <= 0 {
+		return Modes{}, false
+	}
+	lo := s[:split+1]
+	inner := lo[len(lo)/2] - lo[0]
+	if gap < math.Max(modeMinGap, eps/2)*lo[0] || gap <= 2*inner {
+		return Modes{}, false
+	}
+	return Modes{Low: lo[0], High: s[split+1], NLow: len(lo), NHigh: n - len(lo)}, true
+}

@@ -1,0 +1,261 @@
+package harness
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+)
+
+// grid returns n samples of about base ticks on a counter that advances q
+// ticks at a time: base plus noise of up to spread ticks, rounded down to
+// the grid, with every art-th sample 1 tick off the grid (the artefact of
+// AMD Zen 5 guests; art 0 means none).
+func grid(seed uint64, n int, base, spread, q float64, art int) []uint64 {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	s := make([]uint64, n)
+	for i := range s {
+		v := base + rng.Float64()*spread
+		v = math.Floor(v/q) * q
+		if art > 0 && i%art == art-1 {
+			v++
+		}
+		s[i] = uint64(math.Round(v))
+	}
+	return s
+}
+
+func TestSampleQuantum(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		s      []uint64
+		lo, hi float64 // accepted range of the answer
+	}{
+		{"too few samples", []uint64{26, 52, 78}, 0, 0},
+		{"all equal", []uint64{4004, 4004, 4004, 4004, 4004, 4004, 4004, 4004}, -1, -1},
+		{"26-tick grid, 2 values", []uint64{3978, 4004, 4004, 3978, 4004, 4004, 3978, 4004}, 26, 26},
+		{"26-tick grid, noise 3 quanta", grid(1, 16, 104000, 78, 26, 0), 26, 26},
+		{"26-tick grid with a 1-tick artefact", grid(2, 16, 104000, 78, 26, 5), 25.5, 26.5},
+		{"24.45-tick grid (Zen 3)", grid(3, 16, 50000, 100, 24.45, 0), 23.5, 25.5},
+		{"fine counter, wide noise", grid(4, 16, 100000, 2000, 1, 0), 0, 0},
+		{"fine counter, noise within 2 ticks: unresolved", grid(5, 16, 4000, 3, 1, 0), -1, -1},
+		{"fine counter, narrow noise", grid(5, 16, 4000, 6, 1, 0), 0, 0},
+		{"step 2 (Intel), narrow noise", grid(6, 16, 8000, 8, 2, 0), 0, 0},
+		{"two values 1 tick apart", []uint64{4000, 4001, 4000, 4001, 4000, 4001, 4000, 4001}, -1, -1},
+		{"groups 3 ticks apart are not a grid", []uint64{106, 105, 108, 109, 106, 102, 102, 102}, 0, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := sampleQuantum(tt.s)
+			if got < tt.lo || got > tt.hi {
+				t.Fatalf("sampleQuantum(%v) = %v, want %v to %v", tt.s, got, tt.lo, tt.hi)
+			}
+		})
+	}
+}
+
+// TestSampleQuantumNeverOnNoise: samples of a fine counter spread over more
+// ticks than there are samples never show a quantum, whatever the seed.
+func TestSampleQuantumNeverOnNoise(t *testing.T) {
+	for seed := uint64(0); seed < 500; seed++ {
+		s := grid(seed, probeSamples, 100000, 400, 1, 0)
+		if q := sampleQuantum(s); q != 0 {
+			t.Fatalf("seed %d: quantum %v found in noise %v", seed, q, s)
+		}
+	}
+}
+
+func TestRegionSteps(t *testing.T) {
+	for _, tt := range []struct{ min, eps, want float64 }{
+		{4000, 0.01, 4000},
+		{100, 0.01, 1000},
+		{4000, 0.001, 10000},
+		{4000, 0, 4000},
+		{4000, 1e-12, maxEpsSteps},
+	} {
+		if got := regionSteps(tt.min, tt.eps); got != tt.want {
+			t.Errorf("regionSteps(%v, %v) = %v, want %v", tt.min, tt.eps, got, tt.want)
+		}
+	}
+}
+
+func TestDecideRepeat(t *testing.T) {
+	const minSteps, eps = 4000, 0.01
+	for _, tt := range []struct {
+		name    string
+		r       int
+		s       []uint64
+		step    float64
+		done    bool
+		r0, r1  int     // accepted range of the R decided
+		quantum float64 // the quantum assumed
+	}{
+		{"long enough on a fine counter", 40, grid(1, 8, 104000, 300, 1, 0), 1, true, 40, 40, 1},
+		// The Zen 5 case: the step detection said 1, the samples say 26.
+		{"quantized samples lengthen R", 1, []uint64{2652, 2652, 2678, 2652, 2652, 2678, 2652, 2652}, 1, false, 40, 45, 26},
+		{"a detected step counts", 1, grid(2, 8, 2600, 300, 1, 0), 26, false, 40, 45, 26},
+		{"short on a fine counter", 1, grid(3, 8, 2000, 300, 1, 0), 1, false, 2, 3, 1},
+		{"no usable sample doubles", 5, nil, 1, false, 10, 10, 1},
+		{"all equal and short grows fourfold", 10, []uint64{9000, 9000, 9000, 9000, 9000, 9000, 9000, 9000}, 1, false, 40, 40, 1},
+		{"all equal and long is final", 1000, []uint64{70000, 70000, 70000, 70000, 70000, 70000, 70000, 70000}, 1, true, 1000, 1000, 1},
+		{"zero samples grow sixteenfold", 2, []uint64{0, 0, 0, 0, 1, 0, 0, 0}, 1, false, 32, 32, 1},
+		{"MaxRepeat is final", MaxRepeat, grid(4, 8, 100, 10, 1, 0), 1, true, MaxRepeat, MaxRepeat, 1},
+		{"never beyond MaxRepeat", MaxRepeat / 2, []uint64{10, 10, 10, 12, 11, 10, 13, 10}, 1, false, MaxRepeat, MaxRepeat, 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			d := decideRepeat(tt.r, tt.s, tt.step, minSteps, eps)
+			if d.Done != tt.done || d.R < tt.r0 || d.R > tt.r1 || math.Abs(d.Quantum-tt.quantum) > 0.5 {
+				t.Fatalf("decideRepeat(%d, %v, step %v) = %+v; want done %v, R %d to %d, quantum %v", tt.r, tt.s, tt.step, d, tt.done, tt.r0, tt.r1, tt.quantum)
+			}
+			if d.Need != d.Quantum*regionSteps(minSteps, eps) {
+				t.Errorf("need %v, want quantum × regionSteps = %v", d.Need, d.Quantum*regionSteps(minSteps, eps))
+			}
+		})
+	}
+}
+
+// TestDecideRepeatConverges simulates the probe on counters of every kind
+// seen (fine, step 2, quantized at 24.45 and 26 with artefacts) and kernels
+// from 1 ns to 1 ms: it must end within 12 probes at an R whose samples
+// span the need, with the quantum of the counter (or the detected step).
+func TestDecideRepeatConverges(t *testing.T) {
+	for _, c := range []struct {
+		name       string
+		q, step    float64 // the counter's true quantum and the detected step
+		art        int
+		perCall    float64 // ticks per call
+		overhead   float64 // ticks per sample
+		wantQuanta float64 // the quantum the decision must end with
+	}{
+		{"fine 2.1 GHz, 1 µs", 2, 2, 0, 2100, 50, 2},
+		{"Zen 3 misdetected, 1 µs", 24.45, 1, 0, 2445, 49, 24.45},
+		{"Zen 5 misdetected, 1 µs", 26, 1, 40, 2600, 52, 26},
+		{"Zen 5 misdetected, 1 ns", 26, 1, 40, 2.6, 52, 26},
+		{"Zen 5 detected, 1 ms", 26, 26, 40, 2.6e6, 52, 26},
+		{"1-tick counter, 10 ns", 1, 1, 0, 26, 52, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(7, 7))
+			r := 1
+			for probe := 0; probe < 12; probe++ {
+				s := make([]uint64, probeSamples)
+				for i := range s {
+					v := c.overhead + float64(r)*c.perCall*(1+0.0005*rng.Float64())
+					v = math.Floor(v/c.q) * c.q
+					if c.art > 0 && rng.IntN(c.art) == 0 {
+						v++
+					}
+					s[i] = uint64(v)
+				}
+				d := decideRepeat(r, s, c.step, DefaultMinRegionSteps, DefaultEpsilon)
+				if d.Done {
+					if float64(slices.Min(s)) < d.Need {
+						t.Fatalf("final R %d: best sample %d < need %v", r, slices.Min(s), d.Need)
+					}
+					// The quantum may show or not at the final R (the noise
+					// can hide it), but R was chosen for it.
+					if need := c.wantQuanta * regionSteps(DefaultMinRegionSteps, DefaultEpsilon); float64(slices.Min(s)) < 0.95*need {
+						t.Fatalf("final R %d spans %d ticks, under the %v a %v-tick quantum needs", r, slices.Min(s), need, c.wantQuanta)
+					}
+					t.Logf("R %d after %d probes (quantum %.3g)", r, probe+1, d.Quantum)
+					return
+				}
+				r = d.R
+			}
+			t.Fatalf("no decision after 12 probes (R %d)", r)
+		})
+	}
+}
+
+func TestRepeatVariants(t *testing.T) {
+	for _, tt := range []struct {
+		r    int
+		mode Mode
+		want []int
+	}{
+		{1, Throughput, []int{1}},
+		{7, Throughput, []int{7}},
+		{8, Throughput, []int{8, 9, 10, 11}},
+		{150, Throughput, []int{150, 151, 152, 153}},
+		{150, Latency, []int{150}},
+	} {
+		got := repeatVariants(tt.r, tt.mode)
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("repeatVariants(%d, %v) = %v, want %v", tt.r, tt.mode, got, tt.want)
+		}
+		// Every remainder of the loop unrolled by four, when there are variants.
+		if len(got) == 4 {
+			seen := map[int]bool{}
+			for _, r := range got {
+				seen[r%4] = true
+			}
+			if len(seen) != 4 {
+				t.Errorf("variants %v miss a remainder mod 4", got)
+			}
+		}
+	}
+}
+
+func TestDecideStop(t *testing.T) {
+	const maxTime = time.Second
+	for _, tt := range []struct {
+		name string
+		s    loopState
+		want stopReason
+	}{
+		{"first round always", loopState{Rounds: 0, Elapsed: 2 * maxTime}, ""},
+		{"cancelled even before", loopState{Rounds: 0, Cancelled: true}, stopCancelled},
+		{"busy", loopState{Rounds: 3, Busy: true}, ""},
+		{"pending ruler", loopState{Rounds: 3, Pending: true}, ""},
+		{"all done", loopState{Rounds: 3}, stopDone},
+		{"time", loopState{Rounds: 3, Busy: true, Elapsed: 2 * maxTime}, stopMaxTime},
+		{"rounds", loopState{Rounds: 10, Busy: true, MaxRounds: 10}, stopRounds},
+		{"cancel beats done", loopState{Rounds: 3, Cancelled: true}, stopCancelled},
+	} {
+		if got := decideStop(tt.s, maxTime); got != tt.want {
+			t.Errorf("%s: decideStop(%+v) = %q, want %q", tt.name, tt.s, got, tt.want)
+		}
+	}
+}
+
+func TestFindModes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	mode := func(n int, at, width float64) []float64 {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = at + width*rng.Float64()
+		}
+		return v
+	}
+	tail := func(n int, from float64) []float64 {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = from * (1 + 0.5*rng.ExpFloat64())
+		}
+		return v
+	}
+	for _, tt := range []struct {
+		name   string
+		v      []float64
+		want   bool
+		lo, hi float64
+	}{
+		{"too few", mode(10, 948, 2), false, 0, 0},
+		{"one mode", mode(200, 948, 3), false, 0, 0},
+		{"one mode and a tail", append(mode(180, 948, 3), tail(20, 960)...), false, 0, 0},
+		{"the 1000-ADD modes", append(mode(60, 948, 3), mode(40, 989, 3)...), true, 948, 989},
+		{"modes with a tail", append(append(mode(100, 948, 3), mode(60, 989, 3)...), tail(20, 1000)...), true, 948, 989},
+		{"a few stragglers are not a mode", append(mode(95, 948, 3), mode(5, 989, 3)...), false, 0, 0},
+		{"0.2% apart is one mode", append(mode(50, 1000, 0.5), mode(50, 1002, 0.5)...), false, 0, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			m, ok := findModes(tt.v, 0.01)
+			if ok != tt.want {
+				t.Fatalf("findModes: %v (%+v), want %v", ok, m, tt.want)
+			}
+			if ok && (math.Abs(m.Low-tt.lo) > 3 || math.Abs(m.High-tt.hi) > 3 || m.NLow < 3 || m.NHigh < 3) {
+				t.Fatalf("modes %+v, want about %v and %v", m, tt.lo, tt.hi)
+			}
+		})
+	}
+}

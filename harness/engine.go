@@ -1,0 +1,763 @@
+package harness
+
+// The one sampling engine behind Measure, CPE, Compare, Report and
+// Validate: warm-up, the choice of R, the interleaved target, overhead and
+// ruler streams, the stopping rule and the results. Its decisions are the
+// pure functions of decide.go.
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"time"
+
+	"github.com/cyclebench/cyclebench/calibrate"
+	"github.com/cyclebench/cyclebench/cputime"
+	"github.com/cyclebench/cyclebench/internal/chain"
+	"github.com/cyclebench/cyclebench/internal/pinned"
+	"github.com/cyclebench/cyclebench/stats"
+	"github.com/cyclebench/cyclebench/tsc"
+)
+
+// Instance is one function to measure, as a sweep's build function or
+// [Compare] receives it.
+type Instance struct {
+	// Name labels the function's results; empty means a generated name.
+	Name string
+	// Run is the timed work.
+	Run func()
+	// Setup, when not nil, is called before every sample, untimed, to
+	// restore an input Run consumes; it forces one call per sample.
+	Setup func()
+	// Elements is the number of elements one call of Run processes, the
+	// x of a CPE fit; 0 means the size n the instance was built for.
+	Elements float64
+}
+
+// empty is the function whose timing loop is subtracted as overhead.
+func empty() {}
+
+// sample times r calls of f back to back in one region (throughput mode).
+// It is not inlined, so f stays an opaque func value and the target and
+// the empty function run the very same machine code. ok is false when the
+// region straddled CPUs or ran on a CPU other than cpu (when checkCPU).
+//
+//go:noinline
+func sample(f func(), r int, cpu int, checkCPU bool) (ticks uint64, ok bool) {
+	a, auxA := tsc.StartCPU()
+	// Unrolled by four: Go keeps no register across a call, so the loop
+	// counter is spilled and reloaded around every call; one update per
+	// four calls keeps that store-to-load chain off the critical path.
+	for i := r >> 2; i > 0; i-- {
+		f()
+		f()
+		f()
+		f()
+	}
+	for i := r & 3; i > 0; i-- {
+		f()
+	}
+	b, auxB := tsc.StopCPU()
+	if auxA != auxB || b < a || (checkCPU && tsc.AuxCPU(auxB) != cpu) {
+		return 0, false
+	}
+	return b - a, true
+}
+
+// sampleFenced times r calls of f, each after a serializing fence, in one
+// region (latency mode): a call cannot begin before the previous one has
+// completed, so nothing overlaps.
+//
+//go:noinline
+func sampleFenced(f func(), r int, cpu int, checkCPU bool) (ticks uint64, ok bool) {
+	a, auxA := tsc.StartCPU()
+	for i := r; i > 0; i-- {
+		tsc.Fence()
+		f()
+	}
+	b, auxB := tsc.StopCPU()
+	if auxA != auxB || b < a || (checkCPU && tsc.AuxCPU(auxB) != cpu) {
+		return 0, false
+	}
+	return b - a, true
+}
+
+// sampleChain times one ADD chain of n links: the ruler.
+//
+//go:noinline
+func sampleChain(n int, cpu int, checkCPU bool) (ticks uint64, ok bool) {
+	a, auxA := tsc.StartCPU()
+	s := chain.Add(n)
+	b, auxB := tsc.StopCPU()
+	runtime.KeepAlive(s)
+	if auxA != auxB || b < a || (checkCPU && tsc.AuxCPU(auxB) != cpu) {
+		return 0, false
+	}
+	return b - a, true
+}
+
+// stream is one K-best series of samples.
+type stream struct {
+	kb        *stats.KBest
+	discarded int
+	taken     int
+}
+
+func newStream(k int, eps, absTol float64, maxSamples int) (*stream, error) {
+	kb, err := stats.NewKBest(k, eps, absTol, maxSamples)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrBadConfig, err)
+	}
+	return &stream{kb: kb}, nil
+}
+
+func (s *stream) add(v float64, ok bool) {
+	s.taken++
+	if !ok {
+		s.discarded++
+		return
+	}
+	s.kb.Add(v)
+}
+
+// done reports whether s needs no more samples.
+func (s *stream) done(maxSamples int) bool {
+	return s.kb.Converged() || s.taken >= maxSamples
+}
+
+// refEpsilon caps the relative tolerance of the reference-chain streams.
+const refEpsilon = 0.002
+
+// maxRecorded bounds the per-sample record kept for the summary, the
+// two-cluster check and the quantum re-check.
+const maxRecorded = 100_000
+
+// rawSample is one accepted target sample: its ticks and the index of the
+// R variant it timed.
+type rawSample struct {
+	ticks   uint64
+	variant int
+}
+
+// target is one function of the engine's loop.
+type target struct {
+	inst    Instance
+	r       int   // the base R
+	rs      []int // the R of each variant, sampled in turn
+	forced  bool  // R was not chosen for this target alone
+	quantum float64
+	need    float64        // ticks a sample should span
+	cut     bool           // the choice of R stopped on MaxTime or the context
+	kb      *stats.KBest   // gross ticks per call, every variant
+	vmin    []float64      // smallest sample of each variant, in ticks
+	overs   []*stream      // the empty loop of each variant
+	taken   int            // samples taken since the last retune
+	discard int            // of which discarded
+	calls   int64          // calls timed, every retune included
+	raw     []rawSample    // accepted samples, up to maxRecorded
+	retunes int            // times R was lengthened after the samples showed a coarser quantum
+	last    rawSample      // the smaller usable sample of this round
+	lastOK  bool           // last is set
+	pairs   [][2]rawSample // Compare's pairs (only on the first target)
+}
+
+// engine measures one or more targets interleaved, with one ruler.
+type engine struct {
+	cfg      Config
+	cal      *calibrate.Calibration
+	th       *pinned.Thread
+	cpu      int
+	checkCPU bool
+	step, hz float64
+	sampler  func(f func(), r int, cpu int, checkCPU bool) (uint64, bool)
+	commonR  bool
+	targets  []*target
+	overs    map[int]*stream // the empty loop, by R
+	short    *stream
+	long     *stream
+	shortLen int
+	longLen  int
+	rounds   int
+	wall     time.Duration
+	cpt      float64 // core cycles per tick, from the ruler
+	refOK    bool    // both ruler streams converged
+	warnings []error // the loop's own: pinning, calibration, ruler, CPU share
+
+	// CPU time and utilisation of the whole loop.
+	threadCPU    time.Duration
+	threadSource string
+	util         cputime.Utilisation
+}
+
+// measureInstances is how every measurement runs: validate cfg, pin a
+// thread (internal/pinned), build the engine for insts there, take rounds
+// until the stopping rule says so, and hand the engine to done on the same
+// thread (to read results while the calibration and thread are known).
+// extra, when not nil, keeps the loop going while it returns true.
+// abandoned reports a tripped realtime guard: the engine must not be read.
+func measureInstances(cfg Config, insts []Instance, commonR bool, extra func(*engine) bool, progress func(*engine) (int, int)) (e *engine, abandoned bool, err error) {
+	cfg, err = cfg.WithDefaults()
+	if err != nil {
+		return nil, false, err
+	}
+	abandoned, err = pinned.Run(pinned.Options{CPU: cfg.CPU, Priority: cfg.priority(), RTTimeLimit: cfg.RTTimeLimit, KeepGC: cfg.KeepGC}, func(th *pinned.Thread) error {
+		cal := cfg.Calibration
+		if cal == nil {
+			var err error
+			if cal, err = calibrate.Get(); err != nil {
+				return err
+			}
+		}
+		var err error
+		if e, err = newEngine(cfg, cal, th, insts, commonR); err != nil {
+			e = nil
+			return err
+		}
+		return e.run(extra, progress)
+	})
+	if abandoned {
+		return nil, true, err
+	}
+	return e, false, err
+}
+
+// newEngine warms the functions up, chooses each one's R and makes the
+// streams. With commonR every target gets the largest R (1 when any has a
+// Setup), so one empty loop serves all and their samples pair up. It runs
+// on the pinned thread.
+func newEngine(cfg Config, cal *calibrate.Calibration, th *pinned.Thread, insts []Instance, commonR bool) (*engine, error) {
+	e := &engine{cfg: cfg, cal: cal, th: th, cpu: th.CPU, step: math.Max(cal.Step.Step, 1), hz: cal.Frequency.Hz, commonR: commonR, overs: map[int]*stream{}}
+	e.checkCPU = e.cpu >= 0 && tsc.HasAux() && runtime.GOOS == "linux"
+	e.sampler = sample
+	if cfg.Mode == Latency {
+		e.sampler = sampleFenced
+	}
+	e.warnings = append(e.warnings, th.Warnings...)
+	e.warnings = append(e.warnings, cal.Warnings...)
+
+	// Warm up: page in code and data, let the core clock settle.
+	warm := time.Now()
+	for first := true; first || time.Since(warm) < cfg.Warmup; first = false {
+		for _, in := range insts {
+			if in.Setup != nil {
+				in.Setup()
+			}
+			in.Run()
+		}
+		empty()
+	}
+	if !cfg.NoCycles {
+		runtime.KeepAlive(chain.Add(100_000))
+	}
+
+	need := 0.0
+	for _, in := range insts {
+		t := &target{inst: in}
+		switch {
+		case in.Setup != nil:
+			t.r, t.forced = 1, true
+			t.quantum = e.step
+			t.need = e.step * regionSteps(cfg.MinRegionSteps, cfg.Epsilon)
+		case cfg.Repeat > 0:
+			t.r, t.forced = cfg.Repeat, true
+			t.quantum = e.step
+			t.need = e.step * regionSteps(cfg.MinRegionSteps, cfg.Epsilon)
+		default:
+			d := e.chooseRepeat(in.Run)
+			t.r, t.quantum, t.need, t.cut = d.R, d.Quantum, d.Need, !d.Done
+		}
+		need = math.Max(need, t.need)
+		e.targets = append(e.targets, t)
+	}
+	if commonR {
+		e.alignRepeats()
+	}
+	for _, t := range e.targets {
+		if err := e.reset(t); err != nil {
+			return nil, err
+		}
+	}
+	refEps := math.Min(cfg.Epsilon, refEpsilon)
+	abs := cfg.absTicks(e.step)
+	var err error
+	if e.short, err = newStream(cfg.K, refEps, abs, cfg.MaxSamples); err != nil {
+		return nil, err
+	}
+	e.long, _ = newStream(cfg.K, refEps, abs, cfg.MaxSamples)
+	e.shortLen = 256
+	e.longLen = e.shortLen + int(math.Ceil(need*math.Max(cal.Core.CyclesPerTick, 0.1)))
+	return e, nil
+}
+
+// alignRepeats gives every target the largest R and quantum among them (R
+// 1 when any has a Setup).
+func (e *engine) alignRepeats() {
+	r, q, need, setup := 1, 0.0, 0.0, false
+	for _, t := range e.targets {
+		r, q, need = max(r, t.r), math.Max(q, t.quantum), math.Max(need, t.need)
+		setup = setup || t.inst.Setup != nil
+	}
+	if setup {
+		r = 1
+	}
+	for _, t := range e.targets {
+		t.forced = t.forced || t.r != r
+		t.r, t.quantum, t.need = r, q, need
+	}
+}
+
+// chooseRepeat probes f at growing R until [decideRepeat] says R is final,
+// or until MaxTime has passed or the context is cancelled (then the last R
+// stands, and the result warns that its samples are short).
+func (e *engine) chooseRepeat(f func()) repeatDecision {
+	r := 1
+	buf := make([]uint64, 0, probeSamples)
+	start := time.Now()
+	for {
+		buf = buf[:0]
+		for i := 0; i < probeSamples; i++ {
+			if t, ok := e.sampler(f, r, e.cpu, e.checkCPU); ok {
+				buf = append(buf, t)
+				// A first sample far longer than needed settles R = 1
+				// without probing a slow kernel eight times.
+				if r == 1 && i == 0 && float64(t) >= longProbe*e.step*regionSteps(e.cfg.MinRegionSteps, e.cfg.Epsilon) {
+					break
+				}
+			}
+		}
+		d := decideRepeat(r, buf, e.step, e.cfg.MinRegionSteps, e.cfg.Epsilon)
+		if d.Done {
+			return d
+		}
+		if time.Since(start) > e.cfg.MaxTime || e.cfg.Context.Err() != nil {
+			d.R = r
+			return d
+		}
+		r = d.R
+	}
+}
+
+// reset (re)starts t's streams for its current R.
+func (e *engine) reset(t *target) error {
+	cfg := e.cfg
+	t.rs = repeatVariants(t.r, cfg.Mode)
+	if t.inst.Setup != nil {
+		t.rs = []int{1}
+	}
+	kb, err := stats.NewKBest(cfg.K, cfg.Epsilon, cfg.absTicks(t.quantum)/float64(t.r), cfg.MaxSamples)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrBadConfig, err)
+	}
+	t.kb = kb
+	t.vmin = make([]float64, len(t.rs))
+	t.overs = make([]*stream, len(t.rs))
+	for j, r := range t.rs {
+		t.vmin[j] = math.Inf(1)
+		if t.overs[j] = e.overs[r]; t.overs[j] == nil {
+			if t.overs[j], err = newStream(cfg.K, cfg.Epsilon, cfg.absTicks(t.quantum), cfg.MaxSamples); err != nil {
+				return err
+			}
+			e.overs[r] = t.overs[j]
+		}
+	}
+	t.taken, t.discard = 0, 0
+	t.raw = make([]rawSample, 0, min(cfg.MaxSamples, maxRecorded))
+	t.pairs = nil
+	return nil
+}
+
+// busy reports whether any target still needs samples: every target is
+// sampled in every round until all are done, so that all their best
+// samples come from the same stretch of time.
+func (e *engine) busy() bool {
+	for _, t := range e.targets {
+		if !t.kb.Converged() && t.taken < e.cfg.MaxSamples {
+			return true
+		}
+	}
+	return false
+}
+
+// slot kinds of a round.
+const (
+	slotTarget = iota
+	slotOverhead
+	slotShort
+	slotLong
+)
+
+type slot struct {
+	kind int
+	t    *target
+	s    *stream // the overhead stream of slotOverhead
+	r    int     // its R
+}
+
+// run takes rounds until [decideStop] says so. A round visits the targets
+// there and back (A B B A for two; a single target twice), then the empty
+// loops of the round's R variant and the ruler; every other round runs
+// backwards and starts from the other end (L S O B A A B), so each target
+// takes the first, the outer and the inner places equally often. Each
+// target sample of a multi-target round is preceded by one untimed call
+// (or Setup): the other targets may have evicted its code and data. The
+// empty loops and the ruler are sampled as long as any target is, so their
+// best samples come from the same moments (the core clock moves by
+// percents between busy and idle periods), and on until they converge.
+// extra, when not nil, keeps the rounds going (Compare's pairs); progress
+// gives the (done, total) reported to cfg.Progress.
+func (e *engine) run(extra func(*engine) bool, progress func(*engine) (int, int)) error {
+	cfg := e.cfg
+	progressEvery := uint64(0.05 * e.hz)
+	lastProgress := tsc.Read()
+	// CPU time and utilisation are read around the whole loop, never
+	// inside a timed region: the thread-CPU interval lies inside the wall
+	// interval, which lies inside the utilisation interval.
+	util, utilErr := cputime.StartUtilisation()
+	start := time.Now()
+	cpuStart, cpuErr := cputime.Thread()
+	slots := make([]slot, 0, 2*len(e.targets)+8)
+	var why stopReason
+	for {
+		busy := e.busy() || (extra != nil && extra(e))
+		why = decideStop(loopState{
+			Rounds: e.rounds, Elapsed: time.Since(start), Cancelled: cfg.Context.Err() != nil,
+			Busy: busy, Pending: !e.othersDone(),
+		}, cfg.MaxTime)
+		if why != "" {
+			break
+		}
+		slots = e.plan(slots[:0], busy)
+		for _, s := range slots {
+			e.do(s)
+		}
+		e.endRound(time.Since(start))
+		if cfg.Progress != nil {
+			if now := tsc.Read(); now-lastProgress >= progressEvery {
+				lastProgress = now
+				p := Progress{Name: cfg.Name, Elapsed: time.Since(start), Spread: math.NaN()}
+				if len(e.targets) == 1 && progress == nil {
+					t := e.targets[0]
+					p.Samples, p.Max, p.Spread, p.Converged = t.taken, cfg.MaxSamples, t.kb.Spread(), t.kb.Converged()
+				} else if progress != nil {
+					p.Samples, p.Max = progress(e)
+					p.Converged = p.Samples == p.Max
+				}
+				cfg.Progress(p)
+			}
+		}
+	}
+	cpuEnd, cpuEndErr := cputime.Thread()
+	e.wall = time.Since(start)
+	e.cpuFigures(cpuStart, cpuEnd, errors.Join(cpuErr, cpuEndErr), util, utilErr)
+	e.finishRuler()
+	if why == stopCancelled {
+		return fmt.Errorf("harness: measurement cancelled: %w", cfg.Context.Err())
+	}
+	return nil
+}
+
+// othersDone reports whether every overhead and ruler stream has converged
+// or reached MaxSamples.
+func (e *engine) othersDone() bool {
+	m := e.cfg.MaxSamples
+	for _, t := range e.targets {
+		for _, o := range t.overs {
+			if !o.done(m) {
+				return false
+			}
+		}
+	}
+	return e.cfg.NoCycles || (e.short.done(m) && e.long.done(m))
+}
+
+// plan lists the samples of the next round in order (see run).
+func (e *engine) plan(slots []slot, busy bool) []slot {
+	m := e.cfg.MaxSamples
+	for _, t := range e.targets {
+		t.lastOK = false
+		if busy {
+			slots = append(slots, slot{kind: slotTarget, t: t})
+		}
+	}
+	nt := len(slots)
+	if e.rounds%2 == 1 {
+		slices.Reverse(slots)
+	}
+	for i := nt - 1; i >= 0; i-- {
+		slots = append(slots, slots[i])
+	}
+	seen := map[*stream]bool{}
+	for _, t := range e.targets {
+		j := e.rounds % len(t.rs)
+		if s := t.overs[j]; !seen[s] && (busy || !s.done(m)) {
+			seen[s] = true
+			slots = append(slots, slot{kind: slotOverhead, s: s, r: t.rs[j]})
+		}
+	}
+	if !e.cfg.NoCycles {
+		if busy || !e.short.done(m) {
+			slots = append(slots, slot{kind: slotShort})
+		}
+		if busy || !e.long.done(m) {
+			slots = append(slots, slot{kind: slotLong})
+		}
+	}
+	if e.rounds%2 == 1 {
+		// The others first, backwards; the targets' block is a palindrome.
+		others := slices.Clone(slots[2*nt:])
+		slices.Reverse(others)
+		copy(slots[len(others):], slots[:2*nt])
+		copy(slots, others)
+	}
+	return slots
+}
+
+// do takes one sample.
+func (e *engine) do(s slot) {
+	switch s.kind {
+	case slotTarget:
+		t := s.t
+		j := e.rounds % len(t.rs)
+		r := t.rs[j]
+		if t.inst.Setup != nil {
+			t.inst.Setup()
+		} else if len(e.targets) > 1 {
+			t.inst.Run()
+		}
+		v, ok := e.sampler(t.inst.Run, r, e.cpu, e.checkCPU)
+		t.taken++
+		t.calls += int64(r)
+		if !ok {
+			t.discard++
+			return
+		}
+		t.kb.Add(float64(v) / float64(r))
+		t.vmin[j] = math.Min(t.vmin[j], float64(v))
+		rs := rawSample{ticks: v, variant: j}
+		if len(t.raw) < cap(t.raw) {
+			t.raw = append(t.raw, rs)
+		}
+		if !t.lastOK || v < t.last.ticks {
+			t.last, t.lastOK = rs, true
+		}
+	case slotOverhead:
+		s.s.add(e.sampleF(empty, s.r))
+	case slotShort:
+		v, ok := sampleChain(e.shortLen, e.cpu, e.checkCPU)
+		e.short.add(float64(v), ok)
+	case slotLong:
+		v, ok := sampleChain(e.longLen, e.cpu, e.checkCPU)
+		e.long.add(float64(v), ok)
+	}
+}
+
+func (e *engine) sampleF(f func(), r int) (float64, bool) {
+	v, ok := e.sampler(f, r, e.cpu, e.checkCPU)
+	return float64(v), ok
+}
+
+// endRound records Compare's pair, re-checks the quantum where due and
+// counts the round. A retune restarts a target's samples, so it is not
+// done in the second half of MaxTime (it would leave too little time to
+// measure again) nor after a choice of R that ran out of time (its samples
+// are known to be short; the result warns).
+func (e *engine) endRound(elapsed time.Duration) {
+	if len(e.targets) == 2 && e.commonR {
+		a, b := e.targets[0], e.targets[1]
+		if a.lastOK && b.lastOK {
+			a.pairs = append(a.pairs, [2]rawSample{a.last, b.last})
+		}
+	}
+	e.rounds++
+	for _, t := range e.targets {
+		if n := len(t.raw); !t.forced && !t.cut && t.retunes < maxQuantumRetunes && (n == retuneAt1 || n == retuneAt2) && elapsed < e.cfg.MaxTime/2 {
+			e.retune(t)
+		}
+	}
+}
+
+// retune looks for a counter quantum in t's samples of its base R and, when
+// they show one coarser than R was chosen for, lengthens R and starts t's
+// streams again (all targets' with a common R).
+func (e *engine) retune(t *target) {
+	var base []uint64
+	for _, s := range t.raw {
+		if s.variant == 0 {
+			base = append(base, s.ticks)
+		}
+	}
+	d := decideRepeat(t.r, base, math.Max(e.step, t.quantum), e.cfg.MinRegionSteps, e.cfg.Epsilon)
+	if d.Done || d.R <= t.r {
+		return
+	}
+	retune := []*target{t}
+	if e.commonR {
+		retune = e.targets
+	}
+	for _, u := range retune {
+		u.r, u.quantum, u.need = d.R, d.Quantum, d.Need
+		u.retunes++
+		_ = e.reset(u) // cannot fail: the same K, ε and MaxSamples made it before
+	}
+	e.longLen = max(e.longLen, e.shortLen+int(math.Ceil(d.Need*math.Max(e.cal.Core.CyclesPerTick, 0.1))))
+	e.long.kb.Reset()
+	e.long.taken, e.long.discarded = 0, 0
+}
+
+// finishRuler turns the ADD-chain streams into core cycles per tick.
+func (e *engine) finishRuler() {
+	if e.cfg.NoCycles {
+		return
+	}
+	e.refOK = e.short.kb.Converged() && e.long.kb.Converged()
+	if e.long.kb.Kept() > 0 && e.short.kb.Kept() > 0 && e.long.kb.Min() > e.short.kb.Min() {
+		e.cpt = float64(e.longLen-e.shortLen) / (e.long.kb.Min() - e.short.kb.Min())
+	} else {
+		e.cpt = e.cal.Core.CyclesPerTick
+		e.warnings = append(e.warnings, fmt.Errorf("%w: the reference chain gave no usable slope; the calibration's %.4f cycles/tick is used", ErrNoCycles, e.cpt))
+	}
+	if !e.refOK {
+		e.warnings = append(e.warnings, fmt.Errorf("%w: the reference chain did not converge; the cycle estimate is less certain", ErrNoCycles))
+	}
+	if !chain.Exact() {
+		e.warnings = append(e.warnings, fmt.Errorf("%w: the reference chain is the pure-Go fallback on this build; cycles are approximate", ErrNoCycles))
+	}
+}
+
+// cpuFigures reads the loop's thread CPU time and utilisation and warns
+// with ErrBlocks when the thread ran for less than MinCPUShare of the wall
+// time.
+func (e *engine) cpuFigures(before, after cputime.Times, cpuErr error, util *cputime.Sampler, utilErr error) {
+	switch {
+	case cpuErr != nil:
+		e.warnings = append(e.warnings, fmt.Errorf("harness: no thread cpu time for the sampling loop: %w", cpuErr))
+	case before.Source != after.Source:
+		e.warnings = append(e.warnings, fmt.Errorf("harness: no thread cpu time for the sampling loop: the source changed from %s to %s", before.Source, after.Source))
+	case after.Total < before.Total:
+		e.warnings = append(e.warnings, fmt.Errorf("harness: no thread cpu time for the sampling loop: %s went backwards (%v to %v)", before.Source, before.Total, after.Total))
+	default:
+		e.threadCPU, e.threadSource = after.Total-before.Total, string(before.Source)
+		if e.wall > 0 && float64(e.threadCPU) < MinCPUShare*float64(e.wall) {
+			e.warnings = append(e.warnings, fmt.Errorf("%w: the measuring thread ran %v of cpu time in %v of wall time (%.3g%%, under %.0f%%) over the sampling loop",
+				ErrBlocks, e.threadCPU.Round(time.Microsecond), e.wall.Round(time.Microsecond), 100*float64(e.threadCPU)/float64(e.wall), 100*MinCPUShare))
+		}
+	}
+	if utilErr == nil {
+		var u cputime.Utilisation
+		if u, utilErr = util.Stop(); utilErr == nil {
+			e.util = u
+		}
+	}
+	if utilErr != nil {
+		e.warnings = append(e.warnings, fmt.Errorf("harness: no cpu utilisation for the sampling loop: %w", utilErr))
+	}
+}
+
+// overhead returns the best empty-loop sample of t's variant j, in ticks.
+func (t *target) overhead(j int) float64 { return t.overs[j].kb.Min() }
+
+// net converts a raw sample of t to ticks per call, overhead subtracted.
+func (t *target) net(s rawSample) float64 {
+	return (float64(s.ticks) - t.overhead(s.variant)) / float64(t.rs[s.variant])
+}
+
+// result turns a target's streams into its Result. The loop's own
+// warnings (pinning, calibration, ruler, CPU share) are in e.warnings, not
+// repeated here.
+func (e *engine) result(t *target) (Result, error) {
+	cfg := e.cfg
+	res := Result{Name: t.inst.Name, Mode: cfg.Mode, CPU: e.th.CPU, Priority: e.th.Priority.String()}
+	res.Step, res.Quantum, res.TicksPerSecond = e.step, t.quantum, e.hz
+	res.FrequencySource = e.cal.Frequency.Method + ": " + e.cal.Frequency.Source
+	res.Elements = t.inst.Elements
+	res.Repeat, res.Repeats = t.r, slices.Clone(t.rs)
+	res.Wall = e.wall
+	res.Samples, res.Discarded, res.Retunes = t.taken, t.discard, t.retunes
+	res.Converged = t.kb.Converged()
+	res.Best, res.Spread = t.kb.Best(), t.kb.Spread()
+	res.OverheadTicks = t.overhead(0)
+	res.OverheadConverged = true
+	for _, o := range t.overs {
+		res.OverheadConverged = res.OverheadConverged && o.kb.Converged()
+	}
+	res.Config = cfg.forResult()
+	res.Config.Name, res.Config.Elements = t.inst.Name, t.inst.Elements
+	res.Calls = t.calls
+	res.Wall, res.ThreadCPU, res.ThreadCPUSource, res.Utilisation = e.wall, e.threadCPU, e.threadSource, e.util
+	if calls := e.allCalls(); calls > 0 {
+		res.WallNsPerCall = float64(e.wall.Nanoseconds()) / float64(calls)
+		if e.threadSource != "" {
+			res.ThreadCPUNsPerCall = float64(e.threadCPU.Nanoseconds()) / float64(calls)
+		}
+	}
+	if t.kb.Kept() == 0 || math.IsNaN(res.OverheadTicks) {
+		return res, fmt.Errorf("harness: %s: no usable sample in %d taken (%d discarded as CPU migrations)", nameOr(t.inst.Name), t.taken, t.discard)
+	}
+	res.Ticks = math.Inf(1)
+	for j := range t.rs {
+		if !math.IsInf(t.vmin[j], 1) && !math.IsNaN(t.overhead(j)) {
+			res.Ticks = math.Min(res.Ticks, (t.vmin[j]-t.overhead(j))/float64(t.rs[j]))
+		}
+	}
+	res.Nanoseconds = res.Ticks / e.hz * 1e9
+	if !cfg.NoCycles {
+		res.CyclesPerTick, res.ReferenceConverged = e.cpt, e.refOK
+		res.Cycles = res.Ticks * e.cpt
+	}
+	if n := t.inst.Elements; n > 0 {
+		res.TicksPerElement, res.NsPerElement, res.CyclesPerElement = res.Ticks/n, res.Nanoseconds/n, res.Cycles/n
+	}
+	per := make([]float64, len(t.raw))
+	for i, s := range t.raw {
+		per[i] = t.net(s)
+	}
+	if s, err := stats.Summarize(per, 0.1, 0.9); err == nil {
+		res.Summary = s
+	}
+	name := nameOr(t.inst.Name)
+	if m, ok := findModes(per, cfg.Epsilon); ok {
+		res.Modes = &m
+		res.Warnings = append(res.Warnings, fmt.Errorf("%w: %s: the samples form two clusters, from %s and from %s per call (%d and %d of the lower 90%% of %d samples); the figure is the lower one",
+			ErrModes, name, e.perCall(m.Low), e.perCall(m.High), m.NLow, m.NHigh, len(per)))
+	}
+	if !res.Converged {
+		res.Warnings = append(res.Warnings, fmt.Errorf("%w: %s: spread of the %d best is %.3g%% after %d samples in %v (ε %.3g%%)", ErrNotConverged, name, cfg.K, res.Spread*100, res.Samples, res.Wall.Round(time.Millisecond), cfg.Epsilon*100))
+	}
+	if res.Samples > 0 && float64(res.Discarded) > 0.1*float64(res.Samples) {
+		res.Warnings = append(res.Warnings, fmt.Errorf("%w: %s: %d of %d samples (%.0f%%) straddled CPUs", ErrDiscards, name, res.Discarded, res.Samples, 100*float64(res.Discarded)/float64(res.Samples)))
+	}
+	// An automatic R aims at the need from the best of the probe's samples,
+	// so v1 can fall a little short of it; only a forced R is held to it.
+	if v1 := t.vmin[0]; v1 < t.need && (t.forced || v1 < t.need/2) {
+		res.Warnings = append(res.Warnings, fmt.Errorf("%w: %s: a sample of %d calls spans %.0f ticks (%.0f counter quanta of %.3g ticks), fewer than the %.0f that make one quantum ≤ ε/10 of a sample",
+			ErrTooShort, name, t.r, v1, v1/t.quantum, t.quantum, regionSteps(cfg.MinRegionSteps, cfg.Epsilon)))
+	}
+	return res, nil
+}
+
+// allCalls is the number of calls timed over every target.
+func (e *engine) allCalls() int64 {
+	var n int64
+	for _, t := range e.targets {
+		n += t.calls
+	}
+	return n
+}
+
+// perCall formats a per-call figure in ticks, with cycles when the ruler
+// gives them.
+func (e *engine) perCall(ticks float64) string {
+	if e.cpt > 0 {
+		return fmt.Sprintf("%.5g cycles", ticks*e.cpt)
+	}
+	return fmt.Sprintf("%.5g ticks", ticks)
+}
+
+func nameOr(name string) string {
+	if name == "" {
+		return "the function"
+	}
+	return name
+}
