@@ -189,6 +189,9 @@ func openEvent(e Event, leader bool, groupFd int) (fd int, warn, err error) {
 	if s == scopeAll && denied && userOnlyMeaningful(e) {
 		a = attr(e, scopeUser, leader)
 		if fd, err2 := perfEventOpen(&a, 0, -1, groupFd, unix.PERF_FLAG_FD_CLOEXEC); err2 == nil {
+			if e == TaskClock {
+				return fd, nil, nil // the thread's clock is the same in either mode
+			}
 			return fd, fmt.Errorf("%w: %s: kernel-mode counting refused (%s)", ErrUserOnly, e, paranoidNote(readParanoid)), nil
 		}
 	}
@@ -211,28 +214,37 @@ func openError(e Event, s scope, err error, paranoid func() (int, error)) error 
 			if errno == unix.EOPNOTSUPP {
 				what = "the PMU cannot count it"
 			}
-			r = fmt.Errorf("%w (virtualised?): %s: %s, counting %s: %w (%s)", ErrNoPMU, e, what, s, errno, unix.ErrnoName(errno))
+			r = fmt.Errorf("%w (virtualised?): %s: %s, counting %s: %w (%s)", ErrNoPMU, e, what, s, errno, errnoName(errno))
 		} else {
-			r = fmt.Errorf("%w: %s: %w (%s)", ErrEventUnsupported, e, errno, unix.ErrnoName(errno))
+			r = fmt.Errorf("%w: %s: %w (%s)", ErrEventUnsupported, e, errno, errnoName(errno))
 		}
 	case unix.EACCES, unix.EPERM:
 		why := ""
 		if s == scopeAll && !e.Hardware() && !userOnlyMeaningful(e) {
 			why = "; the kernel records it in kernel mode, so a user-space-only count would always be 0"
 		}
-		r = fmt.Errorf("%w: %s, counting %s%s: %s: %w (%s)", ErrPermission, e, s, why, paranoidNote(paranoid), errno, unix.ErrnoName(errno))
+		r = fmt.Errorf("%w: %s, counting %s%s: %s: %w (%s)", ErrPermission, e, s, why, paranoidNote(paranoid), errno, errnoName(errno))
 	case unix.EMFILE, unix.ENFILE:
-		r = fmt.Errorf("%w: %s: a group needs one file descriptor per event (ulimit -n): %w (%s)", ErrTooManyFiles, e, errno, unix.ErrnoName(errno))
+		r = fmt.Errorf("%w: %s: a group needs one file descriptor per event (ulimit -n): %w (%s)", ErrTooManyFiles, e, errno, errnoName(errno))
 	case unix.ENOSYS:
-		r = fmt.Errorf("perfevent: %s: kernel built without perf events (CONFIG_PERF_EVENTS) or a filter hides the system call: %w: %w (%s)", e, errors.ErrUnsupported, errno, unix.ErrnoName(errno))
+		r = fmt.Errorf("perfevent: %s: kernel built without perf events (CONFIG_PERF_EVENTS) or a filter hides the system call: %w: %w (%s)", e, errors.ErrUnsupported, errno, errnoName(errno))
 	case unix.EBUSY:
-		r = fmt.Errorf("perfevent: %s: counter busy (another user holds the PMU exclusively): %w (%s)", e, errno, unix.ErrnoName(errno))
+		r = fmt.Errorf("perfevent: %s: counter busy (another user holds the PMU exclusively): %w (%s)", e, errno, errnoName(errno))
 	case unix.EINVAL:
-		r = fmt.Errorf("%w: %s: the kernel rejected its attributes, counting %s: %w (%s)", ErrEventUnsupported, e, s, errno, unix.ErrnoName(errno))
+		r = fmt.Errorf("%w: %s: the kernel rejected its attributes, counting %s: %w (%s)", ErrEventUnsupported, e, s, errno, errnoName(errno))
 	default:
-		r = fmt.Errorf("perfevent: %s: perf_event_open: %w (%s)", e, errno, unix.ErrnoName(errno))
+		r = fmt.Errorf("perfevent: %s: perf_event_open: %w (%s)", e, errno, errnoName(errno))
 	}
 	return unavailable{r}
+}
+
+// errnoName is the errno's symbolic name. EOPNOTSUPP and ENOTSUP are one
+// value on Linux; the kernel's perf code returns it as EOPNOTSUPP.
+func errnoName(errno unix.Errno) string {
+	if errno == unix.EOPNOTSUPP {
+		return "EOPNOTSUPP"
+	}
+	return unix.ErrnoName(errno)
 }
 
 // paranoidPath is where the kernel exposes its perf_event_paranoid setting.
@@ -282,11 +294,11 @@ func paranoidNote(paranoid func() (int, error)) string {
 // hardware event and records why ReadRDPMC cannot work otherwise.
 func (g *Group) mapLeader() {
 	switch {
-	case !haveRDPMC:
-		g.rdpmcErr = fmt.Errorf("%w: %s", ErrNoRDPMC, noRDPMCReason)
-		return
 	case !g.events[0].Hardware():
 		g.rdpmcErr = fmt.Errorf("%w: the first event, %s, is a software event (put a hardware event first)", ErrNoRDPMC, g.events[0])
+		return
+	case !haveRDPMC:
+		g.rdpmcErr = fmt.Errorf("%w: %s", ErrNoRDPMC, noRDPMCReason)
 		return
 	}
 	page, err := unix.Mmap(g.fds[0], 0, os.Getpagesize(), unix.PROT_READ, unix.MAP_SHARED)
