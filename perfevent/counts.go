@@ -123,8 +123,6 @@ func scale(v uint64, enabled, running time.Duration) uint64 {
 const (
 	readHeader = 3 * 8
 	readEntry  = 2 * 8
-	// readMax is the size of the buffer for the largest group.
-	readMax = readHeader + MaxEvents*readEntry
 )
 
 // decodeGroup fills into from one group read. events and ids are the

@@ -64,13 +64,18 @@
 // [Group.Reset] act on all its events at once. [Group.Read] reads every count
 // with one read(2) of the group leader (read_format PERF_FORMAT_GROUP | ID |
 // TOTAL_TIME_ENABLED | TOTAL_TIME_RUNNING) into a fixed-size [Counts]: no
-// allocation, a few hundred nanoseconds in a virtual machine (see
-// BenchmarkRead). When the kernel had to share the PMU between more hardware
-// events than it has counters (multiplexing), time running is less than time
-// enabled: [Counts.Values] are the raw counts scaled by their ratio and
-// [Counts.Multiplexed] says so. Software events never multiplex. [Counts.Delta]
-// subtracts two readings and scales the difference by the difference of the
-// times, which is the right estimate for an interval.
+// allocation, about a microsecond on this project's KVM test machine, which
+// is the price of a system call there (see BenchmarkRead). When the kernel
+// had to share the PMU between more hardware events than it has counters
+// (multiplexing), time running is less than time enabled: [Counts.Values]
+// are the raw counts scaled by their ratio and [Counts.Multiplexed] says so.
+// A group with more hardware events than the PMU has counters never runs
+// at all: time running stays 0. Software events never multiplex.
+// [Counts.Delta] subtracts two readings and scales the difference by the
+// difference of the times, which is the right estimate for an interval;
+// [Counts.Changed] says whether any count moved. Opening and closing a group
+// costs tens to hundreds of microseconds of kernel work: open once, read
+// often.
 //
 // # User-space reads (RDPMC)
 //

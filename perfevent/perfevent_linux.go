@@ -14,6 +14,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// readMax is the size of the read buffer for the largest group.
+const readMax = readHeader + MaxEvents*readEntry
+
 // Group is a perf_event group counting the thread that opened it. Its
 // events are read together, in one system call, so their counts cover the
 // same interval. A Group is not safe for concurrent use.

@@ -573,3 +573,30 @@ func unprivilegedChild(t *testing.T) {
 		t.Errorf("context-switches as nobody: %v, want ErrPermission with perf_event_paranoid %d", err, lvl)
 	}
 }
+
+// TestLeakedGroupIsClosed: a group dropped without Close releases its file
+// descriptors once the garbage collector finds it (runtime.AddCleanup).
+// Cleanups run asynchronously after a collection, so the test collects and
+// polls for up to 5 s.
+func TestLeakedGroupIsClosed(t *testing.T) {
+	lockThread(t)
+	fd := func() int {
+		g, err := Open([]Event{ContextSwitches, PageFaults})
+		if err != nil {
+			t.Skip(err)
+		}
+		return g.fds[1]
+	}()
+	isOpen := func() bool {
+		_, err := unix.FcntlInt(uintptr(fd), unix.F_GETFD, 0)
+		return err == nil
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for isOpen() && time.Now().Before(deadline) {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+	if isOpen() {
+		t.Errorf("fd %d of a leaked group still open after 5 s of collections", fd)
+	}
+}
