@@ -252,8 +252,9 @@ type Comparison struct {
 // It returns an error wrapping [ErrLengthMismatch] when the lengths differ,
 // [ErrTooFew] with fewer pairs than the confidence level needs (6 for 95%,
 // the smallest N with 2^−N ≤ (1−Confidence)/2), [ErrBadValue] for a value
-// that is NaN, infinite or not positive, and [ErrBadParam] for bad options.
-// Every field of the result is finite.
+// that is NaN, infinite or not positive, [ErrDegenerate] when the ratio or
+// the band overflows float64 (b and a some 300 orders of magnitude apart),
+// and [ErrBadParam] for bad options. Every field of the result is finite.
 func ComparePaired(a, b []float64, opt CompareOptions) (Comparison, error) {
 	opt, err := opt.resolve()
 	if err != nil {
@@ -304,6 +305,9 @@ func ComparePaired(a, b []float64, opt CompareOptions) (Comparison, error) {
 		}
 	}
 	c.Detectable = detectable(c.NoiseBand, lo, hi, opt.Confidence)
+	if !finite(c.Ratio, c.Lo, c.Hi, c.QuantumBand, c.DriftBand, c.Detectable) {
+		return Comparison{}, fmt.Errorf("%w: the ratio B/A %v (interval [%v, %v], quantum band %v) overflows float64: b and a too far apart or Quantum too large", ErrDegenerate, c.Ratio, c.Lo, c.Hi, c.QuantumBand)
+	}
 	c.Significant, c.Verdict, c.Reason = decide(c.PValue, c.Lo, c.Hi, opt, c.NoiseBand, c.BandSource, "interval")
 	return c, nil
 }
@@ -390,7 +394,7 @@ func detectable(band, lo, hi, conf float64) float64 {
 // interval [lo, hi] and p-value, and says why in one line.
 // interval names the kind of interval ("interval", "Welch interval").
 func decide(p, lo, hi float64, opt CompareOptions, band float64, source, interval string) (significant bool, verdict, reason string) {
-	ci := fmt.Sprintf("the %s%% %s [%s, %s]", fmtG(100*opt.Confidence, 3), interval, fmtG(lo, 6), fmtG(hi, 6))
+	ci := fmt.Sprintf("the %s%% %s %s", fmtG(100*opt.Confidence, 3), interval, fmtInterval(lo, hi))
 	switch {
 	case !(p < opt.Alpha):
 		return false, VerdictSame, fmt.Sprintf("p = %s ≥ α = %s: the test does not reject (%s)", fmtG(p, 2), fmtG(opt.Alpha, 2), ci)
@@ -425,6 +429,20 @@ func bandPhrase(band float64, source string) string {
 
 // fmtG formats x with at most digits significant digits.
 func fmtG(x float64, digits int) string { return strconv.FormatFloat(x, 'g', digits, 64) }
+
+// fmtInterval formats [lo, hi] with enough decimals to show its width (or
+// its distance from 1 when it has none): at least 3, at most 8.
+func fmtInterval(lo, hi float64) string {
+	w := hi - lo
+	if w == 0 {
+		w = math.Abs(lo - 1)
+	}
+	d := 3
+	if w > 0 {
+		d = min(8, max(3, int(math.Ceil(-math.Log10(w)))+1))
+	}
+	return "[" + strconv.FormatFloat(lo, 'f', d, 64) + ", " + strconv.FormatFloat(hi, 'f', d, 64) + "]"
+}
 
 // fmtPct formats a fraction as a percentage with 2 significant digits.
 func fmtPct(x float64) string { return fmtG(100*x, 2) + "%" }

@@ -381,7 +381,8 @@ func TestComparePairedNoiseBand(t *testing.T) {
 		want string
 	}{
 		{NoNoiseBand, VerdictSlower},
-		{0, VerdictSlower}, // default 0.2%
+		{DerivedNoiseBand, VerdictSlower}, // the default: derived, tiny here
+		{0.002, VerdictSlower},            // the old fixed default
 		{0.01, VerdictSame},
 	}
 	for _, tt := range tests {
@@ -422,6 +423,11 @@ func TestComparePairedErrors(t *testing.T) {
 		{"confidence 1", six, six, CompareOptions{Confidence: 1}, ErrBadParam, "Confidence = 1"},
 		{"noise band 2", six, six, CompareOptions{NoiseBand: 2}, ErrBadParam, "NoiseBand = 2"},
 		{"noise band NaN", six, six, CompareOptions{NoiseBand: math.NaN()}, ErrBadParam, "NoiseBand = NaN"},
+		{"quantum negative", six, six, CompareOptions{Quantum: -2}, ErrBadParam, "Quantum = -2"},
+		{"quantum infinite", six, six, CompareOptions{Quantum: math.Inf(1)}, ErrBadParam, "Quantum = +Inf"},
+		{"ratio overflows", []float64{1e-300, 1e-300, 1e-300, 1e-300, 1e-300, 1e-300}, []float64{1e300, 1e300, 1e300, 1e300, 1e300, 2e300}, CompareOptions{}, ErrDegenerate, "overflows"},
+		{"quantum band overflows", []float64{1e-300, 1e-300, 1e-300, 1e-300, 1e-300, 1e-300}, six, CompareOptions{Quantum: 1e300}, ErrDegenerate, "overflows"},
+		{"run test", six, six, CompareOptions{RunTest: "z"}, ErrBadParam, `RunTest = "z"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

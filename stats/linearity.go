@@ -208,8 +208,9 @@ type SignRuns struct {
 // modified.
 //
 // It returns an error wrapping [ErrLengthMismatch], [ErrTooFew] (fewer than
-// 3 points), [ErrBadValue] or [ErrDegenerate] as [LinearFit] does, and
-// [ErrBadParam] for bad options. Every field of the result is finite.
+// 3 points), [ErrBadValue] or [ErrDegenerate] as [LinearFit] does (and
+// ErrDegenerate when a test statistic overflows), and [ErrBadParam] for bad
+// options. Every field of the result is finite.
 func LackOfFit(x, y []float64, opt LinearityOptions) (Linearity, error) {
 	if opt.Alpha == 0 {
 		opt.Alpha = DefaultLinearityOptions.Alpha
@@ -261,6 +262,10 @@ func LackOfFit(x, y []float64, opt LinearityOptions) (Linearity, error) {
 	l.Runs = signRuns(order, r, l.Alpha, l.Floor)
 	l.Break = breakTest(order, x, y, v, r, l.Alpha, l.Floor)
 
+	c, b := l.Curvature, l.Break
+	if !finite(c.Coef, c.SE, c.T, c.PValue, c.MaxDev, b.F, b.PValue, b.MaxDev, l.Runs.PValue) {
+		return Linearity{}, fmt.Errorf("%w: the tests overflowed (curvature t %v, break F %v): y too large or too far apart", ErrDegenerate, c.T, b.F)
+	}
 	var failed []string
 	if l.Curvature.Significant {
 		c := l.Curvature

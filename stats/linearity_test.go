@@ -404,3 +404,13 @@ func TestLackOfFitErrors(t *testing.T) {
 		})
 	}
 }
+
+func BenchmarkLackOfFit(b *testing.B) {
+	x := logSizes(64, 65536, 16)
+	y := costs(rand.New(rand.NewPCG(37, 38)), x, func(n float64) float64 { return 150 + 3*n }, 0.002, 0)
+	for b.Loop() {
+		if _, err := LackOfFit(x, y, LinearityOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

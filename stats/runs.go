@@ -121,7 +121,8 @@ type RunComparison struct {
 // not modified.
 //
 // It returns an error wrapping [ErrTooFew] when a side is empty,
-// [ErrBadValue] for a value that is NaN, infinite or not positive, and
+// [ErrBadValue] for a value that is NaN, infinite or not positive,
+// [ErrDegenerate] when the ratio or the band overflows float64, and
 // [ErrBadParam] for bad options. Every field of the result is finite.
 func CompareRuns(a, b []float64, opt CompareOptions) (RunComparison, error) {
 	opt, err := opt.resolve()
@@ -159,6 +160,9 @@ func CompareRuns(a, b []float64, opt CompareOptions) (RunComparison, error) {
 		rc.NoiseBand, rc.BandSource = rc.QuantumBand, BandQuantum
 	}
 
+	if !finite(rc.Ratio, rc.QuantumBand) {
+		return RunComparison{}, fmt.Errorf("%w: the ratio B/A %v (quantum band %v) overflows float64: b and a too far apart or Quantum too large", ErrDegenerate, rc.Ratio, rc.QuantumBand)
+	}
 	if len(a) == 1 || len(b) == 1 {
 		rc.Test, rc.Tested, rc.Verdict = RunTestNone, false, VerdictNoTest
 		switch {
@@ -204,6 +208,9 @@ func CompareRuns(a, b []float64, opt CompareOptions) (RunComparison, error) {
 				rc.Warnings = append(rc.Warnings, fmt.Errorf("%w: mann-whitney: %v", ErrTooFew, w))
 			}
 		}
+	}
+	if !finite(rc.Ratio, rc.Lo, rc.Hi, rc.QuantumBand, rc.Detectable) {
+		return RunComparison{}, fmt.Errorf("%w: the ratio B/A %v (interval [%v, %v], quantum band %v) overflows float64: b and a too far apart or Quantum too large", ErrDegenerate, rc.Ratio, rc.Lo, rc.Hi, rc.QuantumBand)
 	}
 	rc.Significant, rc.Verdict, rc.Reason = decide(rc.PValue, rc.Lo, rc.Hi, opt, rc.NoiseBand, rc.BandSource, "Welch interval")
 	return rc, nil

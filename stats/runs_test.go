@@ -272,11 +272,27 @@ func TestCompareRunsErrors(t *testing.T) {
 		{"negative quantum", two, two, CompareOptions{Quantum: -1}, ErrBadParam, "Quantum = -1"},
 		{"NaN quantum", two, two, CompareOptions{Quantum: math.NaN()}, ErrBadParam, "Quantum = NaN"},
 		{"alpha", two, two, CompareOptions{Alpha: 1}, ErrBadParam, "Alpha = 1"},
+		{"ratio overflows", []float64{1e-300, 2e-300}, []float64{1e300, 1e300}, CompareOptions{}, ErrDegenerate, "overflows"},
+		{"ratio overflows, 1 run", []float64{1e-300}, []float64{1e300}, CompareOptions{}, ErrDegenerate, "overflows"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := CompareRuns(tt.a, tt.b, tt.opt)
 			checkErr(t, err, tt.wantErr, tt.wantInMsg)
+		})
+	}
+}
+
+func BenchmarkCompareRuns(b *testing.B) {
+	r := rand.New(rand.NewPCG(45, 46))
+	a, c := lognormal(r, 5, 12, 0.01), lognormal(r, 5, 12, 0.01)
+	for _, test := range []string{RunTestWelch, RunTestMannWhitney} {
+		b.Run(test, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := CompareRuns(a, c, CompareOptions{RunTest: test}); err != nil {
+					b.Fatal(err)
+				}
+			}
 		})
 	}
 }
