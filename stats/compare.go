@@ -5,21 +5,52 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// Verdicts of [Comparison] and [SlopeComparison]. They assume smaller is
+// Verdicts of [Comparison], [RunComparison] and [SlopeComparison]. They assume smaller is
 // better (times, ticks, cycles): "faster" means B takes less than A.
 const (
 	VerdictFaster = "faster"
 	VerdictSlower = "slower"
 	VerdictSame   = "no significant difference"
+	// VerdictNoTest is [RunComparison.Verdict] when a side has a single
+	// run: nothing can be said about a difference, not even that there is
+	// none.
+	VerdictNoTest = "no test"
 )
 
-// NoNoiseBand, given as [CompareOptions.NoiseBand], disables the noise band
-// (a zero NoiseBand selects the default band instead).
-const NoNoiseBand = -1.0
+// Values of [CompareOptions.NoiseBand] with a special meaning.
+const (
+	// DerivedNoiseBand, the default, derives the noise band from the
+	// measurement itself: see [Comparison.NoiseBand].
+	DerivedNoiseBand = 0.0
+	// NoNoiseBand disables the noise band: only the test and the interval
+	// decide. Any negative NoiseBand means the same.
+	NoNoiseBand = -1.0
+)
+
+// Where a noise band came from: the values of [Comparison.BandSource] and
+// [RunComparison.BandSource].
+const (
+	// BandFixed: CompareOptions.NoiseBand was positive and used as given.
+	BandFixed = "fixed"
+	// BandNone: no band was asked for (NoNoiseBand).
+	BandNone = "none"
+	// BandQuantum: derived; half a counter quantum relative to a sample is
+	// the larger part (also when both derived parts are 0).
+	BandQuantum = "quantum"
+	// BandDrift: derived; the drift of the ratio within the run is the larger
+	// part.
+	BandDrift = "drift"
+)
+
+// DetectablePower is the probability with which a true difference of
+// [Comparison.Detectable] (or [RunComparison.Detectable]) would be called
+// significant by a repetition of the same measurement.
+const DetectablePower = 0.8
 
 // ErrCoarse is the warning put in [Comparison.Warnings] when many pairs are
 // exactly equal, a sign that the counter's resolution is coarse compared
@@ -32,26 +63,46 @@ var ErrCoarse = errors.New("stats: samples too coarse")
 // well under 1% of the p-value and interval rank.
 const exactMax = 200
 
-// CompareOptions controls [ComparePaired] and [CompareSlopes]. The zero
-// value selects the defaults.
+// CompareOptions controls [ComparePaired], [CompareRuns] and
+// [CompareSlopes]. The zero value selects the defaults, which are those of
+// [DefaultCompareOptions].
 type CompareOptions struct {
 	// Alpha is the significance level of the test; 0 means 0.05.
 	Alpha float64
 	// NoiseBand is the relative half-width of the band around "no change"
 	// within which a difference is called negligible even when it is
-	// statistically significant: a ratio CI inside [1−NoiseBand, 1+NoiseBand]
-	// is no difference. 0 means 0.002 (0.2%, about the repeatability of a
-	// converged K-best measurement of cycle counts); [NoNoiseBand] (any
-	// negative value) means no band. At most 1.
+	// statistically significant: a verdict needs the whole confidence
+	// interval of the ratio outside [1−band, 1+band].
+	//
+	// DerivedNoiseBand (0, the default) derives the band from the
+	// measurement (see [Comparison.NoiseBand] and
+	// [RunComparison.NoiseBand]); a positive value up to 1 fixes it (0.002,
+	// 0.2%, was the fixed default of earlier versions); NoNoiseBand (any
+	// negative value) means no band.
 	NoiseBand float64
 	// Confidence is the confidence level of the intervals; 0 means 0.95.
 	Confidence float64
+	// Quantum is the resolution of the values compared, in their own unit:
+	// for TSC ticks per call, the counter's step (see the tsc package)
+	// divided by the calls timed per sample. It feeds the derived noise
+	// band only. 0 means unknown: [ComparePaired] then estimates it from
+	// visibly quantized samples, [CompareRuns] assumes none. Must be finite
+	// and ≥ 0.
+	Quantum float64
+	// RunTest is the test of [CompareRuns]: RunTestWelch (Welch's t test on the
+	// logarithms of the per-run values; "" means this) or RunTestMannWhitney
+	// (the Mann–Whitney U test of golang.org/x/perf/benchmath, as benchstat
+	// does it). [ComparePaired] and [CompareSlopes] ignore it.
+	RunTest string
 }
 
-// DefaultCompareOptions holds the defaults that zero fields select.
-var DefaultCompareOptions = CompareOptions{Alpha: 0.05, NoiseBand: 0.002, Confidence: 0.95}
+// DefaultCompareOptions holds the defaults that zero fields select: α 0.05,
+// a derived noise band, 95% intervals, the counter quantum estimated from the
+// data, Welch's test for [CompareRuns].
+var DefaultCompareOptions = CompareOptions{Alpha: 0.05, NoiseBand: DerivedNoiseBand, Confidence: 0.95, RunTest: RunTestWelch}
 
-// resolve fills in defaults and validates.
+// resolve fills in defaults and validates. The band's mode is returned by
+// bandMode, from the resolved NoiseBand (which keeps its sign convention).
 func (o CompareOptions) resolve() (CompareOptions, error) {
 	if o.Alpha == 0 {
 		o.Alpha = DefaultCompareOptions.Alpha
@@ -59,11 +110,11 @@ func (o CompareOptions) resolve() (CompareOptions, error) {
 	if o.Confidence == 0 {
 		o.Confidence = DefaultCompareOptions.Confidence
 	}
-	switch {
-	case o.NoiseBand == 0:
-		o.NoiseBand = DefaultCompareOptions.NoiseBand
-	case o.NoiseBand < 0:
-		o.NoiseBand = 0
+	if o.RunTest == "" {
+		o.RunTest = DefaultCompareOptions.RunTest
+	}
+	if o.NoiseBand < 0 {
+		o.NoiseBand = NoNoiseBand
 	}
 	switch {
 	case !(o.Alpha > 0 && o.Alpha < 1):
@@ -71,9 +122,26 @@ func (o CompareOptions) resolve() (CompareOptions, error) {
 	case !(o.Confidence > 0 && o.Confidence < 1):
 		return o, fmt.Errorf("%w: Confidence = %v, want 0 < Confidence < 1 (0 means %v)", ErrBadParam, o.Confidence, DefaultCompareOptions.Confidence)
 	case !(o.NoiseBand <= 1): // also catches NaN
-		return o, fmt.Errorf("%w: NoiseBand = %v, want at most 1 (0 means %v, negative means none)", ErrBadParam, o.NoiseBand, DefaultCompareOptions.NoiseBand)
+		return o, fmt.Errorf("%w: NoiseBand = %v, want at most 1 (0 means derived from the data, negative means none)", ErrBadParam, o.NoiseBand)
+	case !(o.Quantum >= 0) || math.IsInf(o.Quantum, 0):
+		return o, fmt.Errorf("%w: Quantum = %v, want a finite value >= 0 (0 means unknown)", ErrBadParam, o.Quantum)
+	case o.RunTest != RunTestWelch && o.RunTest != RunTestMannWhitney:
+		return o, fmt.Errorf("%w: RunTest = %q, want %q or %q (\"\" means %q)", ErrBadParam, o.RunTest, RunTestWelch, RunTestMannWhitney, DefaultCompareOptions.RunTest)
 	}
 	return o, nil
+}
+
+// fixedBand returns the band of resolved options when it does not depend on
+// the data: the fixed band or 0 for none, with its source; ok is false for a
+// derived band.
+func (o CompareOptions) fixedBand() (band float64, source string, ok bool) {
+	switch {
+	case o.NoiseBand > 0:
+		return o.NoiseBand, BandFixed, true
+	case o.NoiseBand < 0:
+		return 0, BandNone, true
+	}
+	return 0, "", false
 }
 
 // Comparison is the result of [ComparePaired]: B relative to A.
@@ -105,17 +173,69 @@ type Comparison struct {
 	Exact bool
 	// Zeros counts pairs with b_i == a_i (dropped from the test).
 	Zeros int
-	// Alpha, NoiseBand and Confidence are the options used, defaults filled
-	// in (NoiseBand 0 means no band).
-	Alpha, NoiseBand, Confidence float64
+	// Alpha and Confidence are the options used, defaults filled in.
+	Alpha, Confidence float64
+	// NoiseBand is the relative half-width of the noise band used; 0 means
+	// none. A fixed band is CompareOptions.NoiseBand as given. A derived
+	// band (the default) is max(QuantumBand, DriftBand): the systematic
+	// errors of the measurement that the interval does not include.
+	NoiseBand float64
+	// BandSource says where NoiseBand came from: BandFixed, BandNone,
+	// BandQuantum or BandDrift.
+	BandSource string
+	// Quantum is the resolution of the samples used for QuantumBand:
+	// CompareOptions.Quantum when given; otherwise, when a value repeats
+	// within a side (the samples are visibly quantized), the smallest
+	// positive gap between two values of such a side; otherwise 0.
+	Quantum float64
+	// QuantumBand is half a quantum relative to a sample,
+	// Quantum / (2·min(median a, median b)). The Hodges–Lehmann estimate of
+	// quantized samples can sit a fraction of a quantum (relative) away
+	// from the true ratio however many pairs are taken, and the interval
+	// does not know it: in a simulation of a 26-tick counter the true ratio
+	// fell outside the interval by up to a third of a quantum. Computed
+	// whatever the band option.
+	QuantumBand float64
+	// DriftBand is an A/A check of the run against itself: the pairs are
+	// split into an earlier and a later half in measuring order (a and b
+	// must be given in the order they were taken; the split keeps ABBA
+	// rounds whole), each half gets its own Hodges–Lehmann estimate m and
+	// interval half-width h of the log ratio, and
+	//
+	//	DriftBand = expm1(max(0, |m1 − m2| − sqrt(h1² + h2²)))
+	//
+	// is how far the halves disagree beyond what their intervals explain.
+	// It is 0 for a steady ratio (in about 95% of steady runs) and grows
+	// when the ratio B/A itself moves during the run, for example when the
+	// core clock changes and only one side is bound by memory: a
+	// difference smaller than that is not a property of the code. 0 with
+	// fewer pairs than two halves need (12 at 95%). Computed whatever the
+	// band option.
+	DriftBand float64
+	// Detectable is the smallest relative difference |B/A − 1| that a
+	// repetition of this measurement would call significant with
+	// probability DetectablePower:
+	//
+	//	Detectable = expm1(log1p(NoiseBand) + (z_c + z_p)·SE)
+	//
+	// where SE = (log Hi − log Lo)/(2·z_c) is the standard error of the log
+	// ratio implied by the interval, z_c the standard normal quantile at
+	// (1+Confidence)/2 and z_p at DetectablePower. "No significant
+	// difference" means no difference larger than about Detectable.
+	Detectable float64
 	// Significant is PValue < Alpha and the whole interval [Lo, Hi] lies
-	// outside the noise band: Lo > 1+NoiseBand or Hi < 1−NoiseBand. So there
-	// is no significant difference when the interval contains 1, touches the
-	// band, or the test does not reject.
+	// outside the noise band: Lo > 1+NoiseBand or Hi < 1−NoiseBand. So
+	// there is no significant difference when the test does not reject,
+	// the interval contains 1, or it reaches into the band.
 	Significant bool
-	// Verdict is VerdictFaster (Hi < 1−NoiseBand: B takes less), VerdictSlower
-	// (Lo > 1+NoiseBand) or VerdictSame, following Significant.
+	// Verdict is VerdictFaster (Hi < 1−NoiseBand: B takes less),
+	// VerdictSlower (Lo > 1+NoiseBand) or VerdictSame, following
+	// Significant.
 	Verdict string
+	// Reason says in one line why: the test did not reject, the interval
+	// contains 1, the interval excludes 1 but reaches into the noise band
+	// (and which band), or the interval lies beyond the band.
+	Reason string
 	// Warnings holds soft problems, such as [ErrCoarse] when more than a
 	// quarter of the pairs are exactly equal.
 	Warnings []error
@@ -123,13 +243,18 @@ type Comparison struct {
 
 // ComparePaired compares paired positive samples b against a (b_i measured
 // next to a_i, for example in ABBA order), estimating the ratio B/A with a
-// confidence interval and a p-value as documented on [Comparison]. Smaller
-// values are taken as better. a and b are not modified.
+// confidence interval, a p-value, a noise band and the smallest detectable
+// difference as documented on [Comparison]. Smaller values are taken as
+// better. Give the pairs in the order they were measured: the derived noise
+// band compares the earlier half of the run with the later. a and b are not
+// modified.
 //
 // It returns an error wrapping [ErrLengthMismatch] when the lengths differ,
 // [ErrTooFew] with fewer pairs than the confidence level needs (6 for 95%,
 // the smallest N with 2^−N ≤ (1−Confidence)/2), [ErrBadValue] for a value
-// that is NaN, infinite or not positive, and [ErrBadParam] for bad options.
+// that is NaN, infinite or not positive, [ErrDegenerate] when the ratio or
+// the band overflows float64 (b and a some 300 orders of magnitude apart),
+// and [ErrBadParam] for bad options. Every field of the result is finite.
 func ComparePaired(a, b []float64, opt CompareOptions) (Comparison, error) {
 	opt, err := opt.resolve()
 	if err != nil {
@@ -142,53 +267,185 @@ func ComparePaired(a, b []float64, opt CompareOptions) (Comparison, error) {
 	if need := minPairs(opt.Confidence); n < need {
 		return Comparison{}, fmt.Errorf("%w: ComparePaired needs at least %d pairs for a %v confidence interval, got %d", ErrTooFew, need, opt.Confidence, n)
 	}
-	for _, s := range []struct {
-		name string
-		xs   []float64
-	}{{"a", a}, {"b", b}} {
-		for i, v := range s.xs {
-			if !(v > 0) || math.IsInf(v, 0) {
-				return Comparison{}, fmt.Errorf("%w: %s[%d] = %v, want a finite value > 0", ErrBadValue, s.name, i, v)
-			}
-		}
+	if err := checkPositive("a", a); err != nil {
+		return Comparison{}, err
+	}
+	if err := checkPositive("b", b); err != nil {
+		return Comparison{}, err
 	}
 
-	d := make([]float64, n)
+	d := make([]float64, n) // in measuring order until the drift check is done
 	for i := range d {
 		d[i] = logRatio(b[i], a[i])
 	}
-	slices.Sort(d)
-
 	c := Comparison{
 		N: n, Test: "wilcoxon",
-		Alpha: opt.Alpha, NoiseBand: opt.NoiseBand, Confidence: opt.Confidence,
+		Alpha: opt.Alpha, Confidence: opt.Confidence,
 	}
-	m := int64(n) * int64(n+1) / 2 // int64: overflows a 32-bit int beyond n = 65535
-	hl := walshKth(d, (m+1)/2) / 2
-	if m%2 == 0 {
-		hl = (hl + walshKth(d, m/2+1)/2) / 2
-	}
-	c.Ratio = math.Exp(hl)
-	k := ciRank(n, opt.Confidence)
-	c.Lo = math.Exp(walshKth(d, k) / 2)
-	c.Hi = math.Exp(walshKth(d, m+1-k) / 2)
+	c.DriftBand = driftBand(d, opt.Confidence)
+	slices.Sort(d)
 
+	hl, lo, hi := hodgesLehmann(d, opt.Confidence)
+	c.Ratio, c.Lo, c.Hi = math.Exp(hl), math.Exp(lo), math.Exp(hi)
 	c.PValue, c.Exact, c.Zeros = signedRank(d)
 	if 4*c.Zeros > n {
 		c.Warnings = append(c.Warnings, fmt.Errorf("%w: %d of %d pairs are exactly equal; the counter resolution may hide the difference", ErrCoarse, c.Zeros, n))
 	}
 
-	c.Verdict = VerdictSame
-	if c.PValue < opt.Alpha {
-		switch {
-		case c.Lo > 1+opt.NoiseBand:
-			c.Significant, c.Verdict = true, VerdictSlower
-		case c.Hi < 1-opt.NoiseBand:
-			c.Significant, c.Verdict = true, VerdictFaster
+	c.Quantum = opt.Quantum
+	if c.Quantum == 0 {
+		c.Quantum = visibleQuantum(a, b)
+	}
+	c.QuantumBand = c.Quantum / (2 * min(median(a), median(b)))
+	var ok bool
+	if c.NoiseBand, c.BandSource, ok = opt.fixedBand(); !ok {
+		c.NoiseBand, c.BandSource = c.QuantumBand, BandQuantum
+		if c.DriftBand > c.QuantumBand {
+			c.NoiseBand, c.BandSource = c.DriftBand, BandDrift
 		}
 	}
+	c.Detectable = detectable(c.NoiseBand, lo, hi, opt.Confidence)
+	if !finite(c.Ratio, c.Lo, c.Hi, c.QuantumBand, c.DriftBand, c.Detectable) {
+		return Comparison{}, fmt.Errorf("%w: the ratio B/A %v (interval [%v, %v], quantum band %v) overflows float64: b and a too far apart or Quantum too large", ErrDegenerate, c.Ratio, c.Lo, c.Hi, c.QuantumBand)
+	}
+	c.Significant, c.Verdict, c.Reason = decide(c.PValue, c.Lo, c.Hi, opt, c.NoiseBand, c.BandSource, "interval")
 	return c, nil
 }
+
+// checkPositive returns an ErrBadValue error naming the first value of xs
+// that is not a finite number > 0.
+func checkPositive(name string, xs []float64) error {
+	for i, v := range xs {
+		if !(v > 0) || math.IsInf(v, 0) {
+			return fmt.Errorf("%w: %s[%d] = %v, want a finite value > 0", ErrBadValue, name, i, v)
+		}
+	}
+	return nil
+}
+
+// hodgesLehmann returns the Hodges–Lehmann estimate of the centre of sorted
+// d (len(d) ≥ minPairs(conf)) and the bounds of its confidence interval at
+// level conf, on d's scale: see [Comparison.Ratio] and [Comparison.Lo].
+func hodgesLehmann(d []float64, conf float64) (hl, lo, hi float64) {
+	n := len(d)
+	m := int64(n) * int64(n+1) / 2 // int64: overflows a 32-bit int beyond n = 65535
+	hl = walshKth(d, (m+1)/2) / 2
+	if m%2 == 0 {
+		hl = (hl + walshKth(d, m/2+1)/2) / 2
+	}
+	k := ciRank(n, conf)
+	return hl, walshKth(d, k) / 2, walshKth(d, m+1-k) / 2
+}
+
+// driftBand returns [Comparison.DriftBand] for the log ratios d in measuring
+// order (d is not modified).
+func driftBand(d []float64, conf float64) float64 {
+	h := len(d) / 2 &^ 1 // an even split keeps AB and BA rounds together
+	need := minPairs(conf)
+	if h < need || len(d)-h < need {
+		return 0
+	}
+	first, second := slices.Clone(d[:h]), slices.Clone(d[h:])
+	slices.Sort(first)
+	slices.Sort(second)
+	m1, lo1, hi1 := hodgesLehmann(first, conf)
+	m2, lo2, hi2 := hodgesLehmann(second, conf)
+	excess := math.Abs(m1-m2) - math.Hypot((hi1-lo1)/2, (hi2-lo2)/2)
+	return math.Expm1(max(0, excess))
+}
+
+// visibleQuantum returns the smallest positive gap between two values of a
+// side in which some value repeats (the side is visibly quantized), or 0
+// when no side shows a repeat and a gap.
+func visibleQuantum(sides ...[]float64) float64 {
+	q := math.Inf(1)
+	for _, xs := range sides {
+		s := slices.Clone(xs)
+		slices.Sort(s)
+		repeats, gap := false, math.Inf(1)
+		for i := 1; i < len(s); i++ {
+			if g := s[i] - s[i-1]; g == 0 {
+				repeats = true
+			} else {
+				gap = min(gap, g)
+			}
+		}
+		if repeats {
+			q = min(q, gap)
+		}
+	}
+	if math.IsInf(q, 0) {
+		return 0
+	}
+	return q
+}
+
+// detectable returns expm1(log1p(band) + (z_c + z_p)·SE) with SE implied by
+// the interval [lo, hi] of a log ratio at level conf: see
+// [Comparison.Detectable].
+func detectable(band, lo, hi, conf float64) float64 {
+	zc := distuv.UnitNormal.Quantile(0.5 + conf/2)
+	zp := distuv.UnitNormal.Quantile(DetectablePower)
+	se := (hi - lo) / (2 * zc)
+	return math.Expm1(math.Log1p(band) + (zc+zp)*se)
+}
+
+// decide applies the verdict rule of [Comparison.Significant] to a ratio's
+// interval [lo, hi] and p-value, and says why in one line.
+// interval names the kind of interval ("interval", "Welch interval").
+func decide(p, lo, hi float64, opt CompareOptions, band float64, source, interval string) (significant bool, verdict, reason string) {
+	ci := fmt.Sprintf("the %s%% %s %s", fmtG(100*opt.Confidence, 3), interval, fmtInterval(lo, hi))
+	switch {
+	case !(p < opt.Alpha):
+		return false, VerdictSame, fmt.Sprintf("p = %s ≥ α = %s: the test does not reject (%s)", fmtG(p, 2), fmtG(opt.Alpha, 2), ci)
+	case lo <= 1 && hi >= 1:
+		return false, VerdictSame, ci + " contains 1"
+	case lo > 1+band:
+		verdict = VerdictSlower
+	case hi < 1-band:
+		verdict = VerdictFaster
+	default:
+		return false, VerdictSame, fmt.Sprintf("%s excludes 1 (p = %s) but reaches into the %s: a difference this small is not resolved", ci, fmtG(p, 2), bandPhrase(band, source))
+	}
+	if source == BandNone {
+		return true, verdict, fmt.Sprintf("%s excludes 1 (p = %s; no noise band)", ci, fmtG(p, 2))
+	}
+	return true, verdict, fmt.Sprintf("%s excludes 1 (p = %s) and lies beyond the %s", ci, fmtG(p, 2), bandPhrase(band, source))
+}
+
+// bandPhrase names a noise band and its origin.
+func bandPhrase(band float64, source string) string {
+	w := fmtPct(band)
+	switch source {
+	case BandFixed:
+		return "fixed noise band ±" + w
+	case BandQuantum:
+		return "noise band ±" + w + " derived from the counter quantum"
+	case BandDrift:
+		return "noise band ±" + w + " derived from the ratio's drift within the run"
+	}
+	return "noise band ±" + w
+}
+
+// fmtG formats x with at most digits significant digits.
+func fmtG(x float64, digits int) string { return strconv.FormatFloat(x, 'g', digits, 64) }
+
+// fmtInterval formats [lo, hi] with enough decimals to show its width (or
+// its distance from 1 when it has none): at least 3, at most 8.
+func fmtInterval(lo, hi float64) string {
+	w := hi - lo
+	if w == 0 {
+		w = math.Abs(lo - 1)
+	}
+	d := 3
+	if w > 0 {
+		d = min(8, max(3, int(math.Ceil(-math.Log10(w)))+1))
+	}
+	return "[" + strconv.FormatFloat(lo, 'f', d, 64) + ", " + strconv.FormatFloat(hi, 'f', d, 64) + "]"
+}
+
+// fmtPct formats a fraction as a percentage with 2 significant digits.
+func fmtPct(x float64) string { return fmtG(100*x, 2) + "%" }
 
 // logRatio returns log(b/a) for positive finite a and b, accurately when they
 // are close and without overflow when they are far apart.
@@ -388,17 +645,30 @@ type SlopeComparison struct {
 	// t = Diff/DiffSE with DoF degrees of freedom. When both fits are exact
 	// (DiffSE = 0) it is 1 if the slopes are equal and 0 otherwise.
 	PValue float64
+	// NoiseBand is the relative noise band used: CompareOptions.NoiseBand
+	// when positive, else 0. Two fits hold nothing from which to derive a
+	// band, so the derived default means none here.
+	NoiseBand float64
 	// Significant is PValue < Alpha and the interval Diff ± DiffCI lies
 	// entirely outside ±NoiseBand·|a.Slope|.
 	Significant bool
 	// Verdict is VerdictFaster when B's slope is significantly smaller,
 	// VerdictSlower when it is significantly larger, else VerdictSame.
 	Verdict string
+	// Reason says in one line why, with the interval written relative to
+	// A's slope: 1 + (Diff ± DiffCI)/|a.Slope|.
+	Reason string
 }
 
 // CompareSlopes compares the slopes of two fits from [LinearFit] (for example
 // the cycles per element of kernel A and kernel B) with Welch's t test,
 // treating the fits as independent. Smaller slopes are taken as better.
+//
+// Its standard errors are within-fit: they see the scatter of the points
+// about each line, not how much the slope moves from one run to the next,
+// which is usually more. Use it for two sweeps measured together; for
+// results of separate runs (two saved files) compare the per-run slopes with
+// [CompareRuns] instead.
 //
 // It returns an error wrapping [ErrTooFew] when a fit has N < 3 (not a
 // result of LinearFit), [ErrBadValue] when a slope or standard error is not
@@ -447,15 +717,13 @@ func CompareSlopes(a, b Fit, opt CompareOptions) (SlopeComparison, error) {
 		sc.PValue = min(1, 2*st.Survival(math.Abs(sc.Diff)/sc.DiffSE))
 		sc.DiffCI = st.Quantile(0.5+opt.Confidence/2) * sc.DiffSE
 	}
-	band := opt.NoiseBand * math.Abs(a.Slope)
-	sc.Verdict = VerdictSame
-	if sc.PValue < opt.Alpha {
-		switch {
-		case sc.Diff-sc.DiffCI > band:
-			sc.Significant, sc.Verdict = true, VerdictSlower
-		case sc.Diff+sc.DiffCI < -band:
-			sc.Significant, sc.Verdict = true, VerdictFaster
-		}
+	band, source := 0.0, BandNone
+	if opt.NoiseBand > 0 {
+		band, source = opt.NoiseBand, BandFixed
 	}
+	sc.NoiseBand = band
+	scale := math.Abs(a.Slope)
+	lo, hi := 1+(sc.Diff-sc.DiffCI)/scale, 1+(sc.Diff+sc.DiffCI)/scale
+	sc.Significant, sc.Verdict, sc.Reason = decide(sc.PValue, lo, hi, opt, band, source, "interval of B/A")
 	return sc, nil
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -39,8 +40,13 @@ func TestComparePairedIdentical(t *testing.T) {
 	if c.Zeros != 10 || len(c.Warnings) != 1 || !errors.Is(c.Warnings[0], ErrCoarse) {
 		t.Errorf("identical inputs: Zeros %d, Warnings %v; want 10 and one ErrCoarse", c.Zeros, c.Warnings)
 	}
-	if c.Test != "wilcoxon" || c.Alpha != 0.05 || c.Confidence != 0.95 || c.NoiseBand != 0.002 {
+	// Continuous values without repeats: no visible quantum; a steady ratio:
+	// no drift. The derived band is 0, and so is what could be detected.
+	if c.Test != "wilcoxon" || c.Alpha != 0.05 || c.Confidence != 0.95 || c.NoiseBand != 0 || c.BandSource != BandQuantum || c.Quantum != 0 || c.DriftBand != 0 || c.Detectable != 0 {
 		t.Errorf("defaults not filled in: %+v", c)
+	}
+	if !strings.Contains(c.Reason, "does not reject") {
+		t.Errorf("Reason %q, want it to say the test does not reject", c.Reason)
 	}
 }
 
@@ -375,7 +381,8 @@ func TestComparePairedNoiseBand(t *testing.T) {
 		want string
 	}{
 		{NoNoiseBand, VerdictSlower},
-		{0, VerdictSlower}, // default 0.2%
+		{DerivedNoiseBand, VerdictSlower}, // the default: derived, tiny here
+		{0.002, VerdictSlower},            // the old fixed default
 		{0.01, VerdictSame},
 	}
 	for _, tt := range tests {
@@ -416,6 +423,11 @@ func TestComparePairedErrors(t *testing.T) {
 		{"confidence 1", six, six, CompareOptions{Confidence: 1}, ErrBadParam, "Confidence = 1"},
 		{"noise band 2", six, six, CompareOptions{NoiseBand: 2}, ErrBadParam, "NoiseBand = 2"},
 		{"noise band NaN", six, six, CompareOptions{NoiseBand: math.NaN()}, ErrBadParam, "NoiseBand = NaN"},
+		{"quantum negative", six, six, CompareOptions{Quantum: -2}, ErrBadParam, "Quantum = -2"},
+		{"quantum infinite", six, six, CompareOptions{Quantum: math.Inf(1)}, ErrBadParam, "Quantum = +Inf"},
+		{"ratio overflows", []float64{1e-300, 1e-300, 1e-300, 1e-300, 1e-300, 1e-300}, []float64{1e300, 1e300, 1e300, 1e300, 1e300, 2e300}, CompareOptions{}, ErrDegenerate, "overflows"},
+		{"quantum band overflows", []float64{1e-300, 1e-300, 1e-300, 1e-300, 1e-300, 1e-300}, six, CompareOptions{Quantum: 1e300}, ErrDegenerate, "overflows"},
+		{"run test", six, six, CompareOptions{RunTest: "z"}, ErrBadParam, `RunTest = "z"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -507,9 +519,14 @@ func TestCompareSlopesWelch(t *testing.T) {
 	if sc, _ := CompareSlopes(e1, e1, CompareOptions{}); sc.PValue != 1 || sc.Verdict != VerdictSame {
 		t.Errorf("exact fits 2 vs 2: %+v, want p 1, same", sc)
 	}
-	// Within the noise band: 0.1% apart with tiny SEs.
-	if sc, _ := CompareSlopes(Fit{N: 50, Slope: 1000, SlopeSE: 0.01}, Fit{N: 50, Slope: 1001, SlopeSE: 0.01}, CompareOptions{}); sc.Significant || sc.PValue >= 0.05 {
-		t.Errorf("0.1%% apart, band 0.2%%: %+v, want p < 0.05 but not significant", sc)
+	// Within a fixed noise band: 0.1% apart with tiny SEs; without a band
+	// (the default for slopes: nothing to derive one from) it is a verdict.
+	fa, fb := Fit{N: 50, Slope: 1000, SlopeSE: 0.01}, Fit{N: 50, Slope: 1001, SlopeSE: 0.01}
+	if sc, _ := CompareSlopes(fa, fb, CompareOptions{NoiseBand: 0.002}); sc.Significant || sc.PValue >= 0.05 || sc.NoiseBand != 0.002 || !strings.Contains(sc.Reason, "fixed noise band ±0.2%") {
+		t.Errorf("0.1%% apart, band 0.2%%: %+v, want p < 0.05 but not significant, the fixed band named", sc)
+	}
+	if sc, _ := CompareSlopes(fa, fb, CompareOptions{}); !sc.Significant || sc.NoiseBand != 0 || !strings.Contains(sc.Reason, "no noise band") {
+		t.Errorf("0.1%% apart, default options: %+v, want significant with no band", sc)
 	}
 }
 

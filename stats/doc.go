@@ -1,13 +1,24 @@
 // Package stats holds the statistics behind cyclebench: the CS:APP K-best
 // convergence rule, robust summaries, least-squares fits with confidence
-// intervals, and paired comparisons of two measurements.
+// intervals and a check that cost is linear in size, paired comparisons of
+// two measurements, and comparisons of results from separate runs.
 //
-// The package is a leaf: it imports only the standard library and
+// The package is a leaf: it imports only the standard library,
 // gonum.org/v1/gonum (stat for quantiles, means and regression, stat/distuv
-// for the Student t, normal and binomial distributions). Every function
-// validates its input first and returns an error wrapping one of the sentinel
-// errors below instead of letting gonum panic. Nothing here prints, logs or
-// panics.
+// for the Student t, normal and F distributions) and
+// golang.org/x/perf/benchmath (the Mann–Whitney U test, as benchstat runs
+// it). Every function validates its input first and returns an error
+// wrapping one of the sentinel errors below instead of letting gonum panic.
+// Nothing here prints, logs or panics.
+//
+// # NaN and infinities
+//
+// Results are finite, so they encode as JSON, with two documented
+// exceptions on the K-best tracker: [KBest.Min] is NaN before a valid
+// sample, and [KBest.Spread] is NaN before K values are kept (±Inf when
+// v1 = 0). Data whose arithmetic overflows float64 (values near 1e308, or
+// ratios of some 300 orders of magnitude) are an error, never a NaN in a
+// result.
 //
 // # K-best
 //
@@ -46,6 +57,12 @@
 // points. [CompareSlopes] compares the slopes of two fits with a
 // Welch-style t test.
 //
+// A slope is a cost per element only if the cost is a straight line in the
+// size. [LackOfFit] checks that: a quadratic term, a break between two
+// lines (a cache-size knee or step), the runs of the residuals' signs and
+// R² ≥ 0.999; any failure makes the verdict "not linear in n", with the
+// statistic and p-value of each test and a one-line reason.
+//
 // # Paired comparison
 //
 // [ComparePaired] compares B against A from paired samples (for example
@@ -55,6 +72,22 @@
 // the Hodges–Lehmann estimate (median of the Walsh averages), the
 // distribution-free confidence interval from order statistics of the Walsh
 // averages, and the Wilcoxon signed-rank test for the p-value. A difference
-// is called significant only when it is both statistically significant and
-// larger than a relative noise band; see [Comparison].
+// is called significant only when the interval excludes 1 and lies beyond a
+// relative noise band. By default the band is derived from the measurement
+// itself: half a counter quantum relative to a sample (the interval of
+// quantized samples cannot see it) or the drift of the ratio between the
+// run's halves, whichever is larger; a fixed band can be asked for. The
+// result also gives the smallest difference the run could have detected;
+// see [Comparison].
+//
+// # Comparing separate runs
+//
+// The intervals of [ComparePaired] and [CompareSlopes] describe the noise
+// within one run. Measured again later, the same code moves by more than
+// that (the machine's state, code placement, the core clock), so two result
+// files of identical code would often differ "significantly". [CompareRuns]
+// compares per-run values (one figure per run: the ticks per call of each
+// repetition, the slope of each sweep) by the spread between runs, with
+// Welch's t test on their logarithms or benchmath's Mann–Whitney U test. With
+// a single run on a side it gives no verdict: "no test: 1 run per side".
 package stats

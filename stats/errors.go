@@ -19,3 +19,7 @@ var (
 	// fit, a zero slope used as the denominator of a ratio).
 	ErrDegenerate = errors.New("stats: degenerate data")
 )
+
+// ErrNoTest is the warning put in [RunComparison.Warnings] when a side has a
+// single run, so that no test of a difference is possible.
+var ErrNoTest = errors.New("stats: no test possible")

@@ -154,3 +154,85 @@ func ExampleKBest_Add() {
 	// converged: false rejected: 1 best: [500 510]
 	// after Reset: 0 [] NaN
 }
+
+func ExampleLackOfFit() {
+	// An O(n²) kernel (bubble sort) over n = 200…3000: the line has a
+	// slope, but no cost per element describes it.
+	var n, cycles []float64
+	for size := 200.0; size <= 3000; size += 400 {
+		n = append(n, size)
+		cycles = append(cycles, 300+50*size+1.2*size*size)
+	}
+	l, err := stats.LackOfFit(n, cycles, stats.LinearityOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(l.Verdict)
+	fmt.Printf("curvature: c2 = %.2f cycles/element², significant: %v\n", l.Curvature.Coef, l.Curvature.Significant)
+	fmt.Printf("R² %.3f\n", l.R2)
+
+	// 3 ticks per element plus 150, each within 0.05%.
+	n = []float64{64, 128, 256, 512, 1024, 2048, 4096, 8192}
+	ticks := []float64{342.2, 533.7, 918.0, 1686.8, 3220.4, 6297.1, 12438.0, 24713.6}
+	l, err = stats.LackOfFit(n, ticks, stats.LinearityOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(l.Reason)
+	// Output:
+	// not linear in n
+	// curvature: c2 = 1.20 cycles/element², significant: true
+	// R² 0.943
+	// linear: no curvature (p = 0.56), no break (p = 1), residual signs random (6 runs, p = 0.89), R² 1 ≥ 0.999
+}
+
+func ExampleComparePaired_derivedBand() {
+	// B does 0.19% more work than A; the pairs are tight and the counter
+	// advances in steps of 2 ticks. The derived band (half a step of the
+	// 6000-tick samples) is far below the difference, so it is called; the
+	// old fixed band of ±0.2% hid it.
+	a := []float64{6000, 6010, 5996, 6004, 6002, 6008, 5998, 6006, 6000, 6004, 6012, 5994}
+	b := []float64{6012, 6022, 6006, 6016, 6014, 6020, 6012, 6018, 6012, 6016, 6024, 6006}
+	for _, band := range []float64{stats.DerivedNoiseBand, 0.002} {
+		c, err := stats.ComparePaired(a, b, stats.CompareOptions{Quantum: 2, NoiseBand: band})
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("%s: %s\n", c.Verdict, c.Reason)
+		fmt.Printf("  band ±%.3f%% (%s), detectable %.3f%%\n", 100*c.NoiseBand, c.BandSource, 100*c.Detectable)
+	}
+	// Output:
+	// slower: the 95% interval [1.0019967, 1.0020010] excludes 1 (p = 0.00049) and lies beyond the noise band ±0.017% derived from the counter quantum
+	//   band ±0.017% (quantum), detectable 0.017%
+	// no significant difference: the 95% interval [1.0019967, 1.0020010] excludes 1 (p = 0.00049) but reaches into the fixed noise band ±0.2%: a difference this small is not resolved
+	//   band ±0.200% (fixed), detectable 0.200%
+}
+
+func ExampleCompareRuns() {
+	// The CPE (cycles per element) of the same kernel in two result files,
+	// one sweep per -count repetition. Run to run it moves by about 1%.
+	fileA := []float64{12.08, 12.31, 11.95, 12.20, 12.12}
+	fileB := []float64{12.25, 11.98, 12.17, 12.30, 12.02}
+	rc, err := stats.CompareRuns(fileA, fileB, stats.CompareOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("B/A = %.4f [%.4f, %.4f], p = %.2f (%s, %d+%d runs): %s\n", rc.Ratio, rc.Lo, rc.Hi, rc.PValue, rc.Test, rc.NA, rc.NB, rc.Verdict)
+	fmt.Printf("detectable: %.1f%%\n", 100*rc.Detectable)
+
+	// One run per side: no estimate of the run-to-run spread, no test.
+	rc, err = stats.CompareRuns(fileA[:1], fileB[:1], stats.CompareOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%s (tested: %v)\n", rc.Reason, rc.Tested)
+	// Output:
+	// B/A = 1.0010 [0.9846, 1.0176], p = 0.89 (welch, 5+5 runs): no significant difference
+	// detectable: 2.3%
+	// no test: 1 run per side (tested: false)
+}

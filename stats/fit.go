@@ -60,7 +60,8 @@ type Fit struct {
 //
 // It returns an error wrapping [ErrLengthMismatch] when len(x) != len(y),
 // [ErrTooFew] with fewer than 3 points (a confidence interval needs N−2 ≥ 1),
-// [ErrBadValue] for a NaN or ±Inf, and [ErrDegenerate] when all x are equal.
+// [ErrBadValue] for a NaN or ±Inf, and [ErrDegenerate] when all x are equal
+// or the values are so large that the fit overflows.
 // x and y are not modified.
 func LinearFit(x, y []float64) (Fit, error) {
 	if len(x) != len(y) {
@@ -114,6 +115,9 @@ func LinearFit(x, y []float64) (Fit, error) {
 	f.SlopeCI = t * f.SlopeSE
 	f.InterceptCI = t * f.InterceptSE
 
+	if !finite(f.R2, f.SlopeSE, f.InterceptSE, f.SlopeCI, f.InterceptCI, sse) {
+		return Fit{}, fmt.Errorf("%w: the fit overflowed (R² %v, slope SE %v, intercept SE %v): x or y too large", ErrDegenerate, f.R2, f.SlopeSE, f.InterceptSE)
+	}
 	f.Outliers = outliers(f.Residuals, OutlierRelFloor*yMax)
 	return f, nil
 }

@@ -190,6 +190,8 @@ func TestLinearFitErrors(t *testing.T) {
 		{"NaN x", []float64{1, nan, 3}, []float64{1, 2, 3}, ErrBadValue, "x[1] = NaN"},
 		{"Inf y", []float64{1, 2, 3}, []float64{1, 2, math.Inf(1)}, ErrBadValue, "y[2] = +Inf"},
 		{"all x equal", []float64{4, 4, 4}, []float64{1, 2, 3}, ErrDegenerate, "x values equal 4"},
+		{"y overflows", []float64{1, 2, 3}, []float64{-1e308, 1e308, 1e308}, ErrDegenerate, "overflowed"},
+		{"x overflows", []float64{1e300, 2e300, 3e300}, []float64{1, 2, 4}, ErrDegenerate, "overflowed"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

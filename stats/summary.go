@@ -39,7 +39,8 @@ type Quantile struct{ P, Value float64 }
 // modified.
 //
 // It returns an error wrapping [ErrTooFew] when xs is empty, [ErrBadValue]
-// when xs holds a NaN or ±Inf, and [ErrBadParam] when a p is outside [0, 1].
+// when xs holds a NaN or ±Inf or values so large that the mean or the
+// spread overflows, and [ErrBadParam] when a p is outside [0, 1].
 func Summarize(xs []float64, ps ...float64) (Summary, error) {
 	if len(xs) == 0 {
 		return Summary{}, fmt.Errorf("%w: Summarize needs at least 1 value, got 0", ErrTooFew)
@@ -68,6 +69,9 @@ func Summarize(xs []float64, ps ...float64) (Summary, error) {
 	}
 	s.Median = medianSorted(sorted)
 	s.MAD = madAbout(sorted, s.Median)
+	if !finite(s.Mean, s.StdDev, s.CV, s.Median, s.MAD) {
+		return Summary{}, fmt.Errorf("%w: the values from %v to %v overflow float64 arithmetic (mean %v, standard deviation %v)", ErrBadValue, s.Min, s.Max, s.Mean, s.StdDev)
+	}
 	if len(ps) > 0 {
 		s.Quantiles = make([]Quantile, len(ps))
 		for i, p := range ps {
@@ -75,6 +79,16 @@ func Summarize(xs []float64, ps ...float64) (Summary, error) {
 		}
 	}
 	return s, nil
+}
+
+// finite reports whether no value is NaN or ±Inf.
+func finite(vs ...float64) bool {
+	for _, v := range vs {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return true
 }
 
 // checkFinite returns an ErrBadValue error naming the first NaN or ±Inf in xs.

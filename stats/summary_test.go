@@ -97,6 +97,8 @@ func TestSummarizeErrors(t *testing.T) {
 		{"p below 0", []float64{1}, []float64{0.5, -0.1}, ErrBadParam, "ps[1] = -0.1"},
 		{"p above 1", []float64{1}, []float64{1.5}, ErrBadParam, "ps[0] = 1.5"},
 		{"p NaN", []float64{1}, []float64{math.NaN()}, ErrBadParam, "ps[0] = NaN"},
+		{"mean overflows", []float64{1e308, 1e308, 1e308}, nil, ErrBadValue, "overflow"},
+		{"spread overflows", []float64{-1e308, 1e308}, nil, ErrBadValue, "overflow"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
