@@ -119,17 +119,29 @@ func TestCoreClockRatio(t *testing.T) {
 	if testing.Short() {
 		t.Skip("timing-sensitive; skipped with -short")
 	}
-	// The ratio is a property of the core, not of the clock: take the best
-	// of three runs so that one preempted run on a shared machine does not fail the test.
+	// The ratio is a property of the core, not of the clock, but a shared
+	// machine disturbs it for tens of milliseconds at a time (other guests'
+	// load slows the chains unevenly). Rule: pinned, up to 10 tries 50 ms
+	// apart, in the fast and the full settings alternately, stopping at the
+	// first within the band; the closest to 3 is judged.
+	pin(t)
 	var best CoreClock
-	for i := 0; i < 3; i++ {
-		cc, err := MeasureCoreClock(CoreOptions{})
+	for i := 0; i < 10; i++ {
+		o := CoreOptions{}
+		if i%2 == 1 {
+			o = FastOptions.Core
+		}
+		cc, err := MeasureCoreClock(o)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if i == 0 || math.Abs(cc.ImulAddRatio-3) < math.Abs(best.ImulAddRatio-3) {
 			best = cc
 		}
+		if best.ImulAddRatio >= 2.7 && best.ImulAddRatio <= 3.3 {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 	if best.ImulAddRatio < 2.7 || best.ImulAddRatio > 3.3 {
 		t.Fatalf("imul/add = %.3f, want 2.7–3.3 (%+v)", best.ImulAddRatio, best)
@@ -207,29 +219,32 @@ func TestParseCPUInfo(t *testing.T) {
 }
 
 func TestKernelHzSources(t *testing.T) {
-	dir := t.TempDir()
-	khz := filepath.Join(dir, "tsc_freq_khz")
-	info := filepath.Join(dir, "cpuinfo")
-	if err := os.WriteFile(khz, []byte("2100000\n"), 0o644); err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		dir    string // under testdata/kernel
+		hz     float64
+		source string // "" when the kernel states no figure
+	}{
+		{"zen4-kvm-tsc", 2596.142e6, "/proc/cpuinfo (cpu MHz, tsc_known_freq)"},
+		{"zen5-sysfs-tsc", 2596.12e6, "/sys/devices/system/cpu/cpu0/tsc_freq_khz"},
+		{"sysfs-khz-hpet", 2.1e9, "/sys/devices/system/cpu/cpu0/tsc_freq_khz"},
+		{"zen3-kvm-clock", 2445.432e6, "/proc/cpuinfo (cpu MHz, tsc_known_freq)"},
+		{"xeon-calibrated", 0, ""}, // cpu MHz is a core frequency without tsc_known_freq
+		{"arm64-n1", 0, ""},
+		{"missing", 0, ""},
 	}
-	if err := os.WriteFile(info, []byte("cpu MHz : 2445.432\nflags : tsc_known_freq\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	oldK, oldI := tscFreqKHzPath, cpuinfoPath
-	t.Cleanup(func() { tscFreqKHzPath, cpuinfoPath = oldK, oldI })
-
-	tscFreqKHzPath, cpuinfoPath = khz, info
-	if hz, src, err := KernelHz(); err != nil || hz != 2.1e9 || src != khz {
-		t.Fatalf("sysfs first: %v %q %v", hz, src, err)
-	}
-	tscFreqKHzPath = filepath.Join(dir, "missing")
-	if hz, _, err := KernelHz(); err != nil || math.Abs(hz-2445.432e6) > 1e-3 {
-		t.Fatalf("cpuinfo fallback: %v %v", hz, err)
-	}
-	cpuinfoPath = filepath.Join(dir, "missing")
-	if _, _, err := KernelHz(); !errors.Is(err, ErrNoKernelFigure) {
-		t.Fatalf("no sources: %v", err)
+	for _, tt := range tests {
+		t.Run(tt.dir, func(t *testing.T) {
+			hz, src, err := kernelHz(os.DirFS(filepath.Join("testdata", "kernel", tt.dir)))
+			if tt.source == "" {
+				if !errors.Is(err, ErrNoKernelFigure) || hz != 0 {
+					t.Fatalf("kernelHz = %v, %q, %v; want ErrNoKernelFigure", hz, src, err)
+				}
+				return
+			}
+			if err != nil || math.Abs(hz-tt.hz) > 1e-3 || src != tt.source {
+				t.Fatalf("kernelHz = %v, %q, %v; want %v from %q", hz, src, err, tt.hz, tt.source)
+			}
+		})
 	}
 }
 
