@@ -149,8 +149,9 @@ func (o openBracket) needed(targetPPM float64, step float64) time.Duration {
 	if !o.followsCounter {
 		errTicks += 2 * step
 	}
-	interval := errTicks / (targetPPM * 1e-6) / hz
-	return o.start.at - mono() + time.Since(o.t0) + time.Duration(interval*1e9)
+	interval := time.Duration(errTicks / (targetPPM * 1e-6) / hz * 1e9)
+	startedAfter := time.Since(o.t0) - (mono() - o.start.at) // from t0 to the opening clock read
+	return startedAfter + interval
 }
 
 // closeAt waits until d has passed since the start (sleeping for most of
