@@ -119,17 +119,36 @@ func TestCoreClockRatio(t *testing.T) {
 	if testing.Short() {
 		t.Skip("timing-sensitive; skipped with -short")
 	}
-	// The ratio is a property of the core, not of the clock: take the best
-	// of three runs so that one preempted run on a shared machine does not fail the test.
+	// The ratio is a property of the core, not of the clock, but a shared
+	// machine disturbs it for seconds at a time (a busy sibling thread
+	// slows the chains unevenly). Rule: pinned, up to 40 tries 50 ms apart,
+	// in the full and the fast settings alternately, passing at the first
+	// within 2.7–3.3. When none is, ratios that scatter (max/min > 1.1) say
+	// the machine was busy and the test skips; ratios that agree with each
+	// other far from 3 are a real error (a broken chain).
+	pin(t)
 	var best CoreClock
-	for i := 0; i < 3; i++ {
-		cc, err := MeasureCoreClock(CoreOptions{})
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i := 0; i < 40; i++ {
+		o := CoreOptions{}
+		if i%2 == 1 {
+			o = FastOptions.Core
+		}
+		cc, err := MeasureCoreClock(o)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if i == 0 || math.Abs(cc.ImulAddRatio-3) < math.Abs(best.ImulAddRatio-3) {
 			best = cc
 		}
+		lo, hi = math.Min(lo, cc.ImulAddRatio), math.Max(hi, cc.ImulAddRatio)
+		if best.ImulAddRatio >= 2.7 && best.ImulAddRatio <= 3.3 {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if (best.ImulAddRatio < 2.7 || best.ImulAddRatio > 3.3) && hi/lo > 1.1 {
+		t.Skipf("machine busy: 40 tries gave imul/add from %.3f to %.3f, none within 2.7–3.3", lo, hi)
 	}
 	if best.ImulAddRatio < 2.7 || best.ImulAddRatio > 3.3 {
 		t.Fatalf("imul/add = %.3f, want 2.7–3.3 (%+v)", best.ImulAddRatio, best)
@@ -207,29 +226,32 @@ func TestParseCPUInfo(t *testing.T) {
 }
 
 func TestKernelHzSources(t *testing.T) {
-	dir := t.TempDir()
-	khz := filepath.Join(dir, "tsc_freq_khz")
-	info := filepath.Join(dir, "cpuinfo")
-	if err := os.WriteFile(khz, []byte("2100000\n"), 0o644); err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		dir    string // under testdata/kernel
+		hz     float64
+		source string // "" when the kernel states no figure
+	}{
+		{"zen4-kvm-tsc", 2596.142e6, "/proc/cpuinfo (cpu MHz, tsc_known_freq)"},
+		{"zen5-sysfs-tsc", 2596.12e6, "/sys/devices/system/cpu/cpu0/tsc_freq_khz"},
+		{"sysfs-khz-hpet", 2.1e9, "/sys/devices/system/cpu/cpu0/tsc_freq_khz"},
+		{"zen3-kvm-clock", 2445.432e6, "/proc/cpuinfo (cpu MHz, tsc_known_freq)"},
+		{"xeon-calibrated", 0, ""}, // cpu MHz is a core frequency without tsc_known_freq
+		{"arm64-n1", 0, ""},
+		{"missing", 0, ""},
 	}
-	if err := os.WriteFile(info, []byte("cpu MHz : 2445.432\nflags : tsc_known_freq\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	oldK, oldI := tscFreqKHzPath, cpuinfoPath
-	t.Cleanup(func() { tscFreqKHzPath, cpuinfoPath = oldK, oldI })
-
-	tscFreqKHzPath, cpuinfoPath = khz, info
-	if hz, src, err := KernelHz(); err != nil || hz != 2.1e9 || src != khz {
-		t.Fatalf("sysfs first: %v %q %v", hz, src, err)
-	}
-	tscFreqKHzPath = filepath.Join(dir, "missing")
-	if hz, _, err := KernelHz(); err != nil || math.Abs(hz-2445.432e6) > 1e-3 {
-		t.Fatalf("cpuinfo fallback: %v %v", hz, err)
-	}
-	cpuinfoPath = filepath.Join(dir, "missing")
-	if _, _, err := KernelHz(); !errors.Is(err, ErrNoKernelFigure) {
-		t.Fatalf("no sources: %v", err)
+	for _, tt := range tests {
+		t.Run(tt.dir, func(t *testing.T) {
+			hz, src, err := kernelHz(os.DirFS(filepath.Join("testdata", "kernel", tt.dir)))
+			if tt.source == "" {
+				if !errors.Is(err, ErrNoKernelFigure) || hz != 0 {
+					t.Fatalf("kernelHz = %v, %q, %v; want ErrNoKernelFigure", hz, src, err)
+				}
+				return
+			}
+			if err != nil || math.Abs(hz-tt.hz) > 1e-3 || src != tt.source {
+				t.Fatalf("kernelHz = %v, %q, %v; want %v from %q", hz, src, err, tt.hz, tt.source)
+			}
+		})
 	}
 }
 

@@ -1,7 +1,6 @@
 package calibrate
 
 import (
-	"os"
 	"runtime"
 	"strings"
 
@@ -104,7 +103,7 @@ func DetectCPU() CPU {
 		ArmImplementer: -1,
 		ArmPart:        -1,
 	}
-	if f, err := os.Open(cpuinfoPath); err == nil {
+	if f, err := sysRoot.Open(cpuinfoFile); err == nil {
 		facts := parseCPUInfoFacts(f)
 		f.Close()
 		if c.GOARCH == "arm64" && facts.arch == "arm" {

@@ -2,11 +2,10 @@ package calibrate
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/cyclebench/cyclebench/internal/chain"
 	"github.com/cyclebench/cyclebench/tsc"
@@ -146,9 +145,8 @@ func TestCPUImulLatency(t *testing.T) {
 }
 
 func TestDetectCPUReadsCPUInfo(t *testing.T) {
-	dir := t.TempDir()
-	old := cpuinfoPath
-	t.Cleanup(func() { cpuinfoPath = old })
+	old := sysRoot
+	t.Cleanup(func() { sysRoot = old })
 	tests := []struct {
 		name     string
 		text     string
@@ -160,10 +158,7 @@ func TestDetectCPUReadsCPUInfo(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cpuinfoPath = filepath.Join(dir, strings.ReplaceAll(tt.name, " ", "_"))
-			if err := os.WriteFile(cpuinfoPath, []byte(tt.text), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			sysRoot = fstest.MapFS{cpuinfoFile: {Data: []byte(tt.text)}}
 			c := DetectCPU()
 			want := emulationReason(runtime.GOARCH, parseCPUInfoFacts(strings.NewReader(tt.text)))
 			if c.Emulated != want {

@@ -10,10 +10,13 @@ var (
 	ErrBadMethod = errors.New("calibrate: bad method")
 	// ErrBadCount: a sample count outside its allowed range.
 	ErrBadCount = errors.New("calibrate: bad count")
+	// ErrBadTarget: a frequency uncertainty target that is not a positive number of ppm.
+	ErrBadTarget = errors.New("calibrate: bad target")
 	// ErrUnstable: the measurement could not be made (migrations, a counter
 	// that did not advance).
 	ErrUnstable = errors.New("calibrate: unstable measurement")
-	// ErrNoKernelFigure: the operating system exposes no TSC frequency.
+	// ErrNoKernelFigure: the operating system exposes no TSC frequency
+	// (from [KernelFrequency]: none that its monotonic clock counts ticks at).
 	ErrNoKernelFigure = errors.New("calibrate: no kernel tsc frequency")
 	// ErrSleepBias (a warning): the sleep method counted the sleep's overshoot.
 	ErrSleepBias = errors.New("calibrate: sleep method is biased")

@@ -8,7 +8,8 @@ import (
 	"github.com/cyclebench/cyclebench/calibrate"
 )
 
-// Get calibrates once per process (about 0.1 s) and caches the result.
+// Get calibrates once per process (a few milliseconds) and caches the
+// result; the frequency says where it came from and how precise it is.
 func ExampleGet() {
 	cal, err := calibrate.Get()
 	if err != nil {
@@ -31,6 +32,55 @@ func ExampleMeasure() {
 		return
 	}
 	fmt.Printf("%.0f Hz after %v\n", cal.Frequency.Hz, cal.Took.Round(time.Millisecond))
+}
+
+// A long run ends with Refine, which closes the bracket Get opened: the
+// frequency is then measured over the whole run.
+func ExampleRefine() {
+	cal, err := calibrate.Get()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	time.Sleep(200 * time.Millisecond) // the run
+	refined, err := calibrate.Refine()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%s ±%.2g ppm, then %s ±%.2g ppm over %v\n", cal.Frequency.Method, cal.Frequency.PPM,
+		refined.Frequency.Method, refined.Frequency.PPM, refined.Frequency.Duration.Round(time.Millisecond))
+}
+
+// Calibration.Refine returns a refined copy and leaves the cache alone.
+func ExampleCalibration_Refine() {
+	cal, err := calibrate.Measure(calibrate.FastOptions)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	time.Sleep(100 * time.Millisecond)
+	refined, err := cal.Refine()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("±%.2g ppm → ±%.2g ppm\n", cal.Frequency.PPM, refined.Frequency.PPM)
+}
+
+// The fast options take the kernel's figure where it defines the monotonic
+// clock, and confirm it with a bracket of a few milliseconds.
+func ExampleMeasure_auto() {
+	cal, err := calibrate.Measure(calibrate.FastOptions)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	f := cal.Frequency
+	fmt.Printf("%.0f Hz ±%.2g ppm (%s: %s) in %v\n", f.Hz, f.PPM, f.Method, f.Source, cal.Took.Round(time.Millisecond))
+	for _, c := range f.CrossChecks {
+		fmt.Printf("  %s: %+.2f ppm (±%.2g)\n", c.Source, c.DiffPPM, c.PPM)
+	}
 }
 
 // Refresh replaces the cached calibration, after a change of machine state
@@ -141,6 +191,17 @@ func ExampleAddCrossChecks() {
 	for _, c := range f.CrossChecks {
 		fmt.Printf("%s: %.0f Hz (%+.1f ppm)\n", c.Source, c.Hz, c.DiffPPM)
 	}
+}
+
+// KernelFrequency is usable only where the kernel's monotonic clock counts
+// ticks at the figure it states; the error says why not elsewhere.
+func ExampleKernelFrequency() {
+	f, err := calibrate.KernelFrequency()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%.0f Hz ±%.2g ppm from %s\n", f.Hz, f.PPM, f.Source)
 }
 
 func ExampleKernelHz() {
