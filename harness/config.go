@@ -224,34 +224,53 @@ func (c Config) WithDefaults() (Config, error) {
 	if c.Context == nil {
 		c.Context = context.Background()
 	}
+	bad := func(field string, value any, allowed string) (Config, error) {
+		return c, &ConfigError{Field: field, Value: value, Allowed: allowed}
+	}
 	switch {
 	case c.Mode != Throughput && c.Mode != Latency:
-		return c, fmt.Errorf("%w: Mode %d (allowed: Throughput or Latency)", ErrBadConfig, int(c.Mode))
+		return bad("Mode", int(c.Mode), "Throughput or Latency")
 	case c.K < 1 || c.K > 1000:
-		return c, fmt.Errorf("%w: K %d (allowed: 1 to 1000)", ErrBadConfig, c.K)
+		return bad("K", c.K, "1 to 1000")
 	case math.IsNaN(c.Epsilon) || math.IsInf(c.Epsilon, 0) || c.Epsilon < 0 || c.Epsilon >= 1:
-		return c, fmt.Errorf("%w: epsilon %v (allowed: 0 ≤ ε < 1, finite)", ErrBadConfig, c.Epsilon)
+		return bad("Epsilon", c.Epsilon, "0 ≤ ε < 1")
 	case math.IsNaN(c.AbsSteps) || math.IsInf(c.AbsSteps, 0):
-		return c, fmt.Errorf("%w: AbsSteps %v (allowed: finite; 0 or negative disables)", ErrBadConfig, c.AbsSteps)
+		return bad("AbsSteps", c.AbsSteps, "finite; 0 or negative disables")
 	case c.MaxSamples < c.K:
-		return c, fmt.Errorf("%w: MaxSamples %d (allowed: ≥ K = %d)", ErrBadConfig, c.MaxSamples, c.K)
+		return bad("MaxSamples", c.MaxSamples, fmt.Sprintf("at least K = %d", c.K))
 	case c.MaxTime <= 0:
-		return c, fmt.Errorf("%w: MaxTime %v (allowed: > 0)", ErrBadConfig, c.MaxTime)
+		return bad("MaxTime", c.MaxTime, "> 0")
 	case c.CPU < AnyCPU:
-		return c, fmt.Errorf("%w: CPU %d (allowed: %d for any, or a CPU number ≥ 0)", ErrBadConfig, c.CPU, AnyCPU)
+		return bad("CPU", c.CPU, fmt.Sprintf("%d for any, or a CPU number ≥ 0", AnyCPU))
 	case c.RTTimeLimit < 0 || c.RTTimeLimit > affinity.MaxRTTimeLimit:
-		return c, fmt.Errorf("%w: RTTimeLimit %v (allowed: 0 to %v)", ErrBadConfig, c.RTTimeLimit, affinity.MaxRTTimeLimit)
+		return bad("RTTimeLimit", c.RTTimeLimit, fmt.Sprintf("0 to %v", affinity.MaxRTTimeLimit))
 	case c.Repeat < 0 || c.Repeat > MaxRepeat:
-		return c, fmt.Errorf("%w: Repeat %d (allowed: 0 for automatic, 1 to %d)", ErrBadConfig, c.Repeat, MaxRepeat)
+		return bad("Repeat", c.Repeat, fmt.Sprintf("0 for automatic, 1 to %d", MaxRepeat))
 	case math.IsNaN(c.MinRegionSteps) || c.MinRegionSteps < 1 || c.MinRegionSteps > 1e9:
-		return c, fmt.Errorf("%w: MinRegionSteps %v (allowed: 1 to 1e9)", ErrBadConfig, c.MinRegionSteps)
+		return bad("MinRegionSteps", c.MinRegionSteps, "1 to 1e9")
 	case math.IsNaN(c.Elements) || math.IsInf(c.Elements, 0) || c.Elements < 0:
-		return c, fmt.Errorf("%w: Elements %v (allowed: ≥ 0, finite)", ErrBadConfig, c.Elements)
+		return bad("Elements", c.Elements, "≥ 0, finite")
 	case c.Setup != nil && c.Repeat > 1:
-		return c, fmt.Errorf("%w: Repeat %d with a Setup function (Setup runs once per sample, so Repeat must be 0 or 1)", ErrBadConfig, c.Repeat)
+		return bad("Repeat", c.Repeat, "0 or 1 with a Setup function, which runs once per sample")
 	}
 	return c, nil
 }
+
+// ConfigError is the error [Config.WithDefaults] returns for a field out
+// of range; it wraps ErrBadConfig. The cyclebench command maps Field to the
+// flag that set it.
+type ConfigError struct {
+	Field   string // the Config field, as spelled in Go
+	Value   any    // its value
+	Allowed string // what is allowed
+}
+
+func (e *ConfigError) Error() string {
+	return fmt.Sprintf("%v: %s %v (allowed: %s)", ErrBadConfig, e.Field, e.Value, e.Allowed)
+}
+
+// Unwrap returns ErrBadConfig.
+func (e *ConfigError) Unwrap() error { return ErrBadConfig }
 
 // absTicks is the absolute K-best tolerance in ticks for a counter whose
 // quantum is q ticks: 0 when AbsSteps disables it.

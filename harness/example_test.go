@@ -58,7 +58,7 @@ func ExampleMeasure_badConfig() {
 	fmt.Println(err)
 	fmt.Println(errors.Is(err, harness.ErrBadConfig))
 	// Output:
-	// harness: bad config: epsilon 1.5 (allowed: 0 ≤ ε < 1, finite)
+	// harness: bad config: Epsilon 1.5 (allowed: 0 ≤ ε < 1)
 	// true
 }
 

@@ -100,7 +100,7 @@ func TestReportBadInput(t *testing.T) {
 	}{
 		{"nil func", 1, DefaultConfig(), nil, nil, nil, "harness.Report: nil function"},
 		{"bad K", 1, Config{K: -1, CPU: AnyCPU}, func() {}, nil, nil, "harness.Report: bad config: K -1 (allowed: 1 to 1000)"},
-		{"bad epsilon", 1, Config{Epsilon: math.NaN(), CPU: AnyCPU}, func() {}, nil, nil, "epsilon NaN"},
+		{"bad epsilon", 1, Config{Epsilon: math.NaN(), CPU: AnyCPU}, func() {}, nil, nil, "Epsilon NaN"},
 		{"bad CPU", 1, Config{CPU: -7}, func() {}, nil, nil, "CPU -7"},
 		{"inside b.Loop", 0, DefaultConfig(), func() {}, nil, nil, "inside a for b.Loop() loop"},
 		{"panic", 1, DefaultConfig(), func() {}, fmt.Errorf("%w: boom", ErrPanic), nil, "harness.Report: measured function panicked: boom"},

@@ -20,6 +20,7 @@ import (
 
 	"github.com/cyclebench/cyclebench/affinity"
 	"github.com/cyclebench/cyclebench/calibrate"
+	"github.com/cyclebench/cyclebench/internal/pinned"
 )
 
 // run runs the subcommand named by args[0] with the rest of args. It is main
@@ -247,52 +248,24 @@ func cpuFlag(fs *flagSet) *int {
 	return fs.Int("cpu", -1, "CPU to pin the measuring thread to; -1 picks the highest-numbered allowed CPU")
 }
 
-// pinned is a thread pinned by [pinThread].
-type pinned struct {
-	CPU      int     // the CPU the thread runs on; -1 when the OS cannot pin
-	Warnings []error // soft problems: pinning unsupported, priority not raised
-	restore  func() error
-}
-
-// Restore puts the thread back as it was before pinThread. Later calls do
-// nothing.
-func (p *pinned) Restore() error {
-	if p == nil || p.restore == nil {
-		return nil
-	}
-	restore := p.restore
-	p.restore = nil
-	return restore()
-}
-
-// pinThread locks the calling goroutine to its OS thread and pins that thread
-// to cpu (-1: let affinity choose) at priority prio. A CPU the thread may
+// onThread runs body on a thread pinned to cpu (-1: let affinity choose)
+// at normal priority, with the GC left on: the one pinning path
+// (internal/pinned) that every measurement takes. A CPU the thread may
 // not use is a *usageError; pinning unsupported by the OS is only a
-// warning, and the thread then stays locked but unpinned. The caller must
-// call Restore on the same goroutine, usually with defer.
-func pinThread(cpu int, prio affinity.Priority) (*pinned, error) {
-	p, err := sys.pin(affinity.Options{CPU: cpu, Priority: prio})
-	switch {
-	case err == nil:
-		return p, nil
-	case errors.Is(err, affinity.ErrInvalidCPU), errors.Is(err, affinity.ErrInvalidOption):
-		return nil, usageErrorf("-cpu %d: %w", cpu, err)
-	case errors.Is(err, errors.ErrUnsupported):
-		runtime.LockOSThread()
-		return &pinned{
-			CPU:      -1,
-			Warnings: []error{fmt.Errorf("cannot pin to cpu %d, measuring unpinned: %w", cpu, err)},
-			restore:  func() error { runtime.UnlockOSThread(); return nil },
-		}, nil
-	default:
-		return nil, fmt.Errorf("pinning to cpu %d: %w", cpu, err)
+// warning in the Thread, which then runs locked but unpinned. body's own
+// errors are returned unchanged.
+func onThread(cpu int, body func(th *pinned.Thread) error) error {
+	err := sys.onPinned(pinned.Options{CPU: cpu, Priority: affinity.PriorityNormal, KeepGC: true}, body)
+	if errors.Is(err, affinity.ErrInvalidCPU) || errors.Is(err, affinity.ErrInvalidOption) {
+		return usageErrorf("-cpu %d: %w", cpu, err)
 	}
+	return err
 }
 
 // system is what the subcommands read from the machine. Tests replace sys
 // with recorded figures so that golden files do not depend on the machine.
 type system struct {
-	pin         func(affinity.Options) (*pinned, error)
+	onPinned    func(pinned.Options, func(*pinned.Thread) error) error
 	allowed     func() ([]int, error)
 	probe       func() affinity.Capabilities
 	detectCPU   func() calibrate.CPU
@@ -309,12 +282,9 @@ var sys = realSystem()
 
 func realSystem() system {
 	return system{
-		pin: func(o affinity.Options) (*pinned, error) {
-			p, err := affinity.Pin(o)
-			if err != nil {
-				return nil, err
-			}
-			return &pinned{CPU: p.CPU, Warnings: p.Warnings, restore: p.Restore}, nil
+		onPinned: func(o pinned.Options, body func(*pinned.Thread) error) error {
+			_, err := pinned.Run(o, body) // never abandoned: not realtime
+			return err
 		},
 		allowed:     affinity.Allowed,
 		probe:       affinity.Probe,

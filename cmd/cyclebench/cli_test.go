@@ -15,6 +15,7 @@ import (
 
 	"github.com/cyclebench/cyclebench/affinity"
 	"github.com/cyclebench/cyclebench/calibrate"
+	"github.com/cyclebench/cyclebench/internal/pinned"
 	"github.com/cyclebench/cyclebench/tsc"
 )
 
@@ -125,16 +126,21 @@ func useFake(t *testing.T) *fakeSys {
 	t.Cleanup(func() { sys = old })
 	f := &fakeSys{}
 	sys = system{
-		pin: func(o affinity.Options) (*pinned, error) {
+		onPinned: func(o pinned.Options, body func(*pinned.Thread) error) error {
+			if errors.Is(f.pinErr, errors.ErrUnsupported) {
+				// What pinned.Run does where the OS cannot pin.
+				return body(&pinned.Thread{CPU: -1, Warnings: []error{fmt.Errorf("%w: %v", pinned.ErrUnpinned, f.pinErr)}})
+			}
 			if f.pinErr != nil {
-				return nil, f.pinErr
+				return f.pinErr
 			}
 			f.pins++
+			defer func() { f.restores++ }()
 			cpu := o.CPU
 			if cpu == -1 {
 				cpu = 1
 			}
-			return &pinned{CPU: cpu, restore: func() error { f.restores++; return nil }}, nil
+			return body(&pinned.Thread{CPU: cpu})
 		},
 		allowed: func() ([]int, error) { return []int{0, 1}, nil },
 		probe: func() affinity.Capabilities {
@@ -416,7 +422,7 @@ func TestFailures(t *testing.T) {
 			if err := json.Unmarshal([]byte(out), &r); err != nil {
 				t.Fatal(err)
 			}
-			if r.PinnedCPU != -1 || len(r.Warnings) == 0 || !strings.Contains(r.Warnings[0], "cannot pin to cpu -1") {
+			if r.PinnedCPU != -1 || len(r.Warnings) == 0 || !strings.Contains(r.Warnings[0], "thread not pinned") {
 				t.Errorf("%q: pinned_cpu %d, warnings %q; want -1 and a warning about pinning first", args, r.PinnedCPU, r.Warnings)
 			}
 		}

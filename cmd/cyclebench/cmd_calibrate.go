@@ -4,7 +4,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/cyclebench/cyclebench/affinity"
+	"github.com/cyclebench/cyclebench/internal/pinned"
 	"github.com/cyclebench/cyclebench/calibrate"
 )
 
@@ -69,15 +69,29 @@ type frequencyJSON struct {
 
 // gatherCalibration measures with method on a thread pinned to cpu.
 func gatherCalibration(cpu int, d time.Duration, method string) (*calibrateReport, error) {
-	p, err := pinThread(cpu, affinity.PriorityNormal)
+	var r *calibrateReport
+	var warnings []error
+	var hz = map[string]float64{}
+	err := onThread(cpu, func(th *pinned.Thread) error {
+		c := sys.detectCPU()
+		r = &calibrateReport{Counter: c.Counter, PinnedCPU: th.CPU}
+		warnings = append(warnings, th.Warnings...)
+		return measureMethods(r, c, d, method, hz, &warnings)
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer p.Restore()
-	c := sys.detectCPU()
-	r := &calibrateReport{Counter: c.Counter, PinnedCPU: p.CPU}
-	warnings := append([]error(nil), p.Warnings...)
-	var hz = map[string]float64{}
+	if method == methodBoth {
+		diff := ppmDiff(hz[calibrate.MethodSleep], hz[calibrate.MethodBracket])
+		r.SleepVsBracketPPM = &diff
+	}
+	r.Warnings = errorStrings(warnings)
+	return r, nil
+}
+
+// measureMethods measures the frequency with method (or both) into r, on
+// the pinned thread.
+func measureMethods(r *calibrateReport, c calibrate.CPU, d time.Duration, method string, hz map[string]float64, warnings *[]error) error {
 	for _, m := range []string{calibrate.MethodBracket, calibrate.MethodSleep} {
 		if method != m && method != methodBoth {
 			continue
@@ -88,7 +102,7 @@ func gatherCalibration(cpu int, d time.Duration, method string) (*calibrateRepor
 		}
 		f, err := measure(d)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		sys.crossChecks(&f, c)
 		fj := frequencyJSON{
@@ -105,18 +119,10 @@ func gatherCalibration(cpu int, d time.Duration, method string) (*calibrateRepor
 			fj.Brackets = &b
 		}
 		r.Methods = append(r.Methods, fj)
-		warnings = append(warnings, f.Warnings...)
+		*warnings = append(*warnings, f.Warnings...)
 		hz[m] = f.Hz
 	}
-	if err := p.Restore(); err != nil {
-		return nil, err
-	}
-	if method == methodBoth {
-		diff := ppmDiff(hz[calibrate.MethodSleep], hz[calibrate.MethodBracket])
-		r.SleepVsBracketPPM = &diff
-	}
-	r.Warnings = errorStrings(warnings)
-	return r, nil
+	return nil
 }
 
 // writeText prints one block per method, the sleep-vs-bracket difference,

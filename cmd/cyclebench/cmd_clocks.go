@@ -88,7 +88,7 @@ func runClocks(args []string, stdout, stderr io.Writer) error {
 		return usageErrorf("-cpu %d: want -1 (any) or a CPU number", *cpu)
 	}
 	if *cpu >= 0 {
-		if allowed, err := sys.allowed(); err == nil && !containsInt(allowed, *cpu) {
+		if allowed, err := sys.allowed(); err == nil && !slices.Contains(allowed, *cpu) {
 			return usageErrorf("-cpu %d: not in the allowed set %s", *cpu, affinity.FormatCPUs(allowed))
 		}
 	}

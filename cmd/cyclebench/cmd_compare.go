@@ -55,7 +55,7 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	sf := addSizeFlags(fs)
 	format := choiceFlag(fs, "format", formatTable, "output format", resultFormats...)
 	out := fs.String("o", "", "write the comparison to this file (atomically) instead of stdout")
-	mf := addMeasureFlags(fs)
+	mf := addMeasureFlags(fs, false)
 	if err := fs.parse(args); err != nil {
 		return err
 	}

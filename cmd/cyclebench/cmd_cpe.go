@@ -194,7 +194,7 @@ func runCPE(args []string, stdout, stderr io.Writer) error {
 	plotPath := fs.String("plot", "", "draw the points and fitted lines to this file: .svg or .png")
 	format := choiceFlag(fs, "format", formatTable, "output format", resultFormats...)
 	out := fs.String("o", "", "write the results to this file (atomically) instead of stdout")
-	mf := addMeasureFlags(fs)
+	mf := addMeasureFlags(fs, false)
 	if err := fs.parse(args); err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cyclebench/cyclebench/affinity"
 	"github.com/cyclebench/cyclebench/calibrate"
+	"github.com/cyclebench/cyclebench/internal/pinned"
 )
 
 const infoDescription = `
@@ -122,16 +123,14 @@ func gatherInfo(cpu int, d time.Duration) (*infoReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := pinThread(cpu, affinity.PriorityNormal)
-	if err != nil {
-		return nil, err
-	}
-	defer p.Restore()
-	c, err := sys.measure(calibrate.Options{Duration: d})
-	if err != nil {
-		return nil, err
-	}
-	if err := p.Restore(); err != nil {
+	var c *calibrate.Calibration
+	var th pinned.Thread
+	if err := onThread(cpu, func(t *pinned.Thread) error {
+		th = *t
+		var err error
+		c, err = sys.measure(calibrate.Options{Duration: d})
+		return err
+	}); err != nil {
 		return nil, err
 	}
 	// After restoring: Probe tries the priorities on a thread of its own.
@@ -175,7 +174,7 @@ func gatherInfo(cpu int, d time.Duration) (*infoReport, error) {
 		CoreChainsExact:   c.Core.Exact,
 
 		AllowedCPUs: allowed,
-		PinnedCPU:   p.CPU,
+		PinnedCPU:   th.CPU,
 		Priority: priorityJSON{
 			Pin:      caps.Pin,
 			High:     caps.High,
@@ -187,7 +186,7 @@ func gatherInfo(cpu int, d time.Duration) (*infoReport, error) {
 		GoVersion: sys.goVersion,
 		GOOS:      sys.goos,
 		GOARCH:    sys.goarch,
-		Warnings:  errorStrings(append(append([]error(nil), p.Warnings...), c.Warnings...)),
+		Warnings:  errorStrings(append(append([]error(nil), th.Warnings...), c.Warnings...)),
 	}
 	return r, nil
 }

@@ -21,7 +21,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	list := fs.Bool("list", false, "list the kernels and exit")
 	format := choiceFlag(fs, "format", formatTable, "output format", resultFormats...)
 	out := fs.String("o", "", "write the results to this file (atomically) instead of stdout")
-	mf := addMeasureFlags(fs)
+	mf := addMeasureFlags(fs, true)
 	if err := fs.parse(args); err != nil {
 		return err
 	}

@@ -19,7 +19,7 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 	reps := fs.Int("reps", 10, "repetitions of the 1000-ADD kernel for the repeatability check (3 to 1000)")
 	quick := fs.Bool("quick", false, "skip the testing.Benchmark side (it takes about a second per repetition)")
 	jsonOut := fs.Bool("json", false, "print one JSON object instead of the table")
-	mf := addMeasureFlags(fs)
+	mf := addMeasureFlags(fs, false)
 	if err := fs.parse(args); err != nil {
 		return err
 	}

@@ -2,95 +2,110 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
+	"slices"
 	"os/signal"
 	"strings"
 	"sync"
 	"syscall"
-	"time"
 
 	"github.com/cyclebench/cyclebench/affinity"
 	"github.com/cyclebench/cyclebench/calibrate"
 	"github.com/cyclebench/cyclebench/harness"
+	"github.com/cyclebench/cyclebench/internal/pinned"
 	"golang.org/x/term"
 )
 
-// measureFlags are the flags every measuring subcommand shares; they map
-// one-to-one onto harness.Config.
+// measureFlags are the flags every measuring subcommand shares. They bind
+// straight into a harness.DefaultConfig(), whose WithDefaults is the one
+// place their ranges are checked.
 type measureFlags struct {
-	k        *int
-	eps      *float64
-	m        *int
-	maxTime  *time.Duration
-	cpu      *int
+	cfg      harness.Config
 	priority *string
-	noCycles *bool
+	mode     *string
 }
 
-func addMeasureFlags(fs *flagSet) *measureFlags {
-	return &measureFlags{
-		k:        fs.Int("k", harness.DefaultK, "K: the number of smallest samples that must agree (1 to 1000)"),
-		eps:      fs.Float64("eps", harness.DefaultEpsilon, "ε: relative tolerance; converged when (1+ε)·v1 ≥ vK (0 ≤ ε < 1)"),
-		m:        fs.Int("m", harness.DefaultMaxSamples, "M: give up after this many samples (≥ K)"),
-		maxTime:  fs.Duration("max-time", harness.DefaultMaxTime, "give up on one measurement after this long"),
-		cpu:      cpuFlag(fs),
-		priority: choiceFlag(fs, "priority", "high", "priority of the measuring thread (realtime: SCHED_FIFO bounded by RLIMIT_RTTIME)", "normal", "high", "realtime"),
-		noCycles: fs.Bool("no-cycles", false, "skip the core-clock reference chain (no cycle figures)"),
+// modeBoth is run's -mode value that measures each kernel in both modes.
+const modeBoth = "both"
+
+// addMeasureFlags defines the shared flags on fs; withBoth adds "both" to
+// the values of -mode.
+func addMeasureFlags(fs *flagSet, withBoth bool) *measureFlags {
+	m := &measureFlags{cfg: harness.DefaultConfig()}
+	c := &m.cfg
+	fs.IntVar(&c.K, "k", c.K, "K: the number of smallest samples that must agree (1 to 1000)")
+	fs.Float64Var(&c.Epsilon, "eps", c.Epsilon, "ε: relative tolerance; converged when (1+ε)·v1 ≥ vK (0 ≤ ε < 1; 0 is exact)")
+	fs.IntVar(&c.MaxSamples, "m", c.MaxSamples, "M: give up after this many samples (≥ K)")
+	fs.DurationVar(&c.MaxTime, "max-time", c.MaxTime, "give up on one measurement after this long")
+	fs.IntVar(&c.CPU, "cpu", c.CPU, "CPU to pin the measuring thread to; -1 picks the highest-numbered allowed CPU")
+	m.priority = choiceFlag(fs, "priority", "high", "priority of the measuring thread (realtime: SCHED_FIFO bounded by RLIMIT_RTTIME)", "normal", "high", "realtime")
+	fs.BoolVar(&c.NoCycles, "no-cycles", false, "skip the core-clock reference chain (no cycle figures)")
+	modes := []string{harness.Throughput.String(), harness.Latency.String()}
+	usage := "what a call's cost means: throughput (calls back to back) or latency (calls fenced apart)"
+	if withBoth {
+		modes = append(modes, modeBoth)
+		usage += ", or both side by side"
 	}
+	m.mode = choiceFlag(fs, "mode", harness.Throughput.String(), usage, modes...)
+	return m
 }
 
-// config validates the flags and returns the harness configuration.
+// flagOf names the flag that sets each harness.Config field.
+var flagOf = map[string]string{
+	"K": "-k", "Epsilon": "-eps", "MaxSamples": "-m", "MaxTime": "-max-time", "CPU": "-cpu",
+}
+
+// config returns the harness configuration the flags set, checked by
+// harness (a bad value is a *usageError naming the flag); with -mode both
+// it is the throughput one (see modes).
 func (m *measureFlags) config() (harness.Config, error) {
-	switch {
-	case *m.k < 1 || *m.k > 1000:
-		return harness.Config{}, usageErrorf("-k %d: want 1 to 1000", *m.k)
-	case math.IsNaN(*m.eps) || *m.eps < 0 || *m.eps >= 1:
-		return harness.Config{}, usageErrorf("-eps %v: want 0 ≤ ε < 1", *m.eps)
-	case *m.m < *m.k:
-		return harness.Config{}, usageErrorf("-m %d: want at least -k (%d)", *m.m, *m.k)
-	case *m.maxTime <= 0:
-		return harness.Config{}, usageErrorf("-max-time %v: want a positive duration", *m.maxTime)
-	case *m.cpu < -1:
-		return harness.Config{}, usageErrorf("-cpu %d: want -1 (any) or a CPU number", *m.cpu)
+	cfg := m.cfg
+	cfg.KeepPriority, cfg.Realtime = *m.priority == "normal", *m.priority == "realtime"
+	if *m.mode == harness.Latency.String() {
+		cfg.Mode = harness.Latency
 	}
-	cfg := harness.Config{
-		K: *m.k, Epsilon: *m.eps, MaxSamples: *m.m, MaxTime: *m.maxTime, CPU: *m.cpu,
-		KeepPriority: *m.priority == "normal", Realtime: *m.priority == "realtime", NoCycles: *m.noCycles,
+	if _, err := cfg.WithDefaults(); err != nil {
+		var ce *harness.ConfigError
+		if errors.As(err, &ce) && flagOf[ce.Field] != "" {
+			return cfg, usageErrorf("%s %v: not allowed (allowed: %s)", flagOf[ce.Field], ce.Value, ce.Allowed)
+		}
+		return cfg, usageErrorf("%w", err)
 	}
-	if *m.eps == 0 {
-		cfg.Epsilon = 1e-300 // the flag's 0 means exactly 0, not the library default
-	}
-	if *m.cpu >= 0 {
+	if cfg.CPU >= 0 {
 		allowed, err := sys.allowed()
-		if err == nil && !containsInt(allowed, *m.cpu) {
-			return cfg, usageErrorf("-cpu %d: not in the allowed set %s", *m.cpu, affinity.FormatCPUs(allowed))
+		if err == nil && !slices.Contains(allowed, cfg.CPU) {
+			return cfg, usageErrorf("-cpu %d: not in the allowed set %s", cfg.CPU, affinity.FormatCPUs(allowed))
 		}
 	}
 	return cfg, nil
 }
 
-func containsInt(xs []int, x int) bool {
-	for _, v := range xs {
-		if v == x {
-			return true
-		}
+// modes returns the modes -mode asks for, in the order they are measured.
+func (m *measureFlags) modes() []harness.Mode {
+	switch *m.mode {
+	case harness.Latency.String():
+		return []harness.Mode{harness.Latency}
+	case modeBoth:
+		return []harness.Mode{harness.Throughput, harness.Latency}
 	}
-	return false
+	return []harness.Mode{harness.Throughput}
 }
 
 // calibrateOn calibrates (once per process) on a thread pinned to cpu, so
 // the figures are those of the CPU the measurements will use.
 func calibrateOn(cpu int) (*calibrate.Calibration, []error, error) {
-	p, err := pinThread(cpu, affinity.PriorityNormal)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer p.Restore()
-	cal, err := calibrate.Get()
-	return cal, p.Warnings, err
+	var cal *calibrate.Calibration
+	var warns []error
+	err := onThread(cpu, func(th *pinned.Thread) error {
+		warns = th.Warnings
+		var err error
+		cal, err = calibrate.Get()
+		return err
+	})
+	return cal, warns, err
 }
 
 // interrupt turns SIGINT and SIGTERM into the cancellation of a context, and

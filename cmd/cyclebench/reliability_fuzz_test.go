@@ -24,7 +24,7 @@ func FuzzMeasureFlags(f *testing.F) {
 	f.Add("5", "NaN", "4", "-1m", "4095", "normal")
 	f.Fuzz(func(t *testing.T, k, eps, m, maxTime, cpu, prio string) {
 		fs := newFlagSet("run", "[flags]", "", io.Discard)
-		mf := addMeasureFlags(fs)
+		mf := addMeasureFlags(fs, true)
 		args := []string{"-k=" + k, "-eps=" + eps, "-m=" + m, "-max-time=" + maxTime, "-cpu=" + cpu, "-priority=" + prio}
 		err := fs.parse(args)
 		if err == nil {
