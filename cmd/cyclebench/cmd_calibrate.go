@@ -4,8 +4,8 @@ import (
 	"io"
 	"time"
 
-	"github.com/cyclebench/cyclebench/internal/pinned"
 	"github.com/cyclebench/cyclebench/calibrate"
+	"github.com/cyclebench/cyclebench/internal/pinned"
 )
 
 const calibrateDescription = `
