@@ -402,10 +402,16 @@ func (f *cpeFigure) label(s CPESeries, i int) string {
 
 // heading is the legend's first line.
 func (f *cpeFigure) heading() string {
-	if strings.Contains(f.elem, "/") {
-		return "CPE ± 95% CI"
+	h := "CPE"
+	if !strings.Contains(f.elem, "/") {
+		h += " in " + f.unit + "/" + f.elem
 	}
-	return "CPE in " + f.unit + "/" + f.elem + " ± 95% CI"
+	for _, s := range f.series {
+		if s.Fit != nil && s.Fit.SlopeCI > 0 {
+			return h + " ± 95% CI"
+		}
+	}
+	return h
 }
 
 // title is Options.Title, or one made from the data, with a line naming
@@ -420,7 +426,14 @@ func (f *cpeFigure) title() string {
 				t = fmt.Sprintf("%s: CPE %s ± %s %s/%s (95%% CI)", seriesName(s, 0), sig(s.Fit.Slope, 4), sig(s.Fit.SlopeCI, 2), f.unit, f.elem)
 			}
 		} else {
-			t = fmt.Sprintf("Cost per call and per %s (%s, 95%% CI)", f.elem, f.unit)
+			switch f.opt.Lower {
+			case PanelResiduals:
+				t = fmt.Sprintf("Cost per call and residuals of the fits (%s, 95%% CI)", f.unit)
+			case PanelNone:
+				t = fmt.Sprintf("Cost per call (%s, 95%% CI)", f.unit)
+			default:
+				t = fmt.Sprintf("Cost per call and per %s (%s, 95%% CI)", f.elem, f.unit)
+			}
 		}
 	}
 	var nl []string
@@ -498,7 +511,11 @@ func (f *cpeFigure) legend(leg *legend) {
 		}
 	}
 	if band {
-		leg.add("95% confidence band of each fit", &plotter.Polygon{Color: color.Gray{Y: 0xc8}})
+		what := "each fit"
+		if len(f.series) == 1 {
+			what = "the fit"
+		}
+		leg.add("95% confidence band of "+what, &plotter.Polygon{Color: color.Gray{Y: 0xc8}})
 	}
 	for _, i := range notConv {
 		s := f.series[i]
@@ -584,6 +601,16 @@ func (pn panel) build() (*gplot.Plot, error) {
 		lo, hi = -1, 1
 	}
 	ylog := lo > 0 && pn.ylog != nil && pn.ylog(lo, hi)
+	// Lines widen the range by at most half the points' span (a factor 3
+	// on a log axis): a fit far from the data at the smallest sizes shows
+	// as a line leaving the panel, without squashing the points.
+	capLo, capHi := lo-0.5*(hi-lo), hi+0.5*(hi-lo)
+	if hi == lo {
+		capLo, capHi = lo-0.1*math.Abs(lo)-1, hi+0.1*math.Abs(hi)+1
+	}
+	if ylog {
+		capLo, capHi = lo/3, hi*3
+	}
 	for _, s := range pn.series {
 		for _, c := range []*curve{s.fit, s.ext} {
 			if c == nil || c == s.fit && s.bandOnly {
@@ -591,7 +618,7 @@ func (pn panel) build() (*gplot.Plot, error) {
 			}
 			for _, y := range c.y {
 				if !ylog || y > 0 {
-					grow(y)
+					grow(math.Min(math.Max(y, capLo), capHi))
 				}
 			}
 		}

@@ -118,6 +118,15 @@ func TestPreview(t *testing.T) {
 			return plot.CPE(f, "png", combine, plot.Options{Title: "CPE on AMD EPYC Zen 5 (cycles per element, 95% CI)"})
 		}},
 		{"cpe-psum.png", func(f *os.File) error { return plot.CPE(f, "png", psum, plot.Options{}) }},
+		{"cpe-all8.png", func(f *os.File) error {
+			return plot.CPE(f, "png", all, plot.Options{Title: "CPE on AMD EPYC Zen 5 (cycles per element, 95% CI)", Size: plot.Size{Width: 720, Height: 540}})
+		}},
+		{"cpe-notconverged.png", func(f *os.File) error {
+			nc := []plot.CPESeries{psum[0], psum[1]}
+			nc[1].Points = append([]plot.CPEPoint(nil), nc[1].Points...)
+			nc[1].Points[3].NotConverged, nc[1].Points[8].NotConverged = true, true
+			return plot.CPE(f, "png", nc, plot.Options{Lower: plot.PanelResiduals})
+		}},
 		{"cpe-psum-residuals.png", func(f *os.File) error {
 			return plot.CPE(f, "png", psum, plot.Options{Lower: plot.PanelResiduals})
 		}},

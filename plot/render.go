@@ -56,7 +56,15 @@ func render(w io.Writer, format string, opt Options, def Size, fn func(dc draw.C
 	if _, err := c.WriteTo(&b); err != nil {
 		return fmt.Errorf("%w: encoding %s: %v", ErrDraw, f, err)
 	}
-	_, err = w.Write(b.Bytes())
+	img := b.Bytes()
+	if f == "svg" {
+		// The layout is measured with Liberation Sans, which few viewers
+		// have; Arial has the same metrics and Helvetica nearly so, so
+		// name them as fallbacks rather than let a wider font overrun the
+		// legend.
+		img = bytes.ReplaceAll(img, []byte("font-family:Liberation Sans;"), []byte("font-family:'Liberation Sans',Arial,Helvetica,sans-serif;"))
+	}
+	_, err = w.Write(img)
 	return err
 }
 
@@ -122,7 +130,7 @@ func frame(dc draw.Canvas, title string, leg *legend) draw.Canvas {
 	if leg.heading != "" {
 		headH = hsty.Height(leg.heading) + 3
 	}
-	const gap = vg.Length(16)
+	const gap = vg.Length(20)
 
 	// The right column: as wide as the widest entry.
 	one := leg.columns(1)[0]
