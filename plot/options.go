@@ -151,8 +151,13 @@ func ParseSize(s string) (Size, error) {
 	return sz, nil
 }
 
-// Set parses s with [ParseSize]; it makes *Size a flag.Value.
+// Set parses v with [ParseSize]; "" sets the zero Size (the default), so
+// a flag's printed default parses back. It makes *Size a flag.Value.
 func (s *Size) Set(v string) error {
+	if strings.TrimSpace(v) == "" {
+		*s = Size{}
+		return nil
+	}
 	sz, err := ParseSize(v)
 	if err != nil {
 		return err

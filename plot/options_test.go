@@ -72,6 +72,9 @@ func TestSizeFlagValue(t *testing.T) {
 	if err := s.Set("nope"); !errors.Is(err, plot.ErrBadSize) || s.String() != "1200x800" {
 		t.Errorf("Set(nope): %v, size %q: want ErrBadSize and the size unchanged", err, s.String())
 	}
+	if err := s.Set(""); err != nil || s != (plot.Size{}) {
+		t.Errorf("Set(\"\"): %v, size %v: want the zero Size", err, s)
+	}
 }
 
 func TestFormatOf(t *testing.T) {

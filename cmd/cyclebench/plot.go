@@ -45,14 +45,13 @@ func checkPlotPath(path string) (string, error) {
 	return format, nil
 }
 
-// plotSizeFlag adds -plot-size to fs, bound to a plot.Size (a
-// flag.Value): WxH in pixels, or with a unit (see plot.ParseSize). A bad
-// value is a usage error naming the flag, like every flag's.
-func plotSizeFlag(fs *flagSet) *plot.Size {
-	s := new(plot.Size)
-	fs.Var(s, "plot-size", fmt.Sprintf("size of the -plot image: WxH in pixels (e.g. 1200x800) or with a unit (16x10cm, 6x4in); default %s", plot.DefaultCPESize))
-	return s
-}
+// plotSizeUsage is the usage of a -plot-size flag. plot.Size is a
+// flag.Value (WxH in pixels, or with a unit; "" means the default), so a
+// subcommand binds it in one line, and a bad value is a usage error naming
+// the flag like every flag's:
+//
+//	fs.Var(&p.Size, "plot-size", plotSizeUsage)
+var plotSizeUsage = fmt.Sprintf("size of the -plot image: WxH in pixels (e.g. 1200x800) or with a unit (16x10cm, 6x4in); \"\" means %s", plot.DefaultCPESize)
 
 // plotSeries is one kernel on a CPE plot: points (x elements, y cost per
 // call) and the fitted line. It is the older, thinner description of a

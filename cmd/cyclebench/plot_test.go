@@ -103,13 +103,15 @@ func TestPlotSizeFlag(t *testing.T) {
 	}{
 		{"640x480", 640, 480, ""},
 		{"1200X800", 1200, 800, ""},
+		{"", 800, 640, ""}, // the listed default
 		{"10x5", 0, 0, "120"},
 		{"big", 0, 0, "-plot-size"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.arg, func(t *testing.T) {
 			fs := newFlagSet("cpe", "", "", io.Discard)
-			size := plotSizeFlag(fs)
+			size := new(plot.Size)
+			fs.Var(size, "plot-size", plotSizeUsage)
 			err := fs.parse([]string{"-plot-size", tt.arg})
 			if tt.errSub != "" {
 				var ue *usageError
