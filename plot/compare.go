@@ -68,8 +68,8 @@ type Bar struct {
 //
 // Errors wrap [ErrNoData] (no groups or no series), [ErrBadInput] (a
 // series whose Bars does not match Groups, NoiseBand without Ratio, bad
-// option values), [ErrBadValue] (NaN, ±Inf, Lo ≤ Value ≤ Hi violated, a
-// ratio ≤ 0, NoiseBand outside [0, 1)), [ErrBadSize] and [ErrFormat].
+// option values), [ErrBadValue] (NaN, ±Inf, beyond ±1e150, Lo ≤ Value ≤ Hi
+// violated, a ratio ≤ 0, NoiseBand outside [0, 1)), [ErrBadSize] and [ErrFormat].
 // Nothing is written to w on error.
 func Compare(w io.Writer, format string, c Comparison, opt Options) error {
 	if err := checkComparison(c); err != nil {
@@ -115,8 +115,8 @@ func checkComparison(c Comparison) error {
 				field string
 				v     float64
 			}{{"Value", b.Value}, {"Lo", b.Lo}, {"Hi", b.Hi}} {
-				if !isFinite(v.v) {
-					return fmt.Errorf("%w: %s: %s = %v, want a finite number", ErrBadValue, where, v.field, v.v)
+				if !drawable(v.v) {
+					return fmt.Errorf("%w: %s: %s = %v, want a finite number within ±%g", ErrBadValue, where, v.field, v.v, maxMagnitude)
 				}
 			}
 			if (b.Lo != 0 || b.Hi != 0) && !(b.Lo <= b.Value+tol(b.Value) && b.Value <= b.Hi+tol(b.Value)) {
@@ -158,7 +158,7 @@ func drawComparison(dc draw.Canvas, c Comparison, opt Options) error {
 	body := frame(dc, title, leg)
 	W, H := body.Max.X-body.Min.X, body.Max.Y-body.Min.Y
 	if W < 60 || H < 60 {
-		return fmt.Errorf("%w: %s leaves %.0f×%.0f points for the data after the title and legend: make the image larger", ErrBadSize, opt.Size, float64(W), float64(H))
+		return fmt.Errorf("%w: the title and legend leave %.0f×%.0f points for the data: make the image larger", ErrBadSize, float64(W), float64(H))
 	}
 
 	horizontal := opt.Bars == BarsHorizontal

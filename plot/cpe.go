@@ -137,8 +137,8 @@ func (s CPESeries) style(i int) Style {
 // did not converge and the outliers.
 //
 // Errors wrap [ErrNoData] (no series, a series without points),
-// [ErrBadValue] (NaN, ±Inf, negative n, YLo ≤ Y ≤ YHi violated, n ≤ 0
-// with ScaleLog), [ErrBadInput] (series in different units, bad option
+// [ErrBadValue] (NaN, ±Inf, beyond ±1e150, negative n, YLo ≤ Y ≤ YHi
+// violated, n ≤ 0 with ScaleLog), [ErrBadInput] (series in different units, bad option
 // values), [ErrBadSize] and [ErrFormat]. Nothing is written to w on error.
 func CPE(w io.Writer, format string, series []CPESeries, opt Options) error {
 	fig, err := newCPEFigure(series, opt)
@@ -169,8 +169,8 @@ func checkCPE(series []CPESeries) error {
 				field string
 				v     float64
 			}{{"N", p.N}, {"Elements", p.Elements}, {"Y", p.Y}, {"YLo", p.YLo}, {"YHi", p.YHi}} {
-				if !isFinite(v.v) {
-					return fmt.Errorf("%w: %s point %d: %s = %v, want a finite number", ErrBadValue, name, j, v.field, v.v)
+				if !drawable(v.v) {
+					return fmt.Errorf("%w: %s point %d: %s = %v, want a finite number within ±%g", ErrBadValue, name, j, v.field, v.v, maxMagnitude)
 				}
 			}
 			if p.N < 0 || p.Elements < 0 {
@@ -186,8 +186,8 @@ func checkCPE(series []CPESeries) error {
 				v     float64
 			}{{"Intercept", f.Intercept}, {"Slope", f.Slope}, {"SlopeCI", f.SlopeCI}, {"InterceptCI", f.InterceptCI},
 				{"SlopeSE", f.SlopeSE}, {"InterceptSE", f.InterceptSE}, {"XMean", f.XMean}, {"R2", f.R2}} {
-				if !isFinite(v.v) {
-					return fmt.Errorf("%w: %s fit: %s = %v, want a finite number", ErrBadValue, name, v.field, v.v)
+				if !drawable(v.v) {
+					return fmt.Errorf("%w: %s fit: %s = %v, want a finite number within ±%g", ErrBadValue, name, v.field, v.v, maxMagnitude)
 				}
 			}
 			if f.SlopeCI < 0 || f.InterceptCI < 0 || f.SlopeSE < 0 || f.InterceptSE < 0 {
@@ -197,6 +197,13 @@ func checkCPE(series []CPESeries) error {
 	}
 	return nil
 }
+
+// maxMagnitude bounds the values drawn: beyond it, spans, squares and
+// sums of the values overflow float64.
+const maxMagnitude = 1e150
+
+// drawable reports whether v is finite and within ±maxMagnitude.
+func drawable(v float64) bool { return isFinite(v) && math.Abs(v) <= maxMagnitude }
 
 // tol is the rounding allowance when checking YLo ≤ Y ≤ YHi.
 func tol(y float64) float64 { return 1e-9 * math.Abs(y) }
@@ -455,7 +462,7 @@ func (f *cpeFigure) draw(dc draw.Canvas) error {
 	body := frame(dc, f.title(), leg)
 	W, H := body.Max.X-body.Min.X, body.Max.Y-body.Min.Y
 	if W < 60 || H < 60 {
-		return fmt.Errorf("%w: %s leaves %.0f×%.0f points for the data after the title and legend: make the image larger", ErrBadSize, f.opt.Size, float64(W), float64(H))
+		return fmt.Errorf("%w: the title and legend leave %.0f×%.0f points for the data: make the image larger", ErrBadSize, float64(W), float64(H))
 	}
 	xticks := max(3, int(W/vg.Length(70)))
 	xlo, xhi, withZero := f.xRange(xticks)
@@ -581,6 +588,7 @@ type panel struct {
 // build returns the gonum plot of the panel: ranges, ticks and plotters
 // in the order bands, lines, points, so nothing hides a point.
 func (pn panel) build() (*gplot.Plot, error) {
+	pn.dropUndrawable()
 	p := newPlot()
 	p.X.Label.Text, p.Y.Label.Text = pn.xlabel, pn.ylabel
 	// The y range: the points, then the lines (only their positive part on
@@ -709,6 +717,43 @@ func (pn panel) build() (*gplot.Plot, error) {
 	}
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = pn.xlo, pn.xhi, lo, hi
 	return p, nil
+}
+
+// dropUndrawable removes the points and line samples whose value
+// overflowed: Y/x at a tiny x, a band at an extreme x. The inputs are
+// checked; what they derive may still not be finite.
+func (pn *panel) dropUndrawable() {
+	for i := range pn.series {
+		s := &pn.series[i]
+		var pts []xyPoint
+		for _, q := range s.pts {
+			if drawable(q.x) && drawable(q.y) && drawable(q.lo) && drawable(q.hi) {
+				pts = append(pts, q)
+			}
+		}
+		s.pts = pts
+		for _, c := range []*curve{s.fit, s.ext} {
+			if c == nil {
+				continue
+			}
+			var k int
+			for j := range c.x {
+				ok := drawable(c.x[j]) && drawable(c.y[j]) && (len(c.lo) == 0 || drawable(c.lo[j]) && drawable(c.hi[j]))
+				if !ok {
+					continue
+				}
+				c.x[k], c.y[k] = c.x[j], c.y[j]
+				if len(c.lo) > 0 {
+					c.lo[k], c.hi[k] = c.lo[j], c.hi[j]
+				}
+				k++
+			}
+			c.x, c.y = c.x[:k], c.y[:k]
+			if len(c.lo) > 0 {
+				c.lo, c.hi = c.lo[:k], c.hi[:k]
+			}
+		}
+	}
 }
 
 // upper returns the cost-per-call panel.

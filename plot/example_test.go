@@ -29,7 +29,7 @@ func ExampleCPE() {
 	fmt.Println(errors.Is(err, plot.ErrBadValue), err)
 	// Output:
 	// <nil>
-	// true plot: bad value: Psum1 point 1: Y = -Inf, want a finite number
+	// true plot: bad value: Psum1 point 1: Y = -Inf, want a finite number within ±1e+150
 }
 
 func zero() float64 { return 0 }

@@ -91,7 +91,7 @@ const (
 )
 
 // Default sizes, in points (1/72 inch): 800×640 and 800×500 pixels at
-// DefaultDPI.
+// DefaultDPI. Treat them as read-only; set Options.Size instead.
 var (
 	DefaultCPESize     = Size{Width: 600, Height: 480}
 	DefaultCompareSize = Size{Width: 600, Height: 375}
@@ -235,7 +235,7 @@ func (o Options) resolve(def Size, format string) (Size, int, error) {
 	return sz, dpi, nil
 }
 
-// Formats are the image formats the plots are written in.
+// Formats are the image formats the plots are written in (read-only).
 var Formats = []string{"svg", "png", "pdf"}
 
 // checkFormat returns format in lower case, or an error wrapping

@@ -53,6 +53,7 @@ func TestCPEInput(t *testing.T) {
 		{"nil", nil, plot.Options{}, plot.ErrNoData, "no series"},
 		{"no points", with(func(s *plot.CPESeries) { s.Points = nil }), plot.Options{}, plot.ErrNoData, "k has no points"},
 		{"NaN y", with(func(s *plot.CPESeries) { s.Points[1].Y = nan }), plot.Options{}, plot.ErrBadValue, "Y = NaN"},
+		{"huge y", with(func(s *plot.CPESeries) { s.Points[1].Y = 1e200 }), plot.Options{}, plot.ErrBadValue, "within ±1e+150"},
 		{"Inf n", with(func(s *plot.CPESeries) { s.Points[1].N = inf }), plot.Options{}, plot.ErrBadValue, "N = +Inf"},
 		{"NaN elements", with(func(s *plot.CPESeries) { s.Points[1].Elements = nan }), plot.Options{}, plot.ErrBadValue, "Elements"},
 		{"negative n", with(func(s *plot.CPESeries) { s.Points[1].N = -1 }), plot.Options{}, plot.ErrBadValue, "n -1"},
@@ -66,6 +67,7 @@ func TestCPEInput(t *testing.T) {
 		{"bad panel", with(func(*plot.CPESeries) {}), plot.Options{Lower: -1}, plot.ErrBadInput, "Lower -1"},
 		{"bad DPI", with(func(*plot.CPESeries) {}), plot.Options{DPI: 5}, plot.ErrBadSize, "DPI 5"},
 		{"too small", with(func(*plot.CPESeries) {}), plot.Options{Size: plot.Size{Width: 10, Height: 10}}, plot.ErrBadSize, "width"},
+		{"no room", with(func(*plot.CPESeries) {}), plot.Options{Title: "a title", Size: plot.Size{Width: 90, Height: 90}}, plot.ErrBadSize, "make the image larger"},
 		{"too many pixels", with(func(*plot.CPESeries) {}), plot.Options{Size: plot.Size{Width: 5000, Height: 5000}, DPI: 600}, plot.ErrBadSize, "Mpixel"},
 	}
 	for _, tt := range tests {
@@ -240,5 +242,44 @@ func TestStyleOf(t *testing.T) {
 	}
 	if len(plot.Palette) < 8 {
 		t.Errorf("%d colours, want at least 8", len(plot.Palette))
+	}
+}
+
+// TestExtremeSizes draws at the smallest and most lopsided sizes allowed:
+// a picture or ErrBadSize, never ErrDraw (a gonum panic).
+func TestExtremeSizes(t *testing.T) {
+	cmp := plot.Comparison{Groups: []string{"a", "b"}, Series: []plot.BarSeries{{Name: "x", Bars: []plot.Bar{{Value: 1}, {Value: 2}}}, {Name: "y", Bars: []plot.Bar{{Value: 3}, {Value: 4}}}}}
+	for _, sz := range []string{"120x120", "8000x120", "120x8000", "200x150"} {
+		size, err := plot.ParseSize(sz)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, lower := range []plot.Panel{plot.PanelPerElement, plot.PanelResiduals, plot.PanelNone} {
+			err := plot.CPE(io.Discard, "png", []plot.CPESeries{line("a", 4), line("b", 5)}, plot.Options{Size: size, Lower: lower})
+			if err != nil && !errors.Is(err, plot.ErrBadSize) {
+				t.Errorf("CPE at %s, panel %d: %v", sz, lower, err)
+			}
+		}
+		if err := plot.Compare(io.Discard, "png", cmp, plot.Options{Size: size}); err != nil && !errors.Is(err, plot.ErrBadSize) {
+			t.Errorf("Compare at %s: %v", sz, err)
+		}
+	}
+}
+
+// TestExtremeValues draws finite but extreme values: a picture or
+// ErrBadValue, never ErrDraw.
+func TestExtremeValues(t *testing.T) {
+	for _, v := range []float64{1e300, -1e300, 1e-300, 5e-324, math.MaxFloat64, 0} {
+		s := line("k", 4)
+		s.Points[1].Y = v
+		s.Points[2].N = math.Abs(v)
+		err := plot.CPE(io.Discard, "svg", []plot.CPESeries{s}, plot.Options{})
+		if err != nil && !errors.Is(err, plot.ErrBadValue) {
+			t.Errorf("CPE with %v: %v", v, err)
+		}
+		c := plot.Comparison{Groups: []string{"a", "b"}, Series: []plot.BarSeries{{Bars: []plot.Bar{{Value: v}, {Value: 1}}}}}
+		if err := plot.Compare(io.Discard, "svg", c, plot.Options{}); err != nil && !errors.Is(err, plot.ErrBadValue) {
+			t.Errorf("Compare with %v: %v", v, err)
+		}
 	}
 }

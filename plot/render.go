@@ -238,8 +238,8 @@ func sig(v float64, digits int) string {
 	return s
 }
 
-// withAlpha returns c with opacity a (0–255), premultiplied as
-// color.NRGBA expects it not to be.
+// withAlpha returns c with opacity a (0–255; NRGBA is not premultiplied,
+// so the colour channels stay as they are).
 func withAlpha(c color.NRGBA, a uint8) color.NRGBA {
 	c.A = a
 	return c

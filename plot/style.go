@@ -16,7 +16,7 @@ import (
 // their yellow darkened so it shows on white. Series i gets colour
 // i mod 8, together with Glyphs and Dashes that cycle on their own (see
 // [Style]) so that no two of the first 64 series look alike even
-// where their lines overlap.
+// where their lines overlap. Treat it as read-only.
 var Palette = []color.NRGBA{
 	{0x00, 0x72, 0xB2, 0xff}, // blue
 	{0xD5, 0x5E, 0x00, 0xff}, // vermillion
@@ -47,7 +47,7 @@ const (
 
 // Dashes are the line patterns series cycle through, in points: solid,
 // dashed, dotted, dash-dot, long dash, dash-dot-dot, short dash,
-// long-short.
+// long-short. Treat it as read-only.
 var Dashes = [][]vg.Length{
 	nil,
 	{6, 3},
