@@ -196,11 +196,12 @@ func drawComparison(dc draw.Canvas, c Comparison, opt Options) error {
 			grow(1 + c.NoiseBand)
 		}
 	}
-	length := H
+	// A label every 40 points up a vertical axis, every 70 along a
+	// horizontal one (labels are wider than tall).
+	count := max(3, int(H/vg.Length(40)))
 	if horizontal {
-		length = W
+		count = max(3, int(W/vg.Length(70)))
 	}
-	count := max(3, int(length/vg.Length(40)))
 	var vt gplot.Ticker
 	if logv {
 		lo, hi = logRange(lo, hi)

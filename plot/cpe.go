@@ -414,7 +414,7 @@ func (f *cpeFigure) heading() string {
 		h += " in " + f.unit + "/" + f.elem
 	}
 	for _, s := range f.series {
-		if s.Fit != nil && s.Fit.SlopeCI > 0 {
+		if s.Fit != nil && s.Fit.SlopeCI > 0 && s.Fit.NotLinear == "" {
 			return h + " ± 95% CI"
 		}
 	}
