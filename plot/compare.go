@@ -186,7 +186,7 @@ func drawComparison(dc draw.Canvas, c Comparison, opt Options) error {
 			}
 		}
 	}
-	logv := lo > 0 && hi/lo > 30
+	logv := lo >= minLog && hi/lo > 30
 	base := 0.0
 	if c.Ratio {
 		base = 1

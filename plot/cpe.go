@@ -202,6 +202,10 @@ func checkCPE(series []CPESeries) error {
 // sums of the values overflow float64.
 const maxMagnitude = 1e150
 
+// minLog is the smallest value a logarithmic axis starts from: below it
+// powers of ten underflow to 0.
+const minLog = 1 / maxMagnitude
+
 // drawable reports whether v is finite and within ±maxMagnitude.
 func drawable(v float64) bool { return isFinite(v) && math.Abs(v) <= maxMagnitude }
 
@@ -261,8 +265,8 @@ func newCPEFigure(series []CPESeries, opt Options) (*cpeFigure, error) {
 	switch opt.XScale {
 	case ScaleLog:
 		for _, x := range xs {
-			if x <= 0 {
-				return nil, fmt.Errorf("%w: n = %v on a logarithmic axis: want every size > 0, or ScaleLinear", ErrBadValue, x)
+			if x < minLog {
+				return nil, fmt.Errorf("%w: n = %v on a logarithmic axis: want every size ≥ %g, or ScaleLinear", ErrBadValue, x, minLog)
 			}
 		}
 		f.xlog = true
@@ -296,7 +300,7 @@ func plural(u string) string {
 // the first tenth of a linear axis.
 func logSpaced(xs []float64) bool {
 	u := uniqueSorted(xs)
-	if len(u) < 3 || u[0] <= 0 || u[len(u)-1]/u[0] < 10 {
+	if len(u) < 3 || u[0] < minLog || u[len(u)-1]/u[0] < 10 {
 		return false
 	}
 	lin, lg := make([]float64, len(u)-1), make([]float64, len(u)-1)
@@ -608,7 +612,7 @@ func (pn panel) build() (*gplot.Plot, error) {
 	if math.IsInf(lo, 0) { // no point can be drawn (a residual panel without fits)
 		lo, hi = -1, 1
 	}
-	ylog := lo > 0 && pn.ylog != nil && pn.ylog(lo, hi)
+	ylog := lo >= minLog && pn.ylog != nil && pn.ylog(lo, hi)
 	// Lines widen the range by at most half the points' span (a factor 3
 	// on a log axis): a fit far from the data at the smallest sizes shows
 	// as a line leaving the panel, without squashing the points.
