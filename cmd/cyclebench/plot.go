@@ -1,24 +1,23 @@
 package main
 
-// CPE plots with gonum.org/v1/plot: measured points and fitted lines.
+// Plots: a thin adapter from the harness's CPE results to package plot,
+// which draws them (the same code library users call).
 
 import (
 	"bytes"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
+	"github.com/cyclebench/cyclebench/harness"
+	"github.com/cyclebench/cyclebench/plot"
+	"github.com/cyclebench/cyclebench/stats"
 )
 
-// plotFormats maps the extensions -plot accepts to gonum's format names.
+// plotFormats maps the extensions -plot accepts to package plot's format
+// names. (plot also writes .pdf; the CLI's tests pin .pdf as an error.)
 var plotFormats = map[string]string{".svg": "svg", ".png": "png"}
 
 // checkPlotPath returns the image format for path, or a *usageError when
@@ -46,8 +45,17 @@ func checkPlotPath(path string) (string, error) {
 	return format, nil
 }
 
+// plotSizeUsage is the usage of a -plot-size flag. plot.Size is a
+// flag.Value (WxH in pixels, or with a unit; "" means the default), so a
+// subcommand binds it in one line, and a bad value is a usage error naming
+// the flag like every flag's:
+//
+//	fs.Var(&p.Size, "plot-size", plotSizeUsage)
+var plotSizeUsage = fmt.Sprintf("size of the -plot image: WxH in pixels (e.g. 1200x800) or with a unit (16x10cm, 6x4in); \"\" means %s", plot.DefaultCPESize)
+
 // plotSeries is one kernel on a CPE plot: points (x elements, y cost per
-// call) and the fitted line.
+// call) and the fitted line. It is the older, thinner description of a
+// series; cpePlotFor fills cpePlot.Kernels with the whole of it.
 type plotSeries struct {
 	Label            string
 	X, Y             []float64
@@ -59,116 +67,144 @@ type plotSeries struct {
 type cpePlot struct {
 	Title, XLabel, YLabel string
 	Series                []plotSeries
-	Log                   bool // log-log axes (for log-spaced sizes)
+	Log                   bool // log-spaced sizes: logarithmic n axis
+	// Kernels, when set, is what is drawn (Series, XLabel and YLabel are
+	// then ignored): the sweeps with their fits' confidence bands, the
+	// sizes that did not converge and the K-th best samples.
+	Kernels []plot.CPESeries
+	// Size is the image size; the zero Size means plot.DefaultCPESize.
+	Size plot.Size
 }
 
-// render draws p in format ("svg" or "png"). gonum/plot panics on some
-// inputs (a non-positive value on a log axis); that becomes an error.
-func (p cpePlot) render(format string) (out []byte, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("drawing the plot: %v", r)
-		}
-	}()
-	pl := plot.New()
-	pl.Title.Text = p.Title
-	pl.X.Label.Text = p.XLabel
-	pl.Y.Label.Text = p.YLabel
-	// Lines of cost against n rise to the right: the top left is free.
-	// The legend is placed relative to the whole canvas vertically, so it
-	// moves down past the title.
-	pl.Legend.Top, pl.Legend.Left = true, true
-	pl.Legend.XOffs, pl.Legend.YOffs = vg.Points(10), -vg.Points(22)
-	pl.Add(plotter.NewGrid())
-	if p.Log {
-		pl.X.Scale, pl.Y.Scale = plot.LogScale{}, plot.LogScale{}
-		pl.X.Tick.Marker, pl.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
-	} else {
-		// Show the origin, so the intercept (the line extended to n = 0,
-		// dashed) can be seen.
-		pl.X.Min, pl.Y.Min = 0, 0
-		pl.X.Tick.Marker, pl.Y.Tick.Marker = plainTicks{}, plainTicks{}
+// series returns what package plot draws: Kernels, or Series converted.
+func (p cpePlot) series() []plot.CPESeries {
+	if len(p.Kernels) > 0 {
+		return p.Kernels
 	}
+	unit := strings.TrimSuffix(p.YLabel, " per call")
+	elem := "element"
+	if _, rest, ok := strings.Cut(p.XLabel, "("); ok {
+		if u, _, ok := strings.Cut(rest, " per call"); ok && u != "" {
+			elem = elemWord(u)
+		}
+	}
+	out := make([]plot.CPESeries, len(p.Series))
 	for i, s := range p.Series {
-		var pts, outl, line plotter.XYs
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for j := range s.X {
-			if p.Log && (s.X[j] <= 0 || s.Y[j] <= 0) {
-				continue
-			}
-			pts = append(pts, plotter.XY{X: s.X[j], Y: s.Y[j]})
-			lo, hi = math.Min(lo, s.X[j]), math.Max(hi, s.X[j])
-		}
+		name, _, _ := strings.Cut(s.Label, ":")
+		ks := plot.CPESeries{Name: name, Unit: unit, ElementUnit: elem,
+			Fit: &plot.Line{Slope: s.Slope, Intercept: s.Intercept}}
+		outlier := map[int]bool{}
 		for _, j := range s.Outliers {
-			if j >= 0 && j < len(s.X) && (!p.Log || s.X[j] > 0 && s.Y[j] > 0) {
-				outl = append(outl, plotter.XY{X: s.X[j], Y: s.Y[j]})
-			}
+			outlier[j] = true
 		}
-		if len(pts) == 0 {
-			continue
+		for j := range min(len(s.X), len(s.Y)) {
+			ks.Points = append(ks.Points, plot.CPEPoint{N: s.X[j], Y: s.Y[j], Outlier: outlier[j]})
 		}
-		// The fitted line, sampled so it stays straight on log axes too.
-		const steps = 64
-		for k := 0; k <= steps; k++ {
-			x := lo + (hi-lo)*float64(k)/steps
-			if p.Log {
-				x = lo * math.Pow(hi/lo, float64(k)/steps)
+		out[i] = ks
+	}
+	return out
+}
+
+// options returns the plot's options. A log-spaced sweep gets a log n
+// axis; a linear one lets package plot choose.
+func (p cpePlot) options() plot.Options {
+	o := plot.Options{Title: p.Title, Size: p.Size}
+	if p.Log {
+		o.XScale = plot.ScaleLog
+		for _, s := range p.series() {
+			for _, pt := range s.Points {
+				if pt.N <= 0 && pt.Elements <= 0 {
+					o.XScale = plot.ScaleLinear // n = 0 has no place on a log axis
+				}
 			}
-			if y := s.Intercept + s.Slope*x; !p.Log || y > 0 {
-				line = append(line, plotter.XY{X: x, Y: y})
-			}
-		}
-		c := plotutil.Color(i)
-		sc, err := plotter.NewScatter(pts)
-		if err != nil {
-			return nil, err
-		}
-		sc.GlyphStyle.Color = c
-		sc.GlyphStyle.Shape = plotutil.Shape(i)
-		sc.GlyphStyle.Radius = vg.Points(2.5)
-		pl.Add(sc)
-		if !p.Log && lo > 0 {
-			ext, err := plotter.NewLine(plotter.XYs{{X: 0, Y: s.Intercept}, {X: lo, Y: s.Intercept + s.Slope*lo}})
-			if err != nil {
-				return nil, err
-			}
-			ext.LineStyle.Color = c
-			ext.LineStyle.Width = vg.Points(0.75)
-			ext.LineStyle.Dashes = []vg.Length{vg.Points(3), vg.Points(3)}
-			pl.Add(ext)
-			pl.Y.Min = math.Min(pl.Y.Min, s.Intercept)
-		}
-		if len(line) > 1 {
-			ln, err := plotter.NewLine(line)
-			if err != nil {
-				return nil, err
-			}
-			ln.LineStyle.Color = c
-			ln.LineStyle.Width = vg.Points(1)
-			pl.Add(ln)
-			pl.Legend.Add(s.Label, sc, ln)
-		} else {
-			pl.Legend.Add(s.Label, sc)
-		}
-		if len(outl) > 0 {
-			ring, err := plotter.NewScatter(outl)
-			if err != nil {
-				return nil, err
-			}
-			ring.GlyphStyle = draw.GlyphStyle{Color: c, Radius: vg.Points(6), Shape: draw.RingGlyph{}}
-			pl.Add(ring)
 		}
 	}
-	w, h := 18*vg.Centimeter, 12*vg.Centimeter
-	wt, err := pl.WriterTo(w, h, format)
-	if err != nil {
-		return nil, err
-	}
+	return o
+}
+
+// render draws p in format ("svg" or "png").
+func (p cpePlot) render(format string) ([]byte, error) {
 	var b bytes.Buffer
-	if _, err := wt.WriteTo(&b); err != nil {
+	if err := plot.CPE(&b, format, p.series(), p.options()); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
+}
+
+// cpePlotFor describes the plot of a sweep for package plot: cost per call
+// against n in cycles when every kernel has them (else in ticks), each
+// fit with its confidence band, the K-th best sample of each size as an
+// error bar, the sizes that did not converge hollow, the kernels that are
+// not CPE kernels marked not linear in n. It has cpePlotOf's signature and
+// replaces it.
+func cpePlotFor(h header, swept []*sweptKernel, logAxes bool) cpePlot {
+	unit := "cycles"
+	for _, s := range swept {
+		if !s.res.HasCycles {
+			unit = "ticks"
+		}
+	}
+	p := cpePlot{Log: logAxes}
+	for _, s := range swept {
+		p.Kernels = append(p.Kernels, cpeSeriesOf(s, unit))
+	}
+	cpu := orDash(h.CPU)
+	if len(swept) == 1 && len(swept[0].res.Points) >= harness.MinSizes && swept[0].kernel.CPE {
+		f := fitIn(swept[0].res, unit)
+		p.Title = fmt.Sprintf("%s on %s: CPE %s ± %s %s/%s (95%% CI)", swept[0].res.Name, cpu, sig(f.Slope, 4), sig(f.SlopeCI, 2), unit, elemWord(swept[0].kernel.Unit))
+	} else {
+		p.Title = fmt.Sprintf("CPE on %s (%s per %s, 95%% CI)", cpu, unit, elemWord(swept[0].kernel.Unit))
+	}
+	return p
+}
+
+// fitIn returns r's fit in unit ("cycles" or "ticks").
+func fitIn(r harness.CPEResult, unit string) stats.Fit {
+	if unit == "cycles" {
+		return r.Cycles
+	}
+	return r.Ticks
+}
+
+// cpeSeriesOf converts one swept kernel to a plot series in unit.
+func cpeSeriesOf(s *sweptKernel, unit string) plot.CPESeries {
+	r := s.res
+	f := fitIn(r, unit)
+	ks := plot.CPESeries{Name: r.Name, Unit: unit, ElementUnit: elemWord(s.kernel.Unit)}
+	outlier := map[int]bool{}
+	for _, i := range f.Outliers {
+		outlier[i] = true
+	}
+	var xsum float64
+	for i, pt := range r.Points {
+		y := pt.Ticks
+		if unit == "cycles" {
+			y = pt.Cycles
+		}
+		n := pt.Elements
+		if i < len(r.Sizes) {
+			n = float64(r.Sizes[i])
+		}
+		cp := plot.CPEPoint{N: n, Elements: pt.Elements, Y: y, NotConverged: !pt.Converged, Outlier: outlier[i]}
+		// The K-th best sample, per call in the same unit: how far the K
+		// samples that agreed spread above the best.
+		if k := len(pt.Best); k > 0 && pt.Repeat > 0 && pt.Ticks > 0 {
+			hi := (pt.Best[k-1] - pt.OverheadTicks) / float64(pt.Repeat) * (y / pt.Ticks)
+			if hi >= y {
+				cp.YLo, cp.YHi = y, hi
+			}
+		}
+		ks.Points = append(ks.Points, cp)
+		xsum += pt.Elements
+	}
+	if len(r.Points) >= harness.MinSizes {
+		ks.Fit = &plot.Line{Intercept: f.Intercept, Slope: f.Slope, SlopeCI: f.SlopeCI, InterceptCI: f.InterceptCI,
+			SlopeSE: f.SlopeSE, InterceptSE: f.InterceptSE, XMean: xsum / float64(len(r.Points)), R2: f.R2}
+		if !s.kernel.CPE {
+			ks.Fit.NotLinear = "not a CPE kernel"
+		}
+	}
+	return ks
 }
 
 // writePlot renders p and writes it to path atomically: a reader never
@@ -192,18 +228,4 @@ func writePlot(path, format string, p cpePlot) error {
 		return fmt.Errorf("-plot %s: %w", path, err)
 	}
 	return f.Commit()
-}
-
-// plainTicks are gonum's default ticks labelled without trailing zeros
-// (2500, not 2500.00).
-type plainTicks struct{}
-
-func (plainTicks) Ticks(lo, hi float64) []plot.Tick {
-	ts := plot.DefaultTicks{}.Ticks(lo, hi)
-	for i := range ts {
-		if ts[i].Label != "" {
-			ts[i].Label = sig(ts[i].Value, 6)
-		}
-	}
-	return ts
 }

@@ -1,0 +1,366 @@
+package plot
+
+import (
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+
+	gplot "gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Comparison is a grouped bar chart: one group per kernel (Groups), one
+// bar per series in each group (machines, or A and B, or a single ratio
+// series).
+type Comparison struct {
+	// Groups names the groups, in the order they are drawn (left to right,
+	// or top to bottom with horizontal bars).
+	Groups []string
+	// Series are the bars of every group: Series[j].Bars[i] is series j's
+	// bar in group i, so each Bars has len(Groups) entries.
+	Series []BarSeries
+	// Unit labels the value axis: "cycles per call", "ratio B/A".
+	Unit string
+	// Ratio says the values are ratios: bars grow from 1 instead of 0 (up
+	// for slower, down for faster) and a baseline marks 1.
+	Ratio bool
+	// NoiseBand, with Ratio, shades 1 ± NoiseBand as the band where a ratio
+	// counts as no difference (stats.CompareOptions.NoiseBand); 0 means no
+	// band.
+	NoiseBand float64
+}
+
+// BarSeries is one bar in every group.
+type BarSeries struct {
+	// Name labels the series in the legend ("Zen 5", "B/A"); the legend is
+	// left out when there is one series.
+	Name string
+	// Style, when > 0, draws the series in StyleOf(Style−1), so one
+	// machine keeps its colour across plots; 0 means its position.
+	Style int
+	// Bars holds one bar per group.
+	Bars []Bar
+}
+
+// Bar is one value with an optional interval.
+type Bar struct {
+	// Value is the bar's height (a ratio when Comparison.Ratio is set).
+	Value float64
+	// Lo and Hi bound Value (a confidence interval, or min and max of the
+	// runs), drawn as an error bar; both 0 means none. When set,
+	// Lo ≤ Value ≤ Hi.
+	Lo, Hi float64
+	// Missing marks a group this series has no value for: "n/a" is drawn
+	// instead of a bar.
+	Missing bool
+}
+
+// Compare draws c to w as an svg, png or pdf image (format, any case):
+// grouped bars with error bars, in the colours of [Palette], a baseline
+// at 1 for ratios. Bars are vertical unless the group names do not fit
+// under them ([Options.Bars]). The value axis is logarithmic when the
+// values are all positive and span more than 30× (a linear axis would
+// hide the small ones); bars then grow from the axis' lower end, or from
+// 1 for ratios.
+//
+// Errors wrap [ErrNoData] (no groups or no series), [ErrBadInput] (a
+// series whose Bars does not match Groups, NoiseBand without Ratio, bad
+// option values), [ErrBadValue] (NaN, ±Inf, beyond ±1e150, Lo ≤ Value ≤ Hi
+// violated, a ratio ≤ 0, NoiseBand outside [0, 1)), [ErrBadSize] and [ErrFormat].
+// Nothing is written to w on error.
+func Compare(w io.Writer, format string, c Comparison, opt Options) error {
+	if err := checkComparison(c); err != nil {
+		return err
+	}
+	if _, _, err := opt.resolve(DefaultCompareSize, "svg"); err != nil {
+		return err
+	}
+	return render(w, format, opt, DefaultCompareSize, func(dc draw.Canvas) error {
+		return drawComparison(dc, c, opt)
+	})
+}
+
+func checkComparison(c Comparison) error {
+	if len(c.Groups) == 0 {
+		return fmt.Errorf("%w: a comparison without groups", ErrNoData)
+	}
+	if len(c.Series) == 0 {
+		return fmt.Errorf("%w: a comparison without series", ErrNoData)
+	}
+	if math.IsNaN(c.NoiseBand) || c.NoiseBand < 0 || c.NoiseBand >= 1 {
+		return fmt.Errorf("%w: NoiseBand %v: want 0 ≤ NoiseBand < 1", ErrBadValue, c.NoiseBand)
+	}
+	if c.NoiseBand != 0 && !c.Ratio {
+		return fmt.Errorf("%w: NoiseBand %v without Ratio: a noise band is drawn around a ratio of 1", ErrBadInput, c.NoiseBand)
+	}
+	present := false
+	for j, s := range c.Series {
+		name := s.Name
+		if name == "" {
+			name = fmt.Sprintf("series %d", j+1)
+		}
+		if len(s.Bars) != len(c.Groups) {
+			return fmt.Errorf("%w: %s has %d bars for %d groups: want one bar per group (Missing for a gap)", ErrBadInput, name, len(s.Bars), len(c.Groups))
+		}
+		for i, b := range s.Bars {
+			if b.Missing {
+				continue
+			}
+			present = true
+			where := fmt.Sprintf("%s, group %q", name, c.Groups[i])
+			for _, v := range []struct {
+				field string
+				v     float64
+			}{{"Value", b.Value}, {"Lo", b.Lo}, {"Hi", b.Hi}} {
+				if !drawable(v.v) {
+					return fmt.Errorf("%w: %s: %s = %v, want a finite number within ±%g", ErrBadValue, where, v.field, v.v, maxMagnitude)
+				}
+			}
+			if (b.Lo != 0 || b.Hi != 0) && !(b.Lo <= b.Value+tol(b.Value) && b.Value <= b.Hi+tol(b.Value)) {
+				return fmt.Errorf("%w: %s: Value %v outside [Lo, Hi] = [%v, %v]", ErrBadValue, where, b.Value, b.Lo, b.Hi)
+			}
+			if c.Ratio && (b.Value <= 0 || b.Lo < 0) {
+				return fmt.Errorf("%w: %s: ratio %v (interval [%v, %v]): want a positive ratio", ErrBadValue, where, b.Value, b.Lo, b.Hi)
+			}
+		}
+	}
+	if !present {
+		return fmt.Errorf("%w: every bar is missing", ErrNoData)
+	}
+	return nil
+}
+
+// drawComparison draws the checked comparison c on dc.
+func drawComparison(dc draw.Canvas, c Comparison, opt Options) error {
+	leg := &legend{}
+	if len(c.Series) > 1 {
+		for j, s := range c.Series {
+			name := s.Name
+			if name == "" {
+				name = fmt.Sprintf("series %d", j+1)
+			}
+			leg.add(name, &plotter.Polygon{Color: s.style(j).Color})
+		}
+	}
+	if c.NoiseBand > 0 {
+		leg.add(fmt.Sprintf("no difference: 1 ± %s", sig(c.NoiseBand, 2)), &plotter.Polygon{Color: color.Gray{Y: 0xdd}})
+	}
+	title := opt.Title
+	if title == "" {
+		title = "Comparison"
+		if c.Unit != "" {
+			title += " (" + c.Unit + ")"
+		}
+	}
+	body := frame(dc, title, leg)
+	W, H := body.Max.X-body.Min.X, body.Max.Y-body.Min.Y
+	if W < 60 || H < 60 {
+		return fmt.Errorf("%w: the title and legend leave %.0f×%.0f points for the data: make the image larger", ErrBadSize, float64(W), float64(H))
+	}
+
+	horizontal := opt.Bars == BarsHorizontal
+	if opt.Bars == BarsAuto {
+		sty := textStyle(tickFont)
+		var widest vg.Length
+		for _, g := range c.Groups {
+			widest = max(widest, sty.Width(g))
+		}
+		horizontal = widest > 0.9*(W-60)/vg.Length(len(c.Groups))
+	}
+
+	// The value range: bars, intervals, the base (0 or 1), the band.
+	lo, hi := math.Inf(1), math.Inf(-1)
+	grow := func(v float64) { lo, hi = math.Min(lo, v), math.Max(hi, v) }
+	for _, s := range c.Series {
+		for _, b := range s.Bars {
+			if b.Missing {
+				continue
+			}
+			grow(b.Value)
+			if b.Lo != 0 || b.Hi != 0 {
+				grow(b.Lo)
+				grow(b.Hi)
+			}
+		}
+	}
+	logv := lo >= minLog && hi/lo > 30
+	base := 0.0
+	if c.Ratio {
+		base = 1
+		grow(1)
+		if c.NoiseBand > 0 {
+			grow(1 - c.NoiseBand)
+			grow(1 + c.NoiseBand)
+		}
+	}
+	// A label every 40 points up a vertical axis, every 70 along a
+	// horizontal one (labels are wider than tall).
+	count := max(3, int(H/vg.Length(40)))
+	if horizontal {
+		count = max(3, int(W/vg.Length(70)))
+	}
+	var vt gplot.Ticker
+	if logv {
+		lo, hi = logRange(lo, hi)
+		vt = SILogTicks{Count: count}
+		if !c.Ratio {
+			base = lo
+		}
+	} else {
+		if !c.Ratio {
+			grow(0)
+		}
+		// Room above the tallest error bar.
+		span := hi - lo
+		if hi > base {
+			hi += 0.04 * span
+		}
+		if lo < base {
+			lo -= 0.04 * span
+		}
+		lo, hi = SITicks{Count: count}.niceRange(lo, hi)
+		vt = SITicks{Count: count}
+	}
+
+	p := newPlot()
+	n := len(c.Groups)
+	// pos maps group i to its place on the category axis: left to right,
+	// or top to bottom.
+	pos := func(i int) float64 { return float64(i) }
+	names := c.Groups
+	if horizontal {
+		pos = func(i int) float64 { return float64(n - 1 - i) }
+		names = make([]string, n)
+		for i, g := range c.Groups {
+			names[n-1-i] = g
+		}
+	}
+	// xy builds a point from (category, value) in the chart's orientation.
+	xy := func(cat, v float64) plotter.XY {
+		if horizontal {
+			return plotter.XY{X: v, Y: cat}
+		}
+		return plotter.XY{X: cat, Y: v}
+	}
+	valueAxis, catAxis := &p.Y, &p.X
+	if horizontal {
+		valueAxis, catAxis = &p.X, &p.Y
+		p.NominalY(names...)
+	} else {
+		p.NominalX(names...)
+	}
+	valueAxis.Label.Text = c.Unit
+	valueAxis.Tick.Marker = vt
+	if logv {
+		valueAxis.Scale = gplot.LogScale{}
+	}
+	if horizontal {
+		p.Add(gridLines{X: vt})
+	} else {
+		p.Add(gridLines{Y: vt})
+	}
+
+	if c.NoiseBand > 0 {
+		a, b := 1-c.NoiseBand, 1+c.NoiseBand
+		pg, err := plotter.NewPolygon(plotter.XYs{xy(-0.5, a), xy(float64(n)-0.5, a), xy(float64(n)-0.5, b), xy(-0.5, b)})
+		if err != nil {
+			return fmt.Errorf("%w: %v", ErrDraw, err)
+		}
+		pg.Color, pg.LineStyle.Width = color.Gray{Y: 0xdd}, 0
+		p.Add(pg)
+	}
+
+	S := len(c.Series)
+	slot := 0.8 / float64(S)
+	var naPts plotter.XYs
+	var naLabels []string
+	for j, s := range c.Series {
+		st := s.style(j)
+		var bars plotter.XYs
+		var errs plotter.Errors
+		for i, b := range s.Bars {
+			center := pos(i) - 0.4 + (float64(j)+0.5)*slot
+			if horizontal {
+				center = pos(i) + 0.4 - (float64(j)+0.5)*slot
+			}
+			if b.Missing {
+				naPts = append(naPts, xy(center, base))
+				naLabels = append(naLabels, "n/a")
+				continue
+			}
+			h := 0.42 * slot
+			pg, err := plotter.NewPolygon(plotter.XYs{xy(center-h, base), xy(center+h, base), xy(center+h, b.Value), xy(center-h, b.Value)})
+			if err != nil {
+				return fmt.Errorf("%w: %v", ErrDraw, err)
+			}
+			pg.Color = st.Color
+			pg.LineStyle = draw.LineStyle{Color: color.Gray{Y: 0x30}, Width: 0.5}
+			p.Add(pg)
+			if b.Lo != 0 || b.Hi != 0 {
+				bars = append(bars, xy(center, b.Value))
+				errs = append(errs, struct{ Low, High float64 }{b.Value - b.Lo, b.Hi - b.Value})
+			}
+		}
+		if len(bars) == 0 {
+			continue
+		}
+		sty := draw.LineStyle{Color: color.Black, Width: 1}
+		if horizontal {
+			eb, err := plotter.NewXErrorBars(xErr{bars, plotter.XErrors(errs)})
+			if err != nil {
+				return fmt.Errorf("%w: %v", ErrDraw, err)
+			}
+			eb.LineStyle, eb.CapWidth = sty, vg.Points(4)
+			p.Add(eb)
+		} else {
+			eb, err := plotter.NewYErrorBars(yErr{bars, plotter.YErrors(errs)})
+			if err != nil {
+				return fmt.Errorf("%w: %v", ErrDraw, err)
+			}
+			eb.LineStyle, eb.CapWidth = sty, vg.Points(4)
+			p.Add(eb)
+		}
+	}
+	if c.Ratio {
+		l, err := plotter.NewLine(plotter.XYs{xy(-0.5, 1), xy(float64(n)-0.5, 1)})
+		if err != nil {
+			return fmt.Errorf("%w: %v", ErrDraw, err)
+		}
+		l.LineStyle = draw.LineStyle{Color: color.Black, Width: 1, Dashes: []vg.Length{5, 3}}
+		p.Add(l)
+	}
+	if len(naPts) > 0 {
+		lb, err := plotter.NewLabels(plotter.XYLabels{XYs: naPts, Labels: naLabels})
+		if err != nil {
+			return fmt.Errorf("%w: %v", ErrDraw, err)
+		}
+		lb.Offset = vg.Point{Y: 3}
+		if horizontal {
+			lb.Offset = vg.Point{X: 3}
+		}
+		for k := range lb.TextStyle {
+			lb.TextStyle[k] = textStyle(tickFont)
+			lb.TextStyle[k].XAlign = draw.XCenter
+			if horizontal {
+				lb.TextStyle[k].XAlign = draw.XLeft
+				lb.TextStyle[k].YAlign = draw.YCenter
+			}
+		}
+		p.Add(lb)
+	}
+	catAxis.Min, catAxis.Max = -0.5, float64(n)-0.5
+	valueAxis.Min, valueAxis.Max = lo, hi
+	p.Draw(body)
+	return nil
+}
+
+// style returns the series' Style, or the one of position j.
+func (s BarSeries) style(j int) Style {
+	if s.Style > 0 {
+		return StyleOf(s.Style - 1)
+	}
+	return StyleOf(j)
+}

@@ -1,0 +1,84 @@
+package plot
+
+import (
+	"math"
+	"testing"
+
+	"github.com/cyclebench/cyclebench/stats"
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// TestBand checks the band of Line against the textbook formula
+// t·s·sqrt(1/N + (x − x̄)²/Sxx) computed from the data.
+func TestBand(t *testing.T) {
+	xs := []float64{100, 200, 300, 400, 500, 700, 1000}
+	ys := []float64{260, 445, 651, 838, 1049, 1432, 2045}
+	f, err := stats.LinearFit(xs, ys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var xm, sxx, sse float64
+	for _, x := range xs {
+		xm += x / float64(len(xs))
+	}
+	for i, x := range xs {
+		sxx += (x - xm) * (x - xm)
+		sse += f.Residuals[i] * f.Residuals[i]
+	}
+	n := float64(len(xs))
+	s := math.Sqrt(sse / (n - 2))
+	tq := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: n - 2}.Quantile(0.975)
+	l := &Line{Intercept: f.Intercept, Slope: f.Slope, SlopeCI: f.SlopeCI, SlopeSE: f.SlopeSE, InterceptSE: f.InterceptSE}
+	for _, x := range []float64{0, 100, xm, 650, 1000, 2000} {
+		want := tq * s * math.Sqrt(1/n+(x-xm)*(x-xm)/sxx)
+		got, ok := l.band(x, xm)
+		if !ok || math.Abs(got-want) > 1e-9*want {
+			t.Errorf("band(%v) = %v, %v; want %v", x, got, ok, want)
+		}
+	}
+	for _, nb := range []*Line{nil, {SlopeSE: 0, SlopeCI: 1}, {SlopeSE: 1, SlopeCI: 2, NotLinear: "curved"}} {
+		if _, ok := nb.band(1, 1); ok {
+			t.Errorf("%+v has a band, want none", nb)
+		}
+	}
+}
+
+func TestLogSpaced(t *testing.T) {
+	tests := []struct {
+		xs   []float64
+		want bool
+	}{
+		{[]float64{100, 200, 300, 400, 500, 600, 700, 800, 900, 1000}, false},
+		{[]float64{64, 128, 256, 512, 1024, 2048, 4096}, true},
+		{[]float64{1000, 10, 100, 100000, 10000}, true}, // any order
+		{[]float64{64, 128, 256}, false},                // less than a decade
+		{[]float64{0, 10, 100, 1000}, false},            // 0 has no place on a log axis
+		{[]float64{10, 1000}, false},                    // two sizes tell nothing
+		{[]float64{1, 2, 3, 1000, 2000, 3000}, true},
+	}
+	for _, tt := range tests {
+		if got := logSpaced(tt.xs); got != tt.want {
+			t.Errorf("logSpaced(%v) = %v, want %v", tt.xs, got, tt.want)
+		}
+	}
+}
+
+func TestFormatSIStep(t *testing.T) {
+	tests := []struct {
+		v, step float64
+		want    string
+	}{
+		{1250, 250, "1.25k"},
+		{1000, 250, "1k"},
+		{500, 250, "500"},
+		{1000200, 100, "1.0002M"},
+		{0.3, 0.1, "0.3"},
+		{-2500, 2500, "-2.5k"},
+		{999999.6, 1, "1M"},
+	}
+	for _, tt := range tests {
+		if got := formatSI(tt.v, tt.step); got != tt.want {
+			t.Errorf("formatSI(%v, %v) = %q, want %q", tt.v, tt.step, got, tt.want)
+		}
+	}
+}
