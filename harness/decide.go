@@ -135,7 +135,7 @@ type repeatDecision struct {
 
 // decideRepeat decides, from samples of r calls each (usable ones only, in
 // ticks), the R to try next or that r is final. step is the counter's step
-// as detected; the quantum assumed is the larger of it and the quantum the
+// as detected (or the coarsest quantum known so far); the quantum assumed is the larger of it and the quantum the
 // samples show ([sampleQuantum]). A sample must span regionSteps quanta.
 //
 //   - no usable sample (all straddled CPUs): try 2r, to make progress;

@@ -128,7 +128,12 @@ func (s *stream) done(maxSamples int) bool {
 }
 
 // refEpsilon caps the relative tolerance of the reference-chain streams.
-const refEpsilon = 0.002
+// Every cycle figure is the target's ticks times the ruler's cycles per
+// tick, so the ruler's error goes into every figure in full: at 0.2% the
+// ruler alone spread ten Measures of one kernel over 0.2% while their ticks
+// agreed within 0.05% (AMD Zen 4 guest). Two counter quanta of the ruler's
+// long chain (AbsSteps) is the floor that lets it converge.
+const refEpsilon = 0.0005
 
 // maxRecorded bounds the per-sample record kept for the summary, the
 // two-cluster check and the quantum re-check.
@@ -179,6 +184,7 @@ type engine struct {
 	long     *stream
 	shortLen int
 	longLen  int
+	rulerQ   float64 // the counter quantum the long chain was sized for
 	rounds   int
 	wall     time.Duration
 	cpt      float64 // core cycles per tick, from the ruler
@@ -287,8 +293,41 @@ func newEngine(cfg Config, cal *calibrate.Calibration, th *pinned.Thread, insts 
 	}
 	e.long, _ = newStream(cfg.K, refEps, abs, cfg.MaxSamples)
 	e.shortLen = 256
-	e.longLen = e.shortLen + int(math.Ceil(need*math.Max(cal.Core.CyclesPerTick, 0.1)))
+	e.rulerQ = e.step
+	for _, t := range e.targets {
+		e.rulerQ = math.Max(e.rulerQ, t.quantum)
+	}
+	e.sizeRuler(need)
+	e.probeRuler()
 	return e, nil
+}
+
+// sizeRuler makes the ruler's long chain span need ticks beyond the short
+// one, at the calibration's core-clock ratio.
+func (e *engine) sizeRuler(need float64) {
+	e.longLen = max(e.longLen, e.shortLen+int(math.Ceil(need*math.Max(e.cal.Core.CyclesPerTick, 0.1))))
+}
+
+// probeRuler lengthens the ruler when its long chain's samples show a
+// coarser counter quantum than it was sized for: the step detection can
+// miss one, and a ruler of 4000 ticks on a 26-tick counter is good to
+// 0.65% only (seen: cycles per tick flipping between 1.3972 and 1.4040
+// from one Measure to the next). probeSamples samples of the long chain
+// cost a few hundred microseconds at most.
+func (e *engine) probeRuler() {
+	if e.cfg.NoCycles {
+		return
+	}
+	buf := make([]uint64, 0, probeSamples)
+	for i := 0; i < probeSamples; i++ {
+		if v, ok := sampleChain(e.longLen, e.cpu, e.checkCPU); ok {
+			buf = append(buf, v)
+		}
+	}
+	if q := sampleQuantum(buf); q > e.rulerQ {
+		e.rulerQ = q
+		e.sizeRuler(q * regionSteps(e.cfg.MinRegionSteps, e.cfg.Epsilon))
+	}
 }
 
 // alignRepeats gives every target the largest R and quantum among them (R
@@ -315,6 +354,9 @@ func (e *engine) chooseRepeat(f func()) repeatDecision {
 	r := 1
 	buf := make([]uint64, 0, probeSamples)
 	start := time.Now()
+	// q carries the coarsest quantum any probe has shown: at the final R
+	// the noise can hide a quantum that shorter samples showed plainly.
+	q := e.step
 	for {
 		buf = buf[:0]
 		for i := 0; i < probeSamples; i++ {
@@ -327,7 +369,8 @@ func (e *engine) chooseRepeat(f func()) repeatDecision {
 				}
 			}
 		}
-		d := decideRepeat(r, buf, e.step, e.cfg.MinRegionSteps, e.cfg.Epsilon)
+		d := decideRepeat(r, buf, q, e.cfg.MinRegionSteps, e.cfg.Epsilon)
+		q = d.Quantum
 		if d.Done {
 			return d
 		}
@@ -601,9 +644,11 @@ func (e *engine) retune(t *target) {
 		u.retunes++
 		_ = e.reset(u) // cannot fail: the same K, ε and MaxSamples made it before
 	}
-	e.longLen = max(e.longLen, e.shortLen+int(math.Ceil(d.Need*math.Max(e.cal.Core.CyclesPerTick, 0.1))))
-	e.long.kb.Reset()
-	e.long.taken, e.long.discarded = 0, 0
+	before := e.longLen
+	if e.sizeRuler(d.Need); e.longLen != before {
+		e.long.kb.Reset()
+		e.long.taken, e.long.discarded = 0, 0
+	}
 }
 
 // finishRuler turns the ADD-chain streams into core cycles per tick.

@@ -288,7 +288,7 @@ func runCPE(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *plotPath != "" && !interrupted {
-		if err := writePlot(*plotPath, plotFormat, cpePlotOf(h, swept, logSpaced)); err != nil {
+		if err := writePlot(*plotPath, plotFormat, cpePlotFor(h, swept, logSpaced)); err != nil {
 			return err
 		}
 	}
@@ -677,45 +677,3 @@ func writeCPECSV(w io.Writer, swept []*sweptKernel) error {
 	return cw.Error()
 }
 
-// cpePlotOf describes the plot of a sweep: cost per call against n, in
-// cycles when measured.
-func cpePlotOf(h header, swept []*sweptKernel, logAxes bool) cpePlot {
-	unit, yLabel := "cycles", "core cycles per call"
-	for _, s := range swept {
-		if !s.res.HasCycles {
-			unit, yLabel = "ticks", "TSC ticks per call"
-		}
-	}
-	elemUnit := swept[0].kernel.Unit
-	p := cpePlot{XLabel: fmt.Sprintf("n (%s per call)", elemUnit), YLabel: yLabel, Log: logAxes}
-	var titles []string
-	for _, s := range swept {
-		r := s.res
-		f := r.Ticks
-		if unit == "cycles" {
-			f = r.Cycles
-		}
-		ser := plotSeries{Slope: f.Slope, Intercept: f.Intercept, Outliers: f.Outliers}
-		for _, pt := range r.Points {
-			y := pt.Ticks
-			if unit == "cycles" {
-				y = pt.Cycles
-			}
-			ser.X, ser.Y = append(ser.X, pt.Elements), append(ser.Y, y)
-		}
-		cpe := fmt.Sprintf("%s ± %s %s/%s", sig(f.Slope, 4), sig(f.SlopeCI, 2), unit, elemWord(s.kernel.Unit))
-		if len(r.Points) < harness.MinSizes {
-			cpe = "no fit"
-		}
-		ser.Label = fmt.Sprintf("%s: %s", r.Name, cpe)
-		titles = append(titles, fmt.Sprintf("%s %s", r.Name, cpe))
-		p.Series = append(p.Series, ser)
-	}
-	cpu := orDash(h.CPU)
-	if len(swept) == 1 {
-		p.Title = fmt.Sprintf("%s on %s: CPE %s", swept[0].res.Name, cpu, strings.TrimPrefix(titles[0], swept[0].res.Name+" "))
-	} else {
-		p.Title = fmt.Sprintf("CPE on %s (%s per %s, 95%% CI)", cpu, unit, elemWord(elemUnit))
-	}
-	return p
-}

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	benchexamples "github.com/cyclebench/cyclebench/bench_examples"
@@ -13,6 +14,8 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("run", "[flags]",
 		"Measure the example kernels selected by -bench with the K-best method and print\n"+
 			"per-call core cycles, counter ticks and nanoseconds, and per-element cycles.\n"+
+			"-mode says what per call means: throughput (calls back to back, the default),\n"+
+			"latency (each call after a serializing fence), or both side by side.\n"+
 			"SIGINT or SIGTERM stops the run: the results gathered so far are written\n"+
 			"(atomically with -o) and the exit status is 130 or 143.", stderr)
 	bench := fs.String("bench", "", "regexp selecting kernels by name (empty: every default kernel; see -list)")
@@ -66,7 +69,8 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	prog := newProgressLine(stderr)
 	var results []measured
 	failed := false
-	total := len(kernels) * *count
+	modes := mf.modes()
+	total := len(kernels) * *count * len(modes)
 	done := 0
 measuring:
 	for rep := 0; rep < *count; rep++ {
@@ -79,31 +83,34 @@ measuring:
 			if err != nil {
 				return usageErrorf("-n %d: %w", size, err)
 			}
-			c := cfg
-			c.Name = fmt.Sprintf("%s/n=%d", k.Name, size)
-			c.Setup = inst.Setup
-			c.Elements = inst.Elements
-			done++
-			step := fmt.Sprintf("[%d/%d] %s", done, total, c.Name)
-			c.Progress = func(p harness.Progress) {
-				prog.show("%s: %d samples, spread %.3g%%", step, p.Samples, p.Spread*100)
-			}
-			prog.show("%s", step)
-			res, err := harness.Measure(c, inst.Run)
-			if err != nil {
-				if in.exitCode() != 0 {
-					break measuring // interrupted: keep what was measured before
+			for _, mode := range modes {
+				c := cfg
+				c.Name = fmt.Sprintf("%s/n=%d", k.Name, size)
+				c.Setup = inst.Setup
+				c.Elements = inst.Elements
+				c.Mode = mode
+				done++
+				step := fmt.Sprintf("[%d/%d] %s (%s)", done, total, c.Name, mode)
+				c.Progress = func(p harness.Progress) {
+					prog.show("%s: %d samples, spread %s", step, p.Samples, spreadText(p.Spread))
 				}
-				prog.clear()
-				return fmt.Errorf("%s: %w", c.Name, err)
+				prog.show("%s", step)
+				res, err := harness.Measure(c, inst.Run)
+				if err != nil {
+					if in.exitCode() != 0 {
+						break measuring // interrupted: keep what was measured before
+					}
+					prog.clear()
+					return fmt.Errorf("%s: %w", c.Name, err)
+				}
+				m := measured{Result: res, Kernel: k.Name, N: size, Unit: k.Unit, Check: "ok", bench: benchName(c.Name, mode), elemOK: inst.Elements > 0}
+				if err := inst.Check(); err != nil {
+					m.Check = err.Error()
+					failed = true
+				}
+				failed = failed || !res.Converged
+				results = append(results, m)
 			}
-			m := measured{Result: res, Kernel: k.Name, N: size, Unit: k.Unit, Check: "ok", bench: c.Name, elemOK: inst.Elements > 0}
-			if err := inst.Check(); err != nil {
-				m.Check = err.Error()
-				failed = true
-			}
-			failed = failed || !res.Converged
-			results = append(results, m)
 		}
 	}
 	prog.clear()
@@ -121,6 +128,26 @@ measuring:
 		return silentExit(exitFailure)
 	}
 	return nil
+}
+
+// benchName is a result's name in the Go benchmark format: a latency
+// figure carries the sub-benchmark key mode=latency, so benchstat keeps
+// the two modes apart and compares each with its own kind; a throughput
+// figure keeps the plain name results had before modes existed.
+func benchName(name string, mode harness.Mode) string {
+	if mode == harness.Latency {
+		return name + "/mode=latency"
+	}
+	return name
+}
+
+// spreadText formats a K-best spread for the progress line ("-" before K
+// samples, when it is NaN).
+func spreadText(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "-"
+	}
+	return sig(v*100, 3) + "%"
 }
 
 // listKernels prints every kernel with its default size and whether the

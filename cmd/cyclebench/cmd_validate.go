@@ -91,9 +91,11 @@ func writeValidationTable(w io.Writer, v *harness.Validation) error {
 	t.row("tsc_step", "%s ticks", sig(cal.Step.Step, 4))
 	t.row("core_cycles_per_tick", "%s (calibration)", sig(cal.Core.CyclesPerTick, 5))
 	t.blank()
-	t.row("ADD chain", "%s ticks/op, %s cycles/op ± %s, R² %s", sig(v.AddTicks.Slope, 5), sig(v.AddCycles.Slope, 5), sig(v.AddCycles.SlopeCI, 2), sig(v.AddTicks.R2, 8))
-	t.row("IMUL chain", "%s ticks/op, %s cycles/op ± %s, R² %s", sig(v.ImulTicks.Slope, 5), sig(v.ImulCycles.Slope, 5), sig(v.ImulCycles.SlopeCI, 2), sig(v.ImulTicks.R2, 8))
-	t.row("empty function", "%s ticks/call (R %d, overhead %s ticks/sample)", sig(v.Empty.Ticks, 3), v.Empty.Repeat, sig(v.Empty.OverheadTicks, 6))
+	t.row("ADD chain", "%s ticks/op, %s cycles/op ± %s, R² %s", sig(v.AddTicks.Slope, 5), sig(v.AddCycles.Slope, 5), sig(v.AddCycles.SlopeCI, 2), sig(v.AddCycles.R2, 8))
+	t.row("IMUL chain", "%s ticks/op, %s cycles/op ± %s, R² %s", sig(v.ImulTicks.Slope, 5), sig(v.ImulCycles.Slope, 5), sig(v.ImulCycles.SlopeCI, 2), sig(v.ImulCycles.R2, 8))
+	t.row("empty function", "%s ticks/call latency (R %d, overhead %s ticks/sample); %s ticks/call throughput (R %d, overhead %s ticks/sample)",
+		sig(v.Empty.Ticks, 3), v.Empty.Repeat, sig(v.Empty.OverheadTicks, 6), sig(v.EmptyThroughput.Ticks, 3), v.EmptyThroughput.Repeat, sig(v.EmptyThroughput.OverheadTicks, 6))
+	t.row("latency", "1000 ADDs %s cycles (CV %s%% over %d), 1000 IMULs %s cycles", sig(v.LatencyAdd.Cycles, 6), sig(v.LatencyCV*100, 3), len(v.LatencyCycles), sig(v.LatencyImul.Cycles, 6))
 	t.row("1000-ADD kernel", "cyclebench CV %s%% over %d in %v", sig(v.HarnessCV*100, 3), len(v.HarnessCycles), v.HarnessWall.Round(time.Millisecond))
 	if len(v.BenchNs) > 0 {
 		t.row("", "testing.B CV %s%% over %d in %v", sig(v.BenchCV*100, 3), len(v.BenchNs), v.BenchWall.Round(time.Millisecond))

@@ -115,18 +115,104 @@ func convergedWord(r measured) string {
 
 func writeResultTable(w io.Writer, h header, rs []measured) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "cpu: %s  counter: %s at %s  core: %s cycles/tick  k=%d eps=%g m=%d\n",
-		orDash(h.CPU), h.Counter, formatHz(h.TSCHz), sig(h.CyclesPerTick, 5), h.K, h.Epsilon, h.MaxSamples)
-	cols := []string{"name", "cycles", "ticks", "ns", "cycles/elem", "unit", "R", "samples", "discarded", "converged"}
-	rows := [][]string{cols}
-	for _, r := range rs {
-		rows = append(rows, []string{
-			r.Name, sig(r.Cycles, 6), sig(r.Ticks, 6), sig(r.Nanoseconds, 6),
-			perElem(r.CyclesPerElement, r.elemOK), orDash(r.Unit), strconv.Itoa(r.Repeat),
-			strconv.Itoa(r.Samples), strconv.Itoa(r.Discarded), convergedWord(r),
-		})
+	modes := resultModes(rs)
+	modeWord := ""
+	if len(modes) == 1 {
+		modeWord = "  mode: " + modes[0].String()
 	}
-	widths := make([]int, len(cols))
+	fmt.Fprintf(&b, "cpu: %s  counter: %s at %s  core: %s cycles/tick  k=%d eps=%g m=%d%s\n",
+		orDash(h.CPU), h.Counter, formatHz(h.TSCHz), sig(h.CyclesPerTick, 5), h.K, h.Epsilon, h.MaxSamples, modeWord)
+	var rows [][]string
+	var left []bool // text columns, left-aligned
+	if len(modes) > 1 {
+		rows, left = bothModesRows(rs)
+	} else {
+		left = []bool{true, false, false, false, false, true, false, false, false, false}
+		rows = [][]string{{"name", "cycles", "ticks", "ns", "cycles/elem", "unit", "R", "samples", "discarded", "converged"}}
+		for _, r := range rs {
+			rows = append(rows, []string{
+				r.Name, sig(r.Cycles, 6), sig(r.Ticks, 6), sig(r.Nanoseconds, 6),
+				perElem(r.CyclesPerElement, r.elemOK), orDash(r.Unit), strconv.Itoa(r.Repeat),
+				strconv.Itoa(r.Samples), strconv.Itoa(r.Discarded), convergedWord(r),
+			})
+		}
+	}
+	writeAligned(&b, rows, left)
+	for _, r := range rs {
+		if r.Check != "" && r.Check != "ok" {
+			fmt.Fprintf(&b, "error: %s: output check failed: %s\n", r.Name, r.Check)
+		}
+		for _, wr := range r.Warnings {
+			fmt.Fprintf(&b, "warning: %s (%s): %v\n", r.Name, r.Mode, wr)
+		}
+	}
+	for _, wr := range h.Warnings {
+		fmt.Fprintf(&b, "warning: %s\n", wr)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// resultModes lists the modes of rs in the order they first appear.
+func resultModes(rs []measured) []harness.Mode {
+	var modes []harness.Mode
+	for _, r := range rs {
+		if !slices.Contains(modes, r.Mode) {
+			modes = append(modes, r.Mode)
+		}
+	}
+	return modes
+}
+
+// bothModesRows lays out results of both modes side by side: one row per
+// kernel (and repetition), each figure in a throughput and a latency
+// column. A result without its partner (an interrupted run) leaves the
+// other columns "-".
+func bothModesRows(rs []measured) ([][]string, []bool) {
+	rows := [][]string{{"name", "cycles thru", "cycles lat", "ticks thru", "ticks lat", "ns thru", "ns lat", "cycles/elem thru", "cycles/elem lat", "unit", "converged"}}
+	left := []bool{true, false, false, false, false, false, false, false, false, true, false}
+	dash := measured{}
+	for i := 0; i < len(rs); i++ {
+		thru, lat := &rs[i], &dash
+		if i+1 < len(rs) && rs[i+1].Name == rs[i].Name && rs[i+1].Mode != rs[i].Mode {
+			lat = &rs[i+1]
+			i++
+		}
+		if thru.Mode == harness.Latency {
+			thru, lat = lat, thru
+		}
+		fig := func(r *measured, v float64) string {
+			if r == &dash {
+				return "-"
+			}
+			return sig(v, 6)
+		}
+		elem := func(r *measured) string {
+			if r == &dash {
+				return "-"
+			}
+			return perElem(r.CyclesPerElement, r.elemOK)
+		}
+		conv := func(r *measured) string {
+			if r == &dash {
+				return "-"
+			}
+			return convergedWord(*r)
+		}
+		name, unit := thru.Name, thru.Unit
+		if thru == &dash {
+			name, unit = lat.Name, lat.Unit
+		}
+		rows = append(rows, []string{name, fig(thru, thru.Cycles), fig(lat, lat.Cycles), fig(thru, thru.Ticks), fig(lat, lat.Ticks),
+			fig(thru, thru.Nanoseconds), fig(lat, lat.Nanoseconds), elem(thru), elem(lat), orDash(unit), conv(thru) + "/" + conv(lat)})
+	}
+	return rows, left
+}
+
+// writeAligned writes rows as columns padded to their widest cell, text
+// columns (left[i]) left-aligned and figures right-aligned.
+func writeAligned(b *strings.Builder, rows [][]string, left []bool) {
+	widths := make([]int, len(rows[0]))
 	for _, row := range rows {
 		for i, c := range row {
 			widths[i] = max(widths[i], len([]rune(c)))
@@ -135,8 +221,8 @@ func writeResultTable(w io.Writer, h header, rs []measured) error {
 	for _, row := range rows {
 		for i, c := range row {
 			pad := strings.Repeat(" ", widths[i]-len([]rune(c)))
-			if i == 0 || i == 5 {
-				b.WriteString(c + pad) // text columns left-aligned
+			if left[i] {
+				b.WriteString(c + pad)
 			} else {
 				b.WriteString(pad + c)
 			}
@@ -146,19 +232,6 @@ func writeResultTable(w io.Writer, h header, rs []measured) error {
 		}
 		b.WriteString("\n")
 	}
-	for _, r := range rs {
-		if r.Check != "" && r.Check != "ok" {
-			fmt.Fprintf(&b, "error: %s: output check failed: %s\n", r.Name, r.Check)
-		}
-		for _, wr := range r.Warnings {
-			fmt.Fprintf(&b, "warning: %s: %v\n", r.Name, wr)
-		}
-	}
-	for _, wr := range h.Warnings {
-		fmt.Fprintf(&b, "warning: %s\n", wr)
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
 }
 
 func orDash(s string) string {
@@ -271,6 +344,7 @@ func warningComments(ws []string) []string {
 
 type jsonResult struct {
 	Name             string    `json:"name"`
+	Mode             string    `json:"mode"`
 	Kernel           string    `json:"kernel,omitempty"`
 	N                int       `json:"n,omitempty"`
 	Unit             string    `json:"unit,omitempty"`
@@ -299,7 +373,7 @@ type jsonResult struct {
 
 func toJSON(r measured) jsonResult {
 	j := jsonResult{
-		Name: r.Name, Kernel: r.Kernel, N: r.N, Unit: r.Unit,
+		Name: r.Name, Mode: r.Mode.String(), Kernel: r.Kernel, N: r.N, Unit: r.Unit,
 		Cycles: r.Cycles, Ticks: r.Ticks, Nanoseconds: r.Nanoseconds,
 		Converged: r.Converged, Samples: r.Samples, Discarded: r.Discarded, Repeat: r.Repeat,
 		Best: r.Best, Spread: nanToZero(r.Spread), OverheadTicks: r.OverheadTicks,
@@ -337,7 +411,7 @@ func writeResultCSV(w io.Writer, h header, rs []measured) error {
 	cw := csv.NewWriter(w)
 	// The warnings cell holds one warning per line (a quoted CSV field may
 	// contain newlines; warnings themselves are single lines).
-	cols := []string{"name", "kernel", "n", "unit", "cycles", "ticks", "ns", "elements", "cycles_per_element", "ticks_per_element", "ns_per_element",
+	cols := []string{"name", "mode", "kernel", "n", "unit", "cycles", "ticks", "ns", "elements", "cycles_per_element", "ticks_per_element", "ns_per_element",
 		"converged", "samples", "discarded", "repeat", "overhead_ticks", "core_cycles_per_tick", "tsc_hz", "cpu", "check", "warnings"}
 	if err := cw.Write(cols); err != nil {
 		return err
@@ -355,7 +429,7 @@ func writeResultCSV(w io.Writer, h header, rs []measured) error {
 	for _, r := range rs {
 		j := toJSON(r)
 		warn := append(append([]string{}, h.Warnings...), j.Warnings...)
-		if err := cw.Write([]string{j.Name, j.Kernel, strconv.Itoa(j.N), j.Unit, f(j.Cycles), f(j.Ticks), f(j.Nanoseconds),
+		if err := cw.Write([]string{j.Name, j.Mode, j.Kernel, strconv.Itoa(j.N), j.Unit, f(j.Cycles), f(j.Ticks), f(j.Nanoseconds),
 			f(j.Elements), f(j.CyclesPerElement), f(j.TicksPerElement), f(j.NsPerElement),
 			strconv.FormatBool(j.Converged), strconv.Itoa(j.Samples), strconv.Itoa(j.Discarded), strconv.Itoa(j.Repeat),
 			f(j.OverheadTicks), f(j.CyclesPerTick), f(j.TicksPerSecond), strconv.Itoa(j.CPU), j.Check, strings.Join(warn, "\n")}); err != nil {

@@ -288,7 +288,7 @@ func TestBadOutputPathKeepsFile(t *testing.T) {
 	if rerr != nil {
 		t.Fatal(rerr)
 	}
-	if string(b) == old || !strings.HasPrefix(string(b), "name,kernel,") {
+	if string(b) == old || !strings.HasPrefix(string(b), "name,mode,kernel,") {
 		t.Errorf("-o %s holds %q, want the new CSV", path, b)
 	}
 	entries, _ := os.ReadDir(dir)
