@@ -676,4 +676,3 @@ func writeCPECSV(w io.Writer, swept []*sweptKernel) error {
 	cw.Flush()
 	return cw.Error()
 }
-
