@@ -10,6 +10,7 @@ import (
 
 	"github.com/cyclebench/cyclebench/affinity"
 	"github.com/cyclebench/cyclebench/calibrate"
+	"github.com/cyclebench/cyclebench/perfevent"
 )
 
 // AnyCPU as Config.CPU lets Measure pick a CPU from the allowed set (the
@@ -148,8 +149,21 @@ type Config struct {
 	// Repeat is chosen automatically (also at least 10/Epsilon quanta);
 	// default 4000; 1 to 1e9.
 	MinRegionSteps float64
-	// NoCycles skips the core-clock reference chain: Result.Cycles is 0.
+	// NoCycles skips the core-clock reference chain: Result.Cycles is 0
+	// (unless Events counts "cycles" on a machine with a PMU).
 	NoCycles bool
+	// NoDisturbances skips the software events (context switches,
+	// migrations, page faults; Linux perf_event_open) read around each
+	// target sample to discard disturbed ones (Result.Disturbed). Reading
+	// them costs two system calls per sample, outside the timed region.
+	NoDisturbances bool
+	// Events names extra performance-counter events to count per call
+	// (perf names: "cycles", "instructions", "branch-misses", ...; see
+	// package perfevent), read around each sample outside the timed region
+	// (Result.Counters). With "cycles" on a machine with a PMU, Cycles comes
+	// from it (Result.CyclesSource "pmu") and the ruler cross-checks it.
+	// Events the machine cannot count are a warning.
+	Events []string
 	// Elements, when > 0, is the number of elements one call processes:
 	// the result then has per-element figures.
 	Elements float64
@@ -250,10 +264,21 @@ func (c Config) WithDefaults() (Config, error) {
 		return bad("MinRegionSteps", c.MinRegionSteps, "1 to 1e9")
 	case math.IsNaN(c.Elements) || math.IsInf(c.Elements, 0) || c.Elements < 0:
 		return bad("Elements", c.Elements, "≥ 0, finite")
+	case badEvents(c.Events) != nil:
+		return bad("Events", c.Events, badEvents(c.Events).Error())
 	case c.Setup != nil && c.Repeat > 1:
 		return bad("Repeat", c.Repeat, "0 or 1 with a Setup function, which runs once per sample")
 	}
 	return c, nil
+}
+
+// badEvents checks event names without opening anything.
+func badEvents(evs []string) error {
+	if len(evs) == 0 {
+		return nil
+	}
+	_, err := perfevent.Parse(strings.Join(evs, ","))
+	return err
 }
 
 // ConfigError is the error [Config.WithDefaults] returns for a field out

@@ -103,6 +103,7 @@ type stream struct {
 	kb        *stats.KBest
 	discarded int
 	taken     int
+	hw        hwCounts // the best sample's hardware counts (Config.Events)
 }
 
 func newStream(k int, eps, absTol float64, maxSamples int) (*stream, error) {
@@ -166,6 +167,8 @@ type target struct {
 	last    rawSample      // the smaller usable sample of this round
 	lastOK  bool           // last is set
 	pairs   [][2]rawSample // Compare's pairs (only on the first target)
+	dist    Disturbances   // samples discarded by cause
+	hw      hwCounts       // the best sample's hardware counts
 }
 
 // engine measures one or more targets interleaved, with one ruler.
@@ -177,6 +180,7 @@ type engine struct {
 	checkCPU bool
 	step, hz float64
 	sampler  func(f func(), r int, cpu int, checkCPU bool) (uint64, bool)
+	mon      *monitor
 	commonR  bool
 	targets  []*target
 	overs    map[int]*stream // the empty loop, by R
@@ -221,6 +225,10 @@ func measureInstances(cfg Config, insts []Instance, commonR bool, extra func(*en
 			e = nil
 			return err
 		}
+		// The counters belong to this thread: opened and closed on it.
+		e.mon = newMonitor(cfg)
+		defer e.mon.close()
+		e.warnings = append(e.warnings, e.mon.warnings...)
 		return e.run(extra, progress)
 	})
 	if abandoned {
@@ -569,13 +577,21 @@ func (e *engine) do(s slot) {
 		} else if len(e.targets) > 1 {
 			t.inst.Run()
 		}
+		e.mon.begin()
 		v, ok := e.sampler(t.inst.Run, r, e.cpu, e.checkCPU)
+		cause := e.mon.end()
 		t.taken++
 		t.calls += int64(r)
 		if !ok {
 			t.discard++
+			t.dist.Migrations++
 			return
 		}
+		if cause != 0 && e.mon.classify(cause, &t.dist, t.taken) {
+			t.discard++
+			return
+		}
+		e.mon.keepBest(&t.hw, v, r)
 		t.kb.Add(float64(v) / float64(r))
 		t.vmin[j] = math.Min(t.vmin[j], float64(v))
 		rs := rawSample{ticks: v, variant: j}
@@ -586,7 +602,17 @@ func (e *engine) do(s slot) {
 			t.last, t.lastOK = rs, true
 		}
 	case slotOverhead:
-		s.s.add(e.sampleF(empty, s.r))
+		if e.mon.hw == nil {
+			s.s.add(e.sampleF(empty, s.r))
+			return
+		}
+		e.mon.begin()
+		v, ok := e.sampler(empty, s.r, e.cpu, e.checkCPU)
+		e.mon.end()
+		s.s.add(float64(v), ok)
+		if ok {
+			e.mon.keepBest(&s.s.hw, v, s.r)
+		}
 	case slotShort:
 		v, ok := sampleChain(e.shortLen, e.cpu, e.checkCPU)
 		e.short.add(float64(v), ok)
@@ -720,6 +746,8 @@ func (e *engine) result(t *target) (Result, error) {
 	res.Repeat, res.Repeats = t.r, slices.Clone(t.rs)
 	res.Wall = e.wall
 	res.Samples, res.Discarded, res.Retunes = t.taken, t.discard, t.retunes
+	res.Disturbed = t.dist
+	res.Disturbed.Monitored = e.mon != nil && e.mon.soft != nil
 	res.Converged = t.kb.Converged()
 	res.Best, res.Spread = t.kb.Best(), t.kb.Spread()
 	res.OverheadTicks = t.overhead(0)
@@ -738,7 +766,8 @@ func (e *engine) result(t *target) (Result, error) {
 		}
 	}
 	if t.kb.Kept() == 0 || math.IsNaN(res.OverheadTicks) {
-		return res, fmt.Errorf("harness: %s: no usable sample in %d taken (%d discarded as CPU migrations)", nameOr(t.inst.Name), t.taken, t.discard)
+		d := t.dist
+		return res, fmt.Errorf("harness: %s: no usable sample in %d taken (%d discarded: %d migrations, %d context switches, %d page faults)", nameOr(t.inst.Name), t.taken, t.discard, d.Migrations, d.ContextSwitches, d.PageFaults)
 	}
 	res.Ticks = math.Inf(1)
 	for j := range t.rs {
@@ -749,7 +778,18 @@ func (e *engine) result(t *target) (Result, error) {
 	res.Nanoseconds = res.Ticks / e.hz * 1e9
 	if !cfg.NoCycles {
 		res.CyclesPerTick, res.ReferenceConverged = e.cpt, e.refOK
-		res.Cycles = res.Ticks * e.cpt
+		res.Cycles, res.CyclesSource = res.Ticks*e.cpt, CyclesRuler
+	}
+	name := nameOr(t.inst.Name)
+	res.Counters = counters(t.hw, t.overs[0].hw)
+	if pmu, ok := res.CounterValue("cycles"); ok && pmu > 0 {
+		if res.Cycles > 0 && math.Abs(pmu/res.Cycles-1) > 0.01 {
+			res.Warnings = append(res.Warnings, fmt.Errorf("%w: %s: the PMU counts %.5g cycles per call and the ruler %.5g (%.2g%% apart)", ErrCounters, name, pmu, res.Cycles, 100*(pmu/res.Cycles-1)))
+		}
+		res.Cycles, res.CyclesSource = pmu, CyclesPMU
+	}
+	if d := res.Disturbed; e.mon != nil && e.mon.faultsKept {
+		res.Warnings = append(res.Warnings, fmt.Errorf("harness: %s: %d of %d samples took page faults; the faults are part of the function's cost (it touches new memory) and those samples were kept", name, d.FaultingSamples, res.Samples))
 	}
 	if n := t.inst.Elements; n > 0 {
 		res.TicksPerElement, res.NsPerElement, res.CyclesPerElement = res.Ticks/n, res.Nanoseconds/n, res.Cycles/n
@@ -761,7 +801,6 @@ func (e *engine) result(t *target) (Result, error) {
 	if s, err := stats.Summarize(per, 0.1, 0.9); err == nil {
 		res.Summary = s
 	}
-	name := nameOr(t.inst.Name)
 	if m, ok := findModes(per, cfg.Epsilon); ok {
 		res.Modes = &m
 		res.Warnings = append(res.Warnings, fmt.Errorf("%w: %s: the samples form two clusters, from %s and from %s per call (%d and %d of the lower 90%% of %d samples); the figure is the lower one",
@@ -770,8 +809,8 @@ func (e *engine) result(t *target) (Result, error) {
 	if !res.Converged {
 		res.Warnings = append(res.Warnings, fmt.Errorf("%w: %s: spread of the %d best is %.3g%% after %d samples in %v (ε %.3g%%)", ErrNotConverged, name, cfg.K, res.Spread*100, res.Samples, res.Wall.Round(time.Millisecond), cfg.Epsilon*100))
 	}
-	if res.Samples > 0 && float64(res.Discarded) > 0.1*float64(res.Samples) {
-		res.Warnings = append(res.Warnings, fmt.Errorf("%w: %s: %d of %d samples (%.0f%%) straddled CPUs", ErrDiscards, name, res.Discarded, res.Samples, 100*float64(res.Discarded)/float64(res.Samples)))
+	if d := res.Disturbed; res.Samples > 0 && float64(res.Discarded) > 0.1*float64(res.Samples) {
+		res.Warnings = append(res.Warnings, fmt.Errorf("%w: %s: %d of %d samples (%.0f%%): %d context switches, %d migrations, %d page faults", ErrDiscards, name, res.Discarded, res.Samples, 100*float64(res.Discarded)/float64(res.Samples), d.ContextSwitches, d.Migrations, d.PageFaults))
 	}
 	// An automatic R aims at the need from the best of the probe's samples,
 	// so v1 can fall a little short of it; only a forced R is held to it.

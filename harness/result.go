@@ -32,17 +32,26 @@ type Result struct {
 	Ticks float64
 	// Nanoseconds is Ticks converted with TicksPerSecond.
 	Nanoseconds float64
-	// Cycles is estimated core cycles per call: Ticks × CyclesPerTick. 0
-	// when there is no estimate (Config.NoCycles, or see Warnings).
+	// Cycles is core cycles per call: Ticks × CyclesPerTick from the ruler,
+	// or the PMU's count (see CyclesSource). 0 when there is no figure
+	// (Config.NoCycles, or see Warnings).
 	Cycles float64
+	// CyclesSource says where Cycles came from: CyclesRuler ("ruler"),
+	// CyclesPMU ("pmu"), or "" when there is no cycle figure.
+	CyclesSource string
+	// Counters are the extra events of Config.Events, per call.
+	Counters []Counter
 	// Converged reports whether the K best target samples agreed within
 	// the tolerance before MaxSamples or MaxTime.
 	Converged bool
 	// Samples is target samples taken (discarded ones included).
 	Samples int
-	// Discarded is target samples thrown away because start and stop ran
-	// on different CPUs, or not on the pinned one.
+	// Discarded is target samples thrown away: start and stop ran on
+	// different CPUs or not on the pinned one (RDTSCP), or a software event
+	// moved during the sample; Disturbed counts them by cause.
 	Discarded int
+	// Disturbed counts the discarded samples by cause.
+	Disturbed Disturbances
 	// Warnings holds soft problems: not converged, not pinned, priority not
 	// raised, many discards, calibration warnings.
 	Warnings []error

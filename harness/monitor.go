@@ -1,0 +1,241 @@
+package harness
+
+// The engine's view of the kernel's performance counters (package
+// perfevent): software events that mark disturbed samples, and the extra
+// events Config.Events asks for, counted per call.
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/cyclebench/cyclebench/perfevent"
+)
+
+// Disturbances counts target samples discarded because something else
+// happened on the measuring thread during them, by cause (a sample with
+// several causes counts under the first of the order below). They are
+// included in Result.Discarded.
+type Disturbances struct {
+	// Monitored reports whether the software events could be read; when
+	// false, only RDTSCP's CPU number (Migrations) was checked.
+	Monitored bool `json:"monitored"`
+	// ContextSwitches: the thread left its CPU during the sample. Only
+	// while that is the exception: when more than half of the samples
+	// switch, the function itself blocks or sleeps, samples are kept and
+	// ErrBlocks says so.
+	ContextSwitches int `json:"context_switches"`
+	// Migrations: the thread moved to another CPU (the cpu-migrations
+	// event, or RDTSCP's CPU number differing between start and stop or
+	// from the pinned CPU).
+	Migrations int `json:"migrations"`
+	// PageFaults: the sample took a page fault. Only while faults are rare:
+	// when more than half of the samples fault, the faults are the kernel's
+	// own cost, samples are kept and a warning says so.
+	PageFaults int `json:"page_faults"`
+	// FaultingSamples counts every sample that took a page fault, discarded
+	// or kept, and SwitchingSamples every sample with a context switch.
+	FaultingSamples  int `json:"faulting_samples"`
+	SwitchingSamples int `json:"switching_samples"`
+}
+
+// Counter is one extra event counted per call (Config.Events).
+type Counter struct {
+	// Event is the event's perf name ("instructions", "branch-misses", ...).
+	Event string `json:"event"`
+	// PerCall is the count per call in the target's best sample (the one
+	// with the fewest ticks), less the empty loop's count per call in its
+	// best sample.
+	PerCall float64 `json:"per_call"`
+	// Multiplexed reports that the kernel shared the PMU between more events
+	// than it has counters: the figure is a scaled estimate.
+	Multiplexed bool `json:"multiplexed,omitempty"`
+}
+
+// Cycle sources of Result.CyclesSource.
+const (
+	CyclesRuler = "ruler" // the ADD-chain ruler measured beside the target
+	CyclesPMU   = "pmu"   // the processor's cycle counter
+)
+
+// ErrCounters (a warning): the performance counters asked for, or the
+// software events that mark disturbed samples, could not be opened.
+var ErrCounters = errors.New("harness: performance counters")
+
+// softEvents are the software events whose movement during a sample marks
+// it as disturbed, in the order causes are counted.
+var softEvents = []perfevent.Event{perfevent.ContextSwitches, perfevent.CPUMigrations, perfevent.PageFaults}
+
+// monitor reads the counters around samples, on the measuring thread.
+type monitor struct {
+	soft         *perfevent.Group // nil when the software events are unavailable
+	hw           *perfevent.Group // nil without Config.Events
+	before       perfevent.Counts
+	after        perfevent.Counts
+	hwBefore     perfevent.Counts
+	hwAfter      perfevent.Counts
+	hwDelta      perfevent.Counts
+	hwOK         bool // the last hardware delta is valid
+	faultsKept   bool // faults are the kernel's own: no longer a cause
+	switchesKept bool // context switches are the kernel's own (it blocks)
+	warnings     []error
+}
+
+// newMonitor opens the groups on the calling (pinned) thread. Failures are
+// warnings: the measurement goes on without them.
+func newMonitor(cfg Config) *monitor {
+	m := &monitor{}
+	if !cfg.NoDisturbances {
+		g, err := perfevent.Open(softEvents)
+		if err == nil {
+			err = g.Enable()
+		}
+		if err != nil {
+			if g != nil {
+				_ = g.Close()
+			}
+			m.warnings = append(m.warnings, fmt.Errorf("%w: disturbed samples cannot be told from others by software events (only RDTSCP migrations are checked): %w", ErrCounters, err))
+		} else {
+			m.soft = g
+			m.warnings = append(m.warnings, g.Warnings...)
+		}
+	}
+	if len(cfg.Events) > 0 {
+		evs, err := perfevent.Parse(strings.Join(cfg.Events, ","))
+		if err == nil {
+			var g *perfevent.Group
+			if g, err = perfevent.Open(evs); err == nil {
+				if err = g.Enable(); err != nil {
+					_ = g.Close()
+				} else {
+					m.hw = g
+					m.warnings = append(m.warnings, g.Warnings...)
+				}
+			}
+		}
+		if err != nil {
+			m.warnings = append(m.warnings, fmt.Errorf("%w: the events %v are not counted: %w", ErrCounters, cfg.Events, err))
+		}
+	}
+	return m
+}
+
+// close releases the groups.
+func (m *monitor) close() {
+	if m.soft != nil {
+		_ = m.soft.Close()
+	}
+	if m.hw != nil {
+		_ = m.hw.Close()
+	}
+}
+
+// begin reads the counters just before a sample (outside its timed
+// region).
+func (m *monitor) begin() {
+	if m.soft != nil && m.soft.Read(&m.before) != nil {
+		m.before.N = -1 // unreadable: end reports no cause
+	}
+	if m.hw != nil {
+		m.hwOK = m.hw.Read(&m.hwBefore) == nil
+	}
+}
+
+// end reads the counters just after a sample and returns the software
+// event that moved (0 when none did, or when they cannot be read). The
+// hardware counts of the sample are left in hwDelta (hwOK).
+func (m *monitor) end() perfevent.Event {
+	if m.hw != nil && m.hwOK {
+		m.hwOK = m.hw.Read(&m.hwAfter) == nil && m.hwDelta.Delta(&m.hwBefore, &m.hwAfter) == nil
+	}
+	if m.soft == nil || m.before.N < 0 || m.soft.Read(&m.after) != nil || !m.after.Changed(&m.before) {
+		return 0
+	}
+	for i, e := range softEvents {
+		if m.after.Raw[i] != m.before.Raw[i] {
+			return e
+		}
+	}
+	return 0
+}
+
+// hwCounts is one sample's hardware counts, kept for the best sample.
+type hwCounts struct {
+	ticks  uint64
+	r      int
+	counts perfevent.Counts
+}
+
+// keepBest records the current hardware delta in *best when the sample of
+// ticks (r calls) is the best so far per call.
+func (m *monitor) keepBest(best *hwCounts, ticks uint64, r int) {
+	if m.hw == nil || !m.hwOK {
+		return
+	}
+	if best.r == 0 || float64(ticks)/float64(r) < float64(best.ticks)/float64(best.r) {
+		*best = hwCounts{ticks: ticks, r: r, counts: m.hwDelta}
+	}
+}
+
+// counters turns the best target and overhead samples' counts into
+// per-call figures.
+func counters(target, over hwCounts) []Counter {
+	if target.r == 0 {
+		return nil
+	}
+	var out []Counter
+	for i := 0; i < target.counts.N; i++ {
+		e := target.counts.Events[i]
+		v := float64(target.counts.Values[i]) / float64(target.r)
+		if over.r > 0 {
+			if ov, ok := over.counts.Value(e); ok {
+				v -= float64(ov) / float64(over.r)
+			}
+		}
+		out = append(out, Counter{Event: e.String(), PerCall: v, Multiplexed: target.counts.Multiplexed})
+	}
+	return out
+}
+
+// classify decides what a moved software event means for a target sample:
+// whether to discard it, counting the cause in d. Context switches and page
+// faults discard a sample only while they are the exception (at most half
+// of the samples so far, after the first eight): a kernel that sleeps or
+// blocks switches out in every sample, one that touches new memory faults
+// in every sample, and discarding them all would leave nothing to measure;
+// then the samples are kept and a warning says why (ErrBlocks, or the
+// page-fault warning). A migration always discards: the thread is pinned.
+func (m *monitor) classify(cause perfevent.Event, d *Disturbances, taken int) (discard bool) {
+	switch cause {
+	case perfevent.ContextSwitches:
+		d.SwitchingSamples++
+		if m.switchesKept || 2*d.SwitchingSamples > max(taken, 8) {
+			m.switchesKept = true
+			return false
+		}
+		d.ContextSwitches++
+		return true
+	case perfevent.CPUMigrations:
+		d.Migrations++
+		return true
+	case perfevent.PageFaults:
+		d.FaultingSamples++
+		if m.faultsKept || 2*d.FaultingSamples > max(taken, 8) {
+			m.faultsKept = true
+			return false
+		}
+		d.PageFaults++
+		return true
+	}
+	return false
+}
+
+// CounterValue returns the per-call figure of event in r.Counters.
+func (r Result) CounterValue(event string) (float64, bool) {
+	i := slices.IndexFunc(r.Counters, func(c Counter) bool { return c.Event == event })
+	if i < 0 {
+		return 0, false
+	}
+	return r.Counters[i].PerCall, true
+}
