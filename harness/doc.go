@@ -3,42 +3,93 @@
 // (Bryant and O'Hallaron, "Computer Systems: A Programmer's Perspective",
 // 3rd ed., §5 and the web aside on measuring time).
 //
-// # The measuring loop
+// # One engine
 //
-// [Measure] runs on a fresh goroutine locked to its OS thread, pinned to one
-// CPU (package affinity) with its priority raised where permitted and the
-// garbage collector off. It warms the function up, then takes samples in
-// rounds. Each round times, close together:
+// [Measure], [CPE], [Compare], [Report] and [Validate] all run the same
+// sampling engine on a fresh goroutine locked to its OS thread, pinned to
+// one CPU with its priority raised where permitted and the garbage
+// collector off (internal/pinned, the one pinning path). The engine warms
+// the functions up, chooses R, the calls per sample, and then takes samples
+// in rounds. Each round times, close together:
 //
-//   - the target: R calls of f between tsc.StartCPU and tsc.StopCPU;
+//   - each target: R calls of it between tsc.StartCPU and tsc.StopCPU, there
+//     and back (A B B A) when there are several;
 //   - the same loop around an empty function: the overhead to subtract;
 //   - a dependent ADD chain at two lengths: the core-clock ruler.
 //
-// Each stream keeps its K smallest samples (package stats); the target is
-// converged when (1+ε)·v1 ≥ vK, or when vK − v1 is within an absolute
-// tolerance of a few counter steps. A sample whose start and stop ran on
-// different CPUs, or on a CPU other than the pinned one, is discarded and
-// counted. After MaxSamples samples or MaxTime, Measure gives up and says
-// so in Result.Converged.
+// Every other round runs backwards, so a slow drift affects every stream
+// alike. Each stream keeps its K smallest samples (package stats); a target
+// has converged when (1+ε)·v1 ≥ vK, or when vK − v1 is within an absolute
+// tolerance of a few counter quanta. Every target is sampled until all
+// have converged, and the overhead and the ruler as long as any target is,
+// so all best samples come from the same stretch of time. After
+// MaxSamples samples or MaxTime the engine gives up and says so in
+// Result.Converged.
 //
 // The result per call is (v1(target) − v1(empty)) / R ticks, converted to
 // nanoseconds with the calibrated counter frequency (package calibrate) and
-// to core cycles with the ADD chain's slope measured in the same rounds:
-// one ADD is one core cycle, whatever the counter's rate.
+// to core cycles with the ruler's slope measured in the same rounds: one ADD
+// is one core cycle, whatever the counter's rate.
 //
-// # Short kernels
+// The engine's decisions are pure functions of what it has seen, tested
+// without hardware: the choice of R, the counter quantum the samples show,
+// the R variants, the stopping rule and the two-cluster check.
 //
-// When one call is too short to resolve against the counter's step, each
-// sample times R calls (R chosen so a sample spans at least
-// Config.MinRegionSteps counter steps) and the result is divided by R; R
-// is in Result.Repeat.
+// # Resolution from the samples
+//
+// R is chosen so that a sample spans at least Config.MinRegionSteps counter
+// quanta, and at least 10/ε of them, so that one quantum is at most a tenth
+// of the K-best tolerance. The quantum is the larger of the counter's step
+// as package tsc detected it and the quantum the samples themselves show: a
+// virtual TSC that advances 26 ticks at a time gives samples with few
+// distinct values on a 26-tick grid, whatever the step detection said. The
+// probe that chooses R looks for it, the engine looks again after 32 and
+// 128 samples and lengthens R when it finds a coarser one
+// (Result.Retunes), and the ruler is probed the same way.
+//
+// # Latency and throughput
+//
+// "Cycles per call" has two meanings, as in llvm-exegesis, and every result
+// says which one it is (Result.Mode):
+//
+//   - [Throughput], the default: calls back to back, as in a program's loop.
+//     Consecutive calls may overlap in the out-of-order core, by an amount
+//     that can depend on the loop around them; so the engine takes R, R+1,
+//     R+2 and R+3 calls per sample in turn (every remainder of its loop
+//     unrolled by four), and every measurement sees every such mode. When
+//     the per-call samples form two clusters, a warning ([ErrModes]) names
+//     both and the figure is the lower.
+//   - [Latency]: a serializing fence (LFENCE on amd64, ISB on arm64) before
+//     each call, with the fenced empty call as the overhead: the time from
+//     a call's first instruction to its last result, with nothing to overlap
+//     with. 1000 dependent ADDs measure 1000 cycles here; back to back they
+//     can measure 5% less.
+//
+// # Disturbed samples
+//
+// A sample whose start and stop ran on different CPUs, or on a CPU other
+// than the pinned one (RDTSCP reports it), is discarded. Where Linux's
+// perf_event_open works, the engine also reads the software events
+// context-switches, cpu-migrations and page-faults just before and after
+// each target sample, outside its timed region, and discards a sample in
+// which one moved; Result.Disturbed counts them by cause. A function that
+// itself blocks or touches new memory switches or faults in most samples:
+// then those are kept, with a warning. Config.Events counts extra events per
+// call (instructions, branch misses, ...; hardware events need a PMU, which
+// virtual machines seldom expose); with "cycles" on a machine that has one,
+// Cycles comes from the PMU and the ruler cross-checks it.
 //
 // # Safety
 //
-// Everything Measure changes is restored when it returns: the thread's CPU
-// mask, priority and scheduler, the GC percentage. A function that panics
-// or calls runtime.Goexit ends the measurement with an error naming it;
-// the measuring goroutine's state is restored first.
+// Everything a measurement changes is restored when it returns: the
+// thread's CPU mask, priority and scheduler, the GC percentage. A function
+// that panics or calls runtime.Goexit ends the measurement with an error
+// naming it; the measuring goroutine's state is restored first.
+//
+// A realtime measurement (Config.Realtime) is watched from another thread:
+// RLIMIT_RTTIME alone cannot stop a spinning Go thread, so when the
+// measuring thread has used most of Config.RTTimeLimit it is put back to
+// normal priority and the call returns [ErrRealtimeLimit].
 //
 // # Beyond one measurement
 //
@@ -50,9 +101,4 @@
 // into `go test -bench` from inside a benchmark function. [Validate] checks
 // all of this against chains of known latency. [ClocksLab] and
 // [UtilisationLab] are the source articles' lab of timing methods.
-//
-// A realtime measurement (Config.Realtime) is watched from another thread:
-// RLIMIT_RTTIME alone cannot stop a spinning Go thread, so when the
-// measuring thread has used most of Config.RTTimeLimit it is put back to
-// normal priority and the call returns [ErrRealtimeLimit].
 package harness

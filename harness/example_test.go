@@ -118,3 +118,48 @@ func ExampleValidate() {
 	}
 	fmt.Println("pass:", v.Pass)
 }
+
+// In latency mode every call follows a serializing fence, so calls cannot
+// overlap: a chain of dependent ADDs measures its latency, one cycle per
+// ADD. (Not run as a test: the figure depends on the machine.)
+func ExampleMeasure_latency() {
+	cfg := harness.DefaultConfig()
+	cfg.Mode = harness.Latency
+	var sink uint64
+	r, err := harness.Measure(cfg, func() {
+		for i := uint64(0); i < 1000; i++ {
+			sink = sink*3 + i
+		}
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%s: %.0f cycles per call (%s), %d disturbed samples discarded\n", r.Mode, r.Cycles, r.CyclesSource, r.Discarded)
+}
+
+func ExampleParseMode() {
+	m, err := harness.ParseMode("latency")
+	fmt.Println(m, err)
+	_, err = harness.ParseMode("fast")
+	fmt.Println(err)
+	// Output:
+	// latency <nil>
+	// harness: bad config: mode "fast" (allowed: throughput, latency)
+}
+
+// WithDefaults is the one check of a Config; its errors say which field,
+// which value and what is allowed.
+func ExampleConfig_WithDefaults() {
+	cfg := harness.DefaultConfig()
+	cfg.MaxSamples = 2
+	_, err := cfg.WithDefaults()
+	var ce *harness.ConfigError
+	if errors.As(err, &ce) {
+		fmt.Println(ce.Field, ce.Value, "—", ce.Allowed)
+	}
+	fmt.Println(errors.Is(err, harness.ErrBadConfig))
+	// Output:
+	// MaxSamples 2 — at least K = 3
+	// true
+}
