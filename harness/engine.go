@@ -13,6 +13,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/cyclebench/cyclebench/affinity"
 	"github.com/cyclebench/cyclebench/calibrate"
 	"github.com/cyclebench/cyclebench/cputime"
 	"github.com/cyclebench/cyclebench/internal/chain"
@@ -220,15 +221,20 @@ func measureInstances(cfg Config, insts []Instance, commonR bool, extra func(*en
 				return err
 			}
 		}
+		// The counters count this thread; they are opened beside the warm-up.
+		monc := make(chan *monitor, 1)
+		tid := affinity.ThreadID()
+		go func() { monc <- newMonitor(cfg, tid) }()
 		var err error
-		if e, err = newEngine(cfg, cal, th, insts, commonR); err != nil {
+		e, err = newEngine(cfg, cal, th, insts, commonR)
+		mon := <-monc
+		defer mon.close()
+		if err != nil {
 			e = nil
 			return err
 		}
-		// The counters belong to this thread: opened and closed on it.
-		e.mon = newMonitor(cfg)
-		defer e.mon.close()
-		e.warnings = append(e.warnings, e.mon.warnings...)
+		e.mon = mon
+		e.warnings = append(e.warnings, mon.warnings...)
 		return e.run(extra, progress)
 	})
 	if abandoned {

@@ -82,12 +82,14 @@ type monitor struct {
 	warnings     []error
 }
 
-// newMonitor opens the groups on the calling (pinned) thread. Failures are
-// warnings: the measurement goes on without them.
-func newMonitor(cfg Config) *monitor {
+// newMonitor opens the groups for thread tid (the pinned measuring thread;
+// it may be called from another goroutine, so the opening overlaps the
+// warm-up: the first perf_event_open of a process can take 8 ms). Failures
+// are warnings: the measurement goes on without them.
+func newMonitor(cfg Config, tid int) *monitor {
 	m := &monitor{}
 	if !cfg.NoDisturbances {
-		g, err := perfevent.Open(softEvents)
+		g, err := perfevent.OpenThread(tid, softEvents)
 		if err == nil {
 			err = g.Enable()
 		}
@@ -105,7 +107,7 @@ func newMonitor(cfg Config) *monitor {
 		evs, err := perfevent.Parse(strings.Join(cfg.Events, ","))
 		if err == nil {
 			var g *perfevent.Group
-			if g, err = perfevent.Open(evs); err == nil {
+			if g, err = perfevent.OpenThread(tid, evs); err == nil {
 				if err = g.Enable(); err != nil {
 					_ = g.Close()
 				} else {

@@ -143,11 +143,21 @@ var perfEventOpen = unix.PerfEventOpen
 // event the kernel refuses is an error wrapping [ErrUnavailable] and the
 // reason ([ErrNoPMU], [ErrPermission], [ErrEventUnsupported],
 // [ErrTooManyFiles]) that names the event. Close the group when done.
-func Open(events []Event) (*Group, error) {
+func Open(events []Event) (*Group, error) { return OpenThread(0, events) }
+
+// OpenThread is [Open] for thread tid of this process (0: the calling
+// thread), so that a group can be opened from another goroutine while the
+// thread it counts goes on working: the first perf_event_open of a process
+// can take milliseconds (the kernel patches its scheduler hooks in). The
+// group counts tid wherever it is read from.
+func OpenThread(tid int, events []Event) (*Group, error) {
 	if err := checkEvents(events); err != nil {
 		return nil, err
 	}
-	g := &Group{n: len(events), tid: unix.Gettid()}
+	if tid == 0 {
+		tid = unix.Gettid()
+	}
+	g := &Group{n: len(events), tid: tid}
 	for i := range g.fds {
 		g.fds[i] = -1
 	}
@@ -157,7 +167,7 @@ func Open(events []Event) (*Group, error) {
 		if i > 0 {
 			groupFd = g.fds[0]
 		}
-		fd, warn, err := openEvent(e, i == 0, groupFd)
+		fd, warn, err := openEvent(tid, e, i == 0, groupFd)
 		if err != nil {
 			g.closeFds()
 			return nil, err
@@ -181,17 +191,17 @@ func Open(events []Event) (*Group, error) {
 // openEvent opens one event in the scope it wants, and, when the kernel
 // refuses kernel-mode counting of a software event that still means
 // something in user space, again for user space only with a warning.
-func openEvent(e Event, leader bool, groupFd int) (fd int, warn, err error) {
+func openEvent(tid int, e Event, leader bool, groupFd int) (fd int, warn, err error) {
 	s := wantScope(e)
 	a := attr(e, s, leader)
-	fd, err = perfEventOpen(&a, 0, -1, groupFd, unix.PERF_FLAG_FD_CLOEXEC)
+	fd, err = perfEventOpen(&a, tid, -1, groupFd, unix.PERF_FLAG_FD_CLOEXEC)
 	if err == nil {
 		return fd, nil, nil
 	}
 	denied := errors.Is(err, unix.EACCES) || errors.Is(err, unix.EPERM)
 	if s == scopeAll && denied && userOnlyMeaningful(e) {
 		a = attr(e, scopeUser, leader)
-		if fd, err2 := perfEventOpen(&a, 0, -1, groupFd, unix.PERF_FLAG_FD_CLOEXEC); err2 == nil {
+		if fd, err2 := perfEventOpen(&a, tid, -1, groupFd, unix.PERF_FLAG_FD_CLOEXEC); err2 == nil {
 			if e == TaskClock {
 				return fd, nil, nil // the thread's clock is the same in either mode
 			}

@@ -24,7 +24,10 @@ func errNotLinux(what string) error {
 // Open fails on this platform with an error wrapping [ErrUnavailable] and
 // errors.ErrUnsupported; on Linux it opens a group counting the calling
 // thread. A bad list is still reported as such.
-func Open(events []Event) (*Group, error) {
+func Open(events []Event) (*Group, error) { return OpenThread(0, events) }
+
+// OpenThread fails on this platform like [Open].
+func OpenThread(tid int, events []Event) (*Group, error) {
 	if err := checkEvents(events); err != nil {
 		return nil, err
 	}
