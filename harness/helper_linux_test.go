@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -314,8 +315,9 @@ func helperSignal(st *os.ProcessState) (syscall.Signal, bool) {
 }
 
 // startBurner starts a helper process spinning on cpu at normal priority,
-// waits until it spins, and kills it (by PID) when the test ends.
-func startBurner(t *testing.T, cpu int) {
+// waits until it spins, and returns a function that kills it (by PID); it
+// is killed when the test ends in any case.
+func startBurner(t *testing.T, cpu int) (stop func()) {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
@@ -333,10 +335,14 @@ func startBurner(t *testing.T, cpu int) {
 		t.Fatalf("starting the burner: %v", err)
 	}
 	pid := cmd.Process.Pid
-	t.Cleanup(func() {
-		_ = syscall.Kill(pid, syscall.SIGKILL)
-		_ = cmd.Wait()
-	})
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+			_ = cmd.Wait()
+		})
+	}
+	t.Cleanup(stop)
 	ready := make(chan error, 1)
 	go func() {
 		sc := bufio.NewScanner(stdout)
@@ -357,4 +363,5 @@ func startBurner(t *testing.T, cpu int) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("burner did not start spinning in 10s")
 	}
+	return stop
 }

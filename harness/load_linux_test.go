@@ -3,6 +3,7 @@
 package harness
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -64,7 +65,6 @@ func TestLoad(t *testing.T) {
 		}
 		return r
 	}
-	idle := measure(t, "idle", false)
 	for _, tt := range []struct {
 		name         string
 		cpu          int
@@ -77,11 +77,26 @@ func TestLoad(t *testing.T) {
 		{"burner on the same cpu, normal priority", x, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			startBurner(t, tt.cpu)
-			r := measure(t, tt.name, tt.keepPriority)
-			if d := math.Abs(r.Cycles-idle.Cycles) / idle.Cycles; d > 0.02 {
-				t.Errorf("%s: %.2f cycles, idle %.2f: %.2f%% apart, want within 2%%", tt.name, r.Cycles, idle.Cycles, 100*d)
+			// Retry rule: an idle measurement, then one with the burner, up
+			// to three times; the test fails when all three pairs are more
+			// than 2% apart. Other guests of the host can slow one
+			// measurement of a pair by a few percent (seen: 3.6% once in
+			// four runs while other jobs ran); a harness that cannot keep
+			// the burner out fails every time.
+			var last string
+			for attempt := 1; attempt <= 3; attempt++ {
+				idle := measure(t, "idle", false)
+				stop := startBurner(t, tt.cpu)
+				r := measure(t, tt.name, tt.keepPriority)
+				stop()
+				d := math.Abs(r.Cycles-idle.Cycles) / idle.Cycles
+				if d <= 0.02 {
+					return
+				}
+				last = fmt.Sprintf("%.2f cycles, idle %.2f: %.2f%% apart", r.Cycles, idle.Cycles, 100*d)
+				t.Logf("attempt %d: %s", attempt, last)
 			}
+			t.Errorf("%s: three attempts more than 2%% from idle; the last: %s", tt.name, last)
 		})
 	}
 }

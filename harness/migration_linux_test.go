@@ -4,6 +4,7 @@ package harness
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"testing"
 	"time"
@@ -42,9 +43,35 @@ func TestMigrationDiscarded(t *testing.T) {
 	x, y := allowed[len(allowed)-1], allowed[0]
 	cfg := DefaultConfig()
 	cfg.CPU, cfg.K, cfg.Repeat, cfg.Warmup = x, 5, 1, -1
+	// Retry rule for the comparison only: the undisturbed and the
+	// migrated measurement are taken up to three times, and the test fails
+	// when all three pairs are more than 3% apart (other guests of the host
+	// slowed one measurement of a pair by 4.8% once in four runs while
+	// other jobs ran). The checks on discarding hold on every attempt.
+	var last string
+	for attempt := 1; attempt <= 3; attempt++ {
+		base, res := migrateOnce(t, cfg, x, y)
+		got, want, unit := res.Cycles, base.Cycles, "cycles"
+		if !chain.Exact() || got == 0 || want == 0 {
+			got, want, unit = res.Ticks, base.Ticks, "ticks"
+		}
+		d := math.Abs(got-want) / want
+		if d <= 0.03 {
+			return
+		}
+		last = fmt.Sprintf("%s with a migration %.1f, undisturbed %.1f: %.2f%% apart", unit, got, want, 100*d)
+		t.Logf("attempt %d: %s", attempt, last)
+	}
+	t.Errorf("three attempts more than 3%% apart; the last: %s", last)
+}
+
+// migrateOnce measures the kernel undisturbed and then with the thread
+// moved from x to y and back mid-run, and checks what must hold whatever
+// the load.
+func migrateOnce(t *testing.T, cfg Config, x, y int) (base, res Result) {
+	t.Helper()
 	const n = 20_000
 	const at = 5
-
 	base, err := Measure(cfg, chainKernel(n))
 	if err != nil {
 		t.Fatal(err)
@@ -75,7 +102,7 @@ func TestMigrationDiscarded(t *testing.T) {
 	}()
 	calls := 0
 	var ranOn []int // CPUs of the first calls after the hand-off
-	res, err := Measure(cfg, func() {
+	res, err = Measure(cfg, func() {
 		calls++
 		switch {
 		case calls == at:
@@ -125,11 +152,5 @@ func TestMigrationDiscarded(t *testing.T) {
 	if want := float64(res.Discarded) > 0.1*float64(res.Samples); manyDiscards != want {
 		t.Errorf("ErrDiscards warning %v with %d of %d samples discarded, want %v", manyDiscards, res.Discarded, res.Samples, want)
 	}
-	got, want, unit := res.Cycles, base.Cycles, "cycles"
-	if !chain.Exact() || got == 0 || want == 0 {
-		got, want, unit = res.Ticks, base.Ticks, "ticks"
-	}
-	if d := math.Abs(got-want) / want; d > 0.03 {
-		t.Errorf("%s with a migration %.1f, undisturbed %.1f: %.2f%% apart, want within 3%%", unit, got, want, 100*d)
-	}
+	return base, res
 }
