@@ -40,8 +40,8 @@
 // 2.1 GHz TSC stepping by 2, a quantized guest TSC, an arm64 CNTVCT):
 // nanoseconds do not. A kernel a machine lacks is marked missing; a cell
 // without cycles (no core-clock ruler, a go test file without
-// harness.Report) holds the ns figures and says why. [Table.Rows] gives
-// the table as text cells, [Table.String] a plain rendering, and
+// harness.Report) holds the ns figures and says why. [Table.TextRows]
+// gives the table as text cells, [Table.String] a plain rendering, and
 // [Table.Comparison] and [Table.HeatMap] the inputs of [plot.Compare] and
 // [plot.HeatMap].
 //

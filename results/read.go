@@ -44,7 +44,8 @@ func Read(path string) (File, error) {
 // ([ParseName]). A line benchfmt cannot read is skipped with a warning
 // wrapping [ErrSkippedLine] and the *benchfmt.SyntaxError (file and line);
 // the lines under "--- BENCH:" (go test's log of a benchmark) become the
-// warnings of the run above them.
+// warnings of the run above them, and one with harness.ErrNotConverged's
+// text ("harness: did not converge") marks it NotConverged.
 //
 // Errors wrap [ErrFormat] (neither format), [ErrSyntax] (malformed JSON, a
 // value of the wrong type, a result without a name: the message gives the
