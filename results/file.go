@@ -377,11 +377,11 @@ func (n NoCycles) String() string {
 	case HasCycles:
 		return "has cycles"
 	case NoRuler:
-		return "measured without the core-clock ruler (-no-cycles), so only ticks and ns"
+		return "measured without the core-clock ruler (-no-cycles)"
 	case NotReported:
-		return "no cycles/op on the benchmark line (a go test benchmark without harness.Report): only ns"
+		return "no cycles/op on its benchmark lines (go test without harness.Report)"
 	case NotWritten:
-		return "the file has no \"cycles\" field (written by a version without cycle figures)"
+		return "no \"cycles\" field in its file (a version of the tool without cycle figures)"
 	}
 	return fmt.Sprintf("NoCycles(%d)", int(n))
 }

@@ -248,7 +248,7 @@ func (t *Table) notes(files []File) {
 	}
 	for ci, col := range t.Columns {
 		if col.NoCycles != HasCycles {
-			t.Notes = append(t.Notes, fmt.Sprintf("%s has no cycle figures (%s): its cells give ns", col.Name, col.NoCycles))
+			t.Notes = append(t.Notes, fmt.Sprintf("%s has no cycle figures — %s; its cells give ns", col.Name, col.NoCycles))
 		}
 		var missing, unconverged, failed []string
 		partial := false
