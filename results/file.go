@@ -417,3 +417,11 @@ type FitLine struct {
 	N                                      int
 	OutlierSizes                           []int64
 }
+
+// MarshalText writes the format's String, so a File encodes as readable
+// JSON.
+func (f Format) MarshalText() ([]byte, error) { return []byte(f.String()), nil }
+
+// MarshalText writes the reason's String, so a Run or a Cell encodes as
+// readable JSON.
+func (n NoCycles) MarshalText() ([]byte, error) { return []byte(n.String()), nil }

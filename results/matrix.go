@@ -647,3 +647,7 @@ func pathsOf(files []File) []string {
 	}
 	return out
 }
+
+// MarshalText writes the spread's String ("min–max", "IQR"), so a Table
+// encodes as readable JSON.
+func (s Spread) MarshalText() ([]byte, error) { return []byte(s.String()), nil }

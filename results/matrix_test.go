@@ -1,6 +1,7 @@
 package results
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"math"
@@ -426,5 +427,23 @@ func TestSelectBaseline(t *testing.T) {
 	}
 	if _, err := SelectBaseline(nil, "x"); !errors.Is(err, ErrBadInput) {
 		t.Errorf("no files: err %v", err)
+	}
+}
+
+// TestTableJSON: a table encodes as JSON with its reasons and kinds in
+// words, for a command line's -format json.
+func TestTableJSON(t *testing.T) {
+	tb, err := Matrix(readAll(t, "kvm-amd-zen5-run.json", "synthetic-arm64-cntvct-nocycles-run.json"), DefaultMatrixOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := json.Marshal(tb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"Spread":"min–max"`, `"NoCycles":"measured without the core-clock ruler (-no-cycles)"`, `"Format":"cyclebench run (json)"`, `"Missing":true`} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("JSON lacks %s", want)
+		}
 	}
 }

@@ -206,3 +206,6 @@ func (t *Table) HeatMap(m Metric, rows []int) (plot.HeatMap, error) {
 	}
 	return h, nil
 }
+
+// MarshalText writes the metric's String.
+func (m Metric) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
