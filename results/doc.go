@@ -7,7 +7,7 @@
 // without harness.Report). [Read] and [Parse] turn any of them into a
 // [File]: the [Machine] it was measured on, its [Entry] values (a
 // benchmark name with the [Run] of each measurement: cycles, ticks and ns
-// per call and per element) and, for cpe reports, the kernels' [Fit]s.
+// per call and per element) and, for cpe reports, the kernels' fits ([Fit]).
 // Every version of the files written so far is read; fields an older
 // version did not write read as zero, and the File says which
 // ([File.Absent], [ErrAbsentField]).
@@ -43,7 +43,7 @@
 // harness.Report) holds the ns figures and says why. [Table.TextRows]
 // gives the table as text cells, [Table.String] a plain rendering, and
 // [Table.Comparison] and [Table.HeatMap] the inputs of [plot.Compare] and
-// [plot.HeatMap].
+// [plot.Heat].
 //
 // Nothing in the package prints, logs or panics; errors wrap the sentinel
 // errors below, and soft problems are warnings in [File.Warnings].
