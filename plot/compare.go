@@ -53,9 +53,12 @@ type Bar struct {
 	// runs), drawn as an error bar; both 0 means none. When set,
 	// Lo ≤ Value ≤ Hi.
 	Lo, Hi float64
-	// Missing marks a group this series has no value for: "n/a" is drawn
-	// instead of a bar.
+	// Missing marks a group this series has no value for: Note, or "n/a"
+	// when Note is empty, is drawn instead of a bar.
 	Missing bool
+	// Note is the text drawn instead of a Missing bar ("no cycles",
+	// "missing"); "" means "n/a". It is ignored when Missing is false.
+	Note string
 }
 
 // Compare draws c to w as an svg, png or pdf image (format, any case):
@@ -288,7 +291,11 @@ func drawComparison(dc draw.Canvas, c Comparison, opt Options) error {
 			}
 			if b.Missing {
 				naPts = append(naPts, xy(center, base))
-				naLabels = append(naLabels, "n/a")
+				note := b.Note
+				if note == "" {
+					note = "n/a"
+				}
+				naLabels = append(naLabels, note)
 				continue
 			}
 			h := 0.42 * slot

@@ -1,9 +1,9 @@
 // Package plot draws cyclebench results with gonum.org/v1/plot: CPE
-// sweeps ([CPE]) and comparisons between kernels or machines
-// ([Compare]), as SVG, PNG or PDF. The command line and library users
-// call the same functions.
+// sweeps ([CPE]), comparisons between kernels or machines ([Compare])
+// and tables of kernels × machines ([Heat]), as SVG, PNG or PDF. The
+// command line and library users call the same functions.
 //
-// The inputs are plain structs ([CPESeries], [Comparison]) that do not
+// The inputs are plain structs ([CPESeries], [Comparison], [HeatMap]) that do not
 // depend on the measuring engine: fill them from harness.CPEResult and
 // stats.Fit, from a saved JSON file, or by hand.
 //
@@ -16,6 +16,9 @@
 // drawn hollow and listed in the legend; a kernel whose cost is not linear
 // in n is marked in the title and legend. A comparison is a grouped bar
 // chart with error bars, bars growing from 1 when the values are ratios.
+// A heat map colours each cell of a table by its value (diverging from
+// white at 1 for ratios) and writes its figure in it: it stays readable
+// with a hundred rows, where grouped bars do not.
 //
 // Every series has a colour from a colour-blind-safe [Palette], a marker
 // [Shape] and a dash pattern ([StyleOf]), so overlapping lines stay apart.

@@ -134,3 +134,26 @@ func ExampleStyleOf() {
 	// series 1: #D55E00 shape 1 dashes [6 3]
 	// series 2: #009E73 shape 2 dashes [1.5 2.5]
 }
+
+// A heat map of kernels × machines: colours are cycles relative to the
+// first machine, the text each cell's own figure; a cell without a value
+// is grey with its note.
+func ExampleHeat() {
+	h := plot.HeatMap{
+		Rows:    []string{"Combine4/n=1000", "Combine6/n=1000"},
+		Columns: []string{"zen5", "zen4", "arm64"},
+		Cells: [][]plot.HeatCell{
+			{{Value: 1, Text: "1.94"}, {Value: 1.71, Text: "3.31 (1.71×)"}, {Missing: true, Text: "(0.600 ns)"}},
+			{{Value: 1, Text: "0.951"}, {Value: 1.53, Text: "1.46 (1.53×)"}, {Missing: true, Text: "(0.355 ns)"}},
+		},
+		Unit:  "cycles relative to zen5",
+		Ratio: true,
+	}
+	fmt.Println(plot.Heat(io.Discard, "png", h, plot.Options{Title: "Combine on three machines"}))
+
+	h.Cells[0] = h.Cells[0][:2]
+	fmt.Println(plot.Heat(io.Discard, "png", h, plot.Options{}))
+	// Output:
+	// <nil>
+	// plot: bad input: row "Combine4/n=1000" has 2 cells for 3 columns: want one per column (Missing for a gap)
+}

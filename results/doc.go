@@ -1,0 +1,50 @@
+// Package results reads saved cyclebench result files and compares them
+// across machines.
+//
+// A result file holds one machine's measurements: the JSON reports of
+// cyclebench run and cpe (-format json), or the Go benchmark format
+// written by cyclebench -format bench or by go test -bench (with or
+// without harness.Report). [Read] and [Parse] turn any of them into a
+// [File]: the [Machine] it was measured on, its [Entry] values (a
+// benchmark name with the [Run] of each measurement: cycles, ticks and ns
+// per call and per element) and, for cpe reports, the kernels' fits ([Fit]).
+// Every version of the files written so far is read; fields an older
+// version did not write read as zero, and the File says which
+// ([File.Absent], [ErrAbsentField]).
+//
+// # Names
+//
+// Benchmark names follow the Go convention for sub-benchmarks:
+// "Combine4/n=1000" is kernel Combine4 at size 1000 (also size=, len=,
+// elements=), ".../mode=latency" marks the latency mode in the benchmark
+// format, and go test appends "-N" for GOMAXPROCS. [ParseName] takes a
+// name apart; entries are matched across files by the name without mode
+// and GOMAXPROCS, plus the mode.
+//
+// # Families and variant groups
+//
+// Two groupings serve two questions. A [Family] is one benchmark swept
+// over sizes (Sum/n=100, Sum/n=200, ...): what a CPE fit needs
+// ([Families]). A variant group is several implementations of one job,
+// compared at the same size: Combine1 … Combine6, Psum1 and Psum2, or a
+// user's Sum/one and Sum/four ([VariantOf] gives the rule); the matrix
+// says which variant is fastest on each machine and by how much
+// ([Verdict]).
+//
+// # The matrix
+//
+// [Matrix] lays several files side by side: a [Table] of kernels (rows)
+// by machines (columns), in core cycles per call and per element, each
+// cell the median of the file's runs with their spread, relative to a
+// baseline file. Cycles compare across machines whose counters differ (a
+// 2.1 GHz TSC stepping by 2, a quantized guest TSC, an arm64 CNTVCT):
+// nanoseconds do not. A kernel a machine lacks is marked missing; a cell
+// without cycles (no core-clock ruler, a go test file without
+// harness.Report) holds the ns figures and says why. [Table.TextRows]
+// gives the table as text cells, [Table.String] a plain rendering, and
+// [Table.Comparison] and [Table.HeatMap] the inputs of [plot.Compare] and
+// [plot.Heat].
+//
+// Nothing in the package prints, logs or panics; errors wrap the sentinel
+// errors below, and soft problems are warnings in [File.Warnings].
+package results

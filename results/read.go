@@ -1,0 +1,79 @@
+package results
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+)
+
+// MaxFileSize bounds what [Read] and [Parse] accept from one file: 256 MiB,
+// far above any result file (a 16-kernel run is 13 kB, a cpe sweep 100 kB).
+const MaxFileSize = 256 << 20
+
+// Read reads the result file at path: see [Parse]. Errors name the path.
+func Read(path string) (File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return File{}, fmt.Errorf("results: %w", err)
+	}
+	defer f.Close()
+	return Parse(path, f)
+}
+
+// Parse reads one result file from r; name is the file's name in error
+// messages and [File.Path]. It tells the formats apart by the first byte
+// that is not blank (a UTF-8 byte-order mark is skipped): '{' is
+// cyclebench JSON, anything else the Go benchmark format.
+//
+// JSON is a report of cyclebench run or cpe (-format json) from any
+// version of the tool seen so far: fields an older version did not write
+// read as zero and are listed in [File.Absent], with a warning
+// ([ErrAbsentField]) that says how they were taken (a result without
+// "mode" is throughput: the tool had no other mode then).
+//
+// The benchmark format is read with golang.org/x/perf/benchfmt: files from
+// cyclebench run or cpe -format bench (their "#" lines add the exact
+// counter frequency, the warnings, "# not converged" and the cpe fits) and
+// from go test -bench, with harness.Report (cycles/op, ticks/op, ns/op and
+// the per-element units) or without (ns/op only: the runs' NoCycles is
+// NotReported). The machine comes from the configuration lines (cpu:,
+// goos:, goarch:, and cyclebench's counter:, tsc-hz:, ...). A name that
+// appears several times (-count) is one entry with several runs; the "-N"
+// GOMAXPROCS suffix and a "/mode=latency" part are taken off the name
+// ([ParseName]). A line benchfmt cannot read is skipped with a warning
+// wrapping [ErrSkippedLine] and the *benchfmt.SyntaxError (file and line);
+// the lines under "--- BENCH:" (go test's log of a benchmark) become the
+// warnings of the run above them, and one with harness.ErrNotConverged's
+// text ("harness: did not converge") marks it NotConverged.
+//
+// Errors wrap [ErrFormat] (neither format), [ErrSyntax] (malformed JSON, a
+// value of the wrong type, a result without a name: the message gives the
+// file, the line and what was expected), [ErrNoResults] or [ErrTooLarge],
+// or are the reader's own error.
+func Parse(name string, r io.Reader) (File, error) {
+	data, err := io.ReadAll(io.LimitReader(r, MaxFileSize+1))
+	if err != nil {
+		return File{}, fmt.Errorf("results: reading %s: %w", name, err)
+	}
+	if len(data) > MaxFileSize {
+		return File{}, fmt.Errorf("%w: %s: larger than %d MiB", ErrTooLarge, name, MaxFileSize>>20)
+	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	t := bytes.TrimLeft(data, " \t\r\n")
+	switch {
+	case len(t) == 0:
+		return File{}, fmt.Errorf("%w: %s: the file is empty", ErrFormat, name)
+	case t[0] == '{':
+		return parseJSON(name, data)
+	case t[0] == '[':
+		return File{}, fmt.Errorf("%w: %s:%d: a JSON array: want a cyclebench report, a JSON object with \"results\" (run) or \"kernels\" (cpe)", ErrFormat, name, lineAt(data, int64(len(data)-len(t))))
+	}
+	return parseBench(name, data)
+}
+
+// lineAt returns the 1-based line of byte offset off in data.
+func lineAt(data []byte, off int64) int {
+	off = min(max(off, 0), int64(len(data)))
+	return 1 + bytes.Count(data[:off], []byte("\n"))
+}
