@@ -202,12 +202,12 @@ type engine struct {
 	util         cputime.Utilisation
 }
 
-// measureInstances is how every measurement runs: validate cfg, pin a
-// thread (internal/pinned), build the engine for insts there, take rounds
-// until the stopping rule says so, and hand the engine to done on the same
-// thread (to read results while the calibration and thread are known).
-// extra, when not nil, keeps the loop going while it returns true.
-// abandoned reports a tripped realtime guard: the engine must not be read.
+// measureInstances is how every measurement runs: check cfg, pin a thread
+// (internal/pinned), build the engine for insts there and take rounds until
+// the stopping rule says so. The caller reads the results from the engine
+// returned (nil when none was built). extra, when not nil, keeps the loop
+// going while it returns true. abandoned reports a tripped realtime guard:
+// the engine must not be read.
 func measureInstances(cfg Config, insts []Instance, commonR bool, extra func(*engine) bool, progress func(*engine) (int, int)) (e *engine, abandoned bool, err error) {
 	cfg, err = cfg.WithDefaults()
 	if err != nil {
@@ -225,10 +225,16 @@ func measureInstances(cfg Config, insts []Instance, commonR bool, extra func(*en
 		monc := make(chan *monitor, 1)
 		tid := affinity.ThreadID()
 		go func() { monc <- newMonitor(cfg, tid) }()
+		var mon *monitor
+		defer func() {
+			if mon == nil { // newEngine panicked: wait for the groups to close them
+				mon = <-monc
+			}
+			mon.close()
+		}()
 		var err error
 		e, err = newEngine(cfg, cal, th, insts, commonR)
-		mon := <-monc
-		defer mon.close()
+		mon = <-monc
 		if err != nil {
 			e = nil
 			return err
