@@ -551,11 +551,11 @@ func (e *engine) plan(slots []slot, busy bool) []slot {
 	for i := nt - 1; i >= 0; i-- {
 		slots = append(slots, slots[i])
 	}
-	seen := map[*stream]bool{}
 	for _, t := range e.targets {
 		j := e.rounds % len(t.rs)
-		if s := t.overs[j]; !seen[s] && (busy || !s.done(m)) {
-			seen[s] = true
+		s := t.overs[j]
+		planned := slices.ContainsFunc(slots[2*nt:], func(x slot) bool { return x.s == s })
+		if !planned && (busy || !s.done(m)) {
 			slots = append(slots, slot{kind: slotOverhead, s: s, r: t.rs[j]})
 		}
 	}
