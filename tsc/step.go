@@ -100,30 +100,32 @@ func readDeltas(n int) []uint64 {
 const (
 	// outlierFactor: a difference longer than 16× the median is a read
 	// interrupted by the OS (an interrupt costs a microsecond or more). The
-	// spacing loop spreads differences over about 1–3× the median, so
-	// nothing legitimate is cut, and the cap bounds the multiples k a grid
-	// is checked on, so the fitted quantum's error, times k, stays far
-	// below a tick.
+	// spacing loop spreads differences over about 1–3× the median (up to 8×
+	// under qemu-user), so nothing legitimate is cut, and the cap bounds the
+	// multiples k a grid is checked on, so the fitted quantum's error, times
+	// k, stays far below a tick.
 	outlierFactor = 16
 	// maxGridDelta: differences above 2^44 ticks (over an hour at 4 GHz)
 	// are outliers whatever the median: float64 places k·q within 2^-8 of a
 	// tick only up to about 2^45, and a grid must be checked to a tick.
 	maxGridDelta = 1 << 44
 	// maxOffGridShare: a grid must explain at least 3 differences in 4. The
-	// artefacts seen (1-tick differences on Zen 5 guests) reached 1.2%;
-	// allowing 25% keeps a counter that really is quantized from being
-	// reported as fine (the costly mistake: samples sized for 1 tick move
-	// in whole quanta), while minGridBits, not this share, is what keeps a
-	// fine counter from matching a grid by chance.
+	// artefacts seen (1-tick differences on AMD family 25 and 26 guests)
+	// reached 2.1%; allowing 25% keeps a counter that really is quantized
+	// from being reported as fine (the costly mistake: samples sized for 1
+	// tick move in whole quanta), while minGridBits, not this share, is
+	// what keeps a fine counter from matching a grid by chance.
 	maxOffGridShare = 0.25
 	// minGridBits: a grid is accepted only if the chance that differences
 	// spread evenly over its period put this many of them on it, with this
 	// many anywhere else, is below 2^−30 (the binomial union bound
 	// C(n, off)·p^on). Some 600 candidates at most are tried (8 bases × 64
 	// multiples, divisors, 6 whole-tick steps), so the chance of any false
-	// grid stays below one in a million. With 4000 differences
-	// this is never the binding limit for a real grid; it is what rejects
-	// a grid fitted to a handful of differences.
+	// grid stays below one in a million. With 4000 differences this is
+	// never the binding limit for a real grid (26 ticks, all 4000 on it:
+	// about 14,800 bits); it is what rejects a grid fitted to a handful of
+	// differences, and a whole-tick step of 2 with more than 23% off it
+	// (where 1−f < H(f): no number of differences is evidence).
 	minGridBits = 30
 	// minFracQuantum: a grid tested with a ±1-tick window must have a period
 	// of at least 8 ticks. The window holds at most 2 integers per multiple,
@@ -145,10 +147,11 @@ const (
 	// difference by under 2%, and a finer search is not worth its cost.
 	maxMultiple = 64
 	// firstFitMultiples: the first fit uses differences up to 4 quanta past
-	// the base value (the jth multiple): the starting period value/j is at
-	// most 1/j tick off, so round(d/q) errs by under (j+4)/(j·q) ≤ 5/8 of a
-	// multiple there, and a wrong multiple lies outside the 1-tick window
-	// and is left out of the fit rather than skewing it.
+	// the base value (its jth multiple). The starting period value/j is at
+	// most 1/j tick off, so round(d/q) is right there while (j+4)/(j·q) < ½,
+	// that is for q ≥ 10 from any base; where it is wrong, the difference
+	// lies outside the 1-tick window and is left out of the fit rather than
+	// skewing it.
 	firstFitMultiples = 4
 	// fitPasses: each refit takes in the multiples the last one settled;
 	// the quantum stops moving after two or three.
