@@ -111,7 +111,7 @@ const (
 	maxGridDelta = 1 << 44
 	// maxOffGridShare: a grid must explain at least 3 differences in 4. The
 	// artefacts seen (1-tick differences on AMD family 25 and 26 guests)
-	// reached 2.1%; allowing 25% keeps a counter that really is quantized
+	// reached 2.2%; allowing 25% keeps a counter that really is quantized
 	// from being reported as fine (the costly mistake: samples sized for 1
 	// tick move in whole quanta), while minGridBits, not this share, is
 	// what keeps a fine counter from matching a grid by chance.
