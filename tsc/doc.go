@@ -29,6 +29,19 @@
 // The counter is per-CPU: the caller must pin its OS thread to one CPU (see
 // package affinity) for start and stop to be comparable.
 //
+// # Counter step
+//
+// A counter need not advance one tick at a time: an Intel guest's TSC
+// may show even values only (step 2), and a virtual TSC is often updated
+// every 10 ns from a slower reference and scaled, so it jumps by about 24.45
+// or 26 ticks; qemu-user derives CNTVCT from the host's microsecond clock.
+// [MeasureStep] finds the step from read differences: the GCD when that
+// explains them, else the largest grid on which at least 3 differences in 4
+// lie within a tick of a multiple, accepted only when differences spread
+// over the period could not have landed there by chance. [StepInfo]
+// reports how many differences lay off the grid (some virtual TSCs show
+// rare 1-tick differences) and how many reads were interrupted.
+//
 // # Other platforms
 //
 // On arm64, reads are CNTVCT_EL0 between ISB barriers and the frequency is

@@ -160,8 +160,16 @@ func ExampleStep() {
 
 func ExampleSteps() {
 	s := tsc.Steps()
-	fmt.Printf("step %.4g ticks (GCD %d, smallest difference %d, quantized %v, from %d differences)\n",
-		s.Step, s.GCD, s.MinDelta, s.Quantized, s.Deltas)
+	fmt.Printf("step %.4g ticks (GCD %d, smallest difference %d, quantized %v, from %d differences, %.2g%% off-grid, %d interrupted)\n",
+		s.Step, s.GCD, s.MinDelta, s.Quantized, s.Deltas, 100*s.OffGridShare(), s.Outliers)
+}
+
+// A quantized counter with rare artefacts: 16 of 4000 differences were off
+// the 26-tick grid, and 2 reads were interrupted.
+func ExampleStepInfo_OffGridShare() {
+	s := tsc.StepInfo{Step: 26, GCD: 1, MinDelta: 1, Quantized: true, Deltas: 4000, OffGrid: 16, Outliers: 2}
+	fmt.Printf("%g ticks, %.1f%% off-grid differences\n", s.Step, 100*s.OffGridShare())
+	// Output: 26 ticks, 0.4% off-grid differences
 }
 
 // MeasureStep measures afresh (Steps caches); more pairs see more values.

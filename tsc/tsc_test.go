@@ -1,7 +1,6 @@
 package tsc
 
 import (
-	"math"
 	"runtime"
 	"sort"
 	"testing"
@@ -39,45 +38,6 @@ func TestCounterIsKnownName(t *testing.T) {
 	}
 	if Counter() == CounterMonotonic && hz != 1e9 {
 		t.Fatalf("monotonic counter must be 1e9 Hz, got %v", hz)
-	}
-}
-
-func TestStepIsConsistentWithReads(t *testing.T) {
-	info := Steps()
-	if info.Step < 1 || info.GCD == 0 || info.Deltas == 0 {
-		t.Fatalf("Steps() = %+v", info)
-	}
-	if !info.Quantized && info.Step != float64(info.GCD) {
-		t.Fatalf("unquantized step %v != GCD %d", info.Step, info.GCD)
-	}
-	if info.Quantized && (info.Step < float64(info.MinDelta)-1 || info.Step > float64(info.MinDelta)+1) {
-		t.Fatalf("quantized step %v far from min delta %d", info.Step, info.MinDelta)
-	}
-}
-
-func TestStepFromDeltas(t *testing.T) {
-	tests := []struct {
-		name      string
-		deltas    []uint64
-		step      float64
-		quantized bool
-	}{
-		{"none", nil, 1, false},
-		{"step 2", []uint64{20, 22, 24, 26, 40, 38}, 2, false},
-		{"step 1", []uint64{20, 21, 23, 40}, 1, false},
-		// A 100 MHz virtual TSC scaled to 2445.4 MHz.
-		{"quantum 24.45", []uint64{24, 25, 49, 73, 74, 98, 98, 122, 245, 489, 955}, 24.45, true},
-		{"not multiples", []uint64{24, 37, 49}, 1, false},
-		// One read interrupted for 50k ticks does not hide the quantum.
-		{"quantum with interrupt", []uint64{24, 25, 49, 73, 74, 98, 98, 122, 245, 50001}, 24.45, true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := stepFromDeltas(tt.deltas)
-			if got.Quantized != tt.quantized || math.Abs(got.Step-tt.step) > 0.05 {
-				t.Fatalf("stepFromDeltas(%v) = %+v, want step %v quantized %v", tt.deltas, got, tt.step, tt.quantized)
-			}
-		})
 	}
 }
 
