@@ -128,7 +128,7 @@ func emulationReason(goarch string, f cpuinfoFacts) string {
 // derives it from the host's microsecond clock, so it advances in steps of
 // CNTFRQ/1e6 ticks (62.5 at its 62.5 MHz).
 func coarseCounterReason(counter string, step tsc.StepInfo, hz float64) string {
-	if counter != tsc.CounterCNTVCT || !step.Quantized || step.Step < 2 || hz <= 0 {
+	if counter != tsc.CounterCNTVCT || step.Step < 2 || hz <= 0 {
 		return ""
 	}
 	if sec := step.Step / hz; sec >= 0.5e-6 {
