@@ -125,6 +125,18 @@ func sampleQuantum(samples []uint64) float64 {
 	return q
 }
 
+// multipleOf reports whether a quantum seen in samples is a whole multiple
+// of a known quantum of at least quantumMinGap ticks (within quantumMerge
+// ticks per multiple): samples that took only every second or fourth grid
+// value are consistent with the known quantum and say nothing coarser.
+func multipleOf(seen, known float64) bool {
+	if known < quantumMinGap {
+		return false
+	}
+	k := math.Round(seen / known)
+	return k >= 1 && math.Abs(seen-k*known) <= quantumMerge*k
+}
+
 // repeatDecision is what one probe of the choice of R concluded.
 type repeatDecision struct {
 	R       int     // the R to probe next, or the final R when Done
@@ -151,7 +163,7 @@ type repeatDecision struct {
 func decideRepeat(r int, samples []uint64, step, minSteps, eps float64) repeatDecision {
 	q := math.Max(step, 1)
 	sq := sampleQuantum(samples)
-	if sq > q {
+	if sq > q && !multipleOf(sq, q) {
 		q = sq
 	}
 	d := repeatDecision{R: r, Quantum: q, Need: q * regionSteps(minSteps, eps)}

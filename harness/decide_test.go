@@ -99,6 +99,7 @@ func TestDecideRepeat(t *testing.T) {
 		{"all equal and short grows fourfold", 10, []uint64{9000, 9000, 9000, 9000, 9000, 9000, 9000, 9000}, 1, false, 40, 40, 1},
 		{"all equal and long is final", 1000, []uint64{70000, 70000, 70000, 70000, 70000, 70000, 70000, 70000}, 1, true, 1000, 1000, 1},
 		{"zero samples grow sixteenfold", 2, []uint64{0, 0, 0, 0, 1, 0, 0, 0}, 1, false, 32, 32, 1},
+		{"a multiple of the known quantum keeps it", 40, []uint64{104000, 104104, 104000, 104208, 104104, 104000, 104104, 104000}, 26, true, 40, 40, 26},
 		{"MaxRepeat is final", MaxRepeat, grid(4, 8, 100, 10, 1, 0), 1, true, MaxRepeat, MaxRepeat, 1},
 		{"never beyond MaxRepeat", MaxRepeat / 2, []uint64{10, 10, 10, 12, 11, 10, 13, 10}, 1, false, MaxRepeat, MaxRepeat, 1},
 	} {

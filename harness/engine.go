@@ -344,7 +344,7 @@ func (e *engine) probeRuler() {
 			buf = append(buf, v)
 		}
 	}
-	if q := sampleQuantum(buf); q > e.rulerQ {
+	if q := sampleQuantum(buf); q > e.rulerQ && !multipleOf(q, e.rulerQ) {
 		e.rulerQ = q
 		e.sizeRuler(q * regionSteps(e.cfg.MinRegionSteps, e.cfg.Epsilon))
 	}
@@ -431,9 +431,8 @@ func (e *engine) reset(t *target) error {
 	return nil
 }
 
-// busy reports whether any target still needs samples: every target is
-// sampled in every round until all are done, so that all their best
-// samples come from the same stretch of time.
+// busy reports whether any target still needs samples (see run: every
+// stream is sampled until all are done).
 func (e *engine) busy() bool {
 	for _, t := range e.targets {
 		if !t.kb.Converged() && t.taken < e.cfg.MaxSamples {
@@ -460,16 +459,19 @@ type slot struct {
 
 // run takes rounds until [decideStop] says so. A round visits the targets
 // there and back (A B B A for two; a single target twice), then the empty
-// loops of the round's R variant and the ruler; every other round runs
+// loop of the round's R variant and the ruler; every other round runs
 // backwards and starts from the other end (L S O B A A B), so each target
 // takes the first, the outer and the inner places equally often. Each
 // target sample of a multi-target round is preceded by one untimed call
-// (or Setup): the other targets may have evicted its code and data. The
-// empty loops and the ruler are sampled as long as any target is, so their
-// best samples come from the same moments (the core clock moves by
-// percents between busy and idle periods), and on until they converge.
-// extra, when not nil, keeps the rounds going (Compare's pairs); progress
-// gives the (done, total) reported to cfg.Progress.
+// (or Setup): the other targets may have evicted its code and data. Every
+// stream is sampled in every round until all have converged (or reached
+// MaxSamples), so that all best samples come from the same stretch of
+// time: the core clock moves by percents between busy and idle moments,
+// and a ruler that went on alone after the target had converged caught a
+// faster moment the target never saw (a 1000-ADD kernel then read 1009.6
+// cycles against 1001.5). extra, when not nil, keeps the rounds going
+// (Compare's pairs); progress gives the (done, total) reported to
+// cfg.Progress.
 func (e *engine) run(extra func(*engine) bool, progress func(*engine) (int, int)) error {
 	cfg := e.cfg
 	progressEvery := uint64(0.05 * e.hz)
@@ -483,15 +485,14 @@ func (e *engine) run(extra func(*engine) bool, progress func(*engine) (int, int)
 	slots := make([]slot, 0, 2*len(e.targets)+8)
 	var why stopReason
 	for {
-		busy := e.busy() || (extra != nil && extra(e))
 		why = decideStop(loopState{
 			Rounds: e.rounds, Elapsed: time.Since(start), Cancelled: cfg.Context.Err() != nil,
-			Busy: busy, Pending: !e.othersDone(),
+			Busy: e.busy() || (extra != nil && extra(e)), Pending: !e.othersDone(),
 		}, cfg.MaxTime)
 		if why != "" {
 			break
 		}
-		slots = e.plan(slots[:0], busy)
+		slots = e.plan(slots[:0])
 		for _, s := range slots {
 			e.do(s)
 		}
@@ -535,14 +536,12 @@ func (e *engine) othersDone() bool {
 	return e.cfg.NoCycles || (e.short.done(m) && e.long.done(m))
 }
 
-// plan lists the samples of the next round in order (see run).
-func (e *engine) plan(slots []slot, busy bool) []slot {
-	m := e.cfg.MaxSamples
+// plan lists the samples of the next round in order (see run): every
+// target, the empty loop of each R variant due this round, and the ruler.
+func (e *engine) plan(slots []slot) []slot {
 	for _, t := range e.targets {
 		t.lastOK = false
-		if busy {
-			slots = append(slots, slot{kind: slotTarget, t: t})
-		}
+		slots = append(slots, slot{kind: slotTarget, t: t})
 	}
 	nt := len(slots)
 	if e.rounds%2 == 1 {
@@ -554,18 +553,12 @@ func (e *engine) plan(slots []slot, busy bool) []slot {
 	for _, t := range e.targets {
 		j := e.rounds % len(t.rs)
 		s := t.overs[j]
-		planned := slices.ContainsFunc(slots[2*nt:], func(x slot) bool { return x.s == s })
-		if !planned && (busy || !s.done(m)) {
+		if !slices.ContainsFunc(slots[2*nt:], func(x slot) bool { return x.s == s }) {
 			slots = append(slots, slot{kind: slotOverhead, s: s, r: t.rs[j]})
 		}
 	}
 	if !e.cfg.NoCycles {
-		if busy || !e.short.done(m) {
-			slots = append(slots, slot{kind: slotShort})
-		}
-		if busy || !e.long.done(m) {
-			slots = append(slots, slot{kind: slotLong})
-		}
+		slots = append(slots, slot{kind: slotShort}, slot{kind: slotLong})
 	}
 	if e.rounds%2 == 1 {
 		// The others first, backwards; the targets' block is a palindrome.
