@@ -21,15 +21,19 @@ type benchtime struct {
 	set bool          // given on the command line
 }
 
-// readBenchtime reads -test.benchtime: the zero benchtime with d = 1s in a
-// program that is not a test binary (no such flag).
-func readBenchtime() (benchtime, error) {
+// readBenchtime reads the -test.benchtime flag of a test binary.
+func readBenchtime() (benchtime, error) { return benchtimeOf(flag.CommandLine) }
+
+// benchtimeOf reads the flag test.benchtime of fs, as the testing package
+// registers it: the zero benchtime with d = 1s when fs has no such flag (a
+// program that is not a test binary).
+func benchtimeOf(fs *flag.FlagSet) (benchtime, error) {
 	bt := benchtime{d: time.Second}
-	f := flag.Lookup("test.benchtime")
+	f := fs.Lookup("test.benchtime")
 	if f == nil {
 		return bt, nil
 	}
-	flag.Visit(func(g *flag.Flag) {
+	fs.Visit(func(g *flag.Flag) {
 		if g.Name == f.Name {
 			bt.set = true
 		}

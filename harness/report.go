@@ -138,7 +138,10 @@ type testingB struct{ *testing.B }
 func (t testingB) iters() int     { return t.B.N }
 func (t testingB) setIters(n int) { t.B.N = n }
 func (t testingB) runSub(name string, f func(bench)) bool {
-	return t.B.Run(name, func(sb *testing.B) { f(wrapB(sb)) })
+	return t.B.Run(name, func(sb *testing.B) {
+		sb.Helper()
+		f(wrapB(sb))
+	})
 }
 
 // quietB is a *testing.B in a program that is not a test binary and has

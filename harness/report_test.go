@@ -38,7 +38,7 @@ type fakeB struct {
 }
 
 func newFakeB(name string) *fakeB {
-	return &fakeB{name: name, ctx: context.Background(), metrics: map[string]float64{}, timerOn: true}
+	return &fakeB{name: name, ctx: context.Background(), n: 1, metrics: map[string]float64{}, timerOn: true}
 }
 
 func (b *fakeB) Helper()                  {}
@@ -242,6 +242,12 @@ func TestReportUnits(t *testing.T) {
 			fakes(t, res, nil, &calibrate.Calibration{}, nil)
 			b := newFakeB("BenchmarkUnits")
 			b.run(1, DefaultConfig(), func() {})
+			// The function allocates nothing; other goroutines may
+			// allocate a little during the allocation pass.
+			if by, n := b.metrics["B/op"], b.metrics["allocs/op"]; by > 1 || n > 0.01 {
+				t.Errorf("%v B/op, %v allocs/op for a function that allocates nothing", by, n)
+			}
+			b.metrics["B/op"], b.metrics["allocs/op"] = 0, 0
 			if !maps.Equal(b.metrics, tt.want) {
 				t.Errorf("metrics = %v, want %v", b.metrics, tt.want)
 			}
@@ -680,6 +686,9 @@ func TestRoundTripFlags(t *testing.T) {
 			"--- FAIL: BenchmarkBadLoop", "harness.Report: called inside a for b.Loop() loop",
 			"--- FAIL: BenchmarkBadTwice", "harness.Report: called more than once in one run of BenchmarkBadTwice",
 			"--- FAIL: BenchmarkBadPanic", "harness.Report: measured function panicked: boom",
+			"--- FAIL: BenchmarkBadSweepSizes", "harness.ReportSweep: bad sizes: size 200 after 300 (sizes must increase)",
+			"--- FAIL: BenchmarkBadSweepBuild/n=500", "harness.ReportSweep: n=500: no input for 500",
+			"--- FAIL: BenchmarkBadCompareNil", "harness.ReportCompare: nil Run function",
 		} {
 			if !strings.Contains(out, want) {
 				t.Errorf("output lacks %q", want)
