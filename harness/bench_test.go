@@ -288,7 +288,9 @@ func TestReportBenchtime(t *testing.T) {
 	}
 	t.Run("unreadable", func(t *testing.T) {
 		fakes(t, recorded(), nil, &calibrate.Calibration{}, nil)
-		benchtimeFlag = func() (benchtime, error) { return benchtime{}, errors.New(`-test.benchtime "?": cannot read the duration`) }
+		benchtimeFlag = func() (benchtime, error) {
+			return benchtime{}, errors.New(`-test.benchtime "?": cannot read the duration`)
+		}
 		b := newFakeB("BenchmarkBT")
 		b.run(1, DefaultConfig(), func() {})
 		if len(b.fatals) != 1 || !strings.Contains(b.fatals[0], "harness.Report: -test.benchtime") {
