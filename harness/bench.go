@@ -145,6 +145,8 @@ func measureSize(b bench, who string, bt benchtime, cfg Config, n int, build fun
 //	noise-band                 the relative noise band of the verdict (see
 //	                           [stats.Comparison.NoiseBand]; derived from
 //	                           the measurement unless opt.Stats fixes it)
+//	significant                1 when the verdict is "faster" or "slower",
+//	                           0 for "no significant difference"
 //	A-cycles/op, B-cycles/op   each side's K-best cost per call in core
 //	                           cycles (left out without a cycle estimate)
 //	A-ticks/op, B-ticks/op     the same in counter ticks
@@ -156,8 +158,11 @@ func measureSize(b bench, who string, bt benchtime, cfg Config, n int, build fun
 // "no significant difference") and its reason are logged under the result
 // line. The difference is significant when p-value < α (opt.Stats.Alpha,
 // 0.05 by default) and the interval [ratio-lo, ratio-hi] lies outside
-// [1 − noise-band, 1 + noise-band], so a file of results holds what it
-// takes to recount the verdicts.
+// [1 − noise-band, 1 + noise-band]. go test prints four significant
+// figures (three decimals from 1 up: an interval [0.99988, 1.00000] prints
+// as 1.000 and 1.000) and 0.0000000 for a p-value below 5e-8, so the
+// significant unit, not the printed bounds, says what the verdict was; the
+// log line has the interval in full.
 //
 // Each sample of a side is taken moments from one of the other side, on
 // the same core, in ABBA order (see Compare), so the ratio does not depend
@@ -230,7 +235,7 @@ func compareMetrics(c Comparison, aa, ab allocs) []metric {
 	s := c.Stats
 	m := []metric{
 		{s.Ratio, "ratio"}, {s.Lo, "ratio-lo"}, {s.Hi, "ratio-hi"},
-		{s.PValue, "p-value"}, {s.NoiseBand, "noise-band"},
+		{s.PValue, "p-value"}, {s.NoiseBand, "noise-band"}, {b2f(s.Significant), "significant"},
 		{c.A.Ticks, "A-ticks/op"}, {c.B.Ticks, "B-ticks/op"},
 	}
 	if c.A.CyclesPerTick > 0 && c.B.CyclesPerTick > 0 {
@@ -239,6 +244,13 @@ func compareMetrics(c Comparison, aa, ab allocs) []metric {
 	return append(m,
 		metric{0, "ns/op"}, // 0 suppresses the testing package's ns/op
 		metric{(aa.bytes + ab.bytes) / 2, "B/op"}, metric{(aa.count + ab.count) / 2, "allocs/op"})
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func nameOr2(name, def string) string {

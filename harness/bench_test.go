@@ -493,7 +493,7 @@ func TestReportCompare(t *testing.T) {
 		t.Fatalf("Fatal %q, %d comparisons; want none and one", b.fatals, len(got))
 	}
 	want := map[string]float64{
-		"ratio": 0.2501, "ratio-lo": 0.2499, "ratio-hi": 0.2504, "p-value": 1.6e-11, "noise-band": 0.0004,
+		"ratio": 0.2501, "ratio-lo": 0.2499, "ratio-hi": 0.2504, "p-value": 1.6e-11, "noise-band": 0.0004, "significant": 1,
 		"A-ticks/op": 1000, "B-ticks/op": 250, "A-cycles/op": 1300, "B-cycles/op": 325, "ns/op": 0,
 	}
 	// One call of each side allocates 0 and 64 B: 32 B and 0.5 allocations
@@ -650,15 +650,15 @@ func TestRoundTripHelpers(t *testing.T) {
 	})
 	t.Run("compare", func(t *testing.T) {
 		name := "Compare" + suffix
-		finite(name, "ratio", "ratio-lo", "ratio-hi", "p-value", "noise-band", "A-ticks/op", "B-ticks/op", "B/op", "allocs/op")
+		finite(name, "ratio", "ratio-lo", "ratio-hi", "p-value", "noise-band", "significant", "A-ticks/op", "B-ticks/op", "B/op", "allocs/op")
 		r, lo, hi, p := vals[name]["ratio"], vals[name]["ratio-lo"], vals[name]["ratio-hi"], vals[name]["p-value"]
 		for i := range r {
 			if lo[i] > r[i] || r[i] > hi[i] || p[i] > 1 {
 				t.Errorf("result %d: ratio %v outside [%v, %v] or p-value %v > 1", i, r[i], lo[i], hi[i], p[i])
 			}
 			// Twice the dependent steps: B takes longer whatever the machine.
-			if r[i] <= 1 {
-				t.Errorf("result %d: B/A = %v for a chain twice as long, want > 1", i, r[i])
+			if r[i] <= 1 || vals[name]["significant"][i] != 1 {
+				t.Errorf("result %d: B/A = %v (significant: %v) for a chain twice as long, want a significant ratio > 1", i, r[i], vals[name]["significant"][i])
 			}
 		}
 		if _, ok := vals[name]["ns/op"]; ok {
