@@ -13,7 +13,7 @@ import (
 // each reporting its figures as [Report] does:
 //
 //	func BenchmarkSum(b *testing.B) {
-//		harness.ReportSweep(b, harness.DefaultConfig(), []int{1000, 2000, 4000}, func(n int) (harness.Instance, error) {
+//		harness.ReportSweep(b, harness.DefaultConfig(), []int{400, 800, 1200}, func(n int) (harness.Instance, error) {
 //			data := make([]int64, n)
 //			return harness.Instance{Run: func() { sink = sum(data) }}, nil
 //		})
@@ -21,8 +21,9 @@ import (
 //
 // prints, for go test -bench Sum,
 //
-//	BenchmarkSum/n=1000-2  96512  390.1 ns/op  1012 cycles/op  1.012 cycles/elem  1.000 ns/elem ...
-//	BenchmarkSum/n=2000-2  ...
+//	BenchmarkSum/n=400-2  5552  113.7 ns/op  1.050 cycles/elem  420.0 cycles/op  0.2842 ns/elem  0.7379 ticks/elem  295.2 ticks/op
+//	BenchmarkSum/n=800-2   736  222.0 ns/op  1.025 cycles/elem  820.0 cycles/op  0.2774 ns/elem  0.7203 ticks/elem  576.2 ticks/op
+//	...
 //
 // with cycles/op, ticks/op and ns/op per call and cycles/elem, ticks/elem
 // and ns/elem per element, B/op and allocs/op with -benchmem, and the calls
@@ -126,7 +127,7 @@ func measureSize(b bench, who string, bt benchtime, cfg Config, n int, build fun
 // benchmark's figures:
 //
 //	func BenchmarkSum4vsSum1(b *testing.B) {
-//		data := make([]int64, 4000)
+//		data := make([]int64, 3200)
 //		harness.ReportCompare(b, harness.DefaultConfig(),
 //			harness.Instance{Name: "sum1", Run: func() { sink = sum1(data) }},
 //			harness.Instance{Name: "sum4", Run: func() { sink = sum4(data) }},
@@ -135,7 +136,10 @@ func measureSize(b bench, who string, bt benchtime, cfg Config, n int, build fun
 //
 // prints a line such as
 //
-//	BenchmarkSum4vsSum1-2  120000  4012 A-cycles/op  1090 B-cycles/op ... 0.2717 ratio  0.2714 ratio-hi  0.2712 ratio-lo  3.9e-11 p-value ...
+//	BenchmarkSum4vsSum1-2  14160  3220 A-cycles/op  2262 A-ticks/op  2482 B-cycles/op  1744 B-ticks/op
+//	    0.0001254 noise-band  0.0000000 p-value  0.7770 ratio  0.7794 ratio-hi  0.7752 ratio-lo  1.000 significant
+//
+// (one line, cut here)
 //
 // with the units
 //

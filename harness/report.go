@@ -42,8 +42,9 @@ import (
 // goroutine, untimed (after Setup, when there is one, whose allocations
 // are not counted), and runtime.MemStats counts what those calls allocated,
 // as testing.AllocsPerRun does (GOMAXPROCS is 1 meanwhile). Up to 1000
-// calls are counted, fewer for a slow f (about a millisecond's worth, at
-// least one), and the figures are their average.
+// calls are counted (100 with a Setup, each call read alone), fewer for a
+// slow f (about a millisecond's worth, at least one), and the figures are
+// their average.
 //
 // -benchtime sets the measurement's budget when it is given on the command
 // line (the testing package's default of 1s does not):
