@@ -97,6 +97,8 @@ func ExampleReport() {
 		fmt.Println(unit)
 	}
 	// Output:
+	// B/op
+	// allocs/op
 	// cycles/elem
 	// cycles/op
 	// ns/elem

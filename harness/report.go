@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/cyclebench/cyclebench/calibrate"
 )
@@ -21,49 +22,80 @@ import (
 //
 // prints a line such as
 //
-//	BenchmarkSum-2  1000000000  412.3 ns/op  1316 cycles/op  1008 ticks/op
+//	BenchmarkSum-2  31744  412.3 ns/op  1316 cycles/op  1008 ticks/op
 //
 // The units are those of cyclebench run -format bench: cycles/op
 // (estimated core cycles, left out when there is no estimate, as with
 // Config.NoCycles), ticks/op (counter ticks) and ns/op, which replaces the
 // testing package's own ns/op (that would time Report, not f). When
 // cfg.Elements > 0 the per-element units cycles/elem, ticks/elem and
-// ns/elem follow.
+// ns/elem follow. [ReportSweep] does the same for each size of a sweep and
+// [ReportCompare] reports an interleaved comparison of two functions.
+//
+// # The testing package's conventions
+//
+// The iteration column (31744 above) is the number of calls of f the
+// measurement timed (Result.Calls), not a count the testing package chose.
+//
+// With -benchmem (or b.ReportAllocs), B/op and allocs/op are those of one
+// call of f: after the measurement, f is called again on the benchmark's
+// goroutine, untimed (after Setup, when there is one, whose allocations
+// are not counted), and runtime.MemStats counts what those calls allocated,
+// as testing.AllocsPerRun does (GOMAXPROCS is 1 meanwhile). Up to 1000
+// calls are counted (100 with a Setup, each call read alone), fewer for a
+// slow f (about a millisecond's worth, at least one), and the figures are
+// their average.
+//
+// -benchtime sets the measurement's budget when it is given on the command
+// line (the testing package's default of 1s does not):
+//
+//	-benchtime=D    Config.MaxTime = D: give up after D if the K best samples
+//	                have not agreed by then (a converging measurement stops
+//	                sooner)
+//	-benchtime=Nx   Config.MaxSamples = max(N, K): take at most N samples;
+//	                -benchtime=1x is a quick smoke run (K samples, usually
+//	                not converged, with a warning)
+//
+// The command line wins over the cfg given. -count and -cpu repeat the
+// whole measurement: each repetition gets a new b, so -count 6 gives six
+// independent measurements, which is what benchstat needs.
 //
 // # Once per run of the benchmark function
 //
-// The testing package calls a benchmark function with b.N = 1 and then
-// with larger b.N until the timed part lasts -benchtime (default 1 s). A
-// K-best measurement already repeats f until its best samples agree, so
-// Report measures only in the first call of the function on a given b and,
-// in the later calls, reports the same figures again without calling f.
-// Those calls take microseconds, so the framework's N climbs to its 1e9
-// cap in a few steps and a benchmark finishes in the time one Measure
-// takes (milliseconds for a microsecond kernel, plus a one-time
-// calibration of about 0.1 s per process), whatever -benchtime asks. The
-// iteration count on the output line is therefore the framework's, not a
-// count of calls of f (with -benchtime=Nx it is N). Each -count repetition
-// and each -cpu value gets a new b, so -count 6 gives six independent
-// measurements: what benchstat needs.
+// The testing package calls a benchmark function with b.N = 1 and then,
+// until its timed part lasts -benchtime, with larger b.N. A K-best
+// measurement already repeats f until its best samples agree, so Report
+// measures only in the first call of the function on a given b and, in the
+// later calls, reports the same figures again without calling f. Those
+// calls take microseconds (the timer is stopped while Report measures), so
+// the framework ends its ramp within a few calls, and a benchmark takes the
+// time one Measure takes (milliseconds for a microsecond kernel, plus a
+// one-time calibration per process). Report sets b.N to the calls timed in
+// the last of those calls, which the testing package prints as the
+// iteration count: when b.N is the testing package's cap of 1e9, when the
+// timed part has reached -benchtime, or always with -benchtime=Nx. (In the
+// earlier calls the testing package predicts its next b.N from b.N, so
+// Report leaves it alone there.)
 //
 // Call Report once per benchmark function, with no loop around it: not in
 // a for b.Loop() loop (which would also reset the reported metrics) and
-// not in a loop to b.N. It may follow a b.Loop loop, whose ns/op it then
-// replaces. The testing package's MB/s (b.SetBytes) and -benchmem figures
-// are computed from the framework's own iterations and do not describe f;
-// use cfg.Elements for per-element figures.
+// not in a loop to b.N. It may follow a b.Loop loop, whose figures it then
+// replaces. The testing package's MB/s (b.SetBytes) is computed from its
+// own timing and the iteration count, so it does not describe f: use
+// cfg.Elements for per-element figures.
 //
 // # Configuration and failures
 //
 // cfg is a [Config] as for Measure; start from [DefaultConfig]. An empty
 // cfg.Name becomes b.Name(), and a nil cfg.Context becomes b.Context(), so
 // an interrupted benchmark stops measuring. Report stops the benchmark
-// timer while it measures and restarts it afterwards.
+// timer while it calibrates, measures and counts allocations, and
+// restarts it afterwards.
 //
 // A nil f, a bad Config, Report inside a b.Loop loop or called twice in
 // one run, a failed calibration, and a panic in f fail the benchmark with
-// b.Fatal and a message naming the problem; Report never panics. Soft
-// problems (not converged, not pinned, many discards, ...) are written
+// b.Fatal and a one-line message naming the problem; Report never panics.
+// Soft problems (not converged, not pinned, many discards, ...) are written
 // with b.Log, which go test prints under the benchmark's result line
 // ("--- BENCH:"); benchstat skips those lines. Warnings of the calibration
 // itself (running under a hypervisor, say) are logged once per process.
@@ -77,11 +109,45 @@ func Report(b *testing.B, cfg Config, f func()) {
 		return
 	}
 	b.Helper()
-	var rb bench = b
+	report(wrapB(b), cfg, f)
+}
+
+// report is Report on the bench interface.
+func report(b bench, cfg Config, f func()) {
+	b.Helper()
+	reportCall(b, "harness.Report", func(b bench, bt benchtime) (outcome, bool) {
+		b.Helper()
+		if f == nil {
+			b.Fatal("harness.Report: nil function: pass the function to measure")
+			return outcome{}, false
+		}
+		return measureFunc(b, "harness.Report", bt, cfg, Instance{Run: f, Setup: cfg.Setup})
+	})
+}
+
+// wrapB adapts b to the bench interface; see quietB.
+func wrapB(b *testing.B) bench {
 	if flag.Lookup("test.v") == nil {
-		rb = quietB{b}
+		return quietB{testingB{b}}
 	}
-	report(rb, b.N, cfg, f)
+	return testingB{b}
+}
+
+// testingB is a *testing.B as the bench interface sees it.
+type testingB struct{ *testing.B }
+
+func (t testingB) iters() int { return t.B.N }
+
+// setIters sets b.N, which the testing package prints as the iteration
+// count, to the calls the measurement timed (see leaveN).
+//
+//lint:ignore SA3001 the helpers time f themselves; b.N carries their call count to the output
+func (t testingB) setIters(n int) { t.B.N = n }
+func (t testingB) runSub(name string, f func(bench)) bool {
+	return t.B.Run(name, func(sb *testing.B) {
+		sb.Helper()
+		f(wrapB(sb))
+	})
 }
 
 // quietB is a *testing.B in a program that is not a test binary and has
@@ -89,13 +155,14 @@ func Report(b *testing.B, cfg Config, f func()) {
 // There the testing package's flags are not registered, and B.Log and
 // B.Fatal panic reading them (-test.fullpath, Go 1.26); so Log drops the
 // message and Fatal fails the benchmark without one.
-type quietB struct{ *testing.B }
+type quietB struct{ testingB }
 
 func (q quietB) Log(...any)   {}
 func (q quietB) Fatal(...any) { q.FailNow() }
 
-// bench is the part of *testing.B that Report uses, so that tests can
-// watch what it reports and how it fails.
+// bench is the part of *testing.B that the Report helpers use, so that
+// tests can watch what they report and how they fail. iters and setIters
+// read and set b.N; runSub is b.Run.
 type bench interface {
 	Helper()
 	Name() string
@@ -105,54 +172,70 @@ type bench interface {
 	ReportMetric(n float64, unit string)
 	StopTimer()
 	StartTimer()
+	Elapsed() time.Duration
+	Cleanup(func())
+	iters() int
+	setIters(n int)
+	runSub(name string, f func(bench)) bool
 }
 
 // Seams replaced by tests.
 var (
 	measure        = Measure
+	compare        = Compare
 	getCalibration = calibrate.Get
+	benchtimeFlag  = readBenchtime
 )
 
-// metric is one figure Report passes to b.ReportMetric.
+// metric is one figure a helper passes to b.ReportMetric.
 type metric struct {
 	value float64
 	unit  string
 }
 
-// reported is what Report knows about the benchmark of one name: the b it
-// last measured on, the b.N of the last call, and the figures to report.
-type reported struct {
-	b       bench
-	n       int
+// outcome is what one measurement for a benchmark gives: the figures to
+// report and the number of calls it timed (the iteration column).
+type outcome struct {
 	metrics []metric
+	calls   int64
 }
 
-// reports is the state behind Report, made on first use. byName holds one
-// entry per benchmark name (the latest b of that name), so a long run of
-// benchmarks keeps one small record each; calLogged holds the calibration
-// warnings already logged by this process.
+// reported is what the helpers know about the benchmark of one name: the b
+// it last measured on, whether a call of the benchmark function on b is
+// under way (set by a helper, cleared by the b.Cleanup it registers), and
+// the outcome to report.
+type reported struct {
+	b     bench
+	inRun bool
+	out   *outcome
+}
+
+// reports is the state behind the helpers, made on first use. byName holds
+// one entry per benchmark name (the latest b of that name), so a long run
+// of benchmarks keeps one small record each; calLogged holds the
+// calibration warnings already logged by this process.
 var reports struct {
 	mu        sync.Mutex
 	byName    map[string]*reported
 	calLogged map[string]bool
 }
 
-// report is Report with b.N passed apart, since a field cannot be part of
-// the bench interface. After each b.Fatal it returns: the real Fatal never
-// comes back, a test's stand-in does.
-func report(b bench, n int, cfg Config, f func()) {
+// reportCall is one call of a benchmark function reaching a helper (who
+// names it in messages): it checks the call, measures with do in the first
+// call on b, reports the outcome in every call and leaves b.N at the calls
+// timed. After each b.Fatal it returns: the real Fatal never comes back, a
+// test's stand-in does.
+func reportCall(b bench, who string, do func(bench, benchtime) (outcome, bool)) {
 	b.Helper()
-	if f == nil {
-		b.Fatal("harness.Report: nil function: pass the function to measure")
-		return
-	}
+	n := b.iters()
 	if n == 0 {
 		// The testing package sets b.N to 0 while a b.Loop loop runs.
-		b.Fatal("harness.Report: called inside a for b.Loop() loop; call it once in the benchmark function, with no loop around it")
+		b.Fatal(who + ": called inside a for b.Loop() loop; call it once in the benchmark function, with no loop around it")
 		return
 	}
-	if _, err := cfg.WithDefaults(); err != nil {
-		b.Fatal("harness.Report: " + strings.TrimPrefix(err.Error(), "harness: "))
+	bt, err := benchtimeFlag()
+	if err != nil {
+		b.Fatal(fmt.Sprintf("%s: %v", who, err))
 		return
 	}
 	name := b.Name()
@@ -162,38 +245,49 @@ func report(b bench, n int, cfg Config, f func()) {
 		reports.calLogged = make(map[string]bool)
 	}
 	st := reports.byName[name]
-	if st != nil && st.b == b && st.n == n {
-		// The testing package raises b.N between calls of a benchmark
-		// function on one b: an equal N means one call reached Report twice.
+	if st != nil && st.b == b && st.inRun {
 		reports.mu.Unlock()
-		b.Fatal(fmt.Sprintf("harness.Report: called more than once in one run of %s (b.N = %d); call it once in the benchmark function, with no loop around it", name, n))
+		b.Fatal(fmt.Sprintf("%s: called more than once in one run of %s; call it once in the benchmark function, with no loop around it", who, name))
 		return
 	}
 	if st == nil || st.b != b {
 		st = &reported{b: b}
 		reports.byName[name] = st
 	}
-	st.n = n
-	metrics := st.metrics
+	st.inRun = true
+	out := st.out
 	reports.mu.Unlock()
+	// The testing package runs a benchmark's cleanups at the end of each
+	// call of its function (each b.N).
+	b.Cleanup(func() {
+		reports.mu.Lock()
+		st.inRun = false
+		reports.mu.Unlock()
+	})
 
-	if metrics == nil {
-		var ok bool
-		if metrics, ok = measureOnce(b, cfg, f); !ok {
+	if out == nil {
+		// Everything but reporting happens with the timer stopped, so that
+		// the testing package's ramp of b.N runs through in a few calls.
+		b.StopTimer()
+		o, ok := do(b, bt)
+		b.StartTimer()
+		if !ok {
 			return
 		}
+		out = &o
 		reports.mu.Lock()
-		st.metrics = metrics
+		st.out = out
 		reports.mu.Unlock()
 	}
-	for _, m := range metrics {
+	for _, m := range out.metrics {
 		b.ReportMetric(m.value, m.unit)
 	}
+	b.setIters(leaveN(out.calls, n, bt, b.Elapsed()))
 }
 
-// measureOnce measures f for b, logs the warnings and returns the figures
-// to report; ok is false after b.Fatal.
-func measureOnce(b bench, cfg Config, f func()) (metrics []metric, ok bool) {
+// fillConfig gives cfg the benchmark's name and context where it has none
+// and a calibration; ok is false after b.Fatal.
+func fillConfig(b bench, who string, cfg Config) (Config, bool) {
 	b.Helper()
 	if cfg.Name == "" {
 		cfg.Name = b.Name()
@@ -204,25 +298,59 @@ func measureOnce(b bench, cfg Config, f func()) (metrics []metric, ok bool) {
 	if cfg.Calibration == nil {
 		cal, err := getCalibration()
 		if err != nil {
-			b.Fatal(fmt.Sprintf("harness.Report: %v", err))
-			return nil, false
+			b.Fatal(fmt.Sprintf("%s: %v", who, err))
+			return cfg, false
 		}
 		cfg.Calibration = cal
 	}
-	calWarnings := make(map[string]bool, len(cfg.Calibration.Warnings))
-	for _, w := range cfg.Calibration.Warnings {
-		calWarnings[w.Error()] = true
+	return cfg, true
+}
+
+// measureFunc measures in.Run (with in.Setup as cfg.Setup and in.Elements,
+// when not 0, as cfg.Elements) for b with -benchtime applied, counts its
+// allocations, logs the warnings and returns the figures to report; ok is
+// false after b.Fatal.
+func measureFunc(b bench, who string, bt benchtime, cfg Config, in Instance) (outcome, bool) {
+	b.Helper()
+	cfg.Setup = in.Setup
+	if in.Elements != 0 {
+		cfg.Elements = in.Elements
+	}
+	cfg = bt.apply(cfg)
+	if _, err := cfg.WithDefaults(); err != nil {
+		b.Fatal(who + ": " + strings.TrimPrefix(err.Error(), "harness: "))
+		return outcome{}, false
+	}
+	cfg, ok := fillConfig(b, who, cfg)
+	if !ok {
+		return outcome{}, false
 	}
 
-	b.StopTimer()
-	res, err := measure(cfg, f)
-	b.StartTimer()
+	res, err := measure(cfg, in.Run)
+	var al allocs
+	if err == nil {
+		al, err = countAllocs(in.Run, in.Setup, allocRuns(res.Nanoseconds, in.Setup != nil))
+	}
 	if err != nil {
-		b.Fatal("harness.Report: " + strings.TrimPrefix(err.Error(), "harness: "))
-		return nil, false
+		b.Fatal(who + ": " + strings.TrimPrefix(err.Error(), "harness: "))
+		return outcome{}, false
 	}
+	logWarnings(b, who, cfg.Calibration, res.Warnings)
+	m := append(resultMetrics(res), metric{al.bytes, "B/op"}, metric{al.count, "allocs/op"})
+	return outcome{metrics: m, calls: res.Calls}, true
+}
 
-	for _, w := range res.Warnings {
+// logWarnings logs each warning with b.Log, those of the calibration cal
+// once per process.
+func logWarnings(b bench, who string, cal *calibrate.Calibration, warnings []error) {
+	b.Helper()
+	calWarnings := make(map[string]bool)
+	if cal != nil {
+		for _, w := range cal.Warnings {
+			calWarnings[w.Error()] = true
+		}
+	}
+	for _, w := range warnings {
 		msg := w.Error()
 		if calWarnings[msg] {
 			reports.mu.Lock()
@@ -233,9 +361,8 @@ func measureOnce(b bench, cfg Config, f func()) (metrics []metric, ok bool) {
 				continue
 			}
 		}
-		b.Log("harness.Report: warning: " + msg)
+		b.Log(who + ": warning: " + msg)
 	}
-	return resultMetrics(res), true
 }
 
 // resultMetrics returns the figures of res in the units of cyclebench run

@@ -23,18 +23,22 @@ import (
 	"github.com/cyclebench/cyclebench/internal/chain"
 )
 
-// fakeB records what report does to a benchmark.
+// fakeB records what the Report helpers do to a benchmark.
 type fakeB struct {
-	name    string
-	ctx     context.Context
-	metrics map[string]float64
-	logs    []string
-	fatals  []string
-	timerOn bool
+	name     string
+	ctx      context.Context
+	n        int
+	metrics  map[string]float64
+	logs     []string
+	fatals   []string
+	timerOn  bool
+	cleanups []func()
+	subs     []*fakeB
+	elapsed  time.Duration // what Elapsed returns
 }
 
 func newFakeB(name string) *fakeB {
-	return &fakeB{name: name, ctx: context.Background(), metrics: map[string]float64{}, timerOn: true}
+	return &fakeB{name: name, ctx: context.Background(), n: 1, metrics: map[string]float64{}, timerOn: true}
 }
 
 func (b *fakeB) Helper()                  {}
@@ -44,23 +48,52 @@ func (b *fakeB) Fatal(args ...any)        { b.fatals = append(b.fatals, fmt.Spri
 func (b *fakeB) Log(args ...any)          { b.logs = append(b.logs, fmt.Sprint(args...)) }
 func (b *fakeB) StopTimer()               { b.timerOn = false }
 func (b *fakeB) StartTimer()              { b.timerOn = true }
+func (b *fakeB) Cleanup(f func())         { b.cleanups = append(b.cleanups, f) }
+func (b *fakeB) Elapsed() time.Duration   { return b.elapsed }
+func (b *fakeB) iters() int               { return b.n }
+func (b *fakeB) setIters(n int)           { b.n = n }
 func (b *fakeB) ReportMetric(n float64, unit string) {
 	b.metrics[unit] = n
 }
 
-// run is one call of the benchmark function with b.N = n: like the testing
-// package, it clears the metrics first.
-func (b *fakeB) run(n int, cfg Config, f func()) {
+// call is one call of a benchmark function with b.N = n, as the testing
+// package makes it: metrics cleared first, cleanups run last.
+func (b *fakeB) call(n int, body func(bench)) {
 	clear(b.metrics)
-	report(b, n, cfg, f)
+	b.n = n
+	body(b)
+	for i := len(b.cleanups) - 1; i >= 0; i-- {
+		b.cleanups[i]()
+	}
+	b.cleanups = nil
 }
 
-// fakes replaces Report's measuring and calibration for the test, restores
-// them and Report's state in t.Cleanup, and returns a counter of Measure
-// calls. res is what every measurement returns; cal is the calibration.
+// run is a benchmark function calling Report once, called with b.N = n.
+func (b *fakeB) run(n int, cfg Config, f func()) {
+	b.call(n, func(b bench) { report(b, cfg, f) })
+}
+
+// runSub is b.Run: the sub-benchmark's function is called with b.N = 1 and,
+// unless it failed, once more with b.N = 100.
+func (b *fakeB) runSub(name string, f func(bench)) bool {
+	sub := newFakeB(b.name + "/" + name)
+	sub.ctx = b.ctx
+	b.subs = append(b.subs, sub)
+	sub.call(1, f)
+	if len(sub.fatals) == 0 {
+		sub.call(100, f)
+	}
+	return len(sub.fatals) == 0
+}
+
+// fakes replaces the helpers' measuring, comparing and calibration and
+// -benchtime for the test, restores them and the helpers' state in
+// t.Cleanup, and returns the Configs Measure was called with. res is what
+// every measurement returns; cal is the calibration; -benchtime reads as
+// not given.
 func fakes(t *testing.T, res Result, measureErr error, cal *calibrate.Calibration, calErr error) *[]Config {
 	t.Helper()
-	oldMeasure, oldCal := measure, getCalibration
+	oldMeasure, oldCompare, oldCal, oldBT := measure, compare, getCalibration, benchtimeFlag
 	oldByName, oldLogged := reports.byName, reports.calLogged
 	reports.byName, reports.calLogged = nil, nil
 	calls := new([]Config)
@@ -68,22 +101,30 @@ func fakes(t *testing.T, res Result, measureErr error, cal *calibrate.Calibratio
 		*calls = append(*calls, cfg)
 		return res, measureErr
 	}
+	compare = func(Config, Instance, Instance, CompareOptions) (Comparison, error) {
+		t.Error("Compare called in a test that fakes only Measure")
+		return Comparison{}, errors.New("unexpected Compare")
+	}
 	getCalibration = func() (*calibrate.Calibration, error) { return cal, calErr }
+	benchtimeFlag = func() (benchtime, error) { return benchtime{d: time.Second}, nil }
 	t.Cleanup(func() {
-		measure, getCalibration = oldMeasure, oldCal
+		measure, compare, getCalibration, benchtimeFlag = oldMeasure, oldCompare, oldCal, oldBT
 		reports.byName, reports.calLogged = oldByName, oldLogged
 	})
 	return calls
 }
 
 // recorded is a plausible result: 1000 ticks, 400 ns and 1300 cycles per
-// call of a function over 100 elements.
+// call of a function over 100 elements, recordedCalls calls timed.
 func recorded() Result {
 	return Result{
 		Ticks: 1000, Nanoseconds: 400, Cycles: 1300, CyclesPerTick: 1.3, Converged: true,
 		Elements: 100, TicksPerElement: 10, NsPerElement: 4, CyclesPerElement: 13,
+		Calls: recordedCalls,
 	}
 }
+
+const recordedCalls = 31744
 
 var errWarn = fmt.Errorf("%w: spread of the 3 best is 2%%", ErrNotConverged)
 
@@ -158,10 +199,19 @@ func TestReportOncePerB(t *testing.T) {
 		t.Fatalf("measured %d times for two b's, want 2", len(*calls))
 	}
 
-	// A second call with the same N is a loop around Report.
-	b2.run(100, cfg, func() {})
-	if len(b2.fatals) != 1 || !strings.Contains(b2.fatals[0], "called more than once in one run of BenchmarkOnce (b.N = 100)") {
+	// Two calls in one run of the function are a loop around Report.
+	b2.call(1000, func(b bench) {
+		report(b, cfg, func() {})
+		report(b, cfg, func() {})
+	})
+	if len(b2.fatals) != 1 || !strings.Contains(b2.fatals[0], "called more than once in one run of BenchmarkOnce;") {
 		t.Fatalf("Fatal calls = %q, want one about calling Report twice", b2.fatals)
+	}
+	// The next run is fine again.
+	b2.fatals = nil
+	b2.run(10_000, cfg, func() {})
+	if len(b2.fatals) != 0 {
+		t.Fatalf("a run after a failed one: Fatal %q", b2.fatals)
 	}
 }
 
@@ -172,12 +222,12 @@ func TestReportUnits(t *testing.T) {
 		perTick  float64
 		want     map[string]float64
 	}{
-		{"per call", 0, 1.3, map[string]float64{"ticks/op": 1000, "ns/op": 400, "cycles/op": 1300}},
+		{"per call", 0, 1.3, map[string]float64{"ticks/op": 1000, "ns/op": 400, "cycles/op": 1300, "B/op": 0, "allocs/op": 0}},
 		{"per element", 100, 1.3, map[string]float64{"ticks/op": 1000, "ns/op": 400, "cycles/op": 1300,
-			"ticks/elem": 10, "ns/elem": 4, "cycles/elem": 13}},
-		{"no cycle estimate", 0, 0, map[string]float64{"ticks/op": 1000, "ns/op": 400}},
+			"ticks/elem": 10, "ns/elem": 4, "cycles/elem": 13, "B/op": 0, "allocs/op": 0}},
+		{"no cycle estimate", 0, 0, map[string]float64{"ticks/op": 1000, "ns/op": 400, "B/op": 0, "allocs/op": 0}},
 		{"per element, no cycle estimate", 100, 0, map[string]float64{"ticks/op": 1000, "ns/op": 400,
-			"ticks/elem": 10, "ns/elem": 4}},
+			"ticks/elem": 10, "ns/elem": 4, "B/op": 0, "allocs/op": 0}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -192,6 +242,12 @@ func TestReportUnits(t *testing.T) {
 			fakes(t, res, nil, &calibrate.Calibration{}, nil)
 			b := newFakeB("BenchmarkUnits")
 			b.run(1, DefaultConfig(), func() {})
+			// The function allocates nothing; other goroutines may
+			// allocate a little during the allocation pass.
+			if by, n := b.metrics["B/op"], b.metrics["allocs/op"]; by > 1 || n > 0.01 {
+				t.Errorf("%v B/op, %v allocs/op for a function that allocates nothing", by, n)
+			}
+			b.metrics["B/op"], b.metrics["allocs/op"] = 0, 0
 			if !maps.Equal(b.metrics, tt.want) {
 				t.Errorf("metrics = %v, want %v", b.metrics, tt.want)
 			}
@@ -267,8 +323,8 @@ func TestReportThroughTestingBenchmark(t *testing.T) {
 	if len(*calls) != 1 {
 		t.Fatalf("measured %d times in one testing.Benchmark, want 1", len(*calls))
 	}
-	if r.N < 1 {
-		t.Fatalf("N = %d: the benchmark failed", r.N)
+	if r.N != recordedCalls {
+		t.Fatalf("N = %d, want the %d calls the measurement timed (0: the benchmark failed)", r.N, recordedCalls)
 	}
 	if got := r.NsPerOp(); got != 400 {
 		t.Errorf("NsPerOp = %d, want 400 (Report's ns/op replaces the framework's)", got)
@@ -582,8 +638,17 @@ func TestRoundTripFlags(t *testing.T) {
 		}
 		vals, iters := parseBench(t, out)
 		for _, name := range []string{"Kernel", "Kernel-2"} { // benchfmt drops "Benchmark"
-			if got := iters[name]; !slices.Equal(got, []int{100, 100}) {
-				t.Errorf("%s: iterations %v, want [100 100] (-benchtime 100x, -count 2)", name, got)
+			// The iteration count is the calls timed: at least one per
+			// sample of the K a measurement needs, and -benchtime 100x
+			// allows at most 100 samples of at most MaxRepeat calls.
+			got := iters[name]
+			if len(got) != 2 {
+				t.Errorf("%s: iterations %v, want 2 results (-count 2)", name, got)
+			}
+			for _, it := range got {
+				if it < DefaultK || it > 100*MaxRepeat {
+					t.Errorf("%s: iterations %d, want the calls of %d to 100 samples", name, it, DefaultK)
+				}
 			}
 			if got := vals[name]["cycles/op"]; len(got) != 2 {
 				t.Errorf("%s: cycles/op %v, want 2 values\n%s", name, got, out)
@@ -591,7 +656,8 @@ func TestRoundTripFlags(t *testing.T) {
 		}
 	})
 	t.Run("long benchtime", func(t *testing.T) {
-		// Report measures once, so -benchtime does not set the duration.
+		// -benchtime is the measurement's budget: a converging measurement
+		// stops well before it.
 		const benchtime = 20 * time.Second
 		args := []string{"test", "-run", "^$", "-bench", "^BenchmarkKernel$", "-count", "1", "-benchtime", benchtime.String()}
 		start := time.Now()
@@ -605,7 +671,7 @@ func TestRoundTripFlags(t *testing.T) {
 		}
 		t.Logf("-benchtime %v: go test took %v", benchtime, took.Round(time.Millisecond))
 		if took >= benchtime {
-			t.Errorf("go test -benchtime %v took %v: Report should measure once, not for the bench time", benchtime, took)
+			t.Errorf("go test -benchtime %v took %v: Report should stop measuring once converged, not spend its whole budget", benchtime, took)
 		}
 	})
 	t.Run("bad input", func(t *testing.T) {
@@ -620,6 +686,9 @@ func TestRoundTripFlags(t *testing.T) {
 			"--- FAIL: BenchmarkBadLoop", "harness.Report: called inside a for b.Loop() loop",
 			"--- FAIL: BenchmarkBadTwice", "harness.Report: called more than once in one run of BenchmarkBadTwice",
 			"--- FAIL: BenchmarkBadPanic", "harness.Report: measured function panicked: boom",
+			"--- FAIL: BenchmarkBadSweepSizes", "harness.ReportSweep: bad sizes: size 200 after 300 (sizes must increase)",
+			"--- FAIL: BenchmarkBadSweepBuild/n=500", "harness.ReportSweep: n=500: no input for 500",
+			"--- FAIL: BenchmarkBadCompareNil", "harness.ReportCompare: nil Run function",
 		} {
 			if !strings.Contains(out, want) {
 				t.Errorf("output lacks %q", want)
@@ -649,7 +718,7 @@ func TestImportRegistersNoFlags(t *testing.T) {
 	if !strings.HasSuffix(out, "done\n") {
 		t.Fatalf("flagcheck did not finish:\n%s", out)
 	}
-	for _, want := range []string{"bad config: N 0\n", "kernel: units [cycles/op ns/op ticks/op]\n"} {
+	for _, want := range []string{"bad config: N 0\n", "kernel: units [B/op allocs/op cycles/op ns/op ticks/op]\n"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

@@ -1,6 +1,7 @@
 package roundtrip
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/cyclebench/cyclebench/harness"
@@ -14,6 +15,26 @@ func BenchmarkKernelElements(b *testing.B) {
 	cfg := harness.DefaultConfig()
 	cfg.Elements = Iterations
 	harness.Report(b, cfg, Kernel)
+}
+
+// SweepSizes are BenchmarkSweep's sizes.
+var SweepSizes = []int{250, 500, 1000}
+
+func BenchmarkSweep(b *testing.B) {
+	harness.ReportSweep(b, harness.DefaultConfig(), SweepSizes, func(n int) (harness.Instance, error) {
+		return harness.Instance{Run: Chain(n)}, nil
+	})
+}
+
+// BenchmarkCompare compares the chain of 1000 steps with one of 2000.
+func BenchmarkCompare(b *testing.B) {
+	harness.ReportCompare(b, harness.DefaultConfig(),
+		harness.Instance{Name: "1000", Run: Chain(1000)}, harness.Instance{Name: "2000", Run: Chain(2000)},
+		harness.CompareOptions{})
+}
+
+func BenchmarkAlloc64(b *testing.B) {
+	harness.Report(b, harness.DefaultConfig(), Alloc64)
 }
 
 // The benchmarks below must fail, each with one clear message.
@@ -40,4 +61,23 @@ func BenchmarkBadTwice(b *testing.B) {
 
 func BenchmarkBadPanic(b *testing.B) {
 	harness.Report(b, harness.DefaultConfig(), func() { panic("boom") })
+}
+
+func BenchmarkBadSweepSizes(b *testing.B) {
+	harness.ReportSweep(b, harness.DefaultConfig(), []int{300, 200, 100}, func(n int) (harness.Instance, error) {
+		return harness.Instance{Run: Chain(n)}, nil
+	})
+}
+
+func BenchmarkBadSweepBuild(b *testing.B) {
+	harness.ReportSweep(b, harness.DefaultConfig(), SweepSizes, func(n int) (harness.Instance, error) {
+		if n == 500 {
+			return harness.Instance{}, errors.New("no input for 500")
+		}
+		return harness.Instance{Run: Chain(n)}, nil
+	})
+}
+
+func BenchmarkBadCompareNil(b *testing.B) {
+	harness.ReportCompare(b, harness.DefaultConfig(), harness.Instance{Run: Kernel}, harness.Instance{}, harness.CompareOptions{})
 }

@@ -20,3 +20,19 @@ func Kernel() {
 	}
 	sink = x
 }
+
+// Chain returns a function running Kernel's chain with n steps.
+func Chain(n int) func() {
+	return func() {
+		x := sink
+		for i := 0; i < n; i++ {
+			x = x*0x9E3779B97F4A7C15 + 1
+		}
+		sink = x
+	}
+}
+
+var bytesSink []byte
+
+// Alloc64 allocates 64 bytes a call, in one allocation.
+func Alloc64() { bytesSink = make([]byte, 64) }

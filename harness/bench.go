@@ -1,0 +1,265 @@
+package harness
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// ReportSweep measures a function over sizes from inside a benchmark
+// function, one sub-benchmark per size named n=SIZE (the Go convention),
+// each reporting its figures as [Report] does:
+//
+//	func BenchmarkSum(b *testing.B) {
+//		harness.ReportSweep(b, harness.DefaultConfig(), []int{400, 800, 1200}, func(n int) (harness.Instance, error) {
+//			data := make([]int64, n)
+//			return harness.Instance{Run: func() { sink = sum(data) }}, nil
+//		})
+//	}
+//
+// prints, for go test -bench Sum,
+//
+//	BenchmarkSum/n=400-2  5552  113.7 ns/op  1.050 cycles/elem  420.0 cycles/op  0.2842 ns/elem  0.7379 ticks/elem  295.2 ticks/op
+//	BenchmarkSum/n=800-2   736  222.0 ns/op  1.025 cycles/elem  820.0 cycles/op  0.2774 ns/elem  0.7203 ticks/elem  576.2 ticks/op
+//	...
+//
+// with cycles/op, ticks/op and ns/op per call and cycles/elem, ticks/elem
+// and ns/elem per element, B/op and allocs/op with -benchmem, and the calls
+// timed as the iteration count. go test -bench Sum -count 6 > out.txt then
+// holds six figures per size for benchstat, and cost per call against n
+// for a CPE fit (cyclebench cpe out.txt fits cycles/op = intercept +
+// CPE·n over every run of every size).
+//
+// sizes must satisfy [CheckSizes] (at least MinSizes, increasing). build
+// is called in each size's sub-benchmark, once per measurement (so once
+// per -count repetition), with the timer stopped; its Instance gives the
+// function (Run, untimed Setup) and the elements one call processes
+// (Elements; 0 means n), which the per-element figures divide by. Its Name
+// is ignored. cfg is used for every size as by Report; its Setup and
+// Elements are ignored (they come from the instances), and a Name, when
+// set, labels the results as Name/n=SIZE.
+//
+// # Each size is its own measurement
+//
+// The testing package runs sub-benchmarks one after another, each to the
+// end (all -count repetitions of n=1000 before n=2000), and a -bench
+// pattern may select some sizes only. So each size is measured on its own,
+// with its own empty-loop overhead and its own core-clock ruler, and -count
+// repetitions are independent measurements. The cycle figures follow the
+// core clock through each size's ruler, so a slow change of clock rate
+// between sizes stays out of cycles/op; a change of the machine's load or
+// state between them does not, and the spread of -count repetitions shows
+// it. [CPE] instead measures all sizes interleaved in one loop with one
+// ruler (a sweep whose sizes share every stretch of time); use it, or
+// cyclebench cpe on a package, when that matters more than the go test
+// workflow.
+//
+// A nil build, bad sizes or a bad Config fail the benchmark with b.Fatal
+// and one line naming the problem; a build error or a build that returns
+// no Run function fails that size's sub-benchmark. ReportSweep never
+// panics (a panic inside build is build's own). A nil b does nothing.
+func ReportSweep(b *testing.B, cfg Config, sizes []int, build func(n int) (Instance, error)) {
+	if b == nil {
+		return
+	}
+	b.Helper()
+	reportSweep(wrapB(b), cfg, sizes, build)
+}
+
+func reportSweep(b bench, cfg Config, sizes []int, build func(n int) (Instance, error)) {
+	b.Helper()
+	const who = "harness.ReportSweep"
+	switch {
+	case b.iters() == 0:
+		b.Fatal(who + ": called inside a for b.Loop() loop; call it once in the benchmark function, with no loop around it")
+		return
+	case build == nil:
+		b.Fatal(who + ": nil build function: pass a function that returns the Instance for size n")
+		return
+	}
+	if err := CheckSizes(sizes); err != nil {
+		b.Fatal(who + ": " + strings.TrimPrefix(err.Error(), "harness: "))
+		return
+	}
+	if _, err := cfg.WithDefaults(); err != nil {
+		b.Fatal(who + ": " + strings.TrimPrefix(err.Error(), "harness: "))
+		return
+	}
+	for _, n := range sizes {
+		b.runSub("n="+strconv.Itoa(n), func(sb bench) {
+			sb.Helper()
+			reportCall(sb, who, func(sb bench, bt benchtime) (outcome, bool) {
+				sb.Helper()
+				return measureSize(sb, who, bt, cfg, n, build)
+			})
+		})
+	}
+}
+
+// measureSize builds the instance of size n and measures it for b.
+func measureSize(b bench, who string, bt benchtime, cfg Config, n int, build func(int) (Instance, error)) (outcome, bool) {
+	b.Helper()
+	in, err := build(n)
+	switch {
+	case err != nil:
+		b.Fatal(fmt.Sprintf("%s: n=%d: %v", who, n, err))
+		return outcome{}, false
+	case in.Run == nil:
+		b.Fatal(fmt.Sprintf("%s: n=%d: build returned an Instance with no Run function", who, n))
+		return outcome{}, false
+	case math.IsNaN(in.Elements) || math.IsInf(in.Elements, 0) || in.Elements < 0:
+		b.Fatal(fmt.Sprintf("%s: n=%d: Elements %v (allowed: ≥ 0, finite; 0 means n)", who, n, in.Elements))
+		return outcome{}, false
+	}
+	if in.Elements == 0 {
+		in.Elements = float64(n)
+	}
+	if cfg.Name != "" {
+		cfg.Name += "/n=" + strconv.Itoa(n)
+	}
+	return measureFunc(b, who, bt, cfg, in)
+}
+
+// ReportCompare measures two functions interleaved with [Compare] from
+// inside a benchmark function and reports B relative to A as the
+// benchmark's figures:
+//
+//	func BenchmarkSum4vsSum1(b *testing.B) {
+//		data := make([]int64, 3200)
+//		harness.ReportCompare(b, harness.DefaultConfig(),
+//			harness.Instance{Name: "sum1", Run: func() { sink = sum1(data) }},
+//			harness.Instance{Name: "sum4", Run: func() { sink = sum4(data) }},
+//			harness.CompareOptions{})
+//	}
+//
+// prints a line such as
+//
+//	BenchmarkSum4vsSum1-2  14160  3220 A-cycles/op  2262 A-ticks/op  2482 B-cycles/op  1744 B-ticks/op
+//	    0.0001254 noise-band  0.0000000 p-value  0.7770 ratio  0.7794 ratio-hi  0.7752 ratio-lo  1.000 significant
+//
+// (one line, cut here)
+//
+// with the units
+//
+//	ratio, ratio-lo, ratio-hi  B/A of the paired per-call costs and its
+//	                           confidence interval (95% by default)
+//	p-value                    the Wilcoxon signed-rank test's
+//	noise-band                 the relative noise band of the verdict (see
+//	                           [stats.Comparison.NoiseBand]; derived from
+//	                           the measurement unless opt.Stats fixes it)
+//	significant                1 when the verdict is "faster" or "slower",
+//	                           0 for "no significant difference"
+//	A-cycles/op, B-cycles/op   each side's K-best cost per call in core
+//	                           cycles (left out without a cycle estimate)
+//	A-ticks/op, B-ticks/op     the same in counter ticks
+//
+// and, with -benchmem, B/op and allocs/op averaged over one call of each
+// side (counted after the measurement as [Report] does). The line has no
+// ns/op: the figures are ratios and per-side costs. The iteration count is
+// the calls of both functions timed. The verdict ("faster", "slower" or
+// "no significant difference") and its reason are logged under the result
+// line. The difference is significant when p-value < α (opt.Stats.Alpha,
+// 0.05 by default) and the interval [ratio-lo, ratio-hi] lies outside
+// [1 − noise-band, 1 + noise-band]. go test prints four significant
+// figures (three decimals from 1 up: an interval [0.99988, 1.00000] prints
+// as 1.000 and 1.000) and 0.0000000 for a p-value below 5e-8, so the
+// significant unit, not the printed bounds, says what the verdict was; the
+// log line has the interval in full.
+//
+// Each sample of a side is taken moments from one of the other side, on
+// the same core, in ABBA order (see Compare), so the ratio does not depend
+// on the core clock's rate, and two sizes of one function compare as well
+// as two functions (pass two Instances built for the two sizes). The
+// function names are fa.Name and fb.Name ("A" and "B" when empty). With
+// the same function on both sides (an A/A test) the verdict should be "no
+// significant difference" in about 19 runs of 20.
+//
+// cfg and opt are as for Compare; -benchtime=D sets cfg.MaxTime and
+// -benchtime=Nx sets opt.Pairs to N (within MinPairs to MaxPairs) and
+// cfg.MaxSamples as Report does. It measures once per run of the benchmark
+// function, as Report does, and fails the benchmark with b.Fatal and one
+// line for a nil Run, bad options or a failed comparison; it never panics.
+// A nil b does nothing.
+func ReportCompare(b *testing.B, cfg Config, fa, fb Instance, opt CompareOptions) {
+	if b == nil {
+		return
+	}
+	b.Helper()
+	reportCompare(wrapB(b), cfg, fa, fb, opt)
+}
+
+// reportCompare is ReportCompare on the bench interface.
+func reportCompare(b bench, cfg Config, fa, fb Instance, opt CompareOptions) {
+	b.Helper()
+	reportCall(b, "harness.ReportCompare", func(b bench, bt benchtime) (outcome, bool) {
+		b.Helper()
+		return measureCompare(b, bt, cfg, fa, fb, opt)
+	})
+}
+
+func measureCompare(b bench, bt benchtime, cfg Config, fa, fb Instance, opt CompareOptions) (outcome, bool) {
+	b.Helper()
+	const who = "harness.ReportCompare"
+	if fa.Run == nil || fb.Run == nil {
+		b.Fatal(who + ": nil Run function: both Instances need the function to measure")
+		return outcome{}, false
+	}
+	cfg = bt.apply(cfg)
+	opt = bt.applyPairs(opt)
+	cfg, ok := fillConfig(b, who, cfg)
+	if !ok {
+		return outcome{}, false
+	}
+
+	cmp, err := compare(cfg, fa, fb, opt)
+	var aa, ab allocs
+	if err == nil {
+		aa, err = countAllocs(fa.Run, fa.Setup, allocRuns(cmp.A.Nanoseconds, fa.Setup != nil))
+	}
+	if err == nil {
+		ab, err = countAllocs(fb.Run, fb.Setup, allocRuns(cmp.B.Nanoseconds, fb.Setup != nil))
+	}
+	if err != nil {
+		b.Fatal(who + ": " + strings.TrimPrefix(err.Error(), "harness: "))
+		return outcome{}, false
+	}
+	warnings := append(append(append([]error(nil), cmp.Warnings...), cmp.A.Warnings...), cmp.B.Warnings...)
+	logWarnings(b, who, cfg.Calibration, warnings)
+	s := cmp.Stats
+	b.Log(fmt.Sprintf("%s: %s/%s = %.5g [%.5g, %.5g], p = %.2g, %d pairs: %s (%s)",
+		who, nameOr2(fb.Name, "B"), nameOr2(fa.Name, "A"), s.Ratio, s.Lo, s.Hi, s.PValue, s.N, s.Verdict, s.Reason))
+	return outcome{metrics: compareMetrics(cmp, aa, ab), calls: cmp.A.Calls + cmp.B.Calls}, true
+}
+
+// compareMetrics returns the figures ReportCompare reports for c, with the
+// allocations of one call of each side.
+func compareMetrics(c Comparison, aa, ab allocs) []metric {
+	s := c.Stats
+	m := []metric{
+		{s.Ratio, "ratio"}, {s.Lo, "ratio-lo"}, {s.Hi, "ratio-hi"},
+		{s.PValue, "p-value"}, {s.NoiseBand, "noise-band"}, {b2f(s.Significant), "significant"},
+		{c.A.Ticks, "A-ticks/op"}, {c.B.Ticks, "B-ticks/op"},
+	}
+	if c.A.CyclesPerTick > 0 && c.B.CyclesPerTick > 0 {
+		m = append(m, metric{c.A.Cycles, "A-cycles/op"}, metric{c.B.Cycles, "B-cycles/op"})
+	}
+	return append(m,
+		metric{0, "ns/op"}, // 0 suppresses the testing package's ns/op
+		metric{(aa.bytes + ab.bytes) / 2, "B/op"}, metric{(aa.count + ab.count) / 2, "allocs/op"})
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func nameOr2(name, def string) string {
+	if name == "" {
+		return def
+	}
+	return name
+}
