@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -234,7 +235,7 @@ func clocksTables(brand, bench string, cfg harness.LabConfig) (report, error) {
 		return nil, err
 	}
 	res, labErr := clocksLab(cfg, lks...)
-	if labErr != nil && len(res.Kernels) == 0 {
+	if labErr != nil && len(res.Kernels) == 0 && !errors.Is(labErr, context.Canceled) {
 		return nil, labError(cfg.CPU, labErr)
 	}
 	units := map[string]string{}
@@ -521,7 +522,7 @@ func utilisationDemo(brand string, cfg harness.LabConfig) (report, error) {
 		lks = append(lks, lk)
 	}
 	res, labErr := utilisationLab(cfg, lks...)
-	if labErr != nil && len(res.Kernels) == 0 {
+	if labErr != nil && len(res.Kernels) == 0 && !errors.Is(labErr, context.Canceled) {
 		return nil, labError(cfg.CPU, labErr)
 	}
 	r := utilisationReport{
