@@ -92,7 +92,7 @@ measuring:
 				c := cfg
 				c.Name = fmt.Sprintf("%s/n=%d", k.Name, size)
 				c.Setup, c.Elements, c.Mode = inst.Setup, inst.Elements, mode
-				st := step{what: fmt.Sprintf("run %s (%s)", c.Name, mode), done: len(results), total: total, unit: "measurements", cap: c.MaxTime}
+				st := step{what: fmt.Sprintf("run %s (%s)", c.Name, mode), done: len(results), total: total, unit: "measurements", cap: c.MaxTime, perUnit: true}
 				prog.set(st)
 				c.Progress = func(p harness.Progress) {
 					st.detail = fmt.Sprintf("%d samples, spread %s", p.Samples, spreadText(p.Spread))

@@ -137,6 +137,32 @@ type step struct {
 	elapsed     time.Duration // of the current measurement, for the cap
 	cap         time.Duration // -max-time of one measurement; 0 none
 	end         time.Time     // when the work is expected to end; zero: unknown
+	perUnit     bool          // elapsed and cap are the current unit's (run), not the whole loop's (a sweep)
+}
+
+// left estimates the time left after el: from the end expected, or from
+// the pace of the units done so far, never beyond what the -max-time cap
+// allows.
+func (s step) left(el time.Duration) (time.Duration, bool) {
+	if !s.end.IsZero() {
+		return max(0, time.Until(s.end)), true
+	}
+	if s.total <= 0 || s.done <= 0 || s.done >= s.total {
+		return 0, false
+	}
+	rest := time.Duration(s.total - s.done)
+	if !s.perUnit {
+		left := time.Duration(float64(el) / float64(s.done) * float64(rest))
+		if s.cap > 0 {
+			left = min(left, max(0, s.cap-s.elapsed))
+		}
+		return left, true
+	}
+	left := time.Duration(float64(el-s.elapsed)/float64(s.done)*float64(rest)) - s.elapsed
+	if s.cap > 0 {
+		left = min(left, rest*s.cap-s.elapsed)
+	}
+	return max(0, left), true
 }
 
 // newProgress returns a progress line on o's stderr (inactive unless it is
@@ -191,11 +217,7 @@ func (p *progress) line() string {
 		parts = append(parts, s.detail)
 	}
 	parts = append(parts, roundDuration(el)+" elapsed")
-	switch {
-	case !s.end.IsZero():
-		parts = append(parts, "about "+roundDuration(max(0, time.Until(s.end)))+" left")
-	case s.total > 0 && s.done > 0 && s.done < s.total:
-		left := time.Duration(float64(el) / float64(s.done) * float64(s.total-s.done))
+	if left, ok := s.left(el); ok {
 		parts = append(parts, "about "+roundDuration(left)+" left")
 	}
 	if s.cap > 0 && s.elapsed >= s.cap*8/10 {
