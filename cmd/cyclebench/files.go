@@ -50,7 +50,21 @@ type savedResult struct {
 	// Values holds the measurements by unit ("cycles/op", "ns/op",
 	// "cycles/elem", ...), one per run of the benchmark.
 	Values map[string][]float64
-	units  []string // the units in the order first seen
+	// Quantum is the resolution of each unit's values (the counter
+	// quantum over the calls a sample timed, converted), the largest over
+	// the runs; absent when the file does not say (benchmark format).
+	Quantum map[string]float64
+	units   []string // the units in the order first seen
+}
+
+// addQuantum records the resolution q of unit's values.
+func (r *savedResult) addQuantum(unit string, q float64) {
+	if q > 0 {
+		if r.Quantum == nil {
+			r.Quantum = map[string]float64{}
+		}
+		r.Quantum[unit] = max(r.Quantum[unit], q)
+	}
 }
 
 func (r *savedResult) add(unit string, v float64) {
@@ -128,17 +142,29 @@ func readJSONFile(path string, data []byte) (*savedFile, error) {
 		} else if r.Unit != j.Unit {
 			return fmt.Errorf("%s: %s appears with units %q and %q", path, j.Name, r.Unit, j.Unit)
 		}
+		q := 0.0 // ticks per call
+		if j.Repeat > 0 {
+			q = j.QuantumTicks / float64(j.Repeat)
+		}
 		if j.CyclesPerTick > 0 {
 			r.add("cycles/op", j.Cycles)
+			r.addQuantum("cycles/op", q*j.CyclesPerTick)
 		}
 		r.add("ns/op", j.Nanoseconds)
 		r.add("ticks/op", j.Ticks)
+		if j.TicksPerSecond > 0 {
+			r.addQuantum("ns/op", q/j.TicksPerSecond*1e9)
+		}
+		r.addQuantum("ticks/op", q)
 		if j.Elements > 0 {
 			if j.CyclesPerTick > 0 {
 				r.add("cycles/elem", j.CyclesPerElement)
 			}
 			r.add("ns/elem", j.NsPerElement)
 			r.add("ticks/elem", j.TicksPerElement)
+			for _, u := range []string{"cycles", "ns", "ticks"} {
+				r.addQuantum(u+"/elem", r.Quantum[u+"/op"]/j.Elements)
+			}
 		}
 		return nil
 	}
@@ -305,6 +331,7 @@ type fileMetric struct {
 	PValue     float64 `json:"p_value"`
 	SpreadA    float64 `json:"spread_a"`
 	SpreadB    float64 `json:"spread_b"`
+	NoiseBand  float64 `json:"noise_band"`
 	Detectable float64 `json:"detectable"`
 	Verdict    string  `json:"verdict"`
 	Reason     string  `json:"reason"`
@@ -371,12 +398,15 @@ func compareFiles(a, b *savedFile, opt stats.CompareOptions) (*fileComparison, e
 		}
 		row := fileRow{Name: ra.Name, Unit: cmpOr(ra.Unit, rb.Unit)}
 		for _, u := range units {
-			rc, err := stats.CompareRuns(ra.Values[u], rb.Values[u], opt)
+			// The derived noise band is half the values' resolution.
+			o := opt
+			o.Quantum = max(ra.Quantum[u], rb.Quantum[u])
+			rc, err := stats.CompareRuns(ra.Values[u], rb.Values[u], o)
 			if err != nil {
 				return nil, fmt.Errorf("comparing %s %s: %w", ra.Name, u, err)
 			}
 			row.Metrics = append(row.Metrics, fileMetric{Unit: u, A: rc.CenterA, B: rc.CenterB, Ratio: rc.Ratio, Lo: rc.Lo, Hi: rc.Hi, PValue: rc.PValue,
-				SpreadA: rc.SpreadA, SpreadB: rc.SpreadB, Detectable: rc.Detectable, Verdict: rc.Verdict, Reason: rc.Reason, CountA: rc.NA, CountB: rc.NB})
+				SpreadA: rc.SpreadA, SpreadB: rc.SpreadB, NoiseBand: rc.NoiseBand, Detectable: rc.Detectable, Verdict: rc.Verdict, Reason: rc.Reason, CountA: rc.NA, CountB: rc.NB})
 		}
 		c.Rows = append(c.Rows, row)
 	}
@@ -576,9 +606,9 @@ func fileBars(c *fileComparison) (plot.Comparison, bool) {
 	for _, r := range c.Rows {
 		m := r.Metrics[0]
 		if bars.Unit == "" {
-			bars.Unit = "ratio B/A of " + m.Unit
+			bars.Unit = "ratio B/A of " + m.Unit + " (95% CI between runs)"
 		}
-		if "ratio B/A of "+m.Unit != bars.Unit || !(m.Ratio > 0) {
+		if "ratio B/A of "+m.Unit+" (95% CI between runs)" != bars.Unit || !(m.Ratio > 0) {
 			continue
 		}
 		bar := plot.Bar{Value: m.Ratio}
