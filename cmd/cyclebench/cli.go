@@ -417,7 +417,7 @@ func addOutputFlags(fs *flagSet, stdout, stderr io.Writer, withStrict bool, form
 }
 
 // check fails on a bad -o path before anything is measured.
-func (o *out) check() error { return checkOutputPath(o.path) }
+func (o *out) check() error { return checkWritable(o.path, "-o") }
 
 // warn prints a warning on stderr unless -q.
 func (o *out) warn(msg string) {

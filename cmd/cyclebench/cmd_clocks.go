@@ -143,8 +143,8 @@ func runClocks(args []string, stdout, stderr io.Writer) error {
 	}); err != nil {
 		return err
 	}
-	o.warnAll(rep.warnings())
-	failed := rep.failedChecks()
+	warnings, failed := rep.notes()
+	o.warnAll(warnings)
 	summary := ""
 	if len(failed) > 0 {
 		summary = fmt.Sprintf("%d kernels failed their output check (%s)", len(failed), strings.Join(failed, ", "))
@@ -156,8 +156,7 @@ func runClocks(args []string, stdout, stderr io.Writer) error {
 type report interface {
 	text(io.Writer) error
 	csv() *table
-	warnings() []string
-	failedChecks() []string
+	notes() (warnings, failedChecks []string)
 }
 
 // clockList names clocks, comma-separated.
@@ -198,7 +197,7 @@ func labKernels(pattern string) ([]harness.LabKernel, []benchexamples.Kernel, er
 	}
 	ks, err := benchexamples.Select(p)
 	if err != nil {
-		return nil, nil, usageErrorf("-bench %q: %w", pattern, err)
+		return nil, nil, kernelError("-bench", pattern, err)
 	}
 	var lks []harness.LabKernel
 	for _, k := range ks {
@@ -413,27 +412,28 @@ func (r clocksReport) text(w io.Writer) error {
 	return err
 }
 
-func (r clocksReport) warnings() []string {
-	var ws []string
+func (r clocksReport) notes() ([]string, []string) {
+	var ks [][3]any
 	for _, k := range r.Kernels {
-		if k.Check != "ok" {
-			ws = append(ws, fmt.Sprintf("%s: output check failed: %s", k.Name, k.Check))
-		}
-		for _, w := range k.Warnings {
-			ws = append(ws, k.Name+": "+w)
-		}
+		ks = append(ks, [3]any{k.Name, k.Check, k.Warnings})
 	}
-	return append(ws, r.Warnings...)
+	return kernelNotes(ks, r.Warnings)
 }
 
-func (r clocksReport) failedChecks() []string {
-	var f []string
-	for _, k := range r.Kernels {
-		if k.Check != "ok" {
-			f = append(f, k.Name)
+// kernelNotes lists the warnings of a report's kernels ({name, check,
+// warnings}) and then its own, and the kernels whose output check failed.
+func kernelNotes(kernels [][3]any, own []string) (warnings, failed []string) {
+	for _, k := range kernels {
+		name, check := k[0].(string), k[1].(string)
+		if check != "ok" {
+			failed = append(failed, name)
+			warnings = append(warnings, fmt.Sprintf("%s: output check failed: %s", name, check))
+		}
+		for _, w := range k[2].([]string) {
+			warnings = append(warnings, name+": "+w)
 		}
 	}
-	return f
+	return append(warnings, own...), failed
 }
 
 func pinnedWord(cpu int) string {
@@ -587,27 +587,12 @@ func (r utilisationReport) text(w io.Writer) error {
 	return err
 }
 
-func (r utilisationReport) warnings() []string {
-	var ws []string
+func (r utilisationReport) notes() ([]string, []string) {
+	var ks [][3]any
 	for _, k := range r.Kernels {
-		if k.Check != "ok" {
-			ws = append(ws, fmt.Sprintf("%s: output check failed: %s", k.Name, k.Check))
-		}
-		for _, w := range k.Warnings {
-			ws = append(ws, k.Name+": "+w)
-		}
+		ks = append(ks, [3]any{k.Name, k.Check, k.Warnings})
 	}
-	return append(ws, r.Warnings...)
-}
-
-func (r utilisationReport) failedChecks() []string {
-	var f []string
-	for _, k := range r.Kernels {
-		if k.Check != "ok" {
-			f = append(f, k.Name)
-		}
-	}
-	return f
+	return kernelNotes(ks, r.Warnings)
 }
 
 func (r utilisationReport) csv() *table {

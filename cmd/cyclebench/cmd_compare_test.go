@@ -103,7 +103,7 @@ func TestCompareFilesGolden(t *testing.T) {
 		args   []string
 	}{
 		{"compare_files.golden", []string{td("compare_a.json"), td("compare_b.json")}},
-		{"compare_files.json.golden", []string{"-format", "json", td("compare_a.json"), td("compare_b.json")}},
+		{"compare_files.json.golden", []string{td("compare_a.json"), td("compare_b.json"), "-format", "json"}}, // flags after the files
 		{"compare_files.csv.golden", []string{"-format", "csv", td("compare_a.json"), td("compare_b.json")}},
 		{"compare_bench.golden", []string{td("compare_a.txt"), td("compare_b.txt")}},
 		{"compare_mixed.golden", []string{td("compare_a.json"), td("compare_b.txt")}},

@@ -125,3 +125,33 @@ func fakeCalibration(cyclesPerTick, hz float64) *calibrate.Calibration {
 	c.Core.CyclesPerTick = cyclesPerTick
 	return c
 }
+
+// TestUsable: a result is usable when it converged or its K best agree
+// within 2ε; the summary counts the unusable ones (every non-converged
+// one with -strict) and the failed checks.
+func TestUsable(t *testing.T) {
+	cfg := harness.DefaultConfig() // ε 0.01
+	r := func(conv bool, spread float64, check string) measured {
+		return measured{Result: harness.Result{Converged: conv, Spread: spread, Samples: 100, Config: cfg}, Check: check}
+	}
+	rs := []measured{r(true, 0.005, "ok"), r(false, 0.0106, "ok"), r(false, 0.025, "ok"), r(true, 0.001, "wrong sum")}
+	for i, want := range []bool{true, true, false, true} {
+		if got := usable(rs[i].Result); got != want {
+			t.Errorf("result %d: usable %v, want %v", i, got, want)
+		}
+	}
+	for _, tt := range []struct {
+		strict bool
+		want   string
+	}{
+		{false, "1 of 4 sizes did not converge (not even within 2ε); 1 of 4 sizes failed their output check"},
+		{true, "2 of 4 sizes did not converge; 1 of 4 sizes failed their output check"},
+	} {
+		if got := resultsFailure(rs, tt.strict, cfg, "sizes"); got != tt.want {
+			t.Errorf("strict %v: %q, want %q", tt.strict, got, tt.want)
+		}
+	}
+	if got := resultsFailure(rs[:2], false, cfg, "results"); got != "" {
+		t.Errorf("usable results: summary %q, want none", got)
+	}
+}

@@ -454,46 +454,50 @@ func hoist(h *header, lists [][]error) [][]error {
 	return out
 }
 
-// checkOutputPath fails on a bad -o path before anything is measured.
-func checkOutputPath(path string) error {
+// checkWritable fails when a file cannot be written at path (given by
+// flag), before anything is measured; "" is fine.
+func checkWritable(path, flag string) error {
 	if path == "" {
 		return nil
 	}
-	probe, err := createAtomic(path, "-o")
+	f, err := createTemp(path, flag)
+	if err == nil {
+		f.Close()
+		os.Remove(f.Name())
+	}
+	return err
+}
+
+// writeFileAtomic writes data to a temporary file beside path and renames
+// it over path, so a reader (or a crash, or a signal) never sees a
+// half-written file and an existing file is never left truncated; flag
+// names the option in errors.
+func writeFileAtomic(path, flag string, data []byte) error {
+	f, err := createTemp(path, flag)
 	if err != nil {
 		return err
 	}
-	probe.Abort()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("%s %s: %w", flag, path, err)
+	}
 	return nil
 }
 
-// writeFileAtomic writes data to path through a temporary file renamed
-// over it; flag names the option in errors.
-func writeFileAtomic(path, flag string, data []byte) error {
-	f, err := createAtomic(path, flag)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Abort()
-		return fmt.Errorf("%s %s: %w", flag, path, err)
-	}
-	return f.Commit()
-}
-
-// atomicFile writes to a temporary file beside path and renames it over
-// path on Commit, so a reader (or a crash, or a signal) never sees a
-// half-written file and an existing file is never left truncated.
-type atomicFile struct {
-	*os.File
-	path, flag string
-	done       bool
-}
-
-// createAtomic opens a temporary file in path's directory. Errors name
-// the flag and the path; a missing directory or a directory in the way is
-// a usage error.
-func createAtomic(path, flag string) (*atomicFile, error) {
+// createTemp opens a temporary file, mode 0644, in path's directory. A
+// missing directory, a directory in the way or one that cannot be written
+// is a usage error naming the flag and the path.
+func createTemp(path, flag string) (*os.File, error) {
 	dir := filepath.Dir(path)
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return nil, usageErrorf("%s %s: directory %s does not exist", flag, path, dir)
@@ -511,35 +515,5 @@ func createAtomic(path, flag string) (*atomicFile, error) {
 		os.Remove(f.Name())
 		return nil, fmt.Errorf("%s %s: %w", flag, path, err)
 	}
-	return &atomicFile{File: f, path: path, flag: flag}, nil
-}
-
-// Commit flushes the temporary file to disk and renames it over the path.
-func (a *atomicFile) Commit() error {
-	if a.done {
-		return nil
-	}
-	a.done = true
-	err := a.Sync()
-	if cerr := a.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(a.Name(), a.path)
-	}
-	if err != nil {
-		os.Remove(a.Name())
-		return fmt.Errorf("%s %s: %w", a.flag, a.path, err)
-	}
-	return nil
-}
-
-// Abort removes the temporary file; the path is left as it was.
-func (a *atomicFile) Abort() {
-	if a.done {
-		return
-	}
-	a.done = true
-	a.Close()
-	os.Remove(a.Name())
+	return f, nil
 }

@@ -38,12 +38,7 @@ func (p *plotFlags) check() error {
 	if p.format, err = plot.FormatOf(p.path); err != nil {
 		return usageErrorf("-plot %s: unknown image format (want a name ending in .svg, .png or .pdf)", p.path)
 	}
-	f, err := createAtomic(p.path, "-plot")
-	if err != nil {
-		return err
-	}
-	f.Abort()
-	return nil
+	return checkWritable(p.path, "-plot")
 }
 
 // write draws with draw and writes the image atomically to -plot; it says

@@ -126,3 +126,38 @@ func TestPlotSizeFlag(t *testing.T) {
 		})
 	}
 }
+
+// TestNotLinearInEveryFormat: a sweep whose cost is not linear in n says
+// so in every output format, ahead of its points in the table.
+func TestNotLinearInEveryFormat(t *testing.T) {
+	s := fakeSweep(t, "Quadratic", true)
+	var xs, ys []float64
+	for i, n := range s.res.Sizes {
+		y := 50 + 0.01*float64(n*n)
+		s.res.Points[i].Cycles, s.res.Points[i].Converged = y, true
+		xs, ys = append(xs, float64(n)), append(ys, y)
+	}
+	var err error
+	if s.res.Cycles, err = stats.LinearFit(xs, ys); err != nil {
+		t.Fatal(err)
+	}
+	if s.res.Linearity, err = stats.LackOfFit(xs, ys, stats.LinearityOptions{}); err != nil || s.res.Linearity.Linear {
+		t.Fatalf("LackOfFit of n² = %+v, %v: want not linear", s.res.Linearity, err)
+	}
+	s.check = "ok"
+	for _, format := range resultFormats {
+		t.Run(format, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := writeCPE(&b, format, header{}, []*sweptKernel{s}); err != nil {
+				t.Fatal(err)
+			}
+			out := b.String()
+			if !strings.Contains(out, stats.LinearityNotLinear) {
+				t.Errorf("no %q in:\n%s", stats.LinearityNotLinear, out)
+			}
+			if format == formatTable && strings.Index(out, stats.LinearityNotLinear) > strings.Index(out, "\n  n ") {
+				t.Errorf("the verdict comes after the points:\n%s", out)
+			}
+		})
+	}
+}

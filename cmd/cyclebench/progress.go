@@ -25,7 +25,6 @@ type interrupt struct {
 	mu     sync.Mutex
 	sig    os.Signal
 	done   chan struct{}
-	hook   func() // called once when a signal comes
 }
 
 func catchInterrupts() *interrupt {
@@ -37,24 +36,12 @@ func catchInterrupts() *interrupt {
 		case s := <-in.ch:
 			in.mu.Lock()
 			in.sig = s
-			hook := in.hook
 			in.mu.Unlock()
 			in.cancel()
-			if hook != nil {
-				hook()
-			}
 		case <-in.done:
 		}
 	}()
 	return in
-}
-
-// onSignal sets a function to call when a signal comes (before it, the
-// context is cancelled).
-func (in *interrupt) onSignal(f func()) {
-	in.mu.Lock()
-	in.hook = f
-	in.mu.Unlock()
 }
 
 // stop stops catching signals.

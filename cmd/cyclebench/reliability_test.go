@@ -266,6 +266,9 @@ func checkCLIFailure(t *testing.T, in badInput, err error, stdout string) {
 			t.Errorf("message %q does not start with %q", msg.String(), prefix)
 		}
 		checkMessage(t, strings.TrimSuffix(msg.String(), "\n"), in.want)
+		if strings.Contains(msg.String(), "benchexamples:") {
+			t.Errorf("message %q names an internal package", msg.String())
+		}
 		return
 	}
 	// A failed measurement still writes what it measured, and says it
