@@ -85,7 +85,7 @@ func TestBenchFilesOneTable(t *testing.T) {
 	// One table per unit, each with the two files and "vs base"; a second
 	// table per unit (split by configuration) would repeat the unit header.
 	for _, unit := range []string{"cycles/op", "ticks/op"} {
-		if n := regexp.MustCompile(`(?m)^\s+│\s+` + regexp.QuoteMeta(unit) + `\s+│`).FindAllIndex(out, -1); len(n) != 1 {
+		if n := regexp.MustCompile(`(?m)^\s+│\s+`+regexp.QuoteMeta(unit)+`\s+│`).FindAllIndex(out, -1); len(n) != 1 {
 			t.Errorf("benchstat shows %d tables of %s, want 1", len(n), unit)
 		}
 	}
