@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cyclebench/cyclebench/harness"
 	"github.com/cyclebench/cyclebench/plot"
 	"github.com/cyclebench/cyclebench/stats"
 	"golang.org/x/perf/benchfmt"
@@ -398,9 +399,13 @@ func compareFiles(a, b *savedFile, opt stats.CompareOptions) (*fileComparison, e
 		}
 		row := fileRow{Name: ra.Name, Unit: cmpOr(ra.Unit, rb.Unit)}
 		for _, u := range units {
-			// The derived noise band is half the values' resolution.
+			// The derived noise band is half the values' resolution, or for
+			// cycles the ruler's tolerance when that is larger.
 			o := opt
 			o.Quantum = max(ra.Quantum[u], rb.Quantum[u])
+			if strings.HasPrefix(u, "cycles/") {
+				o.Systematic = harness.RulerTolerance // each run converts with its own ruler
+			}
 			rc, err := stats.CompareRuns(ra.Values[u], rb.Values[u], o)
 			if err != nil {
 				return nil, fmt.Errorf("comparing %s %s: %w", ra.Name, u, err)
