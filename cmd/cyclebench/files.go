@@ -20,6 +20,7 @@ import (
 	"github.com/cyclebench/cyclebench/plot"
 	"github.com/cyclebench/cyclebench/stats"
 	"golang.org/x/perf/benchfmt"
+	"gonum.org/v1/gonum/stat"
 )
 
 // maxFileSize bounds what compare reads from one file.
@@ -55,7 +56,9 @@ type savedResult struct {
 	// quantum over the calls a sample timed, converted), the largest over
 	// the runs; absent when the file does not say (benchmark format).
 	Quantum map[string]float64
-	units   []string // the units in the order first seen
+	// CyclesPerTick holds each run's core-clock ratio, when the file says.
+	CyclesPerTick []float64
+	units         []string // the units in the order first seen
 }
 
 // addQuantum records the resolution q of unit's values.
@@ -150,6 +153,7 @@ func readJSONFile(path string, data []byte) (*savedFile, error) {
 		if j.CyclesPerTick > 0 {
 			r.add("cycles/op", j.Cycles)
 			r.addQuantum("cycles/op", q*j.CyclesPerTick)
+			r.CyclesPerTick = append(r.CyclesPerTick, j.CyclesPerTick)
 		}
 		r.add("ns/op", j.Nanoseconds)
 		r.add("ticks/op", j.Ticks)
@@ -399,12 +403,16 @@ func compareFiles(a, b *savedFile, opt stats.CompareOptions) (*fileComparison, e
 		}
 		row := fileRow{Name: ra.Name, Unit: cmpOr(ra.Unit, rb.Unit)}
 		for _, u := range units {
-			// The derived noise band is half the values' resolution, or for
-			// cycles the ruler's tolerance when that is larger.
+			// The derived noise band is half the values' resolution, or the
+			// systematic error of the unit when that is larger.
 			o := opt
 			o.Quantum = max(ra.Quantum[u], rb.Quantum[u])
 			if strings.HasPrefix(u, "cycles/") {
 				o.Systematic = harness.RulerTolerance // each run converts with its own ruler
+			} else if len(ra.CyclesPerTick) > 0 && len(rb.CyclesPerTick) > 0 {
+				// Ticks and ns move with the core clock, which the rulers
+				// saw move between the files.
+				o.Systematic = min(0.5, math.Abs(stat.Mean(rb.CyclesPerTick, nil)/stat.Mean(ra.CyclesPerTick, nil)-1))
 			}
 			rc, err := stats.CompareRuns(ra.Values[u], rb.Values[u], o)
 			if err != nil {
