@@ -407,12 +407,15 @@ func compareFiles(a, b *savedFile, opt stats.CompareOptions) (*fileComparison, e
 			// systematic error of the unit when that is larger.
 			o := opt
 			o.Quantum = max(ra.Quantum[u], rb.Quantum[u])
-			if strings.HasPrefix(u, "cycles/") {
-				o.Systematic = harness.RulerTolerance // each run converts with its own ruler
-			} else if len(ra.CyclesPerTick) > 0 && len(rb.CyclesPerTick) > 0 {
-				// Ticks and ns move with the core clock, which the rulers
-				// saw move between the files.
+			if len(ra.CyclesPerTick) > 0 && len(rb.CyclesPerTick) > 0 {
+				// The core clock, which the rulers saw move between the
+				// files (within a file the runs share it), moves ns and
+				// ticks of code bound by the core, cycles of code bound by
+				// memory.
 				o.Systematic = min(0.5, math.Abs(stat.Mean(rb.CyclesPerTick, nil)/stat.Mean(ra.CyclesPerTick, nil)-1))
+			}
+			if strings.HasPrefix(u, "cycles/") {
+				o.Systematic = max(o.Systematic, harness.RulerTolerance) // each run converts with its own ruler
 			}
 			rc, err := stats.CompareRuns(ra.Values[u], rb.Values[u], o)
 			if err != nil {
