@@ -461,7 +461,7 @@ func writeCPEKernel(b *strings.Builder, s *sweptKernel) {
 		}
 		var cyc, cpe any
 		if r.HasCycles {
-			cyc, cpe = cyclesCell(p, p.Cycles), cyclesCell(p, p.CyclesPerElement)
+			cyc, cpe = cyclesCell(p, p.Cycles, 6), cyclesCell(p, p.CyclesPerElement, 4)
 		}
 		t.add(r.Sizes[i], cyc, cpe, p.Ticks, p.Nanoseconds, res, p.Repeat, p.Samples, convergedText(p))
 	}

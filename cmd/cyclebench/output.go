@@ -46,12 +46,12 @@ func convergedText(r harness.Result) shown {
 
 // cyclesCell shows a cycle figure, marked "~" when the core-clock ruler
 // behind it did not converge; "-" without cycles.
-func cyclesCell(r harness.Result, v float64) any {
+func cyclesCell(r harness.Result, v float64, digits int) any {
 	if r.CyclesPerTick <= 0 {
 		return nil
 	}
 	if !r.ReferenceConverged {
-		return shown{v, "~" + sig(v, 6)}
+		return shown{v, "~" + sig(v, digits)}
 	}
 	return v
 }
@@ -173,13 +173,13 @@ func resultTable(h header, rs []measured) *table {
 	for _, r := range rs {
 		var epc, tpe, npe, elems any
 		if r.elemOK {
-			elems, epc, tpe, npe = r.Elements, cyclesCell(r.Result, r.CyclesPerElement), r.TicksPerElement, r.NsPerElement
+			elems, epc, tpe, npe = r.Elements, cyclesCell(r.Result, r.CyclesPerElement, 4), r.TicksPerElement, r.NsPerElement
 		}
 		// The warnings cell holds one warning per line (a quoted CSV field
 		// may contain newlines; warnings themselves are single lines).
 		warn := strings.Join(append(slices.Clone(h.Warnings), errorStrings(r.Warnings)...), "\n")
 		t.add(r.Name, r.Mode.String(), r.Kernel, r.N,
-			cyclesCell(r.Result, r.Cycles), r.Ticks, r.Nanoseconds,
+			cyclesCell(r.Result, r.Cycles, 6), r.Ticks, r.Nanoseconds,
 			elems, epc, tpe, npe,
 			orDash(r.Unit), r.Repeat, r.Samples, r.Discarded,
 			spreadCell(r.Spread), convergedText(r.Result), usable(r.Result),
@@ -224,14 +224,14 @@ func bothModesTable(rs []measured) *table {
 		}
 		row := []any{rs[i].Name}
 		for _, f := range []func(r *measured) any{
-			func(r *measured) any { return cyclesCell(r.Result, r.Cycles) },
+			func(r *measured) any { return cyclesCell(r.Result, r.Cycles, 6) },
 			func(r *measured) any { return r.Ticks },
 			func(r *measured) any { return r.Nanoseconds },
 			func(r *measured) any {
 				if !r.elemOK {
 					return nil
 				}
-				return cyclesCell(r.Result, r.CyclesPerElement)
+				return cyclesCell(r.Result, r.CyclesPerElement, 4)
 			},
 		} {
 			for _, r := range side {
