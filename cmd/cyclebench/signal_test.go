@@ -114,7 +114,7 @@ func testSignalEveryCommand(t *testing.T, bin string) {
 				t.Errorf("last method %v: want the frequency so far", m)
 			}
 		}, false},
-		{"cpe", []string{"cpe", "-bench", "BubbleSort", "-range", "200:3000:200", "-max-time", "1m"}, 1500 * time.Millisecond, func(t *testing.T, doc map[string]any) {
+		{"cpe", []string{"cpe", "-bench", "BubbleSort", "-range", "200:3000:200", "-k", "100", "-m", "100000", "-max-time", "1m"}, 1500 * time.Millisecond, func(t *testing.T, doc map[string]any) {
 			ks, _ := doc["kernels"].([]any)
 			if len(ks) != 1 || len(ks[0].(map[string]any)["points"].([]any)) == 0 {
 				t.Errorf("kernels %v: want BubbleSort with the sizes measured so far", ks)
