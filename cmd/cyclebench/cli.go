@@ -89,9 +89,14 @@ const (
 )
 
 // usageError is a mistake on the command line; main exits with status 2.
+// Its message leaves out the names of the packages the error came through.
 type usageError struct{ err error }
 
-func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Error() string { return withoutPackages.Replace(e.err.Error()) }
+
+// withoutPackages drops the package prefixes of library errors, which mean
+// nothing to a user of the command.
+var withoutPackages = strings.NewReplacer("benchexamples: ", "", "harness: ", "", "cputime: ", "", "calibrate: ", "", "affinity: ", "", "stats: ", "", "plot: ", "")
 func (e *usageError) Unwrap() error { return e.err }
 
 // usageErrorf returns a *usageError formatted like fmt.Errorf (%w works).
@@ -405,7 +410,10 @@ func addOutputFlags(fs *flagSet, stdout, stderr io.Writer, withStrict bool, form
 		if on {
 			o.format = formatJSON
 		}
-		return err
+		if err != nil {
+			return errors.New("want true or false")
+		}
+		return nil
 	})
 	fs.StringVar(&o.path, "o", "", "write the results to `FILE` (atomically: a reader never sees half of it) instead of stdout")
 	fs.BoolVar(&o.quiet, "q", false, "quiet: no warnings, progress or \"wrote FILE\" on stderr (errors and the failure summary remain)")
@@ -460,6 +468,16 @@ func (o *out) emit(render func(w io.Writer) error) error {
 	}
 	o.note("wrote %s", o.path)
 	return nil
+}
+
+// emitReport emits v as JSON, or the table t lays it out in as text or CSV.
+func (o *out) emitReport(v any, t func() *table) error {
+	return o.emit(func(w io.Writer) error {
+		if o.format == formatJSON {
+			return writeJSON(w, v)
+		}
+		return t().write(w, o.format)
+	})
 }
 
 // where says where the results went, for a summary line.
@@ -606,7 +624,7 @@ func pct(v float64, digits int) string { return sig(v*100, digits) + "%" }
 func ppmDiff(a, b float64) float64 { return (a - b) / b * 1e6 }
 
 // kernelError turns an error of package benchexamples about flag's value
-// into a usage error without the package's name.
+// into a usage error.
 func kernelError(flag, value string, err error) error {
-	return usageErrorf("%s %q: %s", flag, value, strings.ReplaceAll(err.Error(), "benchexamples: ", ""))
+	return usageErrorf("%s %q: %w", flag, value, err)
 }

@@ -61,12 +61,7 @@ func runCalibrate(args []string, stdout, stderr io.Writer) error {
 	} else if err != nil {
 		return err
 	}
-	if err := o.emit(func(w io.Writer) error {
-		if o.format == formatJSON {
-			return writeJSON(w, r)
-		}
-		return r.table().write(w, o.format)
-	}); err != nil {
+	if err := o.emitReport(r, r.table); err != nil {
 		return err
 	}
 	o.warnAll(r.Warnings)

@@ -31,12 +31,7 @@ func runVersion(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	r := gatherVersion(*deps)
-	return o.emit(func(w io.Writer) error {
-		if o.format == formatJSON {
-			return writeJSON(w, r)
-		}
-		return r.table().write(w, o.format)
-	})
+	return o.emitReport(r, r.table)
 }
 
 // versionReport is what version prints.
