@@ -371,7 +371,8 @@ type fileComparison struct {
 // figure by the spread between runs. The same name with different units
 // on the two sides is an error: its figures cannot be compared.
 func compareFiles(a, b *savedFile, opt stats.CompareOptions) (*fileComparison, error) {
-	c := &fileComparison{A: a, B: b}
+	// Empty, not nil: JSON shows [].
+	c := &fileComparison{A: a, B: b, Rows: []fileRow{}, Fits: []fileFitRow{}, OnlyA: []string{}, OnlyB: []string{}}
 	seen := map[string]bool{}
 	for _, m := range append(slices.Clone(a.Meta), b.Meta...) {
 		if !seen[m.Key] {
@@ -596,18 +597,6 @@ func fileComparisonReport(c *fileComparison) fileComparisonJSON {
 		return s
 	}
 	j := fileComparisonJSON{A: side(c.A), B: side(c.B), Rows: c.Rows, Fits: c.Fits, OnlyA: c.OnlyA, OnlyB: c.OnlyB}
-	if j.Rows == nil {
-		j.Rows = []fileRow{}
-	}
-	if j.Fits == nil {
-		j.Fits = []fileFitRow{}
-	}
-	if j.OnlyA == nil {
-		j.OnlyA = []string{}
-	}
-	if j.OnlyB == nil {
-		j.OnlyB = []string{}
-	}
 	if c.A.Kind == "Go benchmark format" && c.B.Kind == "Go benchmark format" {
 		j.Benchstat = benchstatHint(c.A, c.B)
 	}
