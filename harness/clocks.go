@@ -62,6 +62,10 @@ type LabConfig struct {
 	// Context cancels the lab between repetitions; nil means
 	// context.Background().
 	Context context.Context
+	// Progress, when not nil, is called on the lab's thread before each
+	// timed repetition (rep from 0 to reps−1) of each kernel, outside every
+	// timed interval.
+	Progress func(kernel string, rep, reps int)
 	// Calibration supplies the counter frequency that turns TSC ticks into
 	// time; nil means calibrate.Get() (only when the tsc method is read).
 	Calibration *calibrate.Calibration
@@ -459,6 +463,9 @@ func (w *labWatches) kernel(cfg LabConfig, k LabKernel, clocks map[cputime.Clock
 		if err := cfg.Context.Err(); err != nil {
 			return kr, fmt.Errorf("harness: clocks lab cancelled during %s: %w", k.Name, err)
 		}
+		if cfg.Progress != nil {
+			cfg.Progress(k.Name, rep, cfg.Reps)
+		}
 		if k.Setup != nil {
 			k.Setup()
 		}
@@ -709,6 +716,9 @@ func UtilisationLab(cfg LabConfig, kernels ...LabKernel) (UtilisationLabResult, 
 		for _, k := range kernels {
 			if err := cfg.Context.Err(); err != nil {
 				return fmt.Errorf("harness: utilisation lab cancelled before %s: %w", k.Name, err)
+			}
+			if cfg.Progress != nil {
+				cfg.Progress(k.Name, 0, 1)
 			}
 			ku, err := utilisationOf(k)
 			if err != nil {

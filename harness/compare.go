@@ -29,7 +29,10 @@ type CompareOptions struct {
 	Pairs int
 	// Stats are the options of the paired test: significance level,
 	// confidence level and noise band; the zero value gives
-	// [stats.DefaultCompareOptions].
+	// [stats.DefaultCompareOptions]. When Stats.Quantum is 0, Compare sets
+	// it to the counter quantum of the samples (Result.Quantum) over the
+	// calls each sample times (Repeat): the resolution of the paired
+	// per-call figures, which the derived noise band needs.
 	Stats stats.CompareOptions
 }
 
@@ -87,7 +90,9 @@ type Comparison struct {
 // (they come from a and b). An error is returned for bad options, a nil
 // Run, a panic in either function, a cancelled context, fewer than
 // MinPairs usable pairs, or a side whose samples are not longer than the
-// empty loop's (it is too short to compare).
+// empty loop's (it is too short to compare). When the context is cancelled
+// after MinPairs pairs, the Comparison of the pairs taken so far comes
+// with the error.
 func Compare(cfg Config, a, b Instance, opt CompareOptions) (Comparison, error) {
 	var cmp Comparison
 	if a.Run == nil || b.Run == nil {
@@ -140,6 +145,13 @@ func Compare(cfg Config, a, b Instance, opt CompareOptions) (Comparison, error) 
 	cmp.A, errA = e.result(ta)
 	cmp.B, errB = e.result(tb)
 	if runErr != nil {
+		// Cancelled: the pairs taken so far are compared all the same when
+		// there are enough of them, and the error is returned with them.
+		if errA == nil && errB == nil && len(ta.pairs) >= MinPairs && cfg.Context.Err() != nil {
+			if err := cmp.compare(ta, tb, opt.Stats); err == nil {
+				cmp.Warnings = append(cmp.Warnings, fmt.Errorf("harness: cancelled after %d of %d pairs: the comparison covers those", len(ta.pairs), pairs))
+			}
+		}
 		return cmp, runErr
 	}
 	if err := errors.Join(errA, errB); err != nil {
@@ -148,20 +160,34 @@ func Compare(cfg Config, a, b Instance, opt CompareOptions) (Comparison, error) 
 	if len(ta.pairs) < MinPairs {
 		return cmp, fmt.Errorf("harness: only %d usable pairs in %d rounds (%v); need at least %d", len(ta.pairs), cmp.Rounds, cmp.Wall.Round(time.Millisecond), MinPairs)
 	}
+	if len(ta.pairs) < pairs {
+		cmp.Warnings = append(cmp.Warnings, fmt.Errorf("harness: %d usable pairs of the %d asked, in %d rounds (%v)", len(ta.pairs), pairs, cmp.Rounds, cmp.Wall.Round(time.Millisecond)))
+	}
+	if err := cmp.compare(ta, tb, opt.Stats); err != nil {
+		return cmp, err
+	}
+	return cmp, nil
+}
+
+// compare fills TicksA, TicksB, Stats and BestRatio from the pairs of ta
+// and tb. Unless the options set it, the quantum of the derived noise band
+// is the counter quantum of the samples over the calls each times.
+func (cmp *Comparison) compare(ta, tb *target, opt stats.CompareOptions) error {
 	cmp.TicksA = make([]float64, len(ta.pairs))
 	cmp.TicksB = make([]float64, len(ta.pairs))
 	for i, p := range ta.pairs {
 		cmp.TicksA[i], cmp.TicksB[i] = ta.net(p[0]), tb.net(p[1])
 		if cmp.TicksA[i] <= 0 || cmp.TicksB[i] <= 0 {
-			return cmp, fmt.Errorf("%w: a sample of %s or %s is not longer than the empty loop's %.0f ticks (%d and %d ticks per sample of %d calls); the functions are too short to compare",
-				ErrTooShort, a.Name, b.Name, ta.overhead(p[0].variant), p[0].ticks, p[1].ticks, ta.rs[p[0].variant])
+			return fmt.Errorf("%w: a sample of %s or %s is not longer than the empty loop's %.0f ticks (%d and %d ticks per sample of %d calls); the functions are too short to compare",
+				ErrTooShort, ta.inst.Name, tb.inst.Name, ta.overhead(p[0].variant), p[0].ticks, p[1].ticks, ta.rs[p[0].variant])
 		}
 	}
-	if len(ta.pairs) < pairs {
-		cmp.Warnings = append(cmp.Warnings, fmt.Errorf("harness: %d usable pairs of the %d asked, in %d rounds (%v)", len(ta.pairs), pairs, cmp.Rounds, cmp.Wall.Round(time.Millisecond)))
+	if opt.Quantum == 0 && cmp.Repeat > 0 {
+		opt.Quantum = math.Max(cmp.A.Quantum, cmp.B.Quantum) / float64(cmp.Repeat)
 	}
-	if cmp.Stats, err = stats.ComparePaired(cmp.TicksA, cmp.TicksB, opt.Stats); err != nil {
-		return cmp, fmt.Errorf("harness: comparing %s and %s: %w", a.Name, b.Name, err)
+	var err error
+	if cmp.Stats, err = stats.ComparePaired(cmp.TicksA, cmp.TicksB, opt); err != nil {
+		return fmt.Errorf("harness: comparing %s and %s: %w", ta.inst.Name, tb.inst.Name, err)
 	}
 	cmp.Warnings = append(cmp.Warnings, cmp.Stats.Warnings...)
 	if cmp.A.Ticks > 0 {
@@ -171,7 +197,7 @@ func Compare(cfg Config, a, b Instance, opt CompareOptions) (Comparison, error) 
 			cmp.Warnings = append(cmp.Warnings, fmt.Errorf("harness: the best samples' ratio B/A %.4f lies outside the paired interval [%.4f, %.4f]: the typical and the best times differ (a kernel whose time varies from sample to sample); the paired ratio describes typical samples, the per-side figures the best", cmp.BestRatio, cmp.Stats.Lo, cmp.Stats.Hi))
 		}
 	}
-	return cmp, nil
+	return nil
 }
 
 // CPEComparison is what [CompareCPE] found: the slopes of two CPE sweeps.

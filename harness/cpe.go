@@ -64,6 +64,14 @@ type CPEResult struct {
 	Cycles, Ticks, Nanoseconds stats.Fit
 	// HasCycles reports whether Cycles holds a fit.
 	HasCycles bool
+	// Linearity says whether the cost grows linearly with the elements
+	// over the sizes measured: [stats.LackOfFit] of the cycle figures (the
+	// tick figures without a cycle estimate), with a floor of two counter
+	// quanta per call at the coarsest size. When it is not linear (Verdict
+	// stats.LinearityNotLinear) the slope is an average over the sizes, not
+	// a cost per element, and a warning says why. Its Verdict is "" when
+	// there were fewer than MinSizes points.
+	Linearity stats.Linearity
 	// CyclesPerTick is the core-clock ratio of the ADD-chain ruler measured
 	// in the same rounds as every point (one ruler for the whole sweep).
 	CyclesPerTick float64
@@ -234,6 +242,7 @@ func cpeResult(cfg Config, sw Sweep, e *engine, xs []float64) (CPEResult, error)
 		if err := c.fit(px, tk, ns, cyc, e.step, e.hz, cfg.Epsilon); err != nil && firstErr == nil {
 			firstErr = fmt.Errorf("harness: %s: %w", sw.Name, err)
 		}
+		c.checkLinearity(sw.Name, px, tk, cyc)
 		if out := c.OutlierSizes(); len(out) > 0 {
 			c.Warnings = append(c.Warnings, fmt.Errorf("harness: %s: sizes off the line (outlier residuals): %v", sw.Name, out))
 		}
@@ -264,6 +273,29 @@ func (c *CPEResult) fit(x, ticks, ns, cycles []float64, step, hz, eps float64) e
 		c.Cycles.Outliers = relOutliers(c.Cycles, cycles, floor*c.CyclesPerTick, eps)
 	}
 	return nil
+}
+
+// checkLinearity fills c.Linearity from the points' cost against x.
+func (c *CPEResult) checkLinearity(name string, x, ticks, cycles []float64) {
+	y, scale := ticks, 1.0
+	if c.HasCycles {
+		y, scale = cycles, c.CyclesPerTick
+	}
+	floor := 0.0
+	for _, p := range c.Points {
+		if p.Repeat > 0 {
+			floor = math.Max(floor, DefaultAbsSteps*math.Max(p.Quantum, p.Step)/float64(p.Repeat)*scale)
+		}
+	}
+	l, err := stats.LackOfFit(x, y, stats.LinearityOptions{Floor: floor})
+	if err != nil {
+		c.Warnings = append(c.Warnings, fmt.Errorf("harness: %s: no linearity test: %w", name, err))
+		return
+	}
+	c.Linearity = l
+	if l.Verdict == stats.LinearityNotLinear {
+		c.Warnings = append(c.Warnings, fmt.Errorf("harness: %s: the cost is %s; the slope is an average over the sizes, not a cost per element", name, l.Reason))
+	}
 }
 
 // relOutliers is f.OutliersAbove(floor) without the points whose residual

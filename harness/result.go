@@ -21,6 +21,14 @@ var ErrBlocks = errors.New("harness: the kernel sleeps or blocks")
 // still flagging a kernel that sleeps most of the time.
 const MinCPUShare = 0.5
 
+// RulerTolerance is the relative tolerance the core-clock ruler converges
+// to (at most Config.Epsilon). Every cycle figure is ticks times the ruler's
+// cycles per tick, so two measurements of one piece of code can differ in
+// cycles by about this much from their rulers alone: a systematic error to
+// allow for when comparing results of separate runs
+// (stats.CompareOptions.Systematic).
+const RulerTolerance = refEpsilon
+
 // Result is what [Measure] found. Ticks are counter ticks (see package
 // tsc); per-call figures have the overhead of the timing loop subtracted.
 type Result struct {

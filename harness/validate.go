@@ -111,6 +111,11 @@ type Validation struct {
 // and compares its repeatability (both modes) and speed with
 // testing.Benchmark on the same kernel in the same run. It takes about 13 s
 // with the benchmark comparison, 1 s without.
+//
+// Each check is made as soon as its measurements are in. When a
+// measurement fails (cancelled through Config.Context, for example), the
+// Validation made so far, with the checks that were complete, comes with
+// the error; Pass is then false.
 func Validate(o ValidateOptions) (*Validation, error) {
 	if o.Lengths == nil {
 		o.Lengths = []int{1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000}
@@ -146,7 +151,18 @@ func Validate(o ValidateOptions) (*Validation, error) {
 	}
 	base.Calibration = cal
 	v := &Validation{Calibration: cal, Lengths: o.Lengths}
+	v.Warnings = append(v.Warnings, cal.Warnings...)
 	var sink uint64
+	defer runtime.KeepAlive(&sink)
+	// stop returns v as far as it got, with err.
+	stop := func(err error) (*Validation, error) {
+		v.Pass = false
+		return v, err
+	}
+	add := func(c Check) { v.Checks = append(v.Checks, c) }
+	within := func(name string, val, truth, tol float64, unit, detail string) {
+		add(Check{Name: name, Value: val, Truth: truth, Tolerance: tol, Unit: unit, Pass: math.Abs(val-truth) <= tol, Detail: detail})
+	}
 
 	// Chains at several lengths, ADD and IMUL interleaved.
 	xs := make([]float64, len(o.Lengths))
@@ -165,7 +181,7 @@ func Validate(o ValidateOptions) (*Validation, error) {
 			cfg.Name = fmt.Sprintf("%s(%d)", c.name, n)
 			r, err := Measure(cfg, func() { sink = c.f(sink, n) })
 			if err != nil {
-				return nil, err
+				return stop(err)
 			}
 			*c.t = append(*c.t, r.Ticks)
 			*c.y = append(*c.y, r.Cycles)
@@ -177,7 +193,7 @@ func Validate(o ValidateOptions) (*Validation, error) {
 		ys  []float64
 	}{{&v.AddTicks, addT}, {&v.AddCycles, addC}, {&v.ImulTicks, mulT}, {&v.ImulCycles, mulC}} {
 		if *f.fit, err = stats.LinearFit(xs, f.ys); err != nil {
-			return nil, fmt.Errorf("harness: fitting the chains: %w", err)
+			return stop(fmt.Errorf("harness: fitting the chains: %w", err))
 		}
 	}
 	v.ImulAddRatio = v.ImulCycles.Slope / v.AddCycles.Slope
@@ -191,106 +207,6 @@ func Validate(o ValidateOptions) (*Validation, error) {
 	if !known {
 		v.Warnings = append(v.Warnings, fmt.Errorf("harness: the multiply latency of this core is not documented: the IMUL/ADD ratio (%.3f) and cycles per IMUL (%.3f) are reported, not checked", v.ImulAddRatio, v.ImulCycles.Slope))
 	}
-
-	say("empty function")
-	// Judged in latency mode, where a fence before each call makes the
-	// timing loop's cost additive; in throughput mode the cost of calling
-	// an empty function moves between modes of up to 2 ticks per call on
-	// some cores (see EmptyThroughput).
-	emptyCfg := base
-	emptyCfg.Mode = Latency
-	if v.Empty, err = Measure(emptyCfg, func() {}); err != nil {
-		return nil, err
-	}
-	if v.EmptyThroughput, err = Measure(base, func() {}); err != nil {
-		return nil, err
-	}
-
-	// Repeatability: the 1000-ADD kernel, Reps times each way.
-	k1000 := func() { sink = chain.AddFrom(sink, 1000) }
-	say("repeatability: Measure ×%d", o.Reps)
-	t0 := time.Now()
-	for i := 0; i < o.Reps; i++ {
-		r, err := Measure(base, k1000)
-		if err != nil {
-			return nil, err
-		}
-		v.HarnessCycles = append(v.HarnessCycles, r.Cycles)
-	}
-	v.HarnessWall = time.Since(t0)
-	v.HarnessCV = cv(v.HarnessCycles)
-
-	// Latency: independent chains, each call fenced from the last.
-	lcfg := base
-	lcfg.Mode = Latency
-	say("latency: 1000 IMULs")
-	lcfg.Name = "ImulChain(1000)"
-	if v.LatencyImul, err = Measure(lcfg, func() { sink += chain.Imul(1000) }); err != nil {
-		return nil, err
-	}
-	v.Warnings = append(v.Warnings, notConverged(v.LatencyImul)...)
-	say("latency: 1000 ADDs ×%d", o.Reps)
-	lcfg.Name = "AddChain(1000)"
-	t0 = time.Now()
-	for i := 0; i < o.Reps; i++ {
-		r, err := Measure(lcfg, func() { sink += chain.Add(1000) })
-		if err != nil {
-			return nil, err
-		}
-		if i == 0 {
-			v.LatencyAdd = r
-			v.Warnings = append(v.Warnings, notConverged(r)...)
-		}
-		v.LatencyCycles = append(v.LatencyCycles, r.Cycles)
-	}
-	v.LatencyWall = time.Since(t0)
-	v.LatencyCV = cv(v.LatencyCycles)
-	if !o.SkipBenchmark {
-		say("repeatability: testing.Benchmark ×%d", o.Reps)
-		t0 = time.Now()
-		for i := 0; i < o.Reps; i++ {
-			br := testing.Benchmark(func(b *testing.B) {
-				for b.Loop() {
-					k1000()
-				}
-			})
-			if br.N > 0 {
-				v.BenchNs = append(v.BenchNs, float64(br.T.Nanoseconds())/float64(br.N))
-			}
-		}
-		v.BenchWall = time.Since(t0)
-		v.BenchCV = cv(v.BenchNs)
-	}
-
-	// Speed: a ~1 µs kernel.
-	n1us := max(1, int(math.Round(1e-6*cal.Frequency.Hz*math.Max(cal.Core.CyclesPerTick, 0.1))))
-	k1us := func() { sink = chain.AddFrom(sink, n1us) }
-	say("speed: a %d-ADD kernel (~1 µs)", n1us)
-	t0 = time.Now()
-	if v.SpeedKernel, err = Measure(base, k1us); err != nil {
-		return nil, err
-	}
-	v.SpeedWall = time.Since(t0)
-	v.SpeedKernel.Name = fmt.Sprintf("AddChain(%d)", n1us)
-	if !o.SkipBenchmark {
-		t0 = time.Now()
-		testing.Benchmark(func(b *testing.B) {
-			for b.Loop() {
-				k1us()
-			}
-		})
-		v.SpeedBenchWall = time.Since(t0)
-	}
-	runtime.KeepAlive(sink)
-
-	// The checks.
-	step := cal.Step.Step
-	add := func(c Check) { v.Checks = append(v.Checks, c) }
-	within := func(name string, val, truth, tol float64, unit, detail string) {
-		add(Check{Name: name, Value: val, Truth: truth, Tolerance: tol, Unit: unit, Pass: math.Abs(val-truth) <= tol, Detail: detail})
-	}
-	within("empty function after overhead subtraction, latency mode", v.Empty.Ticks, 0, 2, "ticks",
-		fmt.Sprintf("R = %d calls per sample, overhead %.0f ticks per sample, counter step %.3g ticks", v.Empty.Repeat, v.Empty.OverheadTicks, step))
 	if known {
 		within("IMUL/ADD slope ratio, cycles", v.ImulAddRatio, lat, 0.03, "",
 			fmt.Sprintf("slopes %.4f and %.4f cycles/op; in ticks %.4f and %.4f (ratio %.4f)", v.ImulCycles.Slope, v.AddCycles.Slope, v.ImulTicks.Slope, v.AddTicks.Slope, v.TickRatio))
@@ -304,6 +220,68 @@ func Validate(o ValidateOptions) (*Validation, error) {
 	add(Check{Name: "R² of the ADD fit, cycles", Value: v.AddCycles.R2, Truth: 0.9999, Unit: "", Pass: v.AddCycles.R2 >= 0.9999,
 		Detail: fmt.Sprintf("lengths %d to %d", o.Lengths[0], o.Lengths[len(o.Lengths)-1])})
 	add(Check{Name: "R² of the IMUL fit, cycles", Value: v.ImulCycles.R2, Truth: 0.9999, Pass: v.ImulCycles.R2 >= 0.9999})
+
+	say("empty function")
+	// Judged in latency mode, where a fence before each call makes the
+	// timing loop's cost additive; in throughput mode the cost of calling
+	// an empty function moves between modes of up to 2 ticks per call on
+	// some cores (see EmptyThroughput).
+	emptyCfg := base
+	emptyCfg.Mode = Latency
+	if v.Empty, err = Measure(emptyCfg, func() {}); err != nil {
+		return stop(err)
+	}
+	within("empty function after overhead subtraction, latency mode", v.Empty.Ticks, 0, 2, "ticks",
+		fmt.Sprintf("R = %d calls per sample, overhead %.0f ticks per sample, counter step %.3g ticks", v.Empty.Repeat, v.Empty.OverheadTicks, cal.Step.Step))
+	if v.EmptyThroughput, err = Measure(base, func() {}); err != nil {
+		return stop(err)
+	}
+
+	// Repeatability: the 1000-ADD kernel, Reps times each way.
+	k1000 := func() { sink = chain.AddFrom(sink, 1000) }
+	say("repeatability: Measure ×%d", o.Reps)
+	t0 := time.Now()
+	for i := 0; i < o.Reps; i++ {
+		r, err := Measure(base, k1000)
+		if err != nil {
+			return stop(err)
+		}
+		v.HarnessCycles = append(v.HarnessCycles, r.Cycles)
+	}
+	v.HarnessWall = time.Since(t0)
+	v.HarnessCV = cv(v.HarnessCycles)
+	add(Check{Name: "CV of Cycles, 1000-ADD kernel, throughput", Value: v.HarnessCV * 100, Truth: 0.2, Unit: "%", Pass: v.HarnessCV <= 0.002,
+		Detail: fmt.Sprintf("%d measurements in %v", o.Reps, v.HarnessWall.Round(time.Millisecond))})
+
+	// Latency: independent chains, each call fenced from the last.
+	lcfg := base
+	lcfg.Mode = Latency
+	say("latency: 1000 IMULs")
+	lcfg.Name = "ImulChain(1000)"
+	if v.LatencyImul, err = Measure(lcfg, func() { sink += chain.Imul(1000) }); err != nil {
+		return stop(err)
+	}
+	v.Warnings = append(v.Warnings, notConverged(v.LatencyImul)...)
+	if known {
+		within("latency of 1000 IMULs", v.LatencyImul.Cycles, 1000*lat, 10*lat, "cycles",
+			fmt.Sprintf("latency mode, %d samples of %d calls", v.LatencyImul.Samples, v.LatencyImul.Repeat))
+	}
+	say("latency: 1000 ADDs ×%d", o.Reps)
+	lcfg.Name = "AddChain(1000)"
+	t0 = time.Now()
+	for i := 0; i < o.Reps; i++ {
+		r, err := Measure(lcfg, func() { sink += chain.Add(1000) })
+		if err != nil {
+			return stop(err)
+		}
+		if i == 0 {
+			v.LatencyAdd = r
+			v.Warnings = append(v.Warnings, notConverged(r)...)
+		}
+		v.LatencyCycles = append(v.LatencyCycles, r.Cycles)
+	}
+	v.LatencyWall = time.Since(t0)
+	v.LatencyCV = cv(v.LatencyCycles)
 	addLat := v.LatencyAdd.Cycles
 	for _, c := range v.LatencyCycles {
 		if math.Abs(c-1000) > math.Abs(addLat-1000) {
@@ -312,21 +290,55 @@ func Validate(o ValidateOptions) (*Validation, error) {
 	}
 	within("latency of 1000 ADDs", addLat, 1000, 10, "cycles",
 		fmt.Sprintf("the farthest from 1000 of %d latency-mode measurements (%s to %s), each call fenced", len(v.LatencyCycles), sigStr(slicesMin(v.LatencyCycles)), sigStr(slicesMax(v.LatencyCycles))))
-	if known {
-		within("latency of 1000 IMULs", v.LatencyImul.Cycles, 1000*lat, 10*lat, "cycles",
-			fmt.Sprintf("latency mode, %d samples of %d calls", v.LatencyImul.Samples, v.LatencyImul.Repeat))
-	}
-	add(Check{Name: "CV of Cycles, 1000-ADD kernel, throughput", Value: v.HarnessCV * 100, Truth: 0.2, Unit: "%", Pass: v.HarnessCV <= 0.002,
-		Detail: fmt.Sprintf("%d measurements in %v", o.Reps, v.HarnessWall.Round(time.Millisecond))})
 	add(Check{Name: "CV of Cycles, 1000-ADD kernel, latency", Value: v.LatencyCV * 100, Truth: 0.1, Unit: "%", Pass: v.LatencyCV <= 0.001,
 		Detail: fmt.Sprintf("%d measurements in %v", o.Reps, v.LatencyWall.Round(time.Millisecond))})
 	perResult := (v.HarnessWall + v.LatencyWall) / time.Duration(2*o.Reps)
 	add(Check{Name: "wall time per result, 1000-ADD kernel", Value: float64(perResult.Microseconds()) / 1000, Truth: 20, Unit: "ms", Pass: perResult <= 20*time.Millisecond,
 		Detail: fmt.Sprintf("%d results of both modes in %v", 2*o.Reps, (v.HarnessWall + v.LatencyWall).Round(time.Millisecond))})
-	if !o.SkipBenchmark && v.BenchCV > 0 {
-		ratio := v.BenchCV / math.Max(v.HarnessCV, 1e-12)
-		add(Check{Name: "testing.B CV / cyclebench CV", Value: ratio, Truth: 5, Pass: ratio >= 5,
-			Detail: fmt.Sprintf("testing.B CV %.3g%% over %d runs in %v", v.BenchCV*100, len(v.BenchNs), v.BenchWall.Round(time.Millisecond))})
+
+	if !o.SkipBenchmark {
+		say("repeatability: testing.Benchmark ×%d", o.Reps)
+		t0 = time.Now()
+		for i := 0; i < o.Reps; i++ {
+			if base.Context != nil && base.Context.Err() != nil {
+				return stop(fmt.Errorf("harness: validation cancelled: %w", base.Context.Err()))
+			}
+			br := testing.Benchmark(func(b *testing.B) {
+				for b.Loop() {
+					k1000()
+				}
+			})
+			if br.N > 0 {
+				v.BenchNs = append(v.BenchNs, float64(br.T.Nanoseconds())/float64(br.N))
+			}
+		}
+		v.BenchWall = time.Since(t0)
+		v.BenchCV = cv(v.BenchNs)
+		if v.BenchCV > 0 {
+			ratio := v.BenchCV / math.Max(v.HarnessCV, 1e-12)
+			add(Check{Name: "testing.B CV / cyclebench CV", Value: ratio, Truth: 5, Pass: ratio >= 5,
+				Detail: fmt.Sprintf("testing.B CV %.3g%% over %d runs in %v", v.BenchCV*100, len(v.BenchNs), v.BenchWall.Round(time.Millisecond))})
+		}
+	}
+
+	// Speed: a ~1 µs kernel.
+	n1us := max(1, int(math.Round(1e-6*cal.Frequency.Hz*math.Max(cal.Core.CyclesPerTick, 0.1))))
+	k1us := func() { sink = chain.AddFrom(sink, n1us) }
+	say("speed: a %d-ADD kernel (~1 µs)", n1us)
+	t0 = time.Now()
+	if v.SpeedKernel, err = Measure(base, k1us); err != nil {
+		return stop(err)
+	}
+	v.SpeedWall = time.Since(t0)
+	v.SpeedKernel.Name = fmt.Sprintf("AddChain(%d)", n1us)
+	if !o.SkipBenchmark {
+		t0 = time.Now()
+		testing.Benchmark(func(b *testing.B) {
+			for b.Loop() {
+				k1us()
+			}
+		})
+		v.SpeedBenchWall = time.Since(t0)
 	}
 	speedDetail := fmt.Sprintf("%s: %.0f ns, converged %v", v.SpeedKernel.Name, v.SpeedKernel.Nanoseconds, v.SpeedKernel.Converged)
 	if v.SpeedBenchWall > 0 {
@@ -338,7 +350,6 @@ func Validate(o ValidateOptions) (*Validation, error) {
 	for _, c := range v.Checks {
 		v.Pass = v.Pass && c.Pass
 	}
-	v.Warnings = append(v.Warnings, cal.Warnings...)
 	return v, nil
 }
 

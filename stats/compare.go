@@ -45,6 +45,9 @@ const (
 	// BandDrift: derived; the drift of the ratio within the run is the larger
 	// part.
 	BandDrift = "drift"
+	// BandSystematic: derived ([CompareRuns]); CompareOptions.Systematic,
+	// the values' own systematic error, is the larger part.
+	BandSystematic = "systematic"
 )
 
 // DetectablePower is the probability with which a true difference of
@@ -94,6 +97,13 @@ type CompareOptions struct {
 	// (the Mann–Whitney U test of golang.org/x/perf/benchmath, as benchstat
 	// does it). [ComparePaired] and [CompareSlopes] ignore it.
 	RunTest string
+	// Systematic is a relative systematic error of the values that differs
+	// from run to run but not within one, such as the tolerance of the
+	// core-clock ruler behind a cycle figure: a difference between runs
+	// smaller than it is not a property of the code. [CompareRuns]' derived
+	// band is at least Systematic; the others ignore it. 0 means none; must
+	// be finite, 0 ≤ Systematic < 1.
+	Systematic float64
 }
 
 // DefaultCompareOptions holds the defaults that zero fields select: α 0.05,
@@ -125,6 +135,8 @@ func (o CompareOptions) resolve() (CompareOptions, error) {
 		return o, fmt.Errorf("%w: NoiseBand = %v, want at most 1 (0 means derived from the data, negative means none)", ErrBadParam, o.NoiseBand)
 	case !(o.Quantum >= 0) || math.IsInf(o.Quantum, 0):
 		return o, fmt.Errorf("%w: Quantum = %v, want a finite value >= 0 (0 means unknown)", ErrBadParam, o.Quantum)
+	case !(o.Systematic >= 0 && o.Systematic < 1):
+		return o, fmt.Errorf("%w: Systematic = %v, want 0 <= Systematic < 1", ErrBadParam, o.Systematic)
 	case o.RunTest != RunTestWelch && o.RunTest != RunTestMannWhitney:
 		return o, fmt.Errorf("%w: RunTest = %q, want %q or %q (\"\" means %q)", ErrBadParam, o.RunTest, RunTestWelch, RunTestMannWhitney, DefaultCompareOptions.RunTest)
 	}
@@ -423,6 +435,8 @@ func bandPhrase(band float64, source string) string {
 		return "noise band ±" + w + " derived from the counter quantum"
 	case BandDrift:
 		return "noise band ±" + w + " derived from the ratio's drift within the run"
+	case BandSystematic:
+		return "noise band ±" + w + " of the values' systematic error"
 	}
 	return "noise band ±" + w
 }

@@ -89,5 +89,8 @@
 // compares per-run values (one figure per run: the ticks per call of each
 // repetition, the slope of each sweep) by the spread between runs, with
 // Welch's t test on their logarithms or benchmath's Mann–Whitney U test. With
-// a single run on a side it gives no verdict: "no test: 1 run per side".
+// a single run on a side it gives no verdict: "no test: 1 run per side". Its
+// derived noise band covers the values' resolution and a systematic error
+// that differs from run to run, such as the core-clock ruler's tolerance in a
+// cycle figure (CompareOptions.Systematic).
 package stats

@@ -68,11 +68,12 @@ type RunComparison struct {
 	Alpha, Confidence float64
 	// NoiseBand is the relative half-width of the noise band used, 0 for
 	// none. A fixed band is CompareOptions.NoiseBand. The derived band (the
-	// default) is QuantumBand: the between-run test already includes the
-	// run-to-run variation, so only the values' resolution is left.
+	// default) is the larger of QuantumBand and CompareOptions.Systematic:
+	// the between-run test already includes the run-to-run variation, so
+	// only the values' resolution and their systematic error are left.
 	NoiseBand float64
-	// BandSource says where NoiseBand came from: BandFixed, BandNone or
-	// BandQuantum.
+	// BandSource says where NoiseBand came from: BandFixed, BandNone,
+	// BandQuantum or BandSystematic.
 	BandSource string
 	// Quantum is CompareOptions.Quantum: per-run values are too few to
 	// estimate it from.
@@ -158,6 +159,9 @@ func CompareRuns(a, b []float64, opt CompareOptions) (RunComparison, error) {
 	var ok bool
 	if rc.NoiseBand, rc.BandSource, ok = opt.fixedBand(); !ok {
 		rc.NoiseBand, rc.BandSource = rc.QuantumBand, BandQuantum
+		if opt.Systematic > rc.NoiseBand {
+			rc.NoiseBand, rc.BandSource = opt.Systematic, BandSystematic
+		}
 	}
 
 	if !finite(rc.Ratio, rc.QuantumBand) {

@@ -1,10 +1,12 @@
 package main
 
-// This file holds what every subcommand shares: dispatch, exit statuses,
-// flag parsing and the flags several subcommands take, pinning, and output
-// helpers.
+// This file holds what every subcommand shares: dispatch, errors and exit
+// statuses, flag parsing and help, the flags several subcommands take, the
+// output (results on stdout or -o, diagnostics on stderr), pinning, and
+// formatting helpers.
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -14,9 +16,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
-	"unicode/utf8"
 
 	"github.com/cyclebench/cyclebench/affinity"
 	"github.com/cyclebench/cyclebench/calibrate"
@@ -28,25 +28,27 @@ import (
 func run(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		printCommands(stderr)
-		return usageErrorf("no subcommand given")
+		return usageErrorf("no subcommand given (see cyclebench -h)")
 	}
 	switch args[0] {
 	case "-h", "-help", "--help", "help":
 		if args[0] == "help" && len(args) > 1 {
 			return run([]string{args[1], "-h"}, stdout, stderr)
 		}
-		printCommands(stderr)
+		printCommands(stdout)
 		return nil
+	case "-version", "--version":
+		args = append([]string{"version"}, args[1:]...)
 	}
 	c, ok := lookup(args[0])
 	if !ok {
 		return usageErrorf("unknown subcommand %q (want one of: %s; see cyclebench -h)", args[0], strings.Join(commandNames(), ", "))
 	}
 	err := c.run(args[1:], stdout, stderr)
-	if errors.Is(err, errHelp) {
+	if err == nil || errors.Is(err, errHelp) {
 		return nil
 	}
-	return err
+	return &cmdError{cmd: c.name, err: err}
 }
 
 func lookup(name string) (command, bool) {
@@ -67,26 +69,34 @@ func commandNames() []string {
 }
 
 func printCommands(w io.Writer) {
-	fmt.Fprintf(w, "cyclebench measures code in TSC ticks, nanoseconds and estimated core cycles.\n\n")
-	fmt.Fprintf(w, "usage: cyclebench <subcommand> [flags]\n\nsubcommands:\n")
-	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+	t := &table{cols: []col{{left: true}, {left: true}}, noHead: true}
 	for _, c := range commands {
-		fmt.Fprintf(tw, "  %s\t%s\n", c.name, c.summary)
+		t.add("  "+c.name, c.summary)
 	}
-	tw.Flush()
-	fmt.Fprintf(w, "\nRun cyclebench <subcommand> -h for its flags.\n")
+	var b strings.Builder
+	b.WriteString("cyclebench measures code in TSC ticks, nanoseconds and estimated core cycles.\n\n")
+	b.WriteString("usage: cyclebench <subcommand> [flags] [arguments]\n\nsubcommands:\n")
+	t.writeText(&b)
+	b.WriteString("\nRun cyclebench <subcommand> -h for its flags and examples; cyclebench --version\n" +
+		"prints the version. Results go to stdout (or -o FILE), warnings and progress to stderr.\n")
+	io.WriteString(w, b.String())
 }
 
 // Exit statuses.
 const (
-	exitFailure = 1 // a measurement or I/O failed
+	exitFailure = 1 // a result is unusable, a check failed, or an I/O error
 	exitUsage   = 2 // the command line was wrong
 )
 
 // usageError is a mistake on the command line; main exits with status 2.
+// Its message leaves out the names of the packages the error came through.
 type usageError struct{ err error }
 
-func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Error() string { return withoutPackages.Replace(e.err.Error()) }
+
+// withoutPackages drops the package prefixes of library errors, which mean
+// nothing to a user of the command.
+var withoutPackages = strings.NewReplacer("benchexamples: ", "", "harness: ", "", "cputime: ", "", "calibrate: ", "", "affinity: ", "", "stats: ", "", "plot: ", "")
 func (e *usageError) Unwrap() error { return e.err }
 
 // usageErrorf returns a *usageError formatted like fmt.Errorf (%w works).
@@ -94,22 +104,37 @@ func usageErrorf(format string, args ...any) error {
 	return &usageError{fmt.Errorf(format, args...)}
 }
 
-// exitError asks main to exit with code without printing anything: the
-// subcommand has already printed its results and said what went wrong
-// (a run that did not converge, a validation that failed).
-type exitError struct{ code int }
+// exitError asks main to exit with code after the subcommand has written
+// its results; msg, when not "", is the one-line summary main prints
+// ("2 of 20 sizes did not converge; results in out.json").
+type exitError struct {
+	code int
+	msg  string
+}
 
-func (e *exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+func (e *exitError) Error() string {
+	if e.msg != "" {
+		return e.msg
+	}
+	return fmt.Sprintf("exit status %d", e.code)
+}
 
-// silentExit returns an error that makes main exit with code and print
-// nothing more.
-func silentExit(code int) error { return &exitError{code} }
+// cmdError is an error of subcommand cmd; main prints it as
+// "cyclebench cmd: message".
+type cmdError struct {
+	cmd string
+	err error
+}
+
+func (e *cmdError) Error() string { return e.cmd + ": " + e.err.Error() }
+func (e *cmdError) Unwrap() error { return e.err }
 
 // errHelp is returned by flagSet.parse after printing the usage for -h;
 // run turns it into success.
 var errHelp = errors.New("help requested")
 
-// exitStatus prints err (unless it is an *exitError) as one line on stderr
+// exitStatus prints err as one line on stderr ("cyclebench run: what was
+// wrong (what is allowed)"; nothing for an *exitError without a summary)
 // and returns the process exit status for it: 0 for nil, the code of an
 // *exitError, 2 for a *usageError, 1 otherwise.
 func exitStatus(err error, stderr io.Writer) int {
@@ -117,81 +142,163 @@ func exitStatus(err error, stderr io.Writer) int {
 		return 0
 	}
 	var ee *exitError
-	if errors.As(err, &ee) {
-		return ee.code
+	silent := errors.As(err, &ee) && ee.msg == ""
+	if !silent {
+		sep := " "
+		var ce *cmdError
+		if !errors.As(err, &ce) {
+			sep = ": "
+		}
+		fmt.Fprintf(stderr, "cyclebench%s%v\n", sep, err)
 	}
-	fmt.Fprintf(stderr, "cyclebench: %v\n", err)
 	var ue *usageError
-	if errors.As(err, &ue) {
+	switch {
+	case ee != nil:
+		return ee.code
+	case errors.As(err, &ue):
 		return exitUsage
 	}
 	return exitFailure
 }
 
-// flagSet is a subcommand's flag set with the usage -h prints.
+// flagSet is a subcommand's flag set with the help -h prints on stdout.
 type flagSet struct {
 	*flag.FlagSet
-	usage func() // prints the usage to the subcommand's stderr
+	synopsis, description string
+	examples              [][2]string // command line, what it does
+	exits                 string      // the exit statuses, for -h
+	args                  []string    // positional arguments, wherever they stood
+	stdout                io.Writer
 }
 
-// newFlagSet returns a flag set for subcommand name whose -h output goes to
-// stderr: a synopsis line ("cyclebench name " + synopsis), the description,
-// and every flag with its default. Parse it with [flagSet.parse].
-func newFlagSet(name, synopsis, description string, stderr io.Writer) *flagSet {
-	fs := &flagSet{FlagSet: flag.NewFlagSet(name, flag.ContinueOnError)}
+// newFlagSet returns a flag set for subcommand name whose -h prints to
+// stdout a synopsis ("cyclebench name " + synopsis), the description,
+// every flag with a placeholder for its value and its default, the
+// examples and the exit statuses. Parse it with [flagSet.parse].
+func newFlagSet(name, synopsis, description string, stdout io.Writer) *flagSet {
+	fs := &flagSet{FlagSet: flag.NewFlagSet(name, flag.ContinueOnError), synopsis: synopsis, description: description, stdout: stdout, exits: exitsPlain}
 	// The flag package prints the error and calls Usage on every parse
 	// error; parse reports errors itself, in one line, and prints the usage
 	// only for -h.
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
-	fs.usage = func() {
-		fmt.Fprintf(stderr, "usage: cyclebench %s %s\n\n", name, synopsis)
-		if description != "" {
-			fmt.Fprintf(stderr, "%s\n\n", strings.TrimSpace(description))
-		}
-		fmt.Fprintf(stderr, "flags:\n")
-		printFlags(stderr, fs.FlagSet)
-	}
 	return fs
 }
 
-// printFlags lists every flag of fs with its type, usage and default; unlike
-// flag.PrintDefaults it shows zero defaults too.
-func printFlags(w io.Writer, fs *flag.FlagSet) {
-	fs.VisitAll(func(f *flag.Flag) {
-		typ, usage := flag.UnquoteUsage(f)
-		fmt.Fprintf(w, "  -%s", f.Name)
-		if typ != "" {
-			fmt.Fprintf(w, " %s", typ)
-		}
-		def := f.DefValue
-		if def == "" {
-			def = `""`
-		}
-		fmt.Fprintf(w, "\n    \t%s (default %s)\n", strings.ReplaceAll(usage, "\n", "\n    \t"), def)
-	})
+// example adds an example command line and what it does to the help.
+func (fs *flagSet) example(cmdline, what string) {
+	fs.examples = append(fs.examples, [2]string{cmdline, what})
 }
 
-// parse parses args. -h prints the usage and returns errHelp (which run
+// The exit statuses as -h states them.
+const (
+	exitsPlain = `0 success; 1 a measurement or an output check failed; 2 a usage error;
+130 or 143 after SIGINT or SIGTERM (what was measured is written first).`
+	exitsMeasure = `0 when every result is usable: converged, or its K best agree within 2ε
+(missed ε by less than ε; the table marks it "nearly");
+1 when a result is unusable or a kernel's output check failed (with -strict:
+when any result did not converge); 2 a usage error; 130 or 143 after SIGINT or
+SIGTERM (what was measured so far is written first, marked not converged).`
+)
+
+func (fs *flagSet) usage() {
+	var b strings.Builder
+	fmt.Fprintf(&b, "usage: cyclebench %s %s\n\n", fs.Name(), fs.synopsis)
+	if fs.description != "" {
+		fmt.Fprintf(&b, "%s\n\n", strings.TrimSpace(fs.description))
+	}
+	b.WriteString("flags:\n")
+	fs.VisitAll(func(f *flag.Flag) {
+		placeholder, usage := flagPlaceholder(f)
+		fmt.Fprintf(&b, "  -%s", f.Name)
+		if placeholder != "" {
+			fmt.Fprintf(&b, " %s", placeholder)
+		}
+		if def := flagDefault(f, usage); def != "" {
+			usage += " (default " + def + ")"
+		}
+		fmt.Fprintf(&b, "\n    \t%s\n", strings.ReplaceAll(usage, "\n", "\n    \t"))
+	})
+	if len(fs.examples) > 0 {
+		b.WriteString("\nexamples:\n")
+		for _, e := range fs.examples {
+			fmt.Fprintf(&b, "  %s\n    \t%s\n", e[0], e[1])
+		}
+	}
+	fmt.Fprintf(&b, "\nexit status: %s\n", fs.exits)
+	io.WriteString(fs.stdout, b.String())
+}
+
+// flagPlaceholder returns what -h shows after a flag's name: the
+// back-quoted word of its usage, the allowed values of a choice, or a word
+// for its type; "" for a boolean.
+func flagPlaceholder(f *flag.Flag) (string, string) {
+	name, usage := flag.UnquoteUsage(f)
+	if strings.Contains(f.Usage, "`") {
+		return name, usage
+	}
+	switch v := f.Value.(type) {
+	case *choiceValue:
+		return strings.Join(v.allowed, "|"), usage
+	case *durationValue:
+		return "DURATION", usage
+	}
+	switch name {
+	case "":
+		return "", usage
+	case "int":
+		return "N", usage
+	case "float":
+		return "NUMBER", usage
+	case "duration":
+		return "DURATION", usage
+	}
+	return "VALUE", usage
+}
+
+// flagDefault returns the default -h shows, or "" when there is none worth
+// showing (an empty string, false, or a usage that says it itself).
+func flagDefault(f *flag.Flag, usage string) string {
+	if strings.Contains(usage, "(default") || f.DefValue == "" || f.DefValue == "false" {
+		return ""
+	}
+	return f.DefValue
+}
+
+// parse parses args, flags and positional arguments in any order ("--"
+// ends the flags). -h prints the usage and returns errHelp (which run
 // turns into success); any other parse error becomes a one-line
-// *usageError naming the subcommand.
+// *usageError.
 func (fs *flagSet) parse(args []string) error {
-	err := fs.Parse(args)
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, flag.ErrHelp):
-		fs.usage()
-		return errHelp
-	default:
-		return usageErrorf("%s: %v (see cyclebench %s -h)", fs.Name(), err, fs.Name())
+	fs.args = nil
+	for {
+		err := fs.Parse(args)
+		switch {
+		case errors.Is(err, flag.ErrHelp):
+			fs.usage()
+			return errHelp
+		case err != nil:
+			// The flag package says "parse error" for a number it cannot read.
+			msg := strings.Replace(err.Error(), ": parse error", ": not a number", 1)
+			return usageErrorf("%s (see cyclebench %s -h)", msg, fs.Name())
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return nil
+		}
+		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" {
+			fs.args = append(fs.args, rest...)
+			return nil
+		}
+		fs.args = append(fs.args, rest[0])
+		args = rest[1:]
 	}
 }
 
 // noArgs returns a *usageError if fs was given positional arguments.
 func (fs *flagSet) noArgs() error {
-	if fs.NArg() > 0 {
-		return usageErrorf("%s: unexpected argument %q (this subcommand takes only flags; see cyclebench %s -h)", fs.Name(), fs.Arg(0), fs.Name())
+	if len(fs.args) > 0 {
+		return usageErrorf("unexpected argument %q (this subcommand takes only flags; see cyclebench %s -h)", fs.args[0], fs.Name())
 	}
 	return nil
 }
@@ -208,7 +315,7 @@ type choiceValue struct {
 func choiceFlag(fs *flagSet, name, def, usage string, allowed ...string) *string {
 	v := &choiceValue{value: new(string), allowed: allowed}
 	*v.value = def
-	fs.Var(v, name, fmt.Sprintf("%s: %s", usage, strings.Join(allowed, ", ")))
+	fs.Var(v, name, usage)
 	return v.value
 }
 
@@ -229,10 +336,38 @@ func (c *choiceValue) Set(s string) error {
 	return fmt.Errorf("want one of %s", strings.Join(c.allowed, ", "))
 }
 
+// durationValue is a duration flag whose parse error says what a duration
+// looks like ("100" lacks a unit).
+type durationValue struct{ d *time.Duration }
+
+// durationFlag binds a duration flag to d.
+func durationFlag(fs *flagSet, d *time.Duration, name, usage string) {
+	fs.Var(&durationValue{d}, name, usage)
+}
+
+func (v *durationValue) String() string {
+	if v == nil || v.d == nil {
+		return ""
+	}
+	return v.d.String()
+}
+
+func (v *durationValue) Set(s string) error {
+	d, err := time.ParseDuration(s)
+	if err == nil {
+		*v.d = d
+		return nil
+	}
+	if _, ferr := strconv.ParseFloat(s, 64); ferr == nil {
+		return fmt.Errorf("a duration needs a unit (ns, us, ms, s, m, h): %sms or %ss, for example", s, s)
+	}
+	return errors.New("want a number with a unit: 100ms, 2s, 1m30s")
+}
+
 // checkDuration returns a *usageError unless min <= d <= max.
 func checkDuration(flagName string, d, min, max time.Duration) error {
 	if d < min || d > max {
-		return usageErrorf("-%s %v: want a duration from %v to %v", flagName, d, min, max)
+		return usageErrorf("-%s %v: out of range (allowed: %v to %v)", flagName, d, min, max)
 	}
 	return nil
 }
@@ -245,7 +380,125 @@ func checkCalibrationDuration(d time.Duration) error {
 
 // cpuFlag defines -cpu: the CPU to pin the measuring thread to.
 func cpuFlag(fs *flagSet) *int {
-	return fs.Int("cpu", -1, "CPU to pin the measuring thread to; -1 picks the highest-numbered allowed CPU")
+	return fs.Int("cpu", -1, "pin the measuring thread to CPU `N`; -1 picks the highest-numbered allowed CPU")
+}
+
+// Output formats.
+const (
+	formatTable = "table"
+	formatBench = "bench"
+	formatJSON  = "json"
+	formatCSV   = "csv"
+)
+
+// out is where a subcommand's output goes: results to stdout or to -o
+// FILE (atomically) in -format, warnings and notes to stderr unless -q,
+// progress to stderr when it is a terminal.
+type out struct {
+	stdout, stderr io.Writer
+	format, path   string
+	quiet, strict  bool
+}
+
+// addOutputFlags defines -format (one of formats, the first the default)
+// with -json as its synonym, -o and -q; withStrict adds -strict.
+func addOutputFlags(fs *flagSet, stdout, stderr io.Writer, withStrict bool, formats ...string) *out {
+	o := &out{stdout: stdout, stderr: stderr, format: formats[0]}
+	fs.Var(&choiceValue{value: &o.format, allowed: formats}, "format", "output format")
+	fs.BoolFunc("json", "the same as -format json", func(v string) error {
+		on, err := strconv.ParseBool(v)
+		if on {
+			o.format = formatJSON
+		}
+		if err != nil {
+			return errors.New("want true or false")
+		}
+		return nil
+	})
+	fs.StringVar(&o.path, "o", "", "write the results to `FILE` (atomically: a reader never sees half of it) instead of stdout")
+	fs.BoolVar(&o.quiet, "q", false, "quiet: no warnings, progress or \"wrote FILE\" on stderr (errors and the failure summary remain)")
+	if withStrict {
+		fs.BoolVar(&o.strict, "strict", false, "exit 1 when any result did not converge, even one that missed ε by less than ε")
+		fs.exits = exitsMeasure
+	}
+	return o
+}
+
+// check fails on a bad -o path before anything is measured.
+func (o *out) check() error { return checkWritable(o.path, "-o") }
+
+// warn prints a warning on stderr unless -q.
+func (o *out) warn(msg string) {
+	if !o.quiet {
+		fmt.Fprintf(o.stderr, "warning: %s\n", msg)
+	}
+}
+
+// warnAll prints each warning once, in order.
+func (o *out) warnAll(msgs []string) {
+	seen := map[string]bool{}
+	for _, m := range msgs {
+		if !seen[m] {
+			seen[m] = true
+			o.warn(m)
+		}
+	}
+}
+
+// note prints a line on stderr unless -q.
+func (o *out) note(format string, args ...any) {
+	if !o.quiet {
+		fmt.Fprintf(o.stderr, format+"\n", args...)
+	}
+}
+
+// emit renders the results and writes them to stdout, or atomically to -o
+// FILE (then says "wrote FILE" on stderr).
+func (o *out) emit(render func(w io.Writer) error) error {
+	var b bytes.Buffer
+	if err := render(&b); err != nil {
+		return err
+	}
+	if o.path == "" {
+		_, err := o.stdout.Write(b.Bytes())
+		return err
+	}
+	if err := writeFileAtomic(o.path, "-o", b.Bytes()); err != nil {
+		return err
+	}
+	o.note("wrote %s", o.path)
+	return nil
+}
+
+// emitReport emits v as JSON, or the table t lays it out in as text or CSV.
+func (o *out) emitReport(v any, t func() *table) error {
+	return o.emit(func(w io.Writer) error {
+		if o.format == formatJSON {
+			return writeJSON(w, v)
+		}
+		return t().write(w, o.format)
+	})
+}
+
+// where says where the results went, for a summary line.
+func (o *out) where() string {
+	if o.path != "" {
+		return "results in " + o.path
+	}
+	return "results on stdout"
+}
+
+// status is a subcommand's last word: the signal's exit status after an
+// interrupt, status 1 with the summary line when failed is not "", nil
+// otherwise.
+func (o *out) status(in *interrupt, failed string) error {
+	if code := in.exitCode(); code != 0 {
+		return &exitError{code: code, msg: fmt.Sprintf("interrupted by %s; what was measured so far is written (%s)", in.signal(), o.where())}
+	}
+	if failed != "" {
+		return &exitError{code: exitFailure, msg: failed + "; " + o.where()}
+	}
+	return nil
 }
 
 // onThread runs body on a thread pinned to cpu (-1: let affinity choose)
@@ -272,6 +525,8 @@ type system struct {
 	measure     func(calibrate.Options) (*calibrate.Calibration, error)
 	bracket     func(time.Duration) (calibrate.Frequency, error)
 	sleep       func(time.Duration) (calibrate.Frequency, error)
+	begin       func()                                 // opens the bracket soFar closes
+	soFar       func() (*calibrate.Calibration, error) // the frequency measured since begin
 	crossChecks func(*calibrate.Frequency, calibrate.CPU)
 	goVersion   string
 	goos        string
@@ -292,6 +547,8 @@ func realSystem() system {
 		measure:     calibrate.Measure,
 		bracket:     calibrate.Bracket,
 		sleep:       calibrate.Sleep,
+		begin:       func() { calibrate.Get() },
+		soFar:       calibrate.Refine,
 		crossChecks: calibrate.AddCrossChecks,
 		goVersion:   runtime.Version(),
 		goos:        runtime.GOOS,
@@ -304,39 +561,6 @@ func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
-}
-
-// table is a key/value table whose values line up: every key is padded to
-// the widest one, across blank lines too (which text/tabwriter would treat
-// as the end of a column block, and pad with trailing spaces).
-type table struct {
-	rows [][2]string // {key, value}; {"", ""} is a blank line
-}
-
-// row adds key with a value formatted like fmt.Sprintf.
-func (t *table) row(key, format string, args ...any) {
-	t.rows = append(t.rows, [2]string{key, fmt.Sprintf(format, args...)})
-}
-
-// blank adds an empty line.
-func (t *table) blank() { t.rows = append(t.rows, [2]string{}) }
-
-// write prints the table to w.
-func (t *table) write(w io.Writer) error {
-	width := 0
-	for _, r := range t.rows {
-		width = max(width, utf8.RuneCountInString(r[0]))
-	}
-	var b strings.Builder
-	for _, r := range t.rows {
-		if r == [2]string{} {
-			b.WriteString("\n")
-			continue
-		}
-		fmt.Fprintf(&b, "%s%s  %s\n", r[0], strings.Repeat(" ", width-utf8.RuneCountInString(r[0])), r[1])
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
 }
 
 // errorStrings returns the messages of errs, never nil (so JSON shows []).
@@ -354,6 +578,13 @@ func yesNo(b bool) string {
 		return "yes"
 	}
 	return "no"
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }
 
 // formatHz formats a frequency in whole Hz with the same figure in MHz.
@@ -386,5 +617,14 @@ func signedSig(v float64, digits int) string {
 	return s
 }
 
+// pct formats a fraction as a percentage with digits significant digits.
+func pct(v float64, digits int) string { return sig(v*100, digits) + "%" }
+
 // ppmDiff returns (a − b) / b in parts per million.
 func ppmDiff(a, b float64) float64 { return (a - b) / b * 1e6 }
+
+// kernelError turns an error of package benchexamples about flag's value
+// into a usage error.
+func kernelError(flag, value string, err error) error {
+	return usageErrorf("%s %q: %w", flag, value, err)
+}

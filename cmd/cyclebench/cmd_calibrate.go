@@ -1,7 +1,11 @@
 package main
 
 import (
+	"errors"
+	"fmt"
 	"io"
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/cyclebench/cyclebench/calibrate"
@@ -15,34 +19,53 @@ many times at each end of the interval and keeps the tightest bracket: a
 fraction of a ppm in 100ms. sleep is the textbook method: ticks across a
 sleep divided by the time asked for, biased high by the sleep's overshoot.
 both runs bracket, then sleep, and reports how far sleep is from bracket.
-Each figure is compared with every other source this machine offers.`
+Each figure is compared with every other source this machine offers.
+SIGINT or SIGTERM prints the methods that finished and the frequency measured
+so far.`
 
 // Values of calibrate -method beyond calibrate's own.
 const methodBoth = "both"
 
 func runCalibrate(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("calibrate", "[-duration D] [-method bracket|sleep|both] [-json] [-cpu N]", calibrateDescription, stderr)
-	duration := fs.Duration("duration", calibrate.DefaultOptions.Duration, "calibration interval of each method")
-	method := choiceFlag(fs, "method", calibrate.MethodBracket, "`method` used to measure the frequency", calibrate.MethodBracket, calibrate.MethodSleep, methodBoth)
-	asJSON := fs.Bool("json", false, "print one JSON object instead of a table")
+	fs := newFlagSet("calibrate", "[-duration D] [-method bracket|sleep|both] [-format table|json|csv] [-cpu N]", calibrateDescription, stdout)
+	duration := calibrate.DefaultOptions.Duration
+	durationFlag(fs, &duration, "duration", "interval of each method (a number with a unit: 100ms, 1s, 10s)")
+	method := choiceFlag(fs, "method", calibrate.MethodBracket, "how to measure the frequency", calibrate.MethodBracket, calibrate.MethodSleep, methodBoth)
+	o := addOutputFlags(fs, stdout, stderr, false, formatTable, formatJSON, formatCSV)
 	cpu := cpuFlag(fs)
+	fs.example("cyclebench calibrate", "the frequency by the bracket method over 100 ms")
+	fs.example("cyclebench calibrate -method both -duration 1s", "bracket and the textbook sleep method, and how far apart they are")
 	if err := fs.parse(args); err != nil {
 		return err
 	}
 	if err := fs.noArgs(); err != nil {
 		return err
 	}
-	if err := checkCalibrationDuration(*duration); err != nil {
+	if err := checkCalibrationDuration(duration); err != nil {
 		return err
 	}
-	r, err := gatherCalibration(*cpu, *duration, *method)
-	if err != nil {
+	if err := o.check(); err != nil {
 		return err
 	}
-	if *asJSON {
-		return writeJSON(stdout, r)
+	in := catchInterrupts()
+	defer in.stop()
+	sys.begin()
+	r := &calibrateReport{Counter: sys.detectCPU().Counter, PinnedCPU: -1, Methods: []frequencyJSON{}, Warnings: []string{}}
+	d := duration
+	if *method == methodBoth {
+		d *= 2
 	}
-	return r.writeText(stdout)
+	err := untilSignal(in, o, "calibrate: "+*method, d, func() error { return gatherCalibration(r, *cpu, duration, *method) })
+	if errors.Is(err, errInterrupted) {
+		r = r.interrupted()
+	} else if err != nil {
+		return err
+	}
+	if err := o.emitReport(r, r.table); err != nil {
+		return err
+	}
+	o.warnAll(r.Warnings)
+	return o.status(in, "")
 }
 
 // calibrateReport is what calibrate prints.
@@ -51,8 +74,9 @@ type calibrateReport struct {
 	PinnedCPU int             `json:"pinned_cpu"`
 	Methods   []frequencyJSON `json:"methods"`
 	// SleepVsBracketPPM is (sleep − bracket) / bracket in ppm, for -method both.
-	SleepVsBracketPPM *float64 `json:"sleep_vs_bracket_ppm,omitempty"`
-	Warnings          []string `json:"warnings"`
+	SleepVsBracketPPM *float64   `json:"sleep_vs_bracket_ppm,omitempty"`
+	Warnings          []string   `json:"warnings"`
+	mu                sync.Mutex // Methods grow on the measuring goroutine
 }
 
 // frequencyJSON is one calibrate.Frequency.
@@ -67,26 +91,46 @@ type frequencyJSON struct {
 	CrossChecks []crossCheckJSON `json:"cross_checks"`
 }
 
-// gatherCalibration measures with method on a thread pinned to cpu.
-func gatherCalibration(cpu int, d time.Duration, method string) (*calibrateReport, error) {
-	var r *calibrateReport
+// gatherCalibration measures with method on a thread pinned to cpu into r.
+func gatherCalibration(r *calibrateReport, cpu int, d time.Duration, method string) error {
 	var warnings []error
 	var hz = map[string]float64{}
 	err := onThread(cpu, func(th *pinned.Thread) error {
-		c := sys.detectCPU()
-		r = &calibrateReport{Counter: c.Counter, PinnedCPU: th.CPU}
+		r.mu.Lock()
+		r.PinnedCPU = th.CPU
+		r.mu.Unlock()
 		warnings = append(warnings, th.Warnings...)
-		return measureMethods(r, c, d, method, hz, &warnings)
+		return measureMethods(r, sys.detectCPU(), d, method, hz, &warnings)
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	if method == methodBoth {
 		diff := ppmDiff(hz[calibrate.MethodSleep], hz[calibrate.MethodBracket])
 		r.SleepVsBracketPPM = &diff
 	}
 	r.Warnings = errorStrings(warnings)
-	return r, nil
+	return nil
+}
+
+// interrupted returns a copy of r with the methods that finished and the
+// frequency measured so far, over the bracket opened when the command
+// started.
+func (r *calibrateReport) interrupted() *calibrateReport {
+	r.mu.Lock()
+	c := &calibrateReport{Counter: r.Counter, PinnedCPU: r.PinnedCPU, Methods: slices.Clone(r.Methods), Warnings: slices.Clone(r.Warnings)}
+	r.mu.Unlock()
+	msg := "interrupted by a signal"
+	if cal, err := sys.soFar(); err == nil {
+		f := cal.Frequency
+		c.Methods = append(c.Methods, frequencyJSON{Method: f.Method + ", so far", Hz: f.Hz, PPM: f.PPM, Source: f.Source, Seconds: f.Duration.Seconds(),
+			Ticks: f.Ticks, CrossChecks: crossChecks(f)})
+		msg += fmt.Sprintf(": the last figure is the frequency measured over the %v since the command started", f.Duration.Round(time.Millisecond))
+	}
+	c.Warnings = append(c.Warnings, msg)
+	return c
 }
 
 // measureMethods measures the frequency with method (or both) into r, on
@@ -118,18 +162,20 @@ func measureMethods(r *calibrateReport, c calibrate.CPU, d time.Duration, method
 			b := f.Brackets
 			fj.Brackets = &b
 		}
+		r.mu.Lock()
 		r.Methods = append(r.Methods, fj)
+		r.mu.Unlock()
 		*warnings = append(*warnings, f.Warnings...)
 		hz[m] = f.Hz
 	}
 	return nil
 }
 
-// writeText prints one block per method, the sleep-vs-bracket difference,
-// and the warnings.
-func (r *calibrateReport) writeText(w io.Writer) error {
-	var t table
-	row := t.row
+// table lays r out as a key/value table: one block per method, then the
+// sleep-vs-bracket difference.
+func (r *calibrateReport) table() *table {
+	t := kvTable()
+	row := t.kv
 	row("counter", "%s", r.Counter)
 	if r.PinnedCPU >= 0 {
 		row("pinned_cpu", "%d", r.PinnedCPU)
@@ -158,11 +204,5 @@ func (r *calibrateReport) writeText(w io.Writer) error {
 		t.blank()
 		row("sleep_vs_bracket", "%s ppm", signedSig(*r.SleepVsBracketPPM, 4))
 	}
-	if len(r.Warnings) > 0 {
-		t.blank()
-	}
-	for _, wn := range r.Warnings {
-		row("warning", "%s", wn)
-	}
-	return t.write(w)
+	return t
 }

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"encoding/csv"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -19,27 +19,29 @@ import (
 )
 
 const clocksDescription = `
-clocks is the lab of seed 004 done properly: each selected kernel (default:
-BubbleSort n=1000 and Factorize, the seed's two examples) runs -reps times on
-a pinned thread, and every timing method times the same runs: the coarse
-millisecond wall clock (GetTickCount / Now), the microsecond wall clock
-(gettimeofday), the monotonic clock (QueryPerformanceCounter's analogue), the
-serialized TSC (ticks converted with the calibrated frequency), process CPU
-time and thread CPU time. The clocks are started from the outermost to the
-innermost (process, thread, wall-ms, wall-us, monotonic, tsc) and stopped in
-the reverse order; the "empty interval" column is what each reads around
-nothing.
-Setup (restoring the unsorted array) runs untimed before each repetition.
+clocks times the same runs of a kernel with every clock a program can read,
+side by side, to show which clock can be trusted at which scale. Each
+selected kernel (default: BubbleSort n=1000 and Factorize) runs -reps times on
+a pinned thread, and every clock times the same runs: the coarse millisecond
+wall clock (GetTickCount / Now), the microsecond wall clock (gettimeofday),
+the monotonic clock (QueryPerformanceCounter's analogue), the serialized TSC
+(ticks converted with the calibrated frequency), process CPU time and thread
+CPU time. The clocks are started from the outermost to the innermost
+(process, thread, wall-ms, wall-us, monotonic, tsc) and stopped in the
+reverse order; the "empty interval" column is what each reads around
+nothing. Setup (restoring the unsorted array) runs untimed before each
+repetition.
+
 One table per kernel, one row per clock, one column per repetition, then
 min, median, spread (max − min over median) and resolution, and a verdict
 derived from the figures: which clocks cannot resolve the interval (a
 reading of 0, or a resolution above 1% of the TSC's median) and which agree
 with the TSC within 1%.
 
--demo utilisation instead reproduces seed 002's two demos: a compute-bound
-loop (HashLoop, the seed's 2e8 iterations) and an 800 ms sleep, each between
-two snapshots of the system's and the process's CPU time: wall time, process
-and thread CPU time, and the share of one CPU and of all CPUs.`
+-demo utilisation instead measures CPU utilisation: a compute-bound loop
+(HashLoop, 2e8 iterations) and an 800 ms sleep, each between two snapshots
+of the system's and the process's CPU time: wall time, process and thread
+CPU time, and the share of one CPU and of all CPUs.`
 
 // The lab and the demo, replaced by tests with recorded results.
 var (
@@ -47,30 +49,32 @@ var (
 	utilisationLab = harness.UtilisationLab
 )
 
-// defaultClocksBench selects the seed's two examples.
+// defaultClocksBench selects the default kernels: a sort and a division.
 const defaultClocksBench = "^(BubbleSort|Factorize)$"
 
-// The demo kernels: seed 002's loop of 2e8 iterations and its 800 ms sleep.
+// The demo kernels: a loop of 2e8 iterations and an 800 ms sleep.
 const (
 	demoLoopN  = 200_000_000
 	demoSleepN = 800
 )
 
-// Verdict thresholds of the utilisation demo (the issue's targets).
+// Verdict thresholds of the utilisation demo.
 const (
 	busyShare = 95.0 // % of one CPU: compute-bound
 	idleShare = 2.0  // % of one CPU: sleeping
 )
 
 func runClocks(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("clocks", "[-bench REGEXP] [-reps N] [-methods LIST] [-format table|json|csv] [-cpu N] [-demo utilisation] [-o FILE]", clocksDescription, stderr)
-	bench := fs.String("bench", "", "regexp selecting kernels by name (empty: BubbleSort and Factorize; see cyclebench run -list)")
-	reps := fs.Int("reps", harness.DefaultLabReps, fmt.Sprintf("repetitions of each kernel (1 to %d; the seed asks for at least 5)", harness.MaxLabReps))
-	methods := fs.String("methods", "", "comma-separated clocks to read (empty: all): "+clockList(harness.LabMethods()))
-	format := choiceFlag(fs, "format", formatTable, "output format", formatTable, formatJSON, formatCSV)
+	fs := newFlagSet("clocks", "[-bench REGEXP] [-reps N] [-methods LIST] [-format table|json|csv] [-cpu N] [-demo utilisation] [-o FILE]", clocksDescription, stdout)
+	bench := fs.String("bench", "", "`REGEXP` selecting kernels by name (default: BubbleSort and Factorize; see cyclebench run -list)")
+	reps := fs.Int("reps", harness.DefaultLabReps, fmt.Sprintf("repetitions `N` of each kernel (1 to %d; at least 5 for a spread worth reading)", harness.MaxLabReps))
+	methods := fs.String("methods", "", "comma-separated clocks to read: `LIST` of "+clockList(harness.LabMethods())+" (default: all)")
+	o := addOutputFlags(fs, stdout, stderr, false, formatTable, formatJSON, formatCSV)
 	cpu := cpuFlag(fs)
-	demo := choiceFlag(fs, "demo", "none", "run a demo instead of the lab (utilisation: seed 002's compute loop and 800 ms sleep)", "none", "utilisation")
-	out := fs.String("o", "", "write the output to this file (atomically) instead of stdout")
+	demo := choiceFlag(fs, "demo", "none", "run a demo instead (utilisation: a compute loop and an 800 ms sleep, with their CPU shares)", "none", "utilisation")
+	fs.example("cyclebench clocks", "every clock around 5 runs of BubbleSort and of Factorize")
+	fs.example("cyclebench clocks -bench SortInts -reps 10 -methods tsc,monotonic,wall-ms", "three clocks around 10 runs of SortInts")
+	fs.example("cyclebench clocks -demo utilisation", "CPU time and utilisation of a busy loop and a sleep")
 	if err := fs.parse(args); err != nil {
 		return err
 	}
@@ -78,18 +82,18 @@ func runClocks(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *reps < 1 || *reps > harness.MaxLabReps {
-		return usageErrorf("-reps %d: want 1 to %d", *reps, harness.MaxLabReps)
+		return usageErrorf("-reps %d: out of range (allowed: 1 to %d)", *reps, harness.MaxLabReps)
 	}
 	clocks, err := parseClocks(*methods)
 	if err != nil {
 		return err
 	}
 	if *cpu < -1 {
-		return usageErrorf("-cpu %d: want -1 (any) or a CPU number", *cpu)
+		return usageErrorf("-cpu %d: out of range (allowed: -1 for any, or a CPU number)", *cpu)
 	}
 	if *cpu >= 0 {
 		if allowed, err := sys.allowed(); err == nil && !slices.Contains(allowed, *cpu) {
-			return usageErrorf("-cpu %d: not in the allowed set %s", *cpu, affinity.FormatCPUs(allowed))
+			return usageErrorf("-cpu %d: not a CPU this process may use (allowed set %s)", *cpu, affinity.FormatCPUs(allowed))
 		}
 	}
 	if *demo != "none" {
@@ -104,47 +108,55 @@ func runClocks(args []string, stdout, stderr io.Writer) error {
 			return usageErrorf("-demo %s runs its own kernels: %s not allowed with it", *demo, strings.Join(extra, ", "))
 		}
 	}
-	var w io.Writer = stdout
-	var file *atomicFile
-	if *out != "" {
-		if file, err = createAtomic(*out); err != nil {
-			return err
-		}
-		defer file.Abort() // after Commit, does nothing
-		w = file
+	if err := o.check(); err != nil {
+		return err
 	}
-
 	in := catchInterrupts()
 	defer in.stop()
 	cfg := harness.DefaultLabConfig()
 	cfg.CPU, cfg.Reps, cfg.Methods, cfg.Context = *cpu, *reps, clocks, in.ctx
+	prog := newProgress(o)
+	cfg.Progress = func(kernel string, rep, reps int) {
+		prog.set(step{what: "clocks " + kernel, done: rep, total: reps, unit: "repetitions"})
+	}
 	brand := sys.detectCPU().Brand
-	var failed bool
+	var rep report
 	var labErr error
 	if *demo == "utilisation" {
-		failed, labErr = utilisationDemo(w, *format, brand, cfg)
+		rep, labErr = utilisationDemo(brand, cfg)
 	} else {
-		failed, labErr = clocksTables(w, *format, brand, *bench, cfg)
+		rep, labErr = clocksTables(brand, *bench, cfg)
 	}
+	prog.done()
 	var ue *usageError
-	if errors.As(labErr, &ue) {
+	if rep == nil || errors.As(labErr, &ue) || labErr != nil && in.exitCode() == 0 {
 		return labErr
 	}
-	if labErr != nil && in.exitCode() == 0 {
-		return labErr
-	}
-	if file != nil {
-		if err := file.Commit(); err != nil {
-			return err
+	if err := o.emit(func(w io.Writer) error {
+		switch o.format {
+		case formatJSON:
+			return writeJSON(w, rep)
+		case formatCSV:
+			return rep.csv().writeCSV(w)
 		}
+		return rep.text(w)
+	}); err != nil {
+		return err
 	}
-	if code := in.exitCode(); code != 0 {
-		return silentExit(code)
+	warnings, failed := rep.notes()
+	o.warnAll(warnings)
+	summary := ""
+	if len(failed) > 0 {
+		summary = fmt.Sprintf("%d kernels failed their output check (%s)", len(failed), strings.Join(failed, ", "))
 	}
-	if failed {
-		return silentExit(exitFailure)
-	}
-	return nil
+	return o.status(in, summary)
+}
+
+// report is what clocks writes: the lab or the utilisation demo.
+type report interface {
+	text(io.Writer) error
+	csv() *table
+	notes() (warnings, failedChecks []string)
 }
 
 // clockList names clocks, comma-separated.
@@ -185,7 +197,7 @@ func labKernels(pattern string) ([]harness.LabKernel, []benchexamples.Kernel, er
 	}
 	ks, err := benchexamples.Select(p)
 	if err != nil {
-		return nil, nil, usageErrorf("-bench %q: %w", pattern, err)
+		return nil, nil, kernelError("-bench", pattern, err)
 	}
 	var lks []harness.LabKernel
 	for _, k := range ks {
@@ -214,16 +226,16 @@ func labError(cpu int, err error) error {
 	return err
 }
 
-// clocksTables runs the lab and writes it; failed reports a wrong kernel
-// output.
-func clocksTables(w io.Writer, format, brand, bench string, cfg harness.LabConfig) (failed bool, err error) {
+// clocksTables runs the lab; the report holds the kernels that finished
+// (also when the lab stopped early, with the error).
+func clocksTables(brand, bench string, cfg harness.LabConfig) (report, error) {
 	lks, ks, err := labKernels(bench)
 	if err != nil {
-		return false, err
+		return nil, err
 	}
 	res, labErr := clocksLab(cfg, lks...)
-	if labErr != nil && len(res.Kernels) == 0 {
-		return false, labError(cfg.CPU, labErr)
+	if labErr != nil && len(res.Kernels) == 0 && !errors.Is(labErr, context.Canceled) {
+		return nil, labError(cfg.CPU, labErr)
 	}
 	units := map[string]string{}
 	for i, lk := range lks {
@@ -233,21 +245,7 @@ func clocksTables(w io.Writer, format, brand, bench string, cfg harness.LabConfi
 	if labErr != nil {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("stopped early: %v", labErr))
 	}
-	switch format {
-	case formatJSON:
-		err = writeJSON(w, r)
-	case formatCSV:
-		err = r.writeCSV(w)
-	default:
-		err = r.writeTable(w)
-	}
-	for _, k := range r.Kernels {
-		failed = failed || k.Check != "ok"
-	}
-	if err == nil {
-		err = labErr
-	}
-	return failed, err
+	return r, labErr
 }
 
 // clocksReport is what clocks prints, as JSON, CSV and tables. Times are in
@@ -369,88 +367,73 @@ func displayUnit(k clocksKernelJSON) (name string, ns float64) {
 	return "ms", 1e6
 }
 
-// alignRows writes rows as columns separated by two spaces: the columns
-// in left left-aligned (text), the others right-aligned (figures).
-func alignRows(b *strings.Builder, rows [][]string, left ...int) {
-	widths := map[int]int{}
-	for _, row := range rows {
-		for i, c := range row {
-			widths[i] = max(widths[i], len([]rune(c)))
-		}
-	}
-	for _, row := range rows {
-		var line strings.Builder
-		for i, c := range row {
-			pad := strings.Repeat(" ", widths[i]-len([]rune(c)))
-			if slices.Contains(left, i) {
-				line.WriteString(c + pad)
-			} else {
-				line.WriteString(pad + c)
-			}
-			if i < len(row)-1 {
-				line.WriteString("  ")
-			}
-		}
-		b.WriteString(strings.TrimRight(line.String(), " ") + "\n")
-	}
-}
-
 func formatNs(ns int64) string { return time.Duration(ns).String() }
 
-func (r clocksReport) writeTable(w io.Writer) error {
+func (r clocksReport) text(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "clocks lab (seed 004): %d repetitions of each kernel, every clock around the same runs\n", r.Reps)
+	fmt.Fprintf(&b, "clocks: %d repetitions of each kernel, every clock around the same runs\n", r.Reps)
 	fmt.Fprintf(&b, "cpu: %s  pinned: %s  priority: %s\n", orDash(r.CPU), pinnedWord(r.PinnedCPU), orDash(r.Priority))
 	if r.TSCHz > 0 {
 		fmt.Fprintf(&b, "tsc: %s (%s)\n", formatHz(r.TSCHz), r.TSCHzSource)
 	}
 	fmt.Fprintf(&b, "nesting, outer to inner: %s\n\n", strings.Join(r.Nesting, ", "))
-	rows := [][]string{{"clock", "resolution", "empty interval", "source"}}
+	t := &table{cols: []col{{name: "clock", left: true}, {name: "resolution"}, {name: "empty interval"}, {name: "source", left: true}}}
 	for _, c := range r.Clocks {
-		rows = append(rows, []string{c.Clock, formatNs(c.ResolutionNs), formatNs(c.EmptyNs), c.Source})
+		t.add(c.Clock, formatNs(c.ResolutionNs), formatNs(c.EmptyNs), c.Source)
 	}
-	alignRows(&b, rows, 0, 3)
+	t.writeText(&b)
 	for _, k := range r.Kernels {
 		unit, div := displayUnit(k)
 		fmt.Fprintf(&b, "\n%s (%s; times in %s)\n", k.Name, orDash(k.Unit), unit)
-		head := []string{"clock"}
+		t := &table{cols: []col{{name: "clock", left: true}}}
 		for i := range r.Reps {
-			head = append(head, strconv.Itoa(i+1))
+			t.cols = append(t.cols, col{name: strconv.Itoa(i + 1)})
 		}
-		head = append(head, "min", "median", "spread", "resolution")
-		rows := [][]string{head}
+		t.cols = append(t.cols, col{name: "min"}, col{name: "median"}, col{name: "spread"}, col{name: "resolution"})
+		in := func(ns int64) string { return strconv.FormatFloat(float64(ns)/div, 'f', 6, 64) }
 		for _, m := range k.Methods {
-			row := []string{m.Clock}
+			row := []any{m.Clock}
 			for _, v := range m.ReadingsNs {
-				row = append(row, strconv.FormatFloat(float64(v)/div, 'f', 6, 64))
+				row = append(row, in(v))
 			}
 			spread := "-"
 			if m.Spread != nil {
-				spread = sig(100**m.Spread, 3) + "%"
+				spread = pct(*m.Spread, 3)
 			}
-			row = append(row, strconv.FormatFloat(float64(m.MinNs)/div, 'f', 6, 64), strconv.FormatFloat(float64(m.MedianNs)/div, 'f', 6, 64), spread, formatNs(m.ResolutionNs))
-			rows = append(rows, row)
+			t.add(append(row, in(m.MinNs), in(m.MedianNs), spread, formatNs(m.ResolutionNs))...)
 		}
-		alignRows(&b, rows, 0)
+		t.writeText(&b)
 		b.WriteString("verdict:\n")
 		for _, v := range k.Verdict {
 			fmt.Fprintf(&b, "  %s\n", v)
 		}
-		if k.Check != "ok" {
-			fmt.Fprintf(&b, "error: %s: output check failed: %s\n", k.Name, k.Check)
-		}
-		for _, wr := range k.Warnings {
-			fmt.Fprintf(&b, "warning: %s\n", wr)
-		}
-	}
-	if len(r.Warnings) > 0 {
-		b.WriteString("\n")
-	}
-	for _, wr := range r.Warnings {
-		fmt.Fprintf(&b, "warning: %s\n", wr)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+func (r clocksReport) notes() ([]string, []string) {
+	var ks [][3]any
+	for _, k := range r.Kernels {
+		ks = append(ks, [3]any{k.Name, k.Check, k.Warnings})
+	}
+	return kernelNotes(ks, r.Warnings)
+}
+
+// kernelNotes lists the warnings of a report's kernels ({name, check,
+// warnings}) and then its own, and the kernels whose output check failed.
+func kernelNotes(kernels [][3]any, own []string) (warnings, failed []string) {
+	for _, k := range kernels {
+		name, check := k[0].(string), k[1].(string)
+		if check != "ok" {
+			failed = append(failed, name)
+			warnings = append(warnings, fmt.Sprintf("%s: output check failed: %s", name, check))
+		}
+		for _, w := range k[2].([]string) {
+			warnings = append(warnings, name+": "+w)
+		}
+	}
+	return append(warnings, own...), failed
 }
 
 func pinnedWord(cpu int) string {
@@ -460,40 +443,34 @@ func pinnedWord(cpu int) string {
 	return "cpu " + strconv.Itoa(cpu)
 }
 
-// writeCSV writes one row per kernel and clock, with one column per
-// repetition, times in nanoseconds.
-func (r clocksReport) writeCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
-	head := []string{"kernel", "unit", "clock", "source", "resolution_ns", "empty_ns"}
+// csv is one row per kernel and clock, with one column per repetition,
+// times in nanoseconds.
+func (r clocksReport) csv() *table {
+	t := &table{}
+	names := []string{"kernel", "unit", "clock", "source", "resolution_ns", "empty_ns"}
 	for i := range r.Reps {
-		head = append(head, fmt.Sprintf("rep%d_ns", i+1))
+		names = append(names, fmt.Sprintf("rep%d_ns", i+1))
 	}
-	head = append(head, "min_ns", "median_ns", "max_ns", "spread", "zeros", "resolves", "reference", "diff_from_reference", "agrees", "check")
-	if err := cw.Write(head); err != nil {
-		return err
+	names = append(names, "min_ns", "median_ns", "max_ns", "spread", "zeros", "resolves", "reference", "diff_from_reference", "agrees", "check")
+	for _, n := range names {
+		t.cols = append(t.cols, col{name: n})
 	}
-	opt := func(p *float64) string {
+	opt := func(p *float64) any {
 		if p == nil {
-			return ""
+			return nil
 		}
-		return strconv.FormatFloat(*p, 'g', 6, 64)
+		return *p
 	}
-	i64 := func(v int64) string { return strconv.FormatInt(v, 10) }
 	for _, k := range r.Kernels {
 		for _, m := range k.Methods {
-			row := []string{k.Name, k.Unit, m.Clock, m.Source, i64(m.ResolutionNs), i64(m.EmptyNs)}
+			row := []any{k.Name, k.Unit, m.Clock, m.Source, m.ResolutionNs, m.EmptyNs}
 			for _, v := range m.ReadingsNs {
-				row = append(row, i64(v))
+				row = append(row, v)
 			}
-			row = append(row, i64(m.MinNs), i64(m.MedianNs), i64(m.MaxNs), opt(m.Spread), strconv.Itoa(m.Zeros),
-				strconv.FormatBool(m.Resolves), k.Reference, opt(m.DiffFromReference), strconv.FormatBool(m.Agrees), k.Check)
-			if err := cw.Write(row); err != nil {
-				return err
-			}
+			t.add(append(row, m.MinNs, m.MedianNs, m.MaxNs, opt(m.Spread), m.Zeros, m.Resolves, k.Reference, opt(m.DiffFromReference), m.Agrees, k.Check)...)
 		}
 	}
-	cw.Flush()
-	return cw.Error()
+	return t
 }
 
 // utilisationReport is what clocks -demo utilisation prints.
@@ -526,9 +503,9 @@ type utilisationJSON struct {
 	Warnings     []string `json:"warnings"`
 }
 
-// utilisationDemo runs seed 002's demos and writes them; failed reports a
-// wrong kernel output.
-func utilisationDemo(w io.Writer, format, brand string, cfg harness.LabConfig) (failed bool, err error) {
+// utilisationDemo runs the utilisation demo; the report holds the kernels
+// that finished (also when it stopped early, with the error).
+func utilisationDemo(brand string, cfg harness.LabConfig) (report, error) {
 	var lks []harness.LabKernel
 	for _, d := range []struct {
 		name string
@@ -536,17 +513,17 @@ func utilisationDemo(w io.Writer, format, brand string, cfg harness.LabConfig) (
 	}{{"HashLoop", demoLoopN}, {"Sleep", demoSleepN}} {
 		k, err := benchexamples.Lookup(d.name)
 		if err != nil {
-			return false, err
+			return nil, err
 		}
 		lk, err := labKernel(k, d.n)
 		if err != nil {
-			return false, err
+			return nil, err
 		}
 		lks = append(lks, lk)
 	}
 	res, labErr := utilisationLab(cfg, lks...)
-	if labErr != nil && len(res.Kernels) == 0 {
-		return false, labError(cfg.CPU, labErr)
+	if labErr != nil && len(res.Kernels) == 0 && !errors.Is(labErr, context.Canceled) {
+		return nil, labError(cfg.CPU, labErr)
 	}
 	r := utilisationReport{
 		Command: "clocks", Demo: "utilisation", CPU: brand, PinnedCPU: res.CPU, Priority: res.Priority,
@@ -565,23 +542,11 @@ func utilisationDemo(w io.Writer, format, brand string, cfg harness.LabConfig) (
 		}
 		if k.CheckError != nil {
 			j.Check = k.CheckError.Error()
-			failed = true
 		}
 		r.Kernels = append(r.Kernels, j)
 		r.Verdict = append(r.Verdict, utilisationVerdict(j))
 	}
-	switch format {
-	case formatJSON:
-		err = writeJSON(w, r)
-	case formatCSV:
-		err = r.writeCSV(w)
-	default:
-		err = r.writeTable(w)
-	}
-	if err == nil {
-		err = labErr
-	}
-	return failed, err
+	return r, labErr
 }
 
 // utilisationVerdict says in one line what a kernel's share of one CPU
@@ -598,55 +563,45 @@ func utilisationVerdict(j utilisationJSON) string {
 	return fmt.Sprintf("%s used %s of one CPU over %v: partly busy, or preempted", j.Name, share, wall)
 }
 
-func (r utilisationReport) writeTable(w io.Writer) error {
+func (r utilisationReport) text(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "utilisation demo (seed 002): each kernel once, between two snapshots of the system's and the process's cpu time\n")
+	fmt.Fprintf(&b, "utilisation demo: each kernel once, between two snapshots of the system's and the process's cpu time\n")
 	fmt.Fprintf(&b, "cpu: %s  pinned: %s  priority: %s\n\n", orDash(r.CPU), pinnedWord(r.PinnedCPU), orDash(r.Priority))
 	numCPU := 0
 	for _, k := range r.Kernels {
 		numCPU = max(numCPU, k.NumCPU)
 	}
-	rows := [][]string{{"kernel", "wall", "process cpu", "thread cpu", "% of one cpu", fmt.Sprintf("%% of all %d cpus", numCPU), "system busy %"}}
+	t := &table{cols: []col{{name: "kernel", left: true}, {name: "wall"}, {name: "process cpu"}, {name: "thread cpu"}, {name: "% of one cpu"},
+		{name: fmt.Sprintf("%% of all %d cpus", numCPU)}, {name: "system busy %"}}}
+	us := func(ns int64) string { return time.Duration(ns).Round(time.Microsecond).String() }
+	f2 := func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
 	for _, k := range r.Kernels {
-		rows = append(rows, []string{
-			k.Name, time.Duration(k.WallNs).Round(time.Microsecond).String(), time.Duration(k.ProcessCPUNs).Round(time.Microsecond).String(),
-			time.Duration(k.ThreadCPUNs).Round(time.Microsecond).String(),
-			strconv.FormatFloat(k.OfOneCPU, 'f', 2, 64), strconv.FormatFloat(k.OfAllCPUs, 'f', 2, 64), strconv.FormatFloat(k.SystemBusy, 'f', 2, 64),
-		})
+		t.add(k.Name, us(k.WallNs), us(k.ProcessCPUNs), us(k.ThreadCPUNs), f2(k.OfOneCPU), f2(k.OfAllCPUs), f2(k.SystemBusy))
 	}
-	alignRows(&b, rows, 0)
+	t.writeText(&b)
 	b.WriteString("verdict:\n")
 	for _, v := range r.Verdict {
 		fmt.Fprintf(&b, "  %s\n", v)
-	}
-	for _, k := range r.Kernels {
-		if k.Check != "ok" {
-			fmt.Fprintf(&b, "error: %s: output check failed: %s\n", k.Name, k.Check)
-		}
-		for _, wr := range k.Warnings {
-			fmt.Fprintf(&b, "warning: %s: %s\n", k.Name, wr)
-		}
-	}
-	for _, wr := range r.Warnings {
-		fmt.Fprintf(&b, "warning: %s\n", wr)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-func (r utilisationReport) writeCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
-	if err := cw.Write([]string{"kernel", "wall_ns", "process_cpu_ns", "thread_cpu_ns", "of_one_cpu_pct", "of_all_cpus_pct", "num_cpu", "system_busy_pct", "tick_share_pct", "source", "check"}); err != nil {
-		return err
-	}
-	f := func(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
-	i64 := func(v int64) string { return strconv.FormatInt(v, 10) }
+func (r utilisationReport) notes() ([]string, []string) {
+	var ks [][3]any
 	for _, k := range r.Kernels {
-		if err := cw.Write([]string{k.Name, i64(k.WallNs), i64(k.ProcessCPUNs), i64(k.ThreadCPUNs), f(k.OfOneCPU), f(k.OfAllCPUs),
-			strconv.Itoa(k.NumCPU), f(k.SystemBusy), f(k.TickShare), k.Source, k.Check}); err != nil {
-			return err
-		}
+		ks = append(ks, [3]any{k.Name, k.Check, k.Warnings})
 	}
-	cw.Flush()
-	return cw.Error()
+	return kernelNotes(ks, r.Warnings)
+}
+
+func (r utilisationReport) csv() *table {
+	t := &table{}
+	for _, n := range []string{"kernel", "wall_ns", "process_cpu_ns", "thread_cpu_ns", "of_one_cpu_pct", "of_all_cpus_pct", "num_cpu", "system_busy_pct", "tick_share_pct", "source", "check"} {
+		t.cols = append(t.cols, col{name: n})
+	}
+	for _, k := range r.Kernels {
+		t.add(k.Name, k.WallNs, k.ProcessCPUNs, k.ThreadCPUNs, k.OfOneCPU, k.OfAllCPUs, k.NumCPU, k.SystemBusy, k.TickShare, k.Source, k.Check)
+	}
+	return t
 }

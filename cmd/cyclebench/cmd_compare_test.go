@@ -29,7 +29,7 @@ func TestCompareUsageErrors(t *testing.T) {
 		{"size out of range", []string{"compare", "-a", "Psum1", "-b", "Psum2", "-nb", "100000000"}, "100000000"},
 		{"pairs", []string{"compare", "-a", "AddChain", "-b", "AddChain", "-pairs", "3"}, "-pairs 3"},
 		{"alpha", []string{"compare", "-a", "AddChain", "-b", "AddChain", "-alpha", "2"}, "-alpha 2"},
-		{"noise", []string{"compare", "-a", "AddChain", "-b", "AddChain", "-noise", "1"}, "-noise 1"},
+		{"noise", []string{"compare", "-a", "AddChain", "-b", "AddChain", "-noise", "1"}, `"1" for flag -noise`},
 		{"bad sizes", []string{"compare", "-a", "AddChain", "-b", "AddChain", "-sizes", "3,2,1"}, "size 2 after 3"},
 		{"sizes and n", []string{"compare", "-a", "AddChain", "-b", "AddChain", "-sizes", "1,2,3", "-n", "5"}, "-n, -na and -nb"},
 		{"one file", []string{"compare", a}, "1 files given"},
@@ -103,7 +103,7 @@ func TestCompareFilesGolden(t *testing.T) {
 		args   []string
 	}{
 		{"compare_files.golden", []string{td("compare_a.json"), td("compare_b.json")}},
-		{"compare_files.json.golden", []string{"-format", "json", td("compare_a.json"), td("compare_b.json")}},
+		{"compare_files.json.golden", []string{td("compare_a.json"), td("compare_b.json"), "-format", "json"}}, // flags after the files
 		{"compare_files.csv.golden", []string{"-format", "csv", td("compare_a.json"), td("compare_b.json")}},
 		{"compare_bench.golden", []string{td("compare_a.txt"), td("compare_b.txt")}},
 		{"compare_mixed.golden", []string{td("compare_a.json"), td("compare_b.txt")}},

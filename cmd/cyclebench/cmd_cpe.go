@@ -1,40 +1,36 @@
 package main
 
 import (
-	"bytes"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
-	"time"
 
 	benchexamples "github.com/cyclebench/cyclebench/bench_examples"
 	"github.com/cyclebench/cyclebench/harness"
+	"github.com/cyclebench/cyclebench/plot"
 	"github.com/cyclebench/cyclebench/stats"
-	"github.com/schollz/progressbar/v3"
 )
 
 const cpeDescription = `Measure a kernel at several sizes n and fit cost = intercept + CPE·n by least
 squares with an intercept: CPE is the cost per element (core cycles, counter
 ticks and ns), the intercept the cost per call that does not grow with n.
-Every size is measured with the K-best method, all sizes interleaved in one
-loop (each round visits them forward and back, until every size has
-converged) with one core-clock ruler, so a drift of the machine hits every
-size alike. The table lists each size and
-the fit: CPE ± its 95% confidence interval, intercept, R², and the sizes
-whose residual is an outlier (for example where the data leave a cache).
+All sizes are measured interleaved in one loop with one core-clock ruler, so a
+drift of the machine hits every size alike.
+
+A CPE means something only if the cost is a straight line in n. Each fit is
+tested first, and the verdict heads its output in every format: "not linear
+in n" when a quadratic term is significant (an O(n²) kernel), two lines fit
+better than one (a cache-size step), the residuals' signs form long runs, or
+R² < 0.999; the slope is then an average over the sizes, not a cost per
+element. Below the verdict: each size (residual marked * when it is an
+outlier), CPE ± its 95% confidence interval, the intercept and R².
 
 -bench takes a kernel name (see cyclebench run -list) or a regexp selecting
-several; they are swept one after another and fitted separately. Sizes come
-from one of -sizes, -range or -log; without them each kernel is swept over
-10 sizes from a tenth of its default n to its default n. -plot draws the
-points and fitted lines (SVG or PNG by the file's extension; log-log axes
-with -log). A progress bar goes to stderr when it is a terminal.
-
-Exits 1 when a kernel's output check fails or a size did not converge (the
-results are written first); SIGINT or SIGTERM stops the sweep, writes what
-was measured and exits 130 or 143.`
+several, swept one after another and fitted separately. Sizes come from one
+of -sizes, -range or -log; without them each kernel is swept over 10 sizes
+from a tenth of its default n to its default n. -plot draws the points, the
+fitted lines with their 95% bands, and cost per element against n below.`
 
 // sizeFlags are the three ways to give a sweep's sizes.
 type sizeFlags struct {
@@ -43,9 +39,9 @@ type sizeFlags struct {
 
 func addSizeFlags(fs *flagSet) *sizeFlags {
 	return &sizeFlags{
-		list: fs.String("sizes", "", "comma-separated sizes, increasing, at least 3: 100,200,400"),
-		rng:  fs.String("range", "", "sizes from:to:step, e.g. 100:2000:100"),
-		log:  fs.String("log", "", "from:to:count: count sizes spaced evenly on a log scale, e.g. 64:65536:16"),
+		list: fs.String("sizes", "", "comma-separated sizes, increasing, at least 3: `LIST` such as 100,200,400"),
+		rng:  fs.String("range", "", "sizes `FROM:TO:STEP`, such as 100:2000:100"),
+		log:  fs.String("log", "", "`FROM:TO:COUNT`: COUNT sizes spaced evenly on a log scale, such as 64:65536:16"),
 	}
 }
 
@@ -100,7 +96,7 @@ func defaultSizes(k benchexamples.Kernel) []int {
 func checkKernelSizes(flag string, k benchexamples.Kernel, sizes []int) error {
 	for _, n := range sizes {
 		if n < k.MinN || n > k.MaxN {
-			return usageErrorf("%s: size %d: %s takes n from %d to %d", flag, n, k.Name, k.MinN, k.MaxN)
+			return usageErrorf("%s: size %d out of range (%s takes n from %d to %d)", flag, n, k.Name, k.MinN, k.MaxN)
 		}
 	}
 	return nil
@@ -116,7 +112,7 @@ func selectKernels(flag, pattern string) ([]benchexamples.Kernel, error) {
 	}
 	ks, err := benchexamples.Select(pattern)
 	if err != nil {
-		return nil, usageErrorf("%s %q: %w", flag, pattern, err)
+		return nil, kernelError(flag, pattern, err)
 	}
 	return ks, nil
 }
@@ -144,57 +140,52 @@ func (s *sweptKernel) sweep(name string) harness.Sweep {
 	}}
 }
 
-// runChecks checks the output of every instance's last run.
-func (s *sweptKernel) runChecks() bool {
+// runChecks checks the output of every measured instance's last run.
+func (s *sweptKernel) runChecks() {
 	s.check = "ok"
-	for _, n := range s.sizes {
-		in, ok := s.instances[n]
-		if !ok {
-			continue
-		}
-		if err := in.Check(); err != nil {
-			s.check = fmt.Sprintf("n=%d: %v", n, err)
-			return false
+	for _, n := range s.res.Sizes {
+		if in, ok := s.instances[n]; ok {
+			if err := in.Check(); err != nil {
+				s.check = fmt.Sprintf("n=%d: %v", n, err)
+				return
+			}
 		}
 	}
-	return true
 }
 
-// newSweepProgress returns a harness progress callback drawing a bar on
-// stderr when it is a terminal (nil otherwise), and a function that
-// removes the bar.
-func newSweepProgress(stderr io.Writer, description string, total int) (func(harness.Progress), func()) {
-	if !newProgressLine(stderr).active {
-		return nil, func() {}
-	}
-	bar := progressbar.NewOptions(total,
-		progressbar.OptionSetWriter(stderr),
-		progressbar.OptionSetDescription(description),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetWidth(30),
-		progressbar.OptionThrottle(50*time.Millisecond),
-		progressbar.OptionClearOnFinish(),
-		progressbar.OptionSetPredictTime(false),
-	)
-	shown := 0
+// sweepProgress returns a harness progress callback that draws the sweep
+// on the progress line.
+func sweepProgress(prog *progress, what, unit string, cfg harness.Config) func(harness.Progress) {
 	return func(p harness.Progress) {
-		// A size can lose its convergence to a new best sample: the bar
-		// does not go back.
-		if p.Samples > shown {
-			shown = p.Samples
-			bar.Set(shown)
+		prog.set(step{what: what, done: p.Samples, total: p.Max, unit: unit, elapsed: p.Elapsed, cap: cfg.MaxTime})
+	}
+}
+
+// sweepFailure is the summary line of sweeps with unusable points or
+// failed checks ("" when every point is usable).
+func sweepFailure(swept []*sweptKernel, strict bool, cfg harness.Config) string {
+	var rs []measured
+	for _, s := range swept {
+		for _, p := range s.res.Points {
+			rs = append(rs, measured{Result: p, Check: "ok"})
 		}
-	}, func() { bar.Finish() }
+		if s.check != "" && s.check != "ok" {
+			rs = append(rs, measured{Result: harness.Result{Converged: true}, Check: s.check})
+		}
+	}
+	return resultsFailure(rs, strict, cfg, "sizes")
 }
 
 func runCPE(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("cpe", "-bench NAME [-sizes LIST | -range FROM:TO:STEP | -log FROM:TO:COUNT] [-plot FILE.svg|.png] [flags]", cpeDescription, stderr)
-	bench := fs.String("bench", "", "kernel name, or a regexp selecting several (swept one after another); see cyclebench run -list")
+	fs := newFlagSet("cpe", "-bench NAME [-sizes LIST | -range FROM:TO:STEP | -log FROM:TO:COUNT] [-plot FILE] [flags]", cpeDescription, stdout)
+	bench := fs.String("bench", "", "kernel `NAME`, or a regexp selecting several (swept one after another); see cyclebench run -list")
 	sf := addSizeFlags(fs)
-	plotPath := fs.String("plot", "", "draw the points and fitted lines to this file: .svg or .png")
-	format := choiceFlag(fs, "format", formatTable, "output format", resultFormats...)
-	out := fs.String("o", "", "write the results to this file (atomically) instead of stdout")
+	pf := addPlotFlags(fs, "the points and fitted lines", plot.DefaultCPESize)
+	o := addOutputFlags(fs, stdout, stderr, true, resultFormats...)
 	mf := addMeasureFlags(fs, false)
+	fs.example("cyclebench cpe -bench Psum -range 100:2000:100 -plot psum.svg", "the CPE of Psum1 and Psum2 over 20 sizes, with a picture")
+	fs.example("cyclebench cpe -bench Combine4 -log 64:65536:16 -format json -o c4.json", "16 log-spaced sizes (cache steps show), as JSON")
+	fs.example("cyclebench cpe -bench BubbleSort -range 200:3000:200", "an O(n²) kernel: the verdict says \"not linear in n\"")
 	if err := fs.parse(args); err != nil {
 		return err
 	}
@@ -210,7 +201,6 @@ func runCPE(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	swept := make([]*sweptKernel, len(kernels))
-	var notLinear []string
 	for i, k := range kernels {
 		s := sizes
 		if s == nil {
@@ -220,103 +210,74 @@ func runCPE(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		swept[i] = &sweptKernel{kernel: k, sizes: s}
-		if !k.CPE {
-			notLinear = append(notLinear, k.Name)
-		}
 	}
-	plotFormat := ""
-	if *plotPath != "" {
-		if plotFormat, err = checkPlotPath(*plotPath); err != nil {
-			return err
-		}
+	if err := pf.check(); err != nil {
+		return err
 	}
-	if err := checkOutputPath(*out); err != nil {
+	if err := o.check(); err != nil {
 		return err
 	}
 	cfg, err := mf.config()
 	if err != nil {
 		return err
 	}
+	in := catchInterrupts()
+	defer in.stop()
 	cal, warns, err := calibrateOn(cfg.CPU)
 	if err != nil {
 		return err
 	}
-	cfg.Calibration = cal
+	cfg.Calibration, cfg.Context = cal, in.ctx
 	h := newHeader("cpe", cal, cfg, warns)
-	if len(notLinear) > 0 {
-		h.Warnings = append(h.Warnings, fmt.Sprintf("%s: cost not linear in n (not a CPE kernel); the slope is an average over the sizes", strings.Join(notLinear, ", ")))
-	}
-
-	in := catchInterrupts()
-	defer in.stop()
-	cfg.Context = in.ctx
 	sweeps := make([]harness.Sweep, len(swept))
-	total := 0
 	for i, s := range swept {
 		sweeps[i] = s.sweep(s.kernel.Name)
-		total += len(s.sizes)
 	}
-	var done func()
-	cfg.Progress, done = newSweepProgress(stderr, "cpe "+*bench, total)
+	prog := newProgress(o)
+	cfg.Progress = sweepProgress(prog, "cpe "+*bench, "sizes", cfg)
 	results, err := harness.CPEAll(cfg, sweeps)
-	done()
-	interrupted := in.exitCode() != 0
-	if err != nil && !interrupted {
+	prog.done()
+	if err != nil && in.exitCode() == 0 {
 		return err
 	}
-	failed := false
+	var done []*sweptKernel
 	for i, s := range swept {
 		if i < len(results) {
 			s.res = results[i]
-		}
-		if !interrupted && !s.runChecks() {
-			failed = true
-		}
-		for _, p := range s.res.Points {
-			failed = failed || !p.Converged
+			s.runChecks()
+			done = append(done, s)
 		}
 	}
-	hoistSweepWarnings(&h, swept)
-	if interrupted {
+	hoistSweepWarnings(&h, done)
+	if in.exitCode() != 0 {
 		h.Warnings = append(h.Warnings, "interrupted by a signal: the sweep is incomplete")
 	}
-	var b bytes.Buffer
-	if err := writeCPE(&b, *format, h, swept); err != nil {
+	if err := o.emit(func(w io.Writer) error { return writeCPE(w, o.format, h, done) }); err != nil {
 		return err
 	}
-	if err := writeResult(stdout, *out, b.Bytes()); err != nil {
-		return err
-	}
-	if *plotPath != "" && !interrupted {
-		if err := writePlot(*plotPath, plotFormat, cpePlotFor(h, swept, logSpaced)); err != nil {
+	if len(done) > 0 && len(done[0].res.Points) > 0 {
+		series, opt := cpePlot(h, done, logSpaced)
+		if err := pf.write(o, func(w io.Writer, f string, opt plot.Options) error { return plot.CPE(w, f, series, opt) }, opt); err != nil {
 			return err
 		}
 	}
-	if code := in.exitCode(); code != 0 {
-		return silentExit(code)
-	}
-	if failed {
-		return silentExit(exitFailure)
-	}
-	return nil
+	o.warnAll(cpeWarnings(h, done))
+	return o.status(in, sweepFailure(done, o.strict, cfg))
 }
 
-// writeResult writes data to stdout, or atomically to path: the whole
-// output is rendered first, so nothing is half-written.
-func writeResult(stdout io.Writer, path string, data []byte) error {
-	if path == "" {
-		_, err := stdout.Write(data)
-		return err
+// cpeWarnings lists the warnings of sweeps for stderr.
+func cpeWarnings(h header, swept []*sweptKernel) []string {
+	ws := h.Warnings
+	for _, s := range swept {
+		if s.check != "" && s.check != "ok" {
+			ws = append(ws, fmt.Sprintf("%s: output check failed: %s", s.res.Name, s.check))
+		}
+		ws = append(ws, errorStrings(s.res.Warnings)...)
+		for _, p := range s.res.Points {
+			ws = append(ws, errorStrings(p.Warnings)...)
+		}
 	}
-	f, err := createAtomic(path)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Abort()
-		return fmt.Errorf("-o %s: %w", path, err)
-	}
-	return f.Commit()
+	return ws
 }
 
 // primaryFit is the fit a kernel is reported by: cycles when measured,
@@ -339,39 +300,82 @@ func cpeMeasured(s *sweptKernel) []measured {
 
 func writeCPE(w io.Writer, format string, h header, swept []*sweptKernel) error {
 	switch format {
-	case formatTable:
-		return writeCPETable(w, h, swept)
 	case formatJSON:
 		return writeJSON(w, cpeReport(h, swept))
 	case formatCSV:
-		return writeCPECSV(w, swept)
+		return cpeCSV(swept).writeCSV(w)
 	case formatBench:
 		var rs []measured
+		var lines []string
 		for _, s := range swept {
 			rs = append(rs, cpeMeasured(s)...)
+			lines = append(lines, cpeFitComments(s)...)
 		}
-		if err := writeResultBench(w, h, rs); err != nil {
+		var b strings.Builder
+		for _, l := range lines {
+			b.WriteString(l + "\n")
+		}
+		if _, err := io.WriteString(w, b.String()); err != nil {
 			return err
 		}
-		for _, s := range swept {
-			for _, line := range cpeFitComments(s) {
-				if _, err := fmt.Fprintln(w, line); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
+		return writeResultBench(w, h, rs)
 	}
-	return usageErrorf("-format %q: want one of %s", format, strings.Join(resultFormats, ", "))
+	var b strings.Builder
+	b.WriteString(h.line() + "\n")
+	for _, s := range swept {
+		writeCPEKernel(&b, s)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
-// cpeFitComments are the fits as "#" lines, which benchfmt readers skip.
+// linearityText is the verdict line of a fit: "not linear in n: curvature
+// (...)", or "linear in n: no curvature (p = 0.4), ...".
+func linearityText(s *sweptKernel) string {
+	l := s.res.Linearity
+	text := l.Reason
+	if rest, ok := strings.CutPrefix(text, stats.LinearityLinear+": "); ok {
+		text = "linear in n: " + rest
+	}
+	switch {
+	case text == "":
+		text = "not tested: fewer than 3 sizes"
+	case l.Verdict == stats.LinearityNotLinear:
+		text += "; the CPE is an average over the sizes, not a cost per element"
+	}
+	if !s.kernel.CPE {
+		text += " (this kernel's cost is not linear in n by design)"
+	}
+	return text
+}
+
+// linearityShort names the criteria a fit failed, for a plot's title:
+// "curvature, R² 0.942".
+func linearityShort(l stats.Linearity) string {
+	var why []string
+	if l.Curvature.Significant {
+		why = append(why, "curvature")
+	}
+	if l.Break.Significant {
+		why = append(why, "a break at n="+sig(l.Break.At, 6))
+	}
+	if l.Runs.Significant {
+		why = append(why, "residual signs in runs")
+	}
+	if l.R2 < l.MinR2 {
+		why = append(why, "R² "+sig(l.R2, 4))
+	}
+	return strings.Join(why, ", ")
+}
+
+// cpeFitComments are the linearity verdict and the fits as "#" lines,
+// which benchfmt readers skip.
 func cpeFitComments(s *sweptKernel) []string {
-	var out []string
 	r := s.res
 	if len(r.Points) < harness.MinSizes {
 		return []string{fmt.Sprintf("# cpe %s: too few points for a fit", r.Name)}
 	}
+	out := []string{fmt.Sprintf("# cpe %s: %s", r.Name, linearityText(s))}
 	for _, f := range fitsOf(r) {
 		out = append(out, fmt.Sprintf("# cpe %s: %s ± %s %s/%s (95%%), intercept %s ± %s %s, R² %s, outlier sizes %v",
 			r.Name, sig(f.fit.Slope, 5), sig(f.fit.SlopeCI, 2), f.unit, elemWord(s.kernel.Unit), sig(f.fit.Intercept, 4), sig(f.fit.InterceptCI, 2), f.unit, r2String(f.fit.R2), outlierSizes(r, f.fit)))
@@ -422,112 +426,69 @@ func r2String(r2 float64) string {
 // hoistSweepWarnings moves the warnings every kernel's sweep carries (the
 // calibration's, pinning) into the header, so they are printed once.
 func hoistSweepWarnings(h *header, swept []*sweptKernel) {
-	count := map[string]int{}
-	for _, s := range swept {
-		seen := map[string]bool{}
-		for _, w := range s.res.Warnings {
-			if m := w.Error(); !seen[m] {
-				seen[m] = true
-				count[m]++
-			}
-		}
+	lists := make([][]error, len(swept))
+	for i, s := range swept {
+		lists[i] = s.res.Warnings
 	}
-	hoisted := map[string]bool{}
-	for _, m := range h.Warnings {
-		hoisted[m] = true
-	}
-	for _, w := range swept[0].res.Warnings {
-		if m := w.Error(); count[m] == len(swept) && !hoisted[m] {
-			h.Warnings = append(h.Warnings, m)
-			hoisted[m] = true
-		}
-	}
-	for _, s := range swept {
-		var keep []error
-		for _, w := range s.res.Warnings {
-			if !hoisted[w.Error()] {
-				keep = append(keep, w)
-			}
-		}
-		s.res.Warnings = keep
+	for i, l := range hoist(h, lists) {
+		swept[i].res.Warnings = l
 	}
 }
 
-func writeCPETable(w io.Writer, h header, swept []*sweptKernel) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "cpu: %s  counter: %s at %s  k=%d eps=%g m=%d\n",
-		orDash(h.CPU), h.Counter, formatHz(h.TSCHz), h.K, h.Epsilon, h.MaxSamples)
-	for _, s := range swept {
-		writeCPEKernel(&b, s)
-	}
-	for _, wr := range h.Warnings {
-		fmt.Fprintf(&b, "warning: %s\n", wr)
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// writeCPEKernel writes one kernel's points and fit.
+// writeCPEKernel writes one kernel's verdict, points and fit.
 func writeCPEKernel(b *strings.Builder, s *sweptKernel) {
 	r := s.res
 	elem := elemWord(s.kernel.Unit)
 	fmt.Fprintf(b, "\n%s: %d sizes, n in %s, core %s cycles/tick\n", r.Name, len(r.Points), s.kernel.Unit, sig(r.CyclesPerTick, 5))
+	if len(r.Points) >= harness.MinSizes {
+		fmt.Fprintf(b, "fit        %s\n", linearityText(s))
+	}
 	pf, unit := primaryFit(r)
-	rows := [][]string{{"n", "cycles", "cycles/" + elem, "ticks", "ns", "residual", "R", "samples", "converged"}}
+	t := &table{cols: []col{{name: "n"}, {name: "cycles"}, {name: "cycles/" + elem, digits: 4}, {name: "ticks"}, {name: "ns"},
+		{name: "residual", digits: 3}, {name: "R"}, {name: "samples"}, {name: "converged", left: true}}}
 	outl := map[int]bool{}
 	for _, i := range pf.Outliers {
 		outl[i] = true
 	}
 	for i, p := range r.Points {
-		res := "-"
+		var res any
 		if i < len(pf.Residuals) {
-			res = signedSig(pf.Residuals[i], 3)
+			text := signedSig(pf.Residuals[i], 3)
 			if outl[i] {
-				res += " *"
+				text += " *"
 			}
+			res = shown{pf.Residuals[i], text}
 		}
-		cyc, cpe := "-", "-"
+		var cyc, cpe any
 		if r.HasCycles {
-			cyc, cpe = sig(p.Cycles, 6), sig(p.CyclesPerElement, 4)
+			cyc, cpe = cyclesCell(p, p.Cycles, 6), cyclesCell(p, p.CyclesPerElement, 4)
 		}
-		rows = append(rows, []string{strconv.Itoa(r.Sizes[i]), cyc, cpe, sig(p.Ticks, 6), sig(p.Nanoseconds, 6), res,
-			strconv.Itoa(p.Repeat), strconv.Itoa(p.Samples), yesNo(p.Converged)})
+		t.add(r.Sizes[i], cyc, cpe, p.Ticks, p.Nanoseconds, res, p.Repeat, p.Samples, convergedText(p))
 	}
-	writeColumns(b, rows, 0, 8)
+	t.writeText(b)
 	if len(r.Points) < harness.MinSizes {
 		fmt.Fprintf(b, "fit        none: %d sizes measured, a fit needs %d\n", len(r.Points), harness.MinSizes)
+		return
+	}
+	kv := kvTable()
+	kv.kv("CPE", "%s ± %s %s/%s (95%% CI)", sig(pf.Slope, 5), sig(pf.SlopeCI, 2), unit, elem)
+	var also []string
+	for _, f := range fitsOf(r)[1:] {
+		if f.unit != unit {
+			also = append(also, fmt.Sprintf("%s ± %s %s/%s", sig(f.fit.Slope, 5), sig(f.fit.SlopeCI, 2), f.unit, elem))
+		}
+	}
+	if len(also) > 0 {
+		kv.kv("", "= %s", strings.Join(also, " = "))
+	}
+	kv.kv("intercept", "%s ± %s %s per call", sig(pf.Intercept, 4), sig(pf.InterceptCI, 2), unit)
+	kv.kv("R²", "%s", r2String(pf.R2))
+	if o := outlierSizes(r, pf); len(o) > 0 {
+		kv.kv("outliers", "n = %s (residual marked *)", joinInts(o))
 	} else {
-		t := &table{}
-		t.row("CPE", "%s ± %s %s/%s (95%% CI)", sig(pf.Slope, 5), sig(pf.SlopeCI, 2), unit, elem)
-		var also []string
-		for _, f := range fitsOf(r)[1:] {
-			if f.unit != unit {
-				also = append(also, fmt.Sprintf("%s ± %s %s/%s", sig(f.fit.Slope, 5), sig(f.fit.SlopeCI, 2), f.unit, elem))
-			}
-		}
-		if len(also) > 0 {
-			t.row("", "= %s", strings.Join(also, " = "))
-		}
-		t.row("intercept", "%s ± %s %s per call", sig(pf.Intercept, 4), sig(pf.InterceptCI, 2), unit)
-		t.row("R²", "%s", r2String(pf.R2))
-		if o := outlierSizes(r, pf); len(o) > 0 {
-			t.row("outliers", "n = %s (residual marked *)", joinInts(o))
-		} else {
-			t.row("outliers", "none")
-		}
-		t.write(b)
+		kv.kv("outliers", "none")
 	}
-	if s.check != "" && s.check != "ok" {
-		fmt.Fprintf(b, "error: %s: output check failed: %s\n", r.Name, s.check)
-	}
-	for _, p := range r.Points {
-		for _, wr := range p.Warnings {
-			fmt.Fprintf(b, "warning: %v\n", wr)
-		}
-	}
-	for _, wr := range r.Warnings {
-		fmt.Fprintf(b, "warning: %v\n", wr)
-	}
+	kv.writeText(b)
 }
 
 func joinInts(xs []int) string {
@@ -536,39 +497,6 @@ func joinInts(xs []int) string {
 		s[i] = strconv.Itoa(x)
 	}
 	return strings.Join(s, ", ")
-}
-
-// writeColumns writes rows aligned in columns: text columns (the indices
-// in left) left-aligned, the others right-aligned.
-func writeColumns(b *strings.Builder, rows [][]string, left ...int) {
-	var widths []int
-	for _, row := range rows {
-		for i, c := range row {
-			if i >= len(widths) {
-				widths = append(widths, 0)
-			}
-			widths[i] = max(widths[i], len([]rune(c)))
-		}
-	}
-	isLeft := map[int]bool{}
-	for _, i := range left {
-		isLeft[i] = true
-	}
-	for _, row := range rows {
-		var line strings.Builder
-		for i, c := range row {
-			pad := strings.Repeat(" ", widths[i]-len([]rune(c)))
-			if isLeft[i] {
-				line.WriteString(c + pad)
-			} else {
-				line.WriteString(pad + c)
-			}
-			if i < len(row)-1 {
-				line.WriteString("  ")
-			}
-		}
-		b.WriteString(strings.TrimRight(line.String(), " ") + "\n")
-	}
 }
 
 // JSON form of a sweep.
@@ -586,15 +514,28 @@ type cpeFitJSON struct {
 	OutlierSizes []int     `json:"outlier_sizes"`
 }
 
+// linearityJSON is a fit's linearity verdict.
+type linearityJSON struct {
+	Verdict    string  `json:"verdict"`
+	Linear     bool    `json:"linear"`
+	Reason     string  `json:"reason"`
+	R2         float64 `json:"r2"`
+	CurvatureP float64 `json:"curvature_p"`
+	BreakP     float64 `json:"break_p"`
+	BreakAt    float64 `json:"break_at,omitempty"`
+	RunsP      float64 `json:"runs_p"`
+}
+
 type cpeKernelJSON struct {
-	Name          string       `json:"name"`
-	Unit          string       `json:"unit"`
-	Sizes         []int        `json:"sizes"`
-	CyclesPerTick float64      `json:"core_cycles_per_tick"`
-	Fits          []cpeFitJSON `json:"fits"`
-	Points        []jsonResult `json:"points"`
-	Check         string       `json:"check"`
-	Warnings      []string     `json:"warnings"`
+	Name          string        `json:"name"`
+	Unit          string        `json:"unit"`
+	Linearity     linearityJSON `json:"linearity"`
+	Sizes         []int         `json:"sizes"`
+	CyclesPerTick float64       `json:"core_cycles_per_tick"`
+	Fits          []cpeFitJSON  `json:"fits"`
+	Points        []jsonResult  `json:"points"`
+	Check         string        `json:"check"`
+	Warnings      []string      `json:"warnings"`
 }
 
 type cpeReportJSON struct {
@@ -604,7 +545,10 @@ type cpeReportJSON struct {
 
 func cpeKernelReport(s *sweptKernel) cpeKernelJSON {
 	r := s.res
+	l := r.Linearity
 	k := cpeKernelJSON{Name: r.Name, Unit: s.kernel.Unit, Sizes: r.Sizes, CyclesPerTick: r.CyclesPerTick,
+		Linearity: linearityJSON{Verdict: cmpOr(l.Verdict, stats.LinearityUnchecked), Linear: l.Linear, Reason: linearityText(s), R2: l.R2,
+			CurvatureP: l.Curvature.PValue, BreakP: l.Break.PValue, BreakAt: l.Break.At, RunsP: l.Runs.PValue},
 		Fits: []cpeFitJSON{}, Points: []jsonResult{}, Check: s.check, Warnings: errorStrings(r.Warnings)}
 	if k.Sizes == nil {
 		k.Sizes = []int{}
@@ -634,21 +578,15 @@ func cpeReport(h header, swept []*sweptKernel) cpeReportJSON {
 	return rep
 }
 
-// writeCPECSV writes one tidy table: a "point" row per size and unit, and
-// a "fit" row per unit.
-func writeCPECSV(w io.Writer, swept []*sweptKernel) error {
-	cw := csv.NewWriter(w)
-	if err := cw.Write([]string{"kernel", "kind", "unit", "n", "elements", "value", "per_element", "residual", "outlier",
-		"repeat", "samples", "discarded", "converged", "slope", "slope_ci95", "intercept", "intercept_ci95", "r2"}); err != nil {
-		return err
-	}
-	f := func(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
+// cpeCSV is one tidy table: a "point" row per size and unit, and a "fit"
+// row per unit with the linearity verdict.
+func cpeCSV(swept []*sweptKernel) *table {
+	t := &table{cols: []col{{name: "kernel"}, {name: "kind"}, {name: "unit"}, {name: "n"}, {name: "elements"}, {name: "value"}, {name: "per_element"},
+		{name: "residual"}, {name: "outlier"}, {name: "repeat"}, {name: "samples"}, {name: "discarded"}, {name: "converged"}, {name: "usable"},
+		{name: "slope"}, {name: "slope_ci95"}, {name: "intercept"}, {name: "intercept_ci95"}, {name: "r2"}, {name: "linearity"}, {name: "linearity_reason"}}}
 	for _, s := range swept {
 		r := s.res
-		fits := fitsOf(r)
-		if len(r.Points) < harness.MinSizes {
-			fits = nil
-		}
+		fitted := len(r.Points) >= harness.MinSizes
 		for _, uf := range fitsOf(r) {
 			outl := map[int]bool{}
 			for _, i := range uf.fit.Outliers {
@@ -656,23 +594,19 @@ func writeCPECSV(w io.Writer, swept []*sweptKernel) error {
 			}
 			for i, p := range r.Points {
 				v := map[string][2]float64{"cycles": {p.Cycles, p.CyclesPerElement}, "ticks": {p.Ticks, p.TicksPerElement}, "ns": {p.Nanoseconds, p.NsPerElement}}[uf.unit]
-				res := ""
-				if fits != nil && i < len(uf.fit.Residuals) {
-					res = f(uf.fit.Residuals[i])
+				var res any
+				if fitted && i < len(uf.fit.Residuals) {
+					res = uf.fit.Residuals[i]
 				}
-				if err := cw.Write([]string{r.Name, "point", uf.unit, strconv.Itoa(r.Sizes[i]), f(p.Elements), f(v[0]), f(v[1]), res, strconv.FormatBool(outl[i]),
-					strconv.Itoa(p.Repeat), strconv.Itoa(p.Samples), strconv.Itoa(p.Discarded), strconv.FormatBool(p.Converged), "", "", "", "", ""}); err != nil {
-					return err
-				}
+				t.add(r.Name, "point", uf.unit, r.Sizes[i], p.Elements, v[0], v[1], res, outl[i], p.Repeat, p.Samples, p.Discarded, p.Converged, usable(p))
 			}
 		}
-		for _, uf := range fits {
-			if err := cw.Write([]string{r.Name, "fit", uf.unit, "", "", "", "", "", "", "", "", "", "",
-				f(uf.fit.Slope), f(uf.fit.SlopeCI), f(uf.fit.Intercept), f(uf.fit.InterceptCI), f(uf.fit.R2)}); err != nil {
-				return err
+		if fitted {
+			for _, uf := range fitsOf(r) {
+				t.add(r.Name, "fit", uf.unit, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil,
+					uf.fit.Slope, uf.fit.SlopeCI, uf.fit.Intercept, uf.fit.InterceptCI, uf.fit.R2, r.Linearity.Verdict, linearityText(s))
 			}
 		}
 	}
-	cw.Flush()
-	return cw.Error()
+	return t
 }

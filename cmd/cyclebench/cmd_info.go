@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -18,27 +19,47 @@ start/stop pair, core cycles per tick, the CPUs this process may use and
 the priority it could obtain. Counter figures are in ticks, not cycles.`
 
 func runInfo(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("info", "[-json] [-cpu N] [-duration D]", infoDescription, stderr)
-	asJSON := fs.Bool("json", false, "print one JSON object instead of a table")
+	fs := newFlagSet("info", "[-format table|json|csv] [-cpu N] [-duration D]", infoDescription, stdout)
+	o := addOutputFlags(fs, stdout, stderr, false, formatTable, formatJSON, formatCSV)
 	cpu := cpuFlag(fs)
-	duration := fs.Duration("duration", calibrate.DefaultOptions.Duration, "frequency calibration interval")
+	duration := calibrate.DefaultOptions.Duration
+	durationFlag(fs, &duration, "duration", "interval of the frequency calibration (a number with a unit: 100ms, 1s)")
+	fs.example("cyclebench info", "the machine and the counter, as a table")
+	fs.example("cyclebench info -cpu 0 -duration 1s -json", "on CPU 0, the frequency over 1 s, as JSON")
 	if err := fs.parse(args); err != nil {
 		return err
 	}
 	if err := fs.noArgs(); err != nil {
 		return err
 	}
-	if err := checkCalibrationDuration(*duration); err != nil {
+	if err := checkCalibrationDuration(duration); err != nil {
 		return err
 	}
-	r, err := gatherInfo(*cpu, *duration)
-	if err != nil {
+	if err := o.check(); err != nil {
 		return err
 	}
-	if *asJSON {
-		return writeJSON(stdout, r)
+	in := catchInterrupts()
+	defer in.stop()
+	sys.begin()
+	var r *infoReport
+	err := untilSignal(in, o, "info: calibrating", duration, func() (err error) { r, err = gatherInfo(*cpu, duration); return err })
+	if errors.Is(err, errInterrupted) {
+		// The frequency measured so far, over the bracket opened when the
+		// process started.
+		c, serr := sys.soFar()
+		if serr != nil {
+			return o.status(in, "")
+		}
+		r = newInfoReport(c, nil, -1, affinity.Capabilities{})
+		r.Warnings = append(r.Warnings, fmt.Sprintf("interrupted by a signal: the frequency is the one measured over the %v since the command started", c.Frequency.Duration.Round(time.Millisecond)))
+	} else if err != nil {
+		return err
 	}
-	return r.writeText(stdout)
+	if err := o.emitReport(r, r.table); err != nil {
+		return err
+	}
+	o.warnAll(r.Warnings)
+	return o.status(in, "")
 }
 
 // infoReport is what info prints, as JSON and as the table. Counter figures
@@ -134,8 +155,14 @@ func gatherInfo(cpu int, d time.Duration) (*infoReport, error) {
 		return nil, err
 	}
 	// After restoring: Probe tries the priorities on a thread of its own.
-	caps := sys.probe()
-	r := &infoReport{
+	r := newInfoReport(c, allowed, th.CPU, sys.probe())
+	r.Warnings = errorStrings(append(append([]error(nil), th.Warnings...), c.Warnings...))
+	return r, nil
+}
+
+// newInfoReport lays out a calibration and what the process may do.
+func newInfoReport(c *calibrate.Calibration, allowed []int, pinnedCPU int, caps affinity.Capabilities) *infoReport {
+	return &infoReport{
 		CPU:          c.CPU.Brand,
 		Vendor:       c.CPU.Vendor,
 		Family:       c.CPU.Family,
@@ -173,8 +200,8 @@ func gatherInfo(cpu int, d time.Duration) (*infoReport, error) {
 		ImulLatency:       c.Core.ImulLatency,
 		CoreChainsExact:   c.Core.Exact,
 
-		AllowedCPUs: allowed,
-		PinnedCPU:   th.CPU,
+		AllowedCPUs: append([]int{}, allowed...),
+		PinnedCPU:   pinnedCPU,
 		Priority: priorityJSON{
 			Pin:      caps.Pin,
 			High:     caps.High,
@@ -186,16 +213,14 @@ func gatherInfo(cpu int, d time.Duration) (*infoReport, error) {
 		GoVersion: sys.goVersion,
 		GOOS:      sys.goos,
 		GOARCH:    sys.goarch,
-		Warnings:  errorStrings(append(append([]error(nil), th.Warnings...), c.Warnings...)),
+		Warnings:  errorStrings(c.Warnings),
 	}
-	return r, nil
 }
 
-// writeText prints r as an aligned key/value table followed by the
-// warnings, one line each.
-func (r *infoReport) writeText(w io.Writer) error {
-	var t table
-	row := t.row
+// table lays r out as a key/value table.
+func (r *infoReport) table() *table {
+	t := kvTable()
+	row := t.kv
 	row("cpu", "%s", orUnknown(r.CPU))
 	row("vendor", "%s", orUnknown(r.Vendor))
 	row("family/model/stepping", "%d/%d/%d (0x%x/0x%x/0x%x)", r.Family, r.Model, r.Stepping, r.Family, r.Model, r.Stepping)
@@ -251,10 +276,7 @@ func (r *infoReport) writeText(w io.Writer) error {
 	}
 	row("go", "%s %s/%s", r.GoVersion, r.GOOS, r.GOARCH)
 	row("took", "%.3fs", r.Took)
-	for _, wn := range r.Warnings {
-		row("warning", "%s", wn)
-	}
-	return t.write(w)
+	return t
 }
 
 func orUnknown(s string) string {

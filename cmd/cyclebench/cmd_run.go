@@ -3,28 +3,34 @@ package main
 import (
 	"fmt"
 	"io"
-	"math"
 	"strings"
 
 	benchexamples "github.com/cyclebench/cyclebench/bench_examples"
 	"github.com/cyclebench/cyclebench/harness"
 )
 
+const runDescription = `Measure the example kernels selected by -bench with the K-best method and print
+per-call core cycles, counter ticks and nanoseconds, and per-element cycles.
+-mode says what "per call" means: throughput (calls back to back, the default),
+latency (each call after a serializing fence), or both side by side.
+-format bench writes the Go benchmark format, which benchstat reads; -count 6
+or more gives benchstat the repetitions it needs for a confidence interval.
+
+The converged column says yes when the K smallest samples agreed within ε,
+nearly when they agreed within 2ε (usable), NO otherwise. A "~" before a cycle
+figure marks a core-clock ruler that did not converge.`
+
 func runRun(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("run", "[flags]",
-		"Measure the example kernels selected by -bench with the K-best method and print\n"+
-			"per-call core cycles, counter ticks and nanoseconds, and per-element cycles.\n"+
-			"-mode says what per call means: throughput (calls back to back, the default),\n"+
-			"latency (each call after a serializing fence), or both side by side.\n"+
-			"SIGINT or SIGTERM stops the run: the results gathered so far are written\n"+
-			"(atomically with -o) and the exit status is 130 or 143.", stderr)
-	bench := fs.String("bench", "", "regexp selecting kernels by name (empty: every default kernel; see -list)")
-	n := fs.Int("n", 0, "size of every selected kernel (0: each kernel's default)")
-	count := fs.Int("count", 1, "measure each kernel this many times (benchstat wants at least 6 for a confidence interval)")
-	list := fs.Bool("list", false, "list the kernels and exit")
-	format := choiceFlag(fs, "format", formatTable, "output format", resultFormats...)
-	out := fs.String("o", "", "write the results to this file (atomically) instead of stdout")
+	fs := newFlagSet("run", "[-bench REGEXP] [-n N] [-count N] [-format table|bench|json|csv] [-o FILE] [flags]", runDescription, stdout)
+	bench := fs.String("bench", "", "`REGEXP` selecting kernels by name (default: the default kernels; see -list)")
+	n := fs.Int("n", 0, "size `N` of every selected kernel (default: each kernel's own)")
+	count := fs.Int("count", 1, "measure each kernel `N` times (1 to 10000)")
+	list := fs.Bool("list", false, "list the kernels with their sizes and exit")
+	o := addOutputFlags(fs, stdout, stderr, true, resultFormats...)
 	mf := addMeasureFlags(fs, true)
+	fs.example("cyclebench run", "every default kernel, as a table")
+	fs.example("cyclebench run -bench 'Psum|Combine4' -n 1000 -mode both", "two kernels at n = 1000, throughput and latency side by side")
+	fs.example("cyclebench run -bench SortInts -count 6 -format bench -o new.txt", "six runs in the Go benchmark format; then benchstat old.txt new.txt")
 	if err := fs.parse(args); err != nil {
 		return err
 	}
@@ -36,16 +42,19 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	}
 	kernels, err := benchexamples.Select(*bench)
 	if err != nil {
-		return usageErrorf("-bench %q: %w", *bench, err)
+		return kernelError("-bench", *bench, err)
 	}
 	if *n < 0 {
-		return usageErrorf("-n %d: want 0 (each kernel's default) or a positive size", *n)
+		return usageErrorf("-n %d: out of range (allowed: 0 for each kernel's default, or a positive size)", *n)
 	}
 	if *count < 1 || *count > 10000 {
-		return usageErrorf("-count %d: want 1 to 10000", *count)
+		return usageErrorf("-count %d: out of range (allowed: 1 to 10000)", *count)
 	}
 	cfg, err := mf.config()
 	if err != nil {
+		return err
+	}
+	if err := o.check(); err != nil { // fail on a bad path before measuring
 		return err
 	}
 	// Signals are caught from here on: one that arrives while the counter is
@@ -57,21 +66,16 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if code := in.exitCode(); code != 0 {
-		return silentExit(code)
+		return &exitError{code: code}
 	}
 	cfg.Calibration = cal
 	h := newHeader("run", cal, cfg, warns)
-	if err := checkOutputPath(*out); err != nil { // fail on a bad path before measuring
-		return err
-	}
 
 	cfg.Context = in.ctx
-	prog := newProgressLine(stderr)
+	prog := newProgress(o)
 	var results []measured
-	failed := false
 	modes := mf.modes()
 	total := len(kernels) * *count * len(modes)
-	done := 0
 measuring:
 	for rep := 0; rep < *count; rep++ {
 		for _, k := range kernels {
@@ -81,53 +85,86 @@ measuring:
 			}
 			inst, err := k.New(size)
 			if err != nil {
-				return usageErrorf("-n %d: %w", size, err)
+				prog.done()
+				return kernelError("-n", fmt.Sprint(size), err)
 			}
 			for _, mode := range modes {
 				c := cfg
 				c.Name = fmt.Sprintf("%s/n=%d", k.Name, size)
-				c.Setup = inst.Setup
-				c.Elements = inst.Elements
-				c.Mode = mode
-				done++
-				step := fmt.Sprintf("[%d/%d] %s (%s)", done, total, c.Name, mode)
+				c.Setup, c.Elements, c.Mode = inst.Setup, inst.Elements, mode
+				st := step{what: fmt.Sprintf("run %s (%s)", c.Name, mode), done: len(results), total: total, unit: "measurements", cap: c.MaxTime, perUnit: true}
+				prog.set(st)
 				c.Progress = func(p harness.Progress) {
-					prog.show("%s: %d samples, spread %s", step, p.Samples, spreadText(p.Spread))
+					st.detail = fmt.Sprintf("%d samples, spread %s", p.Samples, spreadText(p.Spread))
+					st.elapsed = p.Elapsed
+					prog.set(st)
 				}
-				prog.show("%s", step)
 				res, err := harness.Measure(c, inst.Run)
-				if err != nil {
-					if in.exitCode() != 0 {
-						break measuring // interrupted: keep what was measured before
-					}
-					prog.clear()
-					return fmt.Errorf("%s: %w", c.Name, err)
-				}
 				m := measured{Result: res, Kernel: k.Name, N: size, Unit: k.Unit, Check: "ok", bench: benchName(c.Name, mode), elemOK: inst.Elements > 0}
+				if err != nil {
+					if in.exitCode() == 0 {
+						prog.done()
+						return fmt.Errorf("%s: %w", c.Name, err)
+					}
+					// Interrupted: keep what this measurement had, marked.
+					if res.Samples > 0 && res.Ticks > 0 {
+						m.Converged = false
+						m.Warnings = append(m.Warnings, fmt.Errorf("interrupted after %d samples: not converged", res.Samples))
+						results = append(results, m)
+					}
+					break measuring
+				}
 				if err := inst.Check(); err != nil {
 					m.Check = err.Error()
-					failed = true
 				}
-				failed = failed || !res.Converged
 				results = append(results, m)
 			}
 		}
 	}
-	prog.clear()
-	if code := in.exitCode(); code != 0 {
+	prog.done()
+	if in.exitCode() != 0 {
 		h.Warnings = append(h.Warnings, fmt.Sprintf("interrupted by a signal after %d of %d measurements", len(results), total))
-		if err := writeOutput(stdout, *out, *format, h, results); err != nil {
-			return err
-		}
-		return silentExit(code)
 	}
-	if err := writeOutput(stdout, *out, *format, h, results); err != nil {
+	if err := o.emit(func(w io.Writer) error { return writeResults(w, o.format, h, results) }); err != nil {
 		return err
 	}
-	if failed {
-		return silentExit(exitFailure)
+	o.warnAll(resultWarnings(h, results))
+	return o.status(in, resultsFailure(results, o.strict, cfg, "results"))
+}
+
+// resultsFailure is the summary line of a run whose results are not all
+// usable ("" when they are): how many did not converge (with -strict, or
+// are unusable) and how many failed their output check.
+func resultsFailure(rs []measured, strict bool, cfg harness.Config, what string) string {
+	bad, checks, capped := 0, 0, 0
+	for _, r := range rs {
+		if r.Check != "" && r.Check != "ok" {
+			checks++
+		}
+		if !r.Converged && (strict || !usable(r.Result)) {
+			bad++
+			if r.Wall >= cfg.MaxTime {
+				capped++
+			}
+		}
 	}
-	return nil
+	var msg string
+	if bad > 0 {
+		msg = fmt.Sprintf("%d of %d %s did not converge", bad, len(rs), what)
+		if !strict {
+			msg += " (not even within 2ε)"
+		}
+		if capped > 0 {
+			msg += fmt.Sprintf(", %d stopped at -max-time %v", capped, cfg.MaxTime)
+		}
+	}
+	if checks > 0 {
+		if msg != "" {
+			msg += "; "
+		}
+		msg += fmt.Sprintf("%d of %d %s failed their output check", checks, len(rs), what)
+	}
+	return msg
 }
 
 // benchName is a result's name in the Go benchmark format: a latency
@@ -144,27 +181,26 @@ func benchName(name string, mode harness.Mode) string {
 // spreadText formats a K-best spread for the progress line ("-" before K
 // samples, when it is NaN).
 func spreadText(v float64) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return "-"
+	if s, ok := spreadCell(v).(shown); ok {
+		return s.text
 	}
-	return sig(v*100, 3) + "%"
+	return "-"
 }
 
 // listKernels prints every kernel with its default size and whether the
 // default selection includes it.
 func listKernels(w io.Writer) error {
-	var b strings.Builder
-	t := &table{}
+	t := kvTable()
 	for _, k := range benchexamples.All() {
 		def := ""
 		if !k.Default {
 			def = " (not in the default selection)"
 		}
-		t.row(k.Name, "n=%d %s, %s [%s]%s", k.DefaultN, k.Unit, k.Description, k.Seed, def)
+		t.kv(k.Name, "n=%d %s, %s%s", k.DefaultN, k.Unit, withoutSeeds.Replace(k.Description), def)
 	}
-	if err := t.write(&b); err != nil {
-		return err
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return t.writeText(w)
 }
+
+// withoutSeeds rewords the kernels' descriptions, which call the example
+// programs they come from "seeds", a word the user was never told.
+var withoutSeeds = strings.NewReplacer("the seed's", "the original's", "in the seed", "in the original program", "the seed", "the original program")

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"runtime/debug"
 )
@@ -17,20 +16,22 @@ platform, and the version-control revision when the build recorded one.
 var readBuildInfo = debug.ReadBuildInfo
 
 func runVersion(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("version", "[-json] [-deps]", versionDescription, stderr)
-	asJSON := fs.Bool("json", false, "print one JSON object instead of a table")
+	fs := newFlagSet("version", "[-deps] [-format table|json|csv]", versionDescription, stdout)
+	o := addOutputFlags(fs, stdout, stderr, false, formatTable, formatJSON, formatCSV)
 	deps := fs.Bool("deps", false, "also list the dependency modules and their versions")
+	fs.example("cyclebench version", "this binary's version, Go version and revision (also: cyclebench --version)")
+	fs.example("cyclebench version -deps -json", "with every dependency module, as JSON")
 	if err := fs.parse(args); err != nil {
 		return err
 	}
 	if err := fs.noArgs(); err != nil {
 		return err
 	}
-	r := gatherVersion(*deps)
-	if *asJSON {
-		return writeJSON(stdout, r)
+	if err := o.check(); err != nil {
+		return err
 	}
-	return r.writeText(stdout)
+	r := gatherVersion(*deps)
+	return o.emitReport(r, r.table)
 }
 
 // versionReport is what version prints.
@@ -106,15 +107,16 @@ func gatherVersion(withDeps bool) versionReport {
 	return r
 }
 
-func (r versionReport) writeText(w io.Writer) error {
-	var t table
-	t.row("cyclebench", "%s", r.Version)
-	t.row("module", "%s", r.Module)
+// table lays r out as a key/value table.
+func (r versionReport) table() *table {
+	t := kvTable()
+	t.kv("cyclebench", "%s", r.Version)
+	t.kv("module", "%s", r.Module)
 	if r.Sum != "" {
-		t.row("sum", "%s", r.Sum)
+		t.kv("sum", "%s", r.Sum)
 	}
-	t.row("go", "%s", r.GoVersion)
-	t.row("platform", "%s", r.Platform)
+	t.kv("go", "%s", r.GoVersion)
+	t.kv("platform", "%s", r.Platform)
 	if r.Revision != "" {
 		rev := r.Revision
 		if r.VCS != "" {
@@ -123,26 +125,23 @@ func (r versionReport) writeText(w io.Writer) error {
 		if r.Modified {
 			rev += " (modified)"
 		}
-		t.row("revision", "%s", rev)
+		t.kv("revision", "%s", rev)
 		if r.RevisionTime != "" {
-			t.row("revision time", "%s", r.RevisionTime)
+			t.kv("revision time", "%s", r.RevisionTime)
 		}
 	}
 	if r.Deps != nil {
 		t.blank()
 		if len(r.Deps) == 0 {
-			t.row("deps", "none recorded")
+			t.kv("deps", "none recorded")
 		}
 		for _, d := range r.Deps {
 			v := d.Version
 			if d.Replace != "" {
 				v += " => " + d.Replace
 			}
-			t.row(d.Path, "%s", v)
+			t.kv(d.Path, "%s", v)
 		}
 	}
-	if err := t.write(w); err != nil {
-		return fmt.Errorf("writing the version: %w", err)
-	}
-	return nil
+	return t
 }

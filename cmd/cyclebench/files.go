@@ -13,12 +13,14 @@ import (
 	"math"
 	"os"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/cyclebench/cyclebench/harness"
+	"github.com/cyclebench/cyclebench/plot"
 	"github.com/cyclebench/cyclebench/stats"
 	"golang.org/x/perf/benchfmt"
+	"gonum.org/v1/gonum/stat"
 )
 
 // maxFileSize bounds what compare reads from one file.
@@ -50,7 +52,23 @@ type savedResult struct {
 	// Values holds the measurements by unit ("cycles/op", "ns/op",
 	// "cycles/elem", ...), one per run of the benchmark.
 	Values map[string][]float64
-	units  []string // the units in the order first seen
+	// Quantum is the resolution of each unit's values (the counter
+	// quantum over the calls a sample timed, converted), the largest over
+	// the runs; absent when the file does not say (benchmark format).
+	Quantum map[string]float64
+	// CyclesPerTick holds each run's core-clock ratio, when the file says.
+	CyclesPerTick []float64
+	units         []string // the units in the order first seen
+}
+
+// addQuantum records the resolution q of unit's values.
+func (r *savedResult) addQuantum(unit string, q float64) {
+	if q > 0 {
+		if r.Quantum == nil {
+			r.Quantum = map[string]float64{}
+		}
+		r.Quantum[unit] = max(r.Quantum[unit], q)
+	}
 }
 
 func (r *savedResult) add(unit string, v float64) {
@@ -128,17 +146,30 @@ func readJSONFile(path string, data []byte) (*savedFile, error) {
 		} else if r.Unit != j.Unit {
 			return fmt.Errorf("%s: %s appears with units %q and %q", path, j.Name, r.Unit, j.Unit)
 		}
+		q := 0.0 // ticks per call
+		if j.Repeat > 0 {
+			q = j.QuantumTicks / float64(j.Repeat)
+		}
 		if j.CyclesPerTick > 0 {
 			r.add("cycles/op", j.Cycles)
+			r.addQuantum("cycles/op", q*j.CyclesPerTick)
+			r.CyclesPerTick = append(r.CyclesPerTick, j.CyclesPerTick)
 		}
 		r.add("ns/op", j.Nanoseconds)
 		r.add("ticks/op", j.Ticks)
+		if j.TicksPerSecond > 0 {
+			r.addQuantum("ns/op", q/j.TicksPerSecond*1e9)
+		}
+		r.addQuantum("ticks/op", q)
 		if j.Elements > 0 {
 			if j.CyclesPerTick > 0 {
 				r.add("cycles/elem", j.CyclesPerElement)
 			}
 			r.add("ns/elem", j.NsPerElement)
 			r.add("ticks/elem", j.TicksPerElement)
+			for _, u := range []string{"cycles", "ns", "ticks"} {
+				r.addQuantum(u+"/elem", r.Quantum[u+"/op"]/j.Elements)
+			}
 		}
 		return nil
 	}
@@ -292,48 +323,56 @@ type fileRow struct {
 	Metrics []fileMetric `json:"metrics"`
 }
 
-// fileMetric compares one unit: medians of each side's runs and B/A.
+// fileMetric compares one unit between the runs of each side
+// (stats.CompareRuns): each side's typical run, B/A with its interval, the
+// test and its verdict, or "no test" with a single run on a side.
 type fileMetric struct {
-	Unit   string  `json:"unit"`
-	A      float64 `json:"a"`
-	B      float64 `json:"b"`
-	Ratio  float64 `json:"ratio"`
-	CountA int     `json:"count_a"`
-	CountB int     `json:"count_b"`
+	Unit       string  `json:"unit"`
+	A          float64 `json:"a"`
+	B          float64 `json:"b"`
+	Ratio      float64 `json:"ratio"`
+	Lo         float64 `json:"ratio_lo"`
+	Hi         float64 `json:"ratio_hi"`
+	PValue     float64 `json:"p_value"`
+	SpreadA    float64 `json:"spread_a"`
+	SpreadB    float64 `json:"spread_b"`
+	NoiseBand  float64 `json:"noise_band"`
+	Detectable float64 `json:"detectable"`
+	Verdict    string  `json:"verdict"`
+	Reason     string  `json:"reason"`
+	CountA     int     `json:"count_a"`
+	CountB     int     `json:"count_b"`
 }
 
 // fileFitRow compares the CPE of one kernel between two cpe files.
 type fileFitRow struct {
-	Name        string  `json:"name"`
-	Unit        string  `json:"unit"`
-	A           float64 `json:"a"`
-	ACI         float64 `json:"a_ci95"`
-	B           float64 `json:"b"`
-	BCI         float64 `json:"b_ci95"`
-	Ratio       float64 `json:"ratio"`
-	Diff        float64 `json:"diff"`
-	DiffCI      float64 `json:"diff_ci95"`
-	PValue      float64 `json:"p_value"`
-	Significant bool    `json:"significant"`
-	Verdict     string  `json:"verdict"`
+	Name    string  `json:"name"`
+	Unit    string  `json:"unit"`
+	A       float64 `json:"a"`
+	ACI     float64 `json:"a_ci95"`
+	B       float64 `json:"b"`
+	BCI     float64 `json:"b_ci95"`
+	Ratio   float64 `json:"ratio"`
+	Verdict string  `json:"verdict"`
+	Reason  string  `json:"reason"`
 }
 
 // fileComparison is two files side by side.
 type fileComparison struct {
-	A, B   *savedFile
-	Keys   []string // metadata keys, A's order then B's extras
-	Rows   []fileRow
-	Fits   []fileFitRow
-	OnlyA  []string
-	OnlyB  []string
-	Median bool // some figure is the median of several runs
+	A, B  *savedFile
+	Keys  []string // metadata keys, A's order then B's extras
+	Rows  []fileRow
+	Fits  []fileFitRow
+	OnlyA []string
+	OnlyB []string
 }
 
-// compareFiles matches a's and b's results by name. The same name with
-// different units on the two sides is an error: its figures cannot be
-// compared.
+// compareFiles matches a's and b's results by name and compares each
+// figure by the spread between runs. The same name with different units
+// on the two sides is an error: its figures cannot be compared.
 func compareFiles(a, b *savedFile, opt stats.CompareOptions) (*fileComparison, error) {
-	c := &fileComparison{A: a, B: b}
+	// Empty, not nil: JSON shows [].
+	c := &fileComparison{A: a, B: b, Rows: []fileRow{}, Fits: []fileFitRow{}, OnlyA: []string{}, OnlyB: []string{}}
 	seen := map[string]bool{}
 	for _, m := range append(slices.Clone(a.Meta), b.Meta...) {
 		if !seen[m.Key] {
@@ -356,25 +395,35 @@ func compareFiles(a, b *savedFile, opt stats.CompareOptions) (*fileComparison, e
 		if ra.Unit != "" && rb.Unit != "" && ra.Unit != rb.Unit {
 			return nil, fmt.Errorf("%s counts %s in %s but %s in %s: its per-element figures cannot be compared", ra.Name, ra.Unit, a.Path, rb.Unit, b.Path)
 		}
-		row := fileRow{Name: ra.Name, Unit: cmpOr(ra.Unit, rb.Unit)}
-		for _, u := range compareUnits {
-			va, vb := ra.Values[u], rb.Values[u]
-			if len(va) == 0 || len(vb) == 0 {
-				continue
-			}
-			ma, mb := median(va), median(vb)
-			c.Median = c.Median || len(va) > 1 || len(vb) > 1
-			row.Metrics = append(row.Metrics, fileMetric{Unit: u, A: ma, B: mb, Ratio: mb / ma, CountA: len(va), CountB: len(vb)})
+		units := slices.DeleteFunc(slices.Clone(compareUnits), func(u string) bool { return len(ra.Values[u]) == 0 || len(rb.Values[u]) == 0 })
+		if len(units) == 0 {
+			units = commonUnits(ra, rb)
 		}
-		if len(row.Metrics) == 0 {
-			common := commonUnits(ra, rb)
-			if len(common) == 0 {
-				return nil, fmt.Errorf("%s has units [%s] in %s but [%s] in %s: no figure to compare", ra.Name, strings.Join(ra.units, " "), a.Path, strings.Join(rb.units, " "), b.Path)
+		if len(units) == 0 {
+			return nil, fmt.Errorf("%s has units [%s] in %s but [%s] in %s: no figure to compare", ra.Name, strings.Join(ra.units, " "), a.Path, strings.Join(rb.units, " "), b.Path)
+		}
+		row := fileRow{Name: ra.Name, Unit: cmpOr(ra.Unit, rb.Unit)}
+		for _, u := range units {
+			// The derived noise band is half the values' resolution, or the
+			// systematic error of the unit when that is larger.
+			o := opt
+			o.Quantum = max(ra.Quantum[u], rb.Quantum[u])
+			if len(ra.CyclesPerTick) > 0 && len(rb.CyclesPerTick) > 0 {
+				// The core clock, which the rulers saw move between the
+				// files (within a file the runs share it), moves ns and
+				// ticks of code bound by the core, cycles of code bound by
+				// memory.
+				o.Systematic = min(0.5, math.Abs(stat.Mean(rb.CyclesPerTick, nil)/stat.Mean(ra.CyclesPerTick, nil)-1))
 			}
-			for _, u := range common {
-				ma, mb := median(ra.Values[u]), median(rb.Values[u])
-				row.Metrics = append(row.Metrics, fileMetric{Unit: u, A: ma, B: mb, Ratio: mb / ma, CountA: len(ra.Values[u]), CountB: len(rb.Values[u])})
+			if strings.HasPrefix(u, "cycles/") {
+				o.Systematic = max(o.Systematic, harness.RulerTolerance) // each run converts with its own ruler
 			}
+			rc, err := stats.CompareRuns(ra.Values[u], rb.Values[u], o)
+			if err != nil {
+				return nil, fmt.Errorf("comparing %s %s: %w", ra.Name, u, err)
+			}
+			row.Metrics = append(row.Metrics, fileMetric{Unit: u, A: rc.CenterA, B: rc.CenterB, Ratio: rc.Ratio, Lo: rc.Lo, Hi: rc.Hi, PValue: rc.PValue,
+				SpreadA: rc.SpreadA, SpreadB: rc.SpreadB, NoiseBand: rc.NoiseBand, Detectable: rc.Detectable, Verdict: rc.Verdict, Reason: rc.Reason, CountA: rc.NA, CountB: rc.NB})
 		}
 		c.Rows = append(c.Rows, row)
 	}
@@ -395,13 +444,14 @@ func compareFiles(a, b *savedFile, opt stats.CompareOptions) (*fileComparison, e
 		if fa.ElemUnit != fb.ElemUnit || fa.FitUnit != fb.FitUnit {
 			return nil, fmt.Errorf("the CPE of %s is in %s per %s in %s but %s per %s in %s: not comparable", fa.Name, fa.FitUnit, fa.ElemUnit, a.Path, fb.FitUnit, fb.ElemUnit, b.Path)
 		}
-		row := fileFitRow{Name: fa.Name, Unit: fa.FitUnit + "/" + elemWord(fa.ElemUnit), A: fa.Fit.Slope, ACI: fa.Fit.SlopeCI, B: fb.Fit.Slope, BCI: fb.Fit.SlopeCI}
-		sc, err := stats.CompareSlopes(fa.Fit, fb.Fit, opt)
+		// One sweep per file: its interval describes that run only, so
+		// there is nothing to judge a difference between runs by.
+		rc, err := stats.CompareRuns([]float64{fa.Fit.Slope}, []float64{fb.Fit.Slope}, opt)
 		if err != nil {
 			return nil, fmt.Errorf("comparing the CPE of %s: %w", fa.Name, err)
 		}
-		row.Ratio, row.Diff, row.DiffCI, row.PValue, row.Significant, row.Verdict = sc.Ratio, sc.Diff, sc.DiffCI, sc.PValue, sc.Significant, sc.Verdict
-		c.Fits = append(c.Fits, row)
+		c.Fits = append(c.Fits, fileFitRow{Name: fa.Name, Unit: fa.FitUnit + "/" + elemWord(fa.ElemUnit), A: fa.Fit.Slope, ACI: fa.Fit.SlopeCI,
+			B: fb.Fit.Slope, BCI: fb.Fit.SlopeCI, Ratio: rc.Ratio, Verdict: rc.Verdict, Reason: rc.Reason})
 	}
 	if len(c.Rows) == 0 && len(c.Fits) == 0 {
 		return nil, fmt.Errorf("%s and %s have no benchmark name in common", a.Path, b.Path)
@@ -419,23 +469,6 @@ func commonUnits(a, b *savedResult) []string {
 	return out
 }
 
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
-}
-
-func median(xs []float64) float64 {
-	s := slices.Clone(xs)
-	sort.Float64s(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
-}
-
 // metaValue returns key's value in f, or "-".
 func (f *savedFile) metaValue(key string) string {
 	for _, m := range f.Meta {
@@ -448,83 +481,84 @@ func (f *savedFile) metaValue(key string) string {
 
 // benchstatHint is the command that does the statistics benchstat can do
 // on two benchmark-format files: -table "" keeps both files in one table
-// even though their configuration (cpu, tsc-hz, ...) differs, and the
-// filter keeps the frequency-independent units.
+// even though their configuration (cpu, ...) differs, and the filter keeps
+// the frequency-independent units.
 func benchstatHint(a, b *savedFile) string {
 	return fmt.Sprintf("benchstat -table \"\" -filter '.unit:(cycles/op OR cycles/elem)' %s %s", a.Path, b.Path)
 }
 
+// verdictText is a metric's verdict with the size of the difference.
+func verdictText(m fileMetric) string {
+	switch m.Verdict {
+	case stats.VerdictNoTest:
+		return m.Reason
+	case stats.VerdictSlower, stats.VerdictFaster:
+		return fmt.Sprintf("%s (%s)", m.Verdict, signedSig((m.Ratio-1)*100, 3)+"%")
+	}
+	return m.Verdict
+}
+
+// metricsTable is one row per benchmark and unit; the text table leaves out
+// the per-element units, whose ratios are those per op (the names hold n).
+func metricsTable(c *fileComparison, perElem bool) *table {
+	t := &table{cols: []col{{name: "name", left: true}, {name: "unit", left: true}, {name: "A", key: "a", digits: 5}, {name: "B", key: "b", digits: 5},
+		{name: "B/A", key: "ratio", digits: 5}, {name: "95% CI", key: "-", left: true}, {name: "ratio_lo", csv: true}, {name: "ratio_hi", csv: true},
+		{name: "p", key: "p_value", digits: 2}, {name: "runs", key: "-"}, {name: "count_a", csv: true}, {name: "count_b", csv: true},
+		{name: "verdict", left: true}, {name: "reason", csv: true}}}
+	for _, r := range c.Rows {
+		for _, m := range r.Metrics {
+			if !perElem && strings.HasSuffix(m.Unit, "/elem") && len(r.Metrics) > 2 {
+				continue
+			}
+			var ci, p any
+			if m.Verdict != stats.VerdictNoTest {
+				ci, p = fmt.Sprintf("[%s, %s]", sig(m.Lo, 5), sig(m.Hi, 5)), m.PValue
+			}
+			t.add(r.Name, m.Unit, m.A, m.B, m.Ratio, ci, m.Lo, m.Hi, p, fmt.Sprintf("%d/%d", m.CountA, m.CountB), m.CountA, m.CountB, verdictText(m), m.Reason)
+		}
+	}
+	return t
+}
+
 func writeFileComparison(w io.Writer, format string, c *fileComparison) error {
 	switch format {
-	case formatTable:
-		return writeFileComparisonTable(w, c)
 	case formatJSON:
 		return writeJSON(w, fileComparisonReport(c))
 	case formatCSV:
-		return writeFileComparisonCSV(w, c)
+		t := metricsTable(c, true)
+		for _, f := range c.Fits {
+			t.add(f.Name+"/cpe", f.Unit, f.A, f.B, f.Ratio, nil, nil, nil, nil, nil, 1, 1, f.Verdict, f.Reason)
+		}
+		return t.writeCSV(w)
+	case formatTable:
+	default:
+		return usageErrorf("-format %s: comparing files writes table, json or csv (benchstat reads benchmark files directly)", format)
 	}
-	return usageErrorf("-format %s: comparing files supports table, json and csv (benchstat reads benchmark files directly)", format)
-}
-
-func writeFileComparisonTable(w io.Writer, c *fileComparison) error {
 	var b strings.Builder
-	rows := [][]string{{"", "A", "B"}, {"file", c.A.Path, c.B.Path}, {"format", c.A.Kind, c.B.Kind}}
+	meta := &table{cols: []col{{name: "", left: true}, {name: "A", left: true}, {name: "B", left: true}}}
+	meta.add("file", c.A.Path, c.B.Path)
+	meta.add("format", c.A.Kind, c.B.Kind)
 	for _, k := range c.Keys {
-		rows = append(rows, []string{k, c.A.metaValue(k), c.B.metaValue(k)})
+		meta.add(k, c.A.metaValue(k), c.B.metaValue(k))
 	}
-	writeColumns(&b, rows, 0, 1, 2)
+	meta.writeText(&b)
 	if len(c.Rows) > 0 {
 		b.WriteString("\n")
-		head := []string{"name"}
-		var units []string
-		for _, u := range compareUnits {
-			for _, r := range c.Rows {
-				if slices.ContainsFunc(r.Metrics, func(m fileMetric) bool { return m.Unit == u }) {
-					units = append(units, u)
-					break
-				}
-			}
-		}
-		for _, r := range c.Rows { // units outside compareUnits (a plain go test file)
-			for _, m := range r.Metrics {
-				if !slices.Contains(units, m.Unit) {
-					units = append(units, m.Unit)
-				}
-			}
-		}
-		for _, u := range units {
-			head = append(head, u+" A", "B", "B/A")
-		}
-		table := [][]string{head}
-		for _, r := range c.Rows {
-			row := []string{r.Name}
-			for _, u := range units {
-				i := slices.IndexFunc(r.Metrics, func(m fileMetric) bool { return m.Unit == u })
-				if i < 0 {
-					row = append(row, "-", "-", "-")
-					continue
-				}
-				m := r.Metrics[i]
-				row = append(row, sig(m.A, 5), sig(m.B, 5), strconv.FormatFloat(m.Ratio, 'f', 4, 64))
-			}
-			table = append(table, row)
-		}
-		writeColumns(&b, table, 0)
+		metricsTable(c, false).writeText(&b)
 	}
 	if len(c.Fits) > 0 {
 		b.WriteString("\n")
-		table := [][]string{{"CPE", "A", "B", "B/A", "B − A", "p", "verdict"}}
+		t := &table{cols: []col{{name: "CPE", left: true}, {name: "A"}, {name: "B"}, {name: "B/A", digits: 5}, {name: "verdict", left: true}}}
 		for _, f := range c.Fits {
-			table = append(table, []string{f.Name + " (" + f.Unit + ")", sig(f.A, 5) + " ± " + sig(f.ACI, 2), sig(f.B, 5) + " ± " + sig(f.BCI, 2),
-				strconv.FormatFloat(f.Ratio, 'f', 4, 64), signedSig(f.Diff, 3) + " ± " + sig(f.DiffCI, 2), pString(f.PValue), f.Verdict})
+			t.add(f.Name+" ("+f.Unit+")", sig(f.A, 5)+" ± "+sig(f.ACI, 2), sig(f.B, 5)+" ± "+sig(f.BCI, 2), f.Ratio, f.Reason)
 		}
-		writeColumns(&b, table, 0, 6)
+		t.writeText(&b)
+		b.WriteString("a sweep's ± is its own run's interval; a difference between runs needs the sweep repeated on each side\n")
 	}
-	b.WriteString("\n")
-	if c.Median {
-		b.WriteString("figures are medians of the runs in each file\n")
-	}
-	b.WriteString("cycles are core cycles (frequency-independent); ticks are left out: the two counters may run at different rates\n")
+	b.WriteString("\nA and B are the geometric means of each side's runs (runs: A/B); the test compares\n" +
+		"the spread between runs (Welch's t on the logarithms) and needs 2 runs per side;\n" +
+		"per-element figures (in -format json and csv) have the ratios of the per-op ones.\n" +
+		"cycles are core cycles (frequency-independent); ticks are left out: the two counters may run at different rates\n")
 	if len(c.OnlyA) > 0 {
 		fmt.Fprintf(&b, "only in A: %s\n", strings.Join(c.OnlyA, ", "))
 	}
@@ -532,7 +566,7 @@ func writeFileComparisonTable(w io.Writer, c *fileComparison) error {
 		fmt.Fprintf(&b, "only in B: %s\n", strings.Join(c.OnlyB, ", "))
 	}
 	if c.A.Kind == "Go benchmark format" && c.B.Kind == "Go benchmark format" {
-		fmt.Fprintf(&b, "for confidence intervals and p-values (benchmarks run with -count ≥ 6): %s\n", benchstatHint(c.A, c.B))
+		fmt.Fprintf(&b, "the same with benchstat (benchmarks run with -count ≥ 6): %s\n", benchstatHint(c.A, c.B))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -563,42 +597,31 @@ func fileComparisonReport(c *fileComparison) fileComparisonJSON {
 		return s
 	}
 	j := fileComparisonJSON{A: side(c.A), B: side(c.B), Rows: c.Rows, Fits: c.Fits, OnlyA: c.OnlyA, OnlyB: c.OnlyB}
-	if j.Rows == nil {
-		j.Rows = []fileRow{}
-	}
-	if j.Fits == nil {
-		j.Fits = []fileFitRow{}
-	}
-	if j.OnlyA == nil {
-		j.OnlyA = []string{}
-	}
-	if j.OnlyB == nil {
-		j.OnlyB = []string{}
-	}
 	if c.A.Kind == "Go benchmark format" && c.B.Kind == "Go benchmark format" {
 		j.Benchstat = benchstatHint(c.A, c.B)
 	}
 	return j
 }
 
-func writeFileComparisonCSV(w io.Writer, c *fileComparison) error {
-	var b strings.Builder
-	b.WriteString("name,unit,a,b,ratio,count_a,count_b\n")
-	f := func(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
-	q := func(s string) string {
-		if strings.ContainsAny(s, ",\"\n") {
-			return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
-		}
-		return s
-	}
+// fileBars is the picture of a file comparison: B/A of each benchmark in
+// the first unit they share (cycles/op where both files have it), with
+// the between-run interval where there is a test.
+func fileBars(c *fileComparison) (plot.Comparison, bool) {
+	bars := plot.Comparison{Ratio: true, Series: []plot.BarSeries{{Name: "B/A"}}}
 	for _, r := range c.Rows {
-		for _, m := range r.Metrics {
-			fmt.Fprintf(&b, "%s,%s,%s,%s,%s,%d,%d\n", q(r.Name), q(m.Unit), f(m.A), f(m.B), f(m.Ratio), m.CountA, m.CountB)
+		m := r.Metrics[0]
+		if bars.Unit == "" {
+			bars.Unit = "ratio B/A of " + m.Unit + " (95% CI between runs)"
 		}
+		if "ratio B/A of "+m.Unit+" (95% CI between runs)" != bars.Unit || !(m.Ratio > 0) {
+			continue
+		}
+		bar := plot.Bar{Value: m.Ratio}
+		if m.Verdict != stats.VerdictNoTest {
+			bar.Lo, bar.Hi = math.Min(m.Lo, m.Ratio), math.Max(m.Hi, m.Ratio)
+		}
+		bars.Groups = append(bars.Groups, r.Name)
+		bars.Series[0].Bars = append(bars.Series[0].Bars, bar)
 	}
-	for _, fr := range c.Fits {
-		fmt.Fprintf(&b, "%s,%s,%s,%s,%s,1,1\n", q(fr.Name+"/cpe"), q(fr.Unit), f(fr.A), f(fr.B), f(fr.Ratio))
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return bars, len(bars.Groups) > 0
 }

@@ -3,58 +3,37 @@
 //
 // Usage:
 //
-//	cyclebench <subcommand> [flags]
+//	cyclebench <subcommand> [flags] [arguments]
 //
-// Run cyclebench -h for the subcommands this build has, and
-// cyclebench <subcommand> -h for the flags of one, each with its default.
+// cyclebench -h lists the subcommands (info, calibrate, run, cpe, compare,
+// validate, clocks, version); cyclebench <subcommand> -h prints what one
+// does, its flags with their defaults, examples and its exit statuses.
+// cyclebench --version is cyclebench version.
 //
-// # Subcommands
+// # Conventions
 //
-// info describes the processor, the counter and its calibration: vendor,
-// hypervisor, invariant TSC, the counter frequency with its method, source,
-// uncertainty and cross-checks, the counter step, the cost of an empty
-// start/stop pair, core cycles per tick, the CPUs the process may run on and
-// the priority it could obtain.
-//
-// calibrate measures the counter frequency by bracketing the monotonic clock
-// between counter reads (the default), by counting ticks across a sleep
-// (the textbook method), or both, and compares each figure with every other
-// source the machine offers.
-//
-// run measures the example kernels (package bench_examples) selected by
-// -bench with the K-best method and prints per-call core cycles, ticks and
-// nanoseconds and per-element cycles; -format bench writes the Go benchmark
-// format that benchstat reads, -count repeats each kernel, -o writes the
-// file atomically.
-//
-// cpe sweeps a kernel over sizes (-sizes, -range, -log) and fits cost =
-// intercept + CPE·n with an intercept; -plot draws it to SVG or PNG.
-//
-// compare measures two kernels interleaved (ABBA) and reports B/A with a
-// confidence interval and a p-value, or their CPEs; given two saved result
-// files, it compares them side by side in cycles.
-//
-// validate checks the harness on this machine against chains of known
-// latency and against testing.Benchmark, and exits 1 naming a failed check.
-//
-// clocks is the source articles' lab: every timing method around the same
-// runs of a kernel, with a verdict computed from the figures; -demo
-// utilisation reproduces the CPU-utilisation demos.
-//
-// version prints the module version, Go version and VCS revision.
+// Results go to stdout, or with -o FILE to a file written atomically (a
+// reader never sees half of it; "wrote FILE" on stderr). Warnings, the
+// progress line (only when stderr is a terminal) and errors go to stderr;
+// -q keeps warnings, progress and notes off it. Every subcommand that
+// prints results takes -format table|json|csv (run, cpe and compare also
+// bench, the Go benchmark format that benchstat reads), -json being the
+// same as -format json. Flags may follow the arguments. An error is one
+// line: "cyclebench CMD: what was wrong (what is allowed)".
 //
 // The measuring subcommands pin the measuring thread to one CPU (-cpu,
 // default: the highest-numbered allowed CPU), raise its priority where
-// permitted (-priority), and put everything back afterwards. SIGINT or
-// SIGTERM stops them; run writes what it measured and exits 130 or 143.
+// permitted (-priority), and put everything back afterwards.
 //
 // # Exit status
 //
-// 0 on success, 2 for a usage error (unknown subcommand or flag, a bad flag
-// value), 1 for a failed measurement (not converged, a kernel whose output
-// check failed, a failed validation check: results are printed first) or
-// any other failure, 130/143 after SIGINT/SIGTERM. Errors are one line on
-// stderr, prefixed "cyclebench: ".
+// 0 when every result is usable: it converged, or its K best samples agree
+// within 2ε (it missed ε by less than ε); 1 when a result is unusable, a
+// kernel's output check or a validation check failed, or anything else
+// failed (with -strict: when any result did not converge), after the
+// results are written and with a one-line summary on stderr; 2 for a usage
+// error; 130 or 143 after SIGINT or SIGTERM, once everything measured so
+// far is written.
 package main
 
 import (
@@ -76,7 +55,7 @@ var commands = []command{
 	{"cpe", "cycles per element: sweep a kernel over sizes, fit cost = intercept + CPE·n, plot", runCPE},
 	{"compare", "compare two kernels interleaved (ratio, CI, p-value), their CPEs, or two saved result files", runCompare},
 	{"validate", "self-check on known-latency chains, and against testing.Benchmark", runValidate},
-	{"clocks", "the seeds' lab: every timing method on the same runs; -demo utilisation", runClocks},
+	{"clocks", "every clock around the same runs of a kernel, side by side; -demo utilisation", runClocks},
 	{"version", "print the module version, Go version and VCS revision of this binary", runVersion},
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/csv"
 	"fmt"
 	"io"
 	"math"
@@ -13,15 +12,6 @@ import (
 
 	"github.com/cyclebench/cyclebench/calibrate"
 	"github.com/cyclebench/cyclebench/harness"
-	"golang.org/x/perf/benchfmt"
-)
-
-// Output formats shared by the measuring subcommands.
-const (
-	formatTable = "table"
-	formatBench = "bench"
-	formatJSON  = "json"
-	formatCSV   = "csv"
 )
 
 var resultFormats = []string{formatTable, formatBench, formatJSON, formatCSV}
@@ -36,6 +26,38 @@ type measured struct {
 	bench  string // benchmark name for -format bench
 	elemOK bool   // per-element figures are meaningful
 }
+
+// usable reports whether a result can be used: it converged, or its K best
+// samples agree within 2ε (it missed ε by less than ε).
+func usable(r harness.Result) bool {
+	return r.Converged || r.Samples > 0 && r.Spread < 2*r.Config.Epsilon
+}
+
+// convergedText says whether r converged: yes, nearly (usable), NO.
+func convergedText(r harness.Result) shown {
+	switch {
+	case r.Converged:
+		return shown{true, "yes"}
+	case usable(r):
+		return shown{false, "nearly"}
+	}
+	return shown{false, "NO"}
+}
+
+// cyclesCell shows a cycle figure, marked "~" when the core-clock ruler
+// behind it did not converge; "-" without cycles.
+func cyclesCell(r harness.Result, v float64, digits int) any {
+	if r.CyclesPerTick <= 0 {
+		return nil
+	}
+	if !r.ReferenceConverged {
+		return shown{v, "~" + sig(v, digits)}
+	}
+	return v
+}
+
+// rulerNote is the legend of the "~" mark.
+const rulerNote = "~ marks cycles converted with a core-clock ruler (the ADD chain measured alongside) that did not converge: less certain"
 
 // header is the context every output format carries: machine, counter and
 // measuring configuration.
@@ -65,15 +87,6 @@ func newHeader(command string, cal *calibrate.Calibration, cfg harness.Config, w
 		Command: command, GOOS: sys.goos, GOARCH: sys.goarch, GoVersion: sys.goVersion,
 		K: cfg.K, Epsilon: cfg.Epsilon, MaxSamples: cfg.MaxSamples,
 	}
-	if h.K == 0 {
-		h.K = harness.DefaultK
-	}
-	if h.Epsilon == 0 {
-		h.Epsilon = harness.DefaultEpsilon
-	}
-	if h.MaxSamples == 0 {
-		h.MaxSamples = harness.DefaultMaxSamples
-	}
 	if cal != nil {
 		h.CPU, h.Vendor, h.Hypervisor, h.Counter = cal.CPU.Brand, cal.CPU.Vendor, cal.CPU.Hypervisor, cal.CPU.Counter
 		h.TSCHz, h.TSCHzPPM = cal.Frequency.Hz, cal.Frequency.PPM
@@ -84,73 +97,104 @@ func newHeader(command string, cal *calibrate.Calibration, cfg harness.Config, w
 	return h
 }
 
+// line is the one-line summary of h above a text table.
+func (h header) line() string {
+	return fmt.Sprintf("cpu: %s  counter: %s at %s  k=%d eps=%g m=%d", orDash(h.CPU), h.Counter, formatHz(h.TSCHz), h.K, h.Epsilon, h.MaxSamples)
+}
+
 // writeResults writes rs in format to w.
 func writeResults(w io.Writer, format string, h header, rs []measured) error {
+	h, rs = withCommonWarningsHoisted(h, rs)
 	switch format {
-	case formatTable:
-		return writeResultTable(w, h, rs)
 	case formatBench:
 		return writeResultBench(w, h, rs)
 	case formatJSON:
 		return writeResultJSON(w, h, rs)
 	case formatCSV:
-		return writeResultCSV(w, h, rs)
+		return resultTable(h, rs).writeCSV(w)
 	}
-	return usageErrorf("-format %q: want one of %s", format, strings.Join(resultFormats, ", "))
-}
-
-func perElem(v float64, ok bool) string {
-	if !ok {
-		return "-"
-	}
-	return sig(v, 4)
-}
-
-func convergedWord(r measured) string {
-	if r.Converged {
-		return "yes"
-	}
-	return "NO"
-}
-
-func writeResultTable(w io.Writer, h header, rs []measured) error {
-	var b strings.Builder
 	modes := resultModes(rs)
-	modeWord := ""
+	var b strings.Builder
+	b.WriteString(h.line())
 	if len(modes) == 1 {
-		modeWord = "  mode: " + modes[0].String()
+		b.WriteString("  mode: " + modes[0].String())
 	}
-	fmt.Fprintf(&b, "cpu: %s  counter: %s at %s  core: %s cycles/tick  k=%d eps=%g m=%d%s\n",
-		orDash(h.CPU), h.Counter, formatHz(h.TSCHz), sig(h.CyclesPerTick, 5), h.K, h.Epsilon, h.MaxSamples, modeWord)
-	var rows [][]string
-	var left []bool // text columns, left-aligned
+	b.WriteString("\n")
+	t := resultTable(h, rs)
 	if len(modes) > 1 {
-		rows, left = bothModesRows(rs)
-	} else {
-		left = []bool{true, false, false, false, false, true, false, false, false, false}
-		rows = [][]string{{"name", "cycles", "ticks", "ns", "cycles/elem", "unit", "R", "samples", "discarded", "converged"}}
-		for _, r := range rs {
-			rows = append(rows, []string{
-				r.Name, sig(r.Cycles, 6), sig(r.Ticks, 6), sig(r.Nanoseconds, 6),
-				perElem(r.CyclesPerElement, r.elemOK), orDash(r.Unit), strconv.Itoa(r.Repeat),
-				strconv.Itoa(r.Samples), strconv.Itoa(r.Discarded), convergedWord(r),
-			})
-		}
+		t = bothModesTable(rs)
 	}
-	writeAligned(&b, rows, left)
-	for _, r := range rs {
-		if r.Check != "" && r.Check != "ok" {
-			fmt.Fprintf(&b, "error: %s: output check failed: %s\n", r.Name, r.Check)
-		}
-		for _, wr := range r.Warnings {
-			fmt.Fprintf(&b, "warning: %s (%s): %v\n", r.Name, r.Mode, wr)
-		}
-	}
-	for _, wr := range h.Warnings {
-		fmt.Fprintf(&b, "warning: %s\n", wr)
+	if err := t.writeText(&b); err != nil {
+		return err
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// resultWarnings lists every warning of a run for stderr: the header's,
+// then each result's, named.
+func resultWarnings(h header, rs []measured) []string {
+	h, rs = withCommonWarningsHoisted(h, rs)
+	var ws []string
+	for _, r := range rs {
+		if r.Check != "" && r.Check != "ok" {
+			ws = append(ws, fmt.Sprintf("%s: output check failed: %s", r.Name, r.Check))
+		}
+		for _, w := range r.Warnings {
+			ws = append(ws, fmt.Sprintf("%s (%s): %v", r.Name, r.Mode, w))
+		}
+		if r.CyclesPerTick > 0 && !r.ReferenceConverged && !slices.Contains(ws, rulerNote) {
+			ws = append(ws, rulerNote)
+		}
+	}
+	return append(h.Warnings, ws...)
+}
+
+// resultTable is the table of results: one row per result; the text
+// rendering shows the main figures, CSV every column.
+func resultTable(h header, rs []measured) *table {
+	t := &table{cols: []col{
+		{name: "name", left: true}, {name: "mode", csv: true}, {name: "kernel", csv: true}, {name: "n", csv: true},
+		{name: "cycles"}, {name: "ticks"}, {name: "ns"},
+		{name: "elements", csv: true}, {name: "cycles/elem", key: "cycles_per_element", digits: 4},
+		{name: "ticks_per_element", csv: true}, {name: "ns_per_element", csv: true},
+		{name: "unit", left: true}, {name: "R", key: "repeat"}, {name: "samples"}, {name: "discarded"},
+		{name: "spread", digits: 3}, {name: "converged", left: true}, {name: "usable", csv: true},
+		{name: "overhead_ticks", csv: true}, {name: "core_cycles_per_tick", csv: true}, {name: "ruler_converged", csv: true},
+		{name: "tsc_hz", csv: true}, {name: "cpu", csv: true}, {name: "check", csv: true}, {name: "warnings", csv: true},
+	}}
+	if len(rs) == 0 && len(h.Warnings) > 0 {
+		// No result to carry them: one row with only the warnings, so that
+		// a run interrupted before its first result still says why.
+		row := make([]any, len(t.cols))
+		row[len(row)-1] = strings.Join(h.Warnings, "\n")
+		t.add(row...)
+	}
+	for _, r := range rs {
+		var epc, tpe, npe, elems any
+		if r.elemOK {
+			elems, epc, tpe, npe = r.Elements, cyclesCell(r.Result, r.CyclesPerElement, 4), r.TicksPerElement, r.NsPerElement
+		}
+		// The warnings cell holds one warning per line (a quoted CSV field
+		// may contain newlines; warnings themselves are single lines).
+		warn := strings.Join(append(slices.Clone(h.Warnings), errorStrings(r.Warnings)...), "\n")
+		t.add(r.Name, r.Mode.String(), r.Kernel, r.N,
+			cyclesCell(r.Result, r.Cycles, 6), r.Ticks, r.Nanoseconds,
+			elems, epc, tpe, npe,
+			orDash(r.Unit), r.Repeat, r.Samples, r.Discarded,
+			spreadCell(r.Spread), convergedText(r.Result), usable(r.Result),
+			r.OverheadTicks, r.CyclesPerTick, r.ReferenceConverged,
+			r.TicksPerSecond, r.CPU, r.Check, warn)
+	}
+	return t
+}
+
+// spreadCell shows a K-best spread as a percentage ("-" before K samples).
+func spreadCell(v float64) any {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return shown{v, pct(v, 3)}
 }
 
 // resultModes lists the modes of rs in the order they first appear.
@@ -164,96 +208,62 @@ func resultModes(rs []measured) []harness.Mode {
 	return modes
 }
 
-// bothModesRows lays out results of both modes side by side: one row per
+// bothModesTable lays out results of both modes side by side: one row per
 // kernel (and repetition), each figure in a throughput and a latency
 // column. A result without its partner (an interrupted run) leaves the
 // other columns "-".
-func bothModesRows(rs []measured) ([][]string, []bool) {
-	rows := [][]string{{"name", "cycles thru", "cycles lat", "ticks thru", "ticks lat", "ns thru", "ns lat", "cycles/elem thru", "cycles/elem lat", "unit", "converged"}}
-	left := []bool{true, false, false, false, false, false, false, false, false, true, false}
-	dash := measured{}
+func bothModesTable(rs []measured) *table {
+	t := &table{cols: []col{{name: "name", left: true}, {name: "cycles thru"}, {name: "cycles lat"}, {name: "ticks thru"}, {name: "ticks lat"},
+		{name: "ns thru"}, {name: "ns lat"}, {name: "cycles/elem thru", digits: 4}, {name: "cycles/elem lat", digits: 4}, {name: "unit", left: true}, {name: "converged", left: true}}}
 	for i := 0; i < len(rs); i++ {
-		thru, lat := &rs[i], &dash
+		var side [2]*measured // throughput, latency
+		side[rs[i].Mode] = &rs[i]
 		if i+1 < len(rs) && rs[i+1].Name == rs[i].Name && rs[i+1].Mode != rs[i].Mode {
-			lat = &rs[i+1]
+			side[rs[i+1].Mode] = &rs[i+1]
 			i++
 		}
-		if thru.Mode == harness.Latency {
-			thru, lat = lat, thru
-		}
-		fig := func(r *measured, v float64) string {
-			if r == &dash {
-				return "-"
+		row := []any{rs[i].Name}
+		for _, f := range []func(r *measured) any{
+			func(r *measured) any { return cyclesCell(r.Result, r.Cycles, 6) },
+			func(r *measured) any { return r.Ticks },
+			func(r *measured) any { return r.Nanoseconds },
+			func(r *measured) any {
+				if !r.elemOK {
+					return nil
+				}
+				return cyclesCell(r.Result, r.CyclesPerElement, 4)
+			},
+		} {
+			for _, r := range side {
+				if r == nil {
+					row = append(row, nil)
+				} else {
+					row = append(row, f(r))
+				}
 			}
-			return sig(v, 6)
 		}
-		elem := func(r *measured) string {
-			if r == &dash {
-				return "-"
+		conv := []string{"-", "-"}
+		for j, r := range side {
+			if r != nil {
+				conv[j] = convergedText(r.Result).text
 			}
-			return perElem(r.CyclesPerElement, r.elemOK)
 		}
-		conv := func(r *measured) string {
-			if r == &dash {
-				return "-"
-			}
-			return convergedWord(*r)
-		}
-		name, unit := thru.Name, thru.Unit
-		if thru == &dash {
-			name, unit = lat.Name, lat.Unit
-		}
-		rows = append(rows, []string{name, fig(thru, thru.Cycles), fig(lat, lat.Cycles), fig(thru, thru.Ticks), fig(lat, lat.Ticks),
-			fig(thru, thru.Nanoseconds), fig(lat, lat.Nanoseconds), elem(thru), elem(lat), orDash(unit), conv(thru) + "/" + conv(lat)})
+		row = append(row, orDash(rs[i].Unit), conv[0]+"/"+conv[1])
+		t.add(row...)
 	}
-	return rows, left
-}
-
-// writeAligned writes rows as columns padded to their widest cell, text
-// columns (left[i]) left-aligned and figures right-aligned.
-func writeAligned(b *strings.Builder, rows [][]string, left []bool) {
-	widths := make([]int, len(rows[0]))
-	for _, row := range rows {
-		for i, c := range row {
-			widths[i] = max(widths[i], len([]rune(c)))
-		}
-	}
-	for _, row := range rows {
-		for i, c := range row {
-			pad := strings.Repeat(" ", widths[i]-len([]rune(c)))
-			if left[i] {
-				b.WriteString(c + pad)
-			} else {
-				b.WriteString(pad + c)
-			}
-			if i < len(row)-1 {
-				b.WriteString("  ")
-			}
-		}
-		b.WriteString("\n")
-	}
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
+	return t
 }
 
 // benchConfig is the file-level configuration written before the results
 // in the Go benchmark format. benchstat splits its tables by every file
-// configuration key whose value differs between files, so only identity
-// and settings go here, with the measured figures rounded so that two runs
-// on one machine agree (tsc-hz to 0.1 MHz, core-cycles-per-tick to two
-// significant digits); the exact figures follow as "#" lines, which
-// benchfmt readers skip.
-func benchConfig(h header) []benchfmt.Config {
+// configuration key whose value differs between files, so only what
+// identifies the machine and the settings goes here, nothing measured:
+// the counter frequency and core cycles per tick follow as "#" lines,
+// which benchfmt readers skip.
+func benchConfig(h header) [][2]string {
 	kv := [][2]string{
 		{"goos", h.GOOS}, {"goarch", h.GOARCH}, {"cpu", h.CPU}, {"vendor", h.Vendor},
 		{"hypervisor", h.Hypervisor}, {"counter", h.Counter},
-		{"tsc-hz", strconv.FormatFloat(math.Round(h.TSCHz/1e5)*1e5, 'f', 0, 64)},
-		{"core-cycles-per-tick", strconv.FormatFloat(h.CyclesPerTick, 'g', 2, 64)},
 		{"k", strconv.Itoa(h.K)}, {"eps", strconv.FormatFloat(h.Epsilon, 'g', -1, 64)},
 		{"m", strconv.Itoa(h.MaxSamples)}, {"go", h.GoVersion},
 	}
@@ -265,81 +275,61 @@ func benchConfig(h header) []benchfmt.Config {
 	for _, k := range keys {
 		kv = append(kv, [2]string{k, h.Extra[k]})
 	}
-	var cfg []benchfmt.Config
-	for _, p := range kv {
-		if p[1] == "" || p[1] == "0" && (p[0] == "tsc-hz" || p[0] == "core-cycles-per-tick") {
-			continue
-		}
-		cfg = append(cfg, benchfmt.Config{Key: p[0], Value: []byte(p[1]), File: true})
-	}
-	return cfg
+	return slices.DeleteFunc(kv, func(p [2]string) bool { return p[1] == "" })
 }
 
-// benchComments are the exact calibration figures of this run, written as
-// "#" lines after the configuration.
-func benchComments(h header) []string {
-	return []string{
-		fmt.Sprintf("# tsc-hz measured: %.0f Hz ± %s ppm (%s)", h.TSCHz, sig(h.TSCHzPPM, 3), h.TSCHzSource),
-		fmt.Sprintf("# core-cycles-per-tick measured: %s (the ADD-chain ruler of each result is in -format json)", sig(h.CyclesPerTick, 6)),
-		fmt.Sprintf("# tsc-step: %s ticks", sig(h.TSCStep, 4)),
+// benchValue formats a value of a benchmark line as go test does: at most
+// 6 significant digits, never an exponent.
+func benchValue(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "0"
 	}
+	return sig(v, 6)
 }
 
-// writeResultBench writes the Go benchmark format through benchfmt, so
-// benchstat reads it unchanged. Warnings and non-convergence are written as
-// lines starting with "#", which benchfmt readers skip.
+// writeResultBench writes the Go benchmark format, which benchstat reads
+// (and package benchfmt, whose reader the tests use): configuration lines,
+// the measured calibration as "#" lines, one line per result with its
+// figures in ticks/op, ns/op, cycles/op and per element. Warnings and
+// non-convergence are "#" lines too.
 func writeResultBench(w io.Writer, h header, rs []measured) error {
-	cfg := benchConfig(h)
-	for _, line := range append(benchComments(h), warningComments(h.Warnings)...) {
-		if _, err := fmt.Fprintln(w, line); err != nil {
-			return err
-		}
+	var b strings.Builder
+	for _, kv := range benchConfig(h) {
+		fmt.Fprintf(&b, "%s: %s\n", kv[0], kv[1])
 	}
-	bw := benchfmt.NewWriter(w) // flushes every record, so "#" lines interleave correctly
+	fmt.Fprintf(&b, "# tsc-hz measured: %.0f Hz ± %s ppm (%s)\n", h.TSCHz, sig(h.TSCHzPPM, 3), h.TSCHzSource)
+	fmt.Fprintf(&b, "# core-cycles-per-tick measured: %s (the ADD-chain ruler of each result is in -format json)\n", sig(h.CyclesPerTick, 6))
+	fmt.Fprintf(&b, "# tsc-step: %s ticks\n", sig(h.TSCStep, 4))
+	for _, wr := range h.Warnings {
+		fmt.Fprintf(&b, "# warning: %s\n", wr)
+	}
 	for _, r := range rs {
-		res := &benchfmt.Result{Config: cfg, Name: benchfmt.Name(r.bench), Iters: max(1, r.Samples*r.Repeat)}
-		res.Values = append(res.Values,
-			benchfmt.Value{Value: r.Ticks, Unit: "ticks/op"},
-			benchfmt.Value{Value: r.Nanoseconds, Unit: "ns/op"})
+		fmt.Fprintf(&b, "Benchmark%s\t%d\t%s ticks/op\t%s ns/op", r.bench, max(1, r.Samples*r.Repeat), benchValue(r.Ticks), benchValue(r.Nanoseconds))
 		if r.CyclesPerTick > 0 {
-			res.Values = append(res.Values, benchfmt.Value{Value: r.Cycles, Unit: "cycles/op"})
+			fmt.Fprintf(&b, "\t%s cycles/op", benchValue(r.Cycles))
 		}
 		if r.elemOK {
-			res.Values = append(res.Values,
-				benchfmt.Value{Value: r.TicksPerElement, Unit: "ticks/elem"},
-				benchfmt.Value{Value: r.NsPerElement, Unit: "ns/elem"})
+			fmt.Fprintf(&b, "\t%s ticks/elem\t%s ns/elem", benchValue(r.TicksPerElement), benchValue(r.NsPerElement))
 			if r.CyclesPerTick > 0 {
-				res.Values = append(res.Values, benchfmt.Value{Value: r.CyclesPerElement, Unit: "cycles/elem"})
+				fmt.Fprintf(&b, "\t%s cycles/elem", benchValue(r.CyclesPerElement))
 			}
 		}
-		if err := bw.Write(res); err != nil { // the configuration is written once: it does not change
-			return err
-		}
+		b.WriteString("\n")
 		if !r.Converged {
-			if _, err := fmt.Fprintf(w, "# not converged: %s after %d samples (spread %.3g%%)\n", r.Name, r.Samples, r.Spread*100); err != nil {
-				return err
-			}
+			fmt.Fprintf(&b, "# not converged: %s after %d samples (spread %s, %s)\n", r.Name, r.Samples, pct(nanToZero(r.Spread), 3), map[bool]string{true: "usable", false: "unusable"}[usable(r.Result)])
+		}
+		if r.CyclesPerTick > 0 && !r.ReferenceConverged {
+			fmt.Fprintf(&b, "# %s: cycles from a core-clock ruler that did not converge\n", r.Name)
 		}
 		if r.Check != "" && r.Check != "ok" {
-			if _, err := fmt.Fprintf(w, "# error: %s: output check failed: %s\n", r.Name, r.Check); err != nil {
-				return err
-			}
+			fmt.Fprintf(&b, "# error: %s: output check failed: %s\n", r.Name, r.Check)
 		}
 		for _, wr := range r.Warnings {
-			if _, err := fmt.Fprintf(w, "# warning: %s: %v\n", r.Name, wr); err != nil {
-				return err
-			}
+			fmt.Fprintf(&b, "# warning: %s: %v\n", r.Name, wr)
 		}
 	}
-	return nil
-}
-
-func warningComments(ws []string) []string {
-	var out []string
-	for _, w := range ws {
-		out = append(out, "# warning: "+w)
-	}
-	return out
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 type jsonResult struct {
@@ -356,6 +346,7 @@ type jsonResult struct {
 	TicksPerElement  float64   `json:"ticks_per_element,omitempty"`
 	NsPerElement     float64   `json:"ns_per_element,omitempty"`
 	Converged        bool      `json:"converged"`
+	Usable           bool      `json:"usable"`
 	Samples          int       `json:"samples"`
 	Discarded        int       `json:"discarded"`
 	Repeat           int       `json:"repeat"`
@@ -363,6 +354,8 @@ type jsonResult struct {
 	Spread           float64   `json:"spread"`
 	OverheadTicks    float64   `json:"overhead_ticks"`
 	CyclesPerTick    float64   `json:"core_cycles_per_tick"`
+	RulerConverged   bool      `json:"ruler_converged"`
+	QuantumTicks     float64   `json:"quantum_ticks,omitempty"`
 	TicksPerSecond   float64   `json:"tsc_hz"`
 	CPU              int       `json:"cpu"`
 	Priority         string    `json:"priority"`
@@ -375,9 +368,10 @@ func toJSON(r measured) jsonResult {
 	j := jsonResult{
 		Name: r.Name, Mode: r.Mode.String(), Kernel: r.Kernel, N: r.N, Unit: r.Unit,
 		Cycles: r.Cycles, Ticks: r.Ticks, Nanoseconds: r.Nanoseconds,
-		Converged: r.Converged, Samples: r.Samples, Discarded: r.Discarded, Repeat: r.Repeat,
-		Best: r.Best, Spread: nanToZero(r.Spread), OverheadTicks: r.OverheadTicks,
-		CyclesPerTick: r.CyclesPerTick, TicksPerSecond: r.TicksPerSecond, CPU: r.CPU, Priority: r.Priority,
+		Converged: r.Converged, Usable: usable(r.Result), Samples: r.Samples, Discarded: r.Discarded, Repeat: r.Repeat,
+		Best: r.Best, Spread: nanToZero(r.Spread), OverheadTicks: nanToZero(r.OverheadTicks),
+		CyclesPerTick: r.CyclesPerTick, RulerConverged: r.ReferenceConverged, QuantumTicks: r.Quantum,
+		TicksPerSecond: r.TicksPerSecond, CPU: r.CPU, Priority: r.Priority,
 		WallSeconds: r.Wall.Seconds(), Check: r.Check, Warnings: errorStrings(r.Warnings),
 	}
 	if j.Best == nil {
@@ -407,112 +401,119 @@ func writeResultJSON(w io.Writer, h header, rs []measured) error {
 	return writeJSON(w, out)
 }
 
-func writeResultCSV(w io.Writer, h header, rs []measured) error {
-	cw := csv.NewWriter(w)
-	// The warnings cell holds one warning per line (a quoted CSV field may
-	// contain newlines; warnings themselves are single lines).
-	cols := []string{"name", "mode", "kernel", "n", "unit", "cycles", "ticks", "ns", "elements", "cycles_per_element", "ticks_per_element", "ns_per_element",
-		"converged", "samples", "discarded", "repeat", "overhead_ticks", "core_cycles_per_tick", "tsc_hz", "cpu", "check", "warnings"}
-	if err := cw.Write(cols); err != nil {
-		return err
+// withCommonWarningsHoisted returns a copy of rs, and of h, with the
+// warnings every result carries (such as the calibration's) moved into the
+// header, so that they are printed once; rs is not changed.
+func withCommonWarningsHoisted(h header, rs []measured) (header, []measured) {
+	h.Warnings = slices.Clone(h.Warnings)
+	rs = slices.Clone(rs)
+	lists := make([][]error, len(rs))
+	for i := range rs {
+		lists[i] = rs[i].Warnings
 	}
-	f := func(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
-	if len(rs) == 0 && len(h.Warnings) > 0 {
-		// No result to carry them: one row with only the warnings, so that
-		// a run interrupted before its first result still says why.
-		row := make([]string, len(cols))
-		row[len(cols)-1] = strings.Join(h.Warnings, "\n")
-		if err := cw.Write(row); err != nil {
-			return err
-		}
+	common := hoist(&h, lists)
+	for i := range rs {
+		rs[i].Warnings = common[i]
 	}
-	for _, r := range rs {
-		j := toJSON(r)
-		warn := append(append([]string{}, h.Warnings...), j.Warnings...)
-		if err := cw.Write([]string{j.Name, j.Mode, j.Kernel, strconv.Itoa(j.N), j.Unit, f(j.Cycles), f(j.Ticks), f(j.Nanoseconds),
-			f(j.Elements), f(j.CyclesPerElement), f(j.TicksPerElement), f(j.NsPerElement),
-			strconv.FormatBool(j.Converged), strconv.Itoa(j.Samples), strconv.Itoa(j.Discarded), strconv.Itoa(j.Repeat),
-			f(j.OverheadTicks), f(j.CyclesPerTick), f(j.TicksPerSecond), strconv.Itoa(j.CPU), j.Check, strings.Join(warn, "\n")}); err != nil {
-			return err
-		}
-	}
-	cw.Flush()
-	return cw.Error()
+	return h, rs
 }
 
-// checkOutputPath fails on a bad -o path before anything is measured.
-func checkOutputPath(path string) error {
+// hoist moves the warnings that every list holds into h and returns the
+// lists without them (and without those h already has).
+func hoist(h *header, lists [][]error) [][]error {
+	inHeader := map[string]bool{}
+	for _, s := range h.Warnings {
+		inHeader[s] = true
+	}
+	if len(lists) > 0 {
+		count := map[string]int{}
+		for _, l := range lists {
+			seen := map[string]bool{}
+			for _, w := range l {
+				if s := w.Error(); !seen[s] {
+					seen[s] = true
+					count[s]++
+				}
+			}
+		}
+		for _, w := range lists[0] {
+			if s := w.Error(); count[s] == len(lists) && !inHeader[s] {
+				h.Warnings = append(h.Warnings, s)
+				inHeader[s] = true
+			}
+		}
+	}
+	out := make([][]error, len(lists))
+	for i, l := range lists {
+		for _, w := range l {
+			if !inHeader[w.Error()] {
+				out[i] = append(out[i], w)
+			}
+		}
+	}
+	return out
+}
+
+// checkWritable fails when a file cannot be written at path (given by
+// flag), before anything is measured; "" is fine.
+func checkWritable(path, flag string) error {
 	if path == "" {
 		return nil
 	}
-	probe, err := createAtomic(path)
+	f, err := createTemp(path, flag)
+	if err == nil {
+		f.Close()
+		os.Remove(f.Name())
+	}
+	return err
+}
+
+// writeFileAtomic writes data to a temporary file beside path and renames
+// it over path, so a reader (or a crash, or a signal) never sees a
+// half-written file and an existing file is never left truncated; flag
+// names the option in errors.
+func writeFileAtomic(path, flag string, data []byte) error {
+	f, err := createTemp(path, flag)
 	if err != nil {
 		return err
 	}
-	probe.Abort()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("%s %s: %w", flag, path, err)
+	}
 	return nil
 }
 
-// atomicFile writes to a temporary file beside path and renames it over
-// path on Commit, so a reader (or a crash, or a signal) never sees a
-// half-written file and an existing file is never left truncated.
-type atomicFile struct {
-	*os.File
-	path string
-	done bool
-}
-
-// createAtomic opens a temporary file in path's directory. Errors name
-// the path.
-func createAtomic(path string) (*atomicFile, error) {
+// createTemp opens a temporary file, mode 0644, in path's directory. A
+// missing directory, a directory in the way or one that cannot be written
+// is a usage error naming the flag and the path.
+func createTemp(path, flag string) (*os.File, error) {
 	dir := filepath.Dir(path)
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return nil, usageErrorf("-o %s: directory %s does not exist", path, dir)
+		return nil, usageErrorf("%s %s: directory %s does not exist", flag, path, dir)
 	}
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return nil, usageErrorf("-o %s: is a directory", path)
+		return nil, usageErrorf("%s %s: is a directory (want a file name)", flag, path)
 	}
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
-		return nil, fmt.Errorf("-o %s: %w", path, err)
+		return nil, usageErrorf("%s %s: cannot write in %s: %v", flag, path, dir, err)
 	}
 	// CreateTemp makes the file 0600; results are for others to read.
 	if err := f.Chmod(0o644); err != nil {
 		f.Close()
 		os.Remove(f.Name())
-		return nil, fmt.Errorf("-o %s: %w", path, err)
+		return nil, fmt.Errorf("%s %s: %w", flag, path, err)
 	}
-	return &atomicFile{File: f, path: path}, nil
-}
-
-// Commit flushes the temporary file to disk and renames it over the path.
-func (a *atomicFile) Commit() error {
-	if a.done {
-		return nil
-	}
-	a.done = true
-	if err := a.Sync(); err != nil {
-		a.Close()
-		os.Remove(a.Name())
-		return fmt.Errorf("-o %s: %w", a.path, err)
-	}
-	if err := a.Close(); err != nil {
-		os.Remove(a.Name())
-		return fmt.Errorf("-o %s: %w", a.path, err)
-	}
-	if err := os.Rename(a.Name(), a.path); err != nil {
-		os.Remove(a.Name())
-		return fmt.Errorf("-o %s: %w", a.path, err)
-	}
-	return nil
-}
-
-// Abort removes the temporary file; the path is left as it was.
-func (a *atomicFile) Abort() {
-	if a.done {
-		return
-	}
-	a.done = true
-	a.Close()
-	os.Remove(a.Name())
+	return f, nil
 }

@@ -38,21 +38,24 @@ func fakeSweep(t *testing.T, name string, cpe bool) *sweptKernel {
 	if r.Ticks, err = stats.LinearFit(xs, tk); err != nil {
 		t.Fatal(err)
 	}
+	if r.Linearity, err = stats.LackOfFit(xs, cyc, stats.LinearityOptions{}); err != nil {
+		t.Fatal(err)
+	}
 	return &sweptKernel{kernel: benchexamples.Kernel{Name: name, Unit: "elements", CPE: cpe}, res: r}
 }
 
 func TestCPEPlotFor(t *testing.T) {
 	swept := []*sweptKernel{fakeSweep(t, "Linear", true), fakeSweep(t, "Curved", false)}
-	p := cpePlotFor(header{CPU: "Test CPU"}, swept, false)
-	if len(p.Kernels) != 2 || !strings.Contains(p.Title, "Test CPU") {
-		t.Fatalf("plot %+v: want 2 kernels and the CPU in the title", p)
+	series, opt := cpePlot(header{CPU: "Test CPU"}, swept, false)
+	if len(series) != 2 || !strings.Contains(opt.Title, "Test CPU") {
+		t.Fatalf("plot %+v, %+v: want 2 kernels and the CPU in the title", series, opt)
 	}
-	k := p.Kernels[0]
+	k := series[0]
 	if k.Unit != "cycles" || k.ElementUnit != "element" || k.Fit == nil || k.Fit.SlopeSE <= 0 || k.Fit.SlopeCI <= 0 || k.Fit.XMean != 300 {
 		t.Errorf("series %+v, fit %+v: want cycles per element with a band (SE, CI, XMean 300)", k, k.Fit)
 	}
-	if k.Fit.NotLinear != "" || p.Kernels[1].Fit.NotLinear == "" {
-		t.Errorf("NotLinear %q and %q: want only the non-CPE kernel marked", k.Fit.NotLinear, p.Kernels[1].Fit.NotLinear)
+	if k.Fit.NotLinear != "" || series[1].Fit.NotLinear == "" {
+		t.Errorf("NotLinear %q and %q: want only the non-CPE kernel marked", k.Fit.NotLinear, series[1].Fit.NotLinear)
 	}
 	for i, pt := range k.Points {
 		if pt.NotConverged != (pt.N == 300) {
@@ -63,35 +66,19 @@ func TestCPEPlotFor(t *testing.T) {
 			t.Errorf("point %d: Y %v, YLo %v, YHi %v: want YLo = Y ≤ YHi ≤ %v", i, pt.Y, pt.YLo, pt.YHi, want)
 		}
 	}
-	for _, format := range []string{"svg", "png"} {
-		img, err := p.render(format)
-		if err != nil || len(img) == 0 {
-			t.Errorf("render %s: %d bytes, %v", format, len(img), err)
+	for _, format := range plot.Formats {
+		var img bytes.Buffer
+		if err := plot.CPE(&img, format, series, opt); err != nil || img.Len() == 0 {
+			t.Errorf("render %s: %d bytes, %v", format, img.Len(), err)
 		}
 	}
-	// Without a cycle estimate the plot is in ticks.
+	// Without a cycle estimate the plot is in ticks; a kernel found not
+	// linear in n is marked with the criteria it failed.
 	swept[1].res.HasCycles = false
-	if u := cpePlotFor(header{}, swept, true).Kernels[0].Unit; u != "ticks" {
-		t.Errorf("unit %q without cycles, want ticks", u)
-	}
-}
-
-// TestCPEPlotLegacy checks the conversion of cpePlot.Series (what
-// cpePlotOf fills) into plot series.
-func TestCPEPlotLegacy(t *testing.T) {
-	p := cpePlot{Title: "t", XLabel: "n (bytes per call)", YLabel: "core cycles per call", Log: true, Series: []plotSeries{
-		{Label: "a: 1 ± 0 cycles/byte", X: []float64{1, 10, 100}, Y: []float64{5, 14, 104}, Slope: 1, Intercept: 4, Outliers: []int{1}},
-	}}
-	s := p.series()
-	if len(s) != 1 || s[0].Name != "a" || s[0].Unit != "core cycles" || s[0].ElementUnit != "byte" || len(s[0].Points) != 3 || !s[0].Points[1].Outlier {
-		t.Errorf("series %+v", s)
-	}
-	if o := p.options(); o.XScale != plot.ScaleLog || o.Title != "t" {
-		t.Errorf("options %+v: want a log n axis and the title", o)
-	}
-	p.Series[0].X[0] = 0
-	if o := p.options(); o.XScale != plot.ScaleLinear {
-		t.Errorf("options %+v with n = 0: want a linear n axis", o)
+	swept[0].res.Linearity = stats.Linearity{Verdict: stats.LinearityNotLinear, R2: 0.9, MinR2: 0.999, Curvature: stats.Curvature{Significant: true}}
+	series, _ = cpePlot(header{}, swept, true)
+	if series[0].Unit != "ticks" || series[0].Fit.NotLinear != "curvature, R² 0.9" {
+		t.Errorf("unit %q, NotLinear %q: want ticks, curvature, R² 0.9", series[0].Unit, series[0].Fit.NotLinear)
 	}
 }
 
@@ -110,8 +97,7 @@ func TestPlotSizeFlag(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.arg, func(t *testing.T) {
 			fs := newFlagSet("cpe", "", "", io.Discard)
-			size := new(plot.Size)
-			fs.Var(size, "plot-size", plotSizeUsage)
+			pf := addPlotFlags(fs, "it", plot.DefaultCPESize)
 			err := fs.parse([]string{"-plot-size", tt.arg})
 			if tt.errSub != "" {
 				var ue *usageError
@@ -125,17 +111,52 @@ func TestPlotSizeFlag(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p := cpePlot{Size: *size, Kernels: []plot.CPESeries{{Name: "k", Points: []plot.CPEPoint{{N: 1, Y: 2}, {N: 2, Y: 3}}}}}
-			img, err := p.render("png")
-			if err != nil {
+			var img bytes.Buffer
+			series := []plot.CPESeries{{Name: "k", Points: []plot.CPEPoint{{N: 1, Y: 2}, {N: 2, Y: 3}}}}
+			if err := plot.CPE(&img, "png", series, plot.Options{Size: pf.size}); err != nil {
 				t.Fatal(err)
 			}
-			m, err := png.Decode(bytes.NewReader(img))
+			m, err := png.Decode(&img)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if b := m.Bounds(); b.Dx() != tt.w || b.Dy() != tt.h {
 				t.Errorf("PNG %v×%v, want %v×%v", b.Dx(), b.Dy(), tt.w, tt.h)
+			}
+		})
+	}
+}
+
+// TestNotLinearInEveryFormat: a sweep whose cost is not linear in n says
+// so in every output format, ahead of its points in the table.
+func TestNotLinearInEveryFormat(t *testing.T) {
+	s := fakeSweep(t, "Quadratic", true)
+	var xs, ys []float64
+	for i, n := range s.res.Sizes {
+		y := 50 + 0.01*float64(n*n)
+		s.res.Points[i].Cycles, s.res.Points[i].Converged = y, true
+		xs, ys = append(xs, float64(n)), append(ys, y)
+	}
+	var err error
+	if s.res.Cycles, err = stats.LinearFit(xs, ys); err != nil {
+		t.Fatal(err)
+	}
+	if s.res.Linearity, err = stats.LackOfFit(xs, ys, stats.LinearityOptions{}); err != nil || s.res.Linearity.Linear {
+		t.Fatalf("LackOfFit of n² = %+v, %v: want not linear", s.res.Linearity, err)
+	}
+	s.check = "ok"
+	for _, format := range resultFormats {
+		t.Run(format, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := writeCPE(&b, format, header{}, []*sweptKernel{s}); err != nil {
+				t.Fatal(err)
+			}
+			out := b.String()
+			if !strings.Contains(out, stats.LinearityNotLinear) {
+				t.Errorf("no %q in:\n%s", stats.LinearityNotLinear, out)
+			}
+			if format == formatTable && strings.Index(out, stats.LinearityNotLinear) > strings.Index(out, "\n  n ") {
+				t.Errorf("the verdict comes after the points:\n%s", out)
 			}
 		})
 	}

@@ -164,7 +164,7 @@ func badInputs(t *testing.T) []badInput {
 		{name: "cli cpe log count", needs: "cpe", args: []string{"cpe", "-bench", "AddChain", "-log", "64:65536:1"}, want: []string{"count 1", "3 to 1000"}, exit: 2},
 		{name: "cli cpe sizes two ways", needs: "cpe", args: []string{"cpe", "-bench", "AddChain", "-sizes", "100,200,300", "-range", "1:20:1"}, want: []string{"-sizes and -range", "one way"}, exit: 2},
 		{name: "cli cpe no kernel", needs: "cpe", args: []string{"cpe", "-sizes", "100,200,300"}, want: []string{"-bench", "missing"}, exit: 2},
-		{name: "cli cpe plot format", needs: "cpe", args: []string{"cpe", "-bench", "AddChain", "-sizes", "100,200,300", "-plot", "out.gif"}, want: []string{".gif", ".svg or .png"}, exit: 2},
+		{name: "cli cpe plot format", needs: "cpe", args: []string{"cpe", "-bench", "AddChain", "-sizes", "100,200,300", "-plot", "out.gif"}, want: []string{"out.gif", ".svg, .png or .pdf"}, exit: 2},
 
 		// command lines: a measurement that fails, exit status 1
 		{name: "cli run not converged", args: []string{"run", "-bench", "^AddChain$", "-k", "1000", "-m", "1000", "-max-time", "1ms", "-format", "csv"}, exit: 1},
@@ -258,7 +258,17 @@ func checkCLIFailure(t *testing.T, in badInput, err error, stdout string) {
 		if stdout != "" {
 			t.Errorf("a usage error printed results: %q", stdout)
 		}
-		checkMessage(t, strings.TrimSuffix(msg.String(), "\n"), append([]string{"cyclebench: "}, in.want...))
+		prefix := "cyclebench: "
+		if len(in.args) > 1 {
+			prefix = "cyclebench " + in.args[0] + ": "
+		}
+		if !strings.HasPrefix(msg.String(), prefix) {
+			t.Errorf("message %q does not start with %q", msg.String(), prefix)
+		}
+		checkMessage(t, strings.TrimSuffix(msg.String(), "\n"), in.want)
+		if strings.Contains(msg.String(), "benchexamples:") {
+			t.Errorf("message %q names an internal package", msg.String())
+		}
 		return
 	}
 	// A failed measurement still writes what it measured, and says it

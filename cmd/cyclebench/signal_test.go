@@ -83,6 +83,105 @@ func TestSignals(t *testing.T) {
 	bin := buildCyclebench(t)
 	t.Run("while measuring", func(t *testing.T) { testSignalWritesResults(t, bin) })
 	t.Run("early", func(t *testing.T) { testEarlySignalNeverTruncates(t, bin) })
+	t.Run("every command", func(t *testing.T) { testSignalEveryCommand(t, bin) })
+}
+
+// testSignalEveryCommand sends SIGINT to each measuring subcommand while it
+// measures: each must write one complete JSON document of what it had
+// (-o, atomically), a plot where one was asked for, say on stderr that it
+// was interrupted (and draw no progress: stderr is not a terminal), and
+// exit 130. version measures nothing and is not among them.
+func testSignalEveryCommand(t *testing.T, bin string) {
+	tests := []struct {
+		name  string
+		args  []string
+		after time.Duration // from the start to the signal
+		check func(t *testing.T, doc map[string]any)
+		plot  bool
+	}{
+		{"info", []string{"info", "-duration", "1m"}, 500 * time.Millisecond, func(t *testing.T, doc map[string]any) {
+			if hz, _ := doc["tsc_hz"].(float64); hz <= 0 {
+				t.Errorf("tsc_hz %v: want the frequency measured so far", doc["tsc_hz"])
+			}
+		}, false},
+		{"calibrate", []string{"calibrate", "-duration", "1m"}, 500 * time.Millisecond, func(t *testing.T, doc map[string]any) {
+			ms, _ := doc["methods"].([]any)
+			if len(ms) == 0 {
+				t.Fatalf("no method in %v: want the frequency measured so far", doc)
+			}
+			m, _ := ms[len(ms)-1].(map[string]any)
+			if hz, _ := m["hz"].(float64); hz <= 0 || !strings.HasSuffix(m["method"].(string), ", so far") {
+				t.Errorf("last method %v: want the frequency so far", m)
+			}
+		}, false},
+		{"cpe", []string{"cpe", "-bench", "BubbleSort", "-range", "200:3000:200", "-k", "100", "-m", "100000", "-max-time", "1m"}, 1500 * time.Millisecond, func(t *testing.T, doc map[string]any) {
+			ks, _ := doc["kernels"].([]any)
+			if len(ks) != 1 || len(ks[0].(map[string]any)["points"].([]any)) == 0 {
+				t.Errorf("kernels %v: want BubbleSort with the sizes measured so far", ks)
+			}
+		}, true},
+		{"compare", []string{"compare", "-a", "AddChain", "-b", "AddChain", "-pairs", "100000", "-max-time", "1m"}, 1500 * time.Millisecond, func(t *testing.T, doc map[string]any) {
+			if p, _ := doc["pairs"].(float64); p < 6 || doc["verdict"] == "" {
+				t.Errorf("pairs %v, verdict %v: want the pairs taken so far compared", doc["pairs"], doc["verdict"])
+			}
+		}, true},
+		{"validate", []string{"validate"}, 1500 * time.Millisecond, func(t *testing.T, doc map[string]any) {
+			if cs, _ := doc["checks"].([]any); len(cs) == 0 {
+				t.Errorf("no check written: want those that finished")
+			}
+		}, false},
+		{"clocks", []string{"clocks", "-bench", "^(SumLoop|SortInts)$", "-reps", "1000"}, 1500 * time.Millisecond, func(t *testing.T, doc map[string]any) {
+			if cs, _ := doc["clocks"].([]any); len(cs) == 0 {
+				t.Errorf("no clock written")
+			}
+		}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			out, img := filepath.Join(dir, "out.json"), filepath.Join(dir, "out.svg")
+			args := append(tt.args, "-format", "json", "-o", out)
+			if tt.plot {
+				args = append(args, "-plot", img)
+			}
+			cmd := exec.Command(bin, args...)
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				skipIfCannotExec(t, err)
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = cmd.Process.Kill() })
+			time.Sleep(tt.after)
+			if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+				t.Fatal(err)
+			}
+			_ = cmd.Wait()
+			if got := cmd.ProcessState.ExitCode(); got != 130 {
+				t.Fatalf("exit status %d (%v), want 130; stderr %q", got, cmd.ProcessState, stderr.String())
+			}
+			if !strings.Contains(stderr.String(), "interrupted by SIGINT") || strings.Contains(stderr.String(), "\r") {
+				t.Errorf("stderr %q: want the summary line and no progress", stderr.String())
+			}
+			b, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var doc map[string]any
+			if err := json.Unmarshal(b, &doc); err != nil {
+				t.Fatalf("%s is not one complete JSON document (%v):\n%s", out, err, b)
+			}
+			if !strings.Contains(string(b), "interrupted") && !strings.Contains(string(b), "cancelled") {
+				t.Errorf("the output does not say it was interrupted:\n%s", b)
+			}
+			tt.check(t, doc)
+			if tt.plot {
+				if b, err := os.ReadFile(img); err != nil || !strings.Contains(string(b), "<svg") {
+					t.Errorf("-plot %s not written (%v)", img, err)
+				}
+			}
+		})
+	}
 }
 
 // testSignalWritesResults sends SIGINT and SIGTERM while cyclebench run

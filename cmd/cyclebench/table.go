@@ -1,0 +1,206 @@
+package main
+
+// The one table model of the command: a table is built once, from values,
+// and rendered as aligned text (-format table) or as CSV (-format csv).
+// JSON is written straight from the result structs.
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// col is one column of a table.
+type col struct {
+	name   string // header in the text rendering
+	key    string // header in CSV; "" means name; "-" leaves the column out of CSV
+	digits int    // significant digits of a float64 in text; 0 means 6
+	left   bool   // left-aligned in text (words); figures are right-aligned
+	csv    bool   // only in CSV, not in the text rendering
+}
+
+// shown is a value with its own text: text in the text rendering ("~1234"
+// for a figure from a fallback, "-12 *" for an outlier's residual,
+// "nearly" for a boolean), v in CSV.
+type shown struct {
+	v    any
+	text string
+}
+
+// table holds rows of values: string, int, float64 (NaN and ±Inf show as
+// "-" in text and "" in CSV), bool (yes/no, true/false), shown, or nil
+// ("-" and ""). A nil row is a blank line in text and nothing in CSV.
+type table struct {
+	cols   []col
+	rows   [][]any
+	noHead bool // no header line in text (key/value tables)
+}
+
+// kvTable returns a two-column key/value table without a header line in
+// text; in CSV its columns are key and value.
+func kvTable() *table {
+	return &table{cols: []col{{name: "key", left: true}, {name: "value", left: true}}, noHead: true}
+}
+
+// add appends a row of values, one per column.
+func (t *table) add(cells ...any) { t.rows = append(t.rows, cells) }
+
+// kv appends key with a value formatted like fmt.Sprintf.
+func (t *table) kv(key, format string, args ...any) { t.add(key, fmt.Sprintf(format, args...)) }
+
+// blank appends a blank line (text only).
+func (t *table) blank() { t.rows = append(t.rows, nil) }
+
+// write renders t in format: formatCSV as CSV, anything else as text.
+func (t *table) write(w io.Writer, format string) error {
+	if format == formatCSV {
+		return t.writeCSV(w)
+	}
+	return t.writeText(w)
+}
+
+// writeText writes t as columns padded to their widest cell, separated by
+// two spaces, without trailing blanks.
+func (t *table) writeText(w io.Writer) error {
+	var idx []int
+	for i, c := range t.cols {
+		if !c.csv {
+			idx = append(idx, i)
+		}
+	}
+	var lines [][]string
+	if !t.noHead {
+		var h []string
+		for _, i := range idx {
+			h = append(h, t.cols[i].name)
+		}
+		lines = append(lines, h)
+	}
+	for _, r := range t.rows {
+		if r == nil {
+			lines = append(lines, nil)
+			continue
+		}
+		var l []string
+		for _, i := range idx {
+			l = append(l, t.text(i, r))
+		}
+		lines = append(lines, l)
+	}
+	widths := make([]int, len(idx))
+	for _, l := range lines {
+		for j, c := range l {
+			widths[j] = max(widths[j], utf8.RuneCountInString(c))
+		}
+	}
+	var b strings.Builder
+	for _, l := range lines {
+		var line strings.Builder
+		for j, c := range l {
+			pad := strings.Repeat(" ", widths[j]-utf8.RuneCountInString(c))
+			if t.cols[idx[j]].left {
+				line.WriteString(c + pad)
+			} else {
+				line.WriteString(pad + c)
+			}
+			if j < len(l)-1 {
+				line.WriteString("  ")
+			}
+		}
+		b.WriteString(strings.TrimRight(line.String(), " ") + "\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// text renders cell i of row r for the text table.
+func (t *table) text(i int, r []any) string {
+	if i >= len(r) {
+		return "-"
+	}
+	switch v := r[i].(type) {
+	case nil:
+		return "-"
+	case string:
+		if v == "" && !t.cols[i].left {
+			return "-"
+		}
+		return v
+	case float64:
+		d := t.cols[i].digits
+		if d == 0 {
+			d = 6
+		}
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return "-"
+		}
+		return sig(v, d)
+	case bool:
+		return yesNo(v)
+	case shown:
+		return v.text
+	}
+	return fmt.Sprint(r[i])
+}
+
+// writeCSV writes t as CSV with a header of the columns' keys; floats keep
+// 10 significant digits.
+func (t *table) writeCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	var idx []int
+	var head []string
+	for i, c := range t.cols {
+		if c.key == "-" {
+			continue
+		}
+		idx = append(idx, i)
+		head = append(head, cmpOr(c.key, c.name))
+	}
+	if err := cw.Write(head); err != nil {
+		return err
+	}
+	for _, r := range t.rows {
+		if r == nil {
+			continue
+		}
+		rec := make([]string, len(idx))
+		for j, i := range idx {
+			if i < len(r) {
+				rec[j] = csvCell(r[i])
+			}
+		}
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// csvCell renders one value for CSV.
+func csvCell(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return ""
+	case float64:
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return ""
+		}
+		return strconv.FormatFloat(v, 'g', 10, 64)
+	case shown:
+		return csvCell(v.v)
+	}
+	return fmt.Sprint(v)
+}
+
+// cmpOr returns a, or b when a is "".
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
