@@ -215,6 +215,7 @@ type loopState struct {
 	Cancelled bool          // the context is done
 	Busy      bool          // some target still needs samples
 	Pending   bool          // some overhead or ruler stream has not converged
+	Exhausted bool          // some target has taken MaxSamples samples
 	MaxRounds int           // a bound on rounds (0: none)
 }
 
@@ -225,15 +226,18 @@ const (
 	stopCancelled stopReason = "cancelled"
 	stopMaxTime   stopReason = "max-time"
 	stopRounds    stopReason = "max-rounds"
+	stopSamples   stopReason = "max-samples"
 	stopDone      stopReason = "done"
 )
 
 // decideStop is the stopping rule. At least one round is always taken, so
 // a time limit yields a result that says it did not converge rather than
 // no result. Then the loop stops when the context is cancelled, when
-// MaxTime has passed, when MaxRounds rounds are done, or when no target
-// needs samples and every overhead and ruler stream has converged (or
-// reached MaxSamples, which Pending accounts for).
+// MaxTime has passed, when MaxRounds rounds are done, when a target has
+// taken MaxSamples samples (M bounds the measurement: every stream is
+// sampled in every round, so no target may go on past it while another
+// stream converges), or when no target needs samples and every overhead
+// and ruler stream has converged.
 func decideStop(s loopState, maxTime time.Duration) stopReason {
 	switch {
 	case s.Cancelled:
@@ -244,6 +248,8 @@ func decideStop(s loopState, maxTime time.Duration) stopReason {
 		return stopMaxTime
 	case s.MaxRounds > 0 && s.Rounds >= s.MaxRounds:
 		return stopRounds
+	case s.Exhausted && !s.Busy:
+		return stopSamples
 	case !s.Busy && !s.Pending:
 		return stopDone
 	}

@@ -212,6 +212,8 @@ func TestDecideStop(t *testing.T) {
 		{"time", loopState{Rounds: 3, Busy: true, Elapsed: 2 * maxTime}, stopMaxTime},
 		{"rounds", loopState{Rounds: 10, Busy: true, MaxRounds: 10}, stopRounds},
 		{"cancel beats done", loopState{Rounds: 3, Cancelled: true}, stopCancelled},
+		{"a target at M stops a pending ruler", loopState{Rounds: 500, Pending: true, Exhausted: true}, stopSamples},
+		{"pairs still needed go past M", loopState{Rounds: 500, Busy: true, Exhausted: true}, ""},
 	} {
 		if got := decideStop(tt.s, maxTime); got != tt.want {
 			t.Errorf("%s: decideStop(%+v) = %q, want %q", tt.name, tt.s, got, tt.want)

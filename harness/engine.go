@@ -193,6 +193,7 @@ type engine struct {
 	rounds   int
 	wall     time.Duration
 	cpt      float64 // core cycles per tick, from the ruler
+	cptFrom  string  // CyclesRuler, or CyclesCalibration when the ruler gave no slope
 	refOK    bool    // both ruler streams converged
 	warnings []error // the loop's own: pinning, calibration, ruler, CPU share
 
@@ -442,6 +443,11 @@ func (e *engine) busy() bool {
 	return false
 }
 
+// exhausted reports whether a target has taken MaxSamples samples.
+func (e *engine) exhausted() bool {
+	return slices.ContainsFunc(e.targets, func(t *target) bool { return t.taken >= e.cfg.MaxSamples })
+}
+
 // slot kinds of a round.
 const (
 	slotTarget = iota
@@ -487,7 +493,7 @@ func (e *engine) run(extra func(*engine) bool, progress func(*engine) (int, int)
 	for {
 		why = decideStop(loopState{
 			Rounds: e.rounds, Elapsed: time.Since(start), Cancelled: cfg.Context.Err() != nil,
-			Busy: e.busy() || (extra != nil && extra(e)), Pending: !e.othersDone(),
+			Busy: e.busy() || (extra != nil && extra(e)), Pending: !e.othersDone(), Exhausted: e.exhausted(),
 		}, cfg.MaxTime)
 		if why != "" {
 			break
@@ -689,9 +695,10 @@ func (e *engine) finishRuler() {
 	}
 	e.refOK = e.short.kb.Converged() && e.long.kb.Converged()
 	if e.long.kb.Kept() > 0 && e.short.kb.Kept() > 0 && e.long.kb.Min() > e.short.kb.Min() {
-		e.cpt = float64(e.longLen-e.shortLen) / (e.long.kb.Min() - e.short.kb.Min())
+		e.cpt, e.cptFrom = float64(e.longLen-e.shortLen)/(e.long.kb.Min()-e.short.kb.Min()), CyclesRuler
 	} else {
-		e.cpt = e.cal.Core.CyclesPerTick
+		e.cpt, e.cptFrom = e.cal.Core.CyclesPerTick, CyclesCalibration
+		e.refOK = false
 		e.warnings = append(e.warnings, fmt.Errorf("%w: the reference chain gave no usable slope; the calibration's %.4f cycles/tick is used", ErrNoCycles, e.cpt))
 	}
 	if !e.refOK {
@@ -783,7 +790,7 @@ func (e *engine) result(t *target) (Result, error) {
 	res.Nanoseconds = res.Ticks / e.hz * 1e9
 	if !cfg.NoCycles {
 		res.CyclesPerTick, res.ReferenceConverged = e.cpt, e.refOK
-		res.Cycles, res.CyclesSource = res.Ticks*e.cpt, CyclesRuler
+		res.Cycles, res.CyclesSource = res.Ticks*e.cpt, e.cptFrom
 	}
 	name := nameOr(t.inst.Name)
 	res.Counters = counters(t.hw, t.overs[0].hw)
@@ -812,7 +819,11 @@ func (e *engine) result(t *target) (Result, error) {
 			ErrModes, name, e.perCall(m.Low), e.perCall(m.High), m.NLow, m.NHigh, len(per)))
 	}
 	if !res.Converged {
-		res.Warnings = append(res.Warnings, fmt.Errorf("%w: %s: spread of the %d best is %.3g%% after %d samples in %v (ε %.3g%%)", ErrNotConverged, name, cfg.K, res.Spread*100, res.Samples, res.Wall.Round(time.Millisecond), cfg.Epsilon*100))
+		spread := fmt.Sprintf("spread of the %d best is %.3g%%", cfg.K, res.Spread*100)
+		if math.IsNaN(res.Spread) {
+			spread = fmt.Sprintf("fewer than K = %d usable samples", cfg.K)
+		}
+		res.Warnings = append(res.Warnings, fmt.Errorf("%w: %s: %s after %d samples in %v (ε %.3g%%)", ErrNotConverged, name, spread, res.Samples, res.Wall.Round(time.Millisecond), cfg.Epsilon*100))
 	}
 	if d := res.Disturbed; res.Samples > 0 && float64(res.Discarded) > 0.1*float64(res.Samples) {
 		res.Warnings = append(res.Warnings, fmt.Errorf("%w: %s: %d of %d samples (%.0f%%): %d context switches, %d migrations, %d page faults", ErrDiscards, name, res.Discarded, res.Samples, 100*float64(res.Discarded)/float64(res.Samples), d.ContextSwitches, d.Migrations, d.PageFaults))

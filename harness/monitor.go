@@ -55,8 +55,9 @@ type Counter struct {
 
 // Cycle sources of Result.CyclesSource.
 const (
-	CyclesRuler = "ruler" // the ADD-chain ruler measured beside the target
-	CyclesPMU   = "pmu"   // the processor's cycle counter
+	CyclesRuler       = "ruler"       // the ADD-chain ruler measured beside the target
+	CyclesPMU         = "pmu"         // the processor's cycle counter
+	CyclesCalibration = "calibration" // the calibration's ratio: the ruler gave no slope
 )
 
 // ErrCounters (a warning): the performance counters asked for, or the

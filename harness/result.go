@@ -45,7 +45,9 @@ type Result struct {
 	// (Config.NoCycles, or see Warnings).
 	Cycles float64
 	// CyclesSource says where Cycles came from: CyclesRuler ("ruler"),
-	// CyclesPMU ("pmu"), or "" when there is no cycle figure.
+	// CyclesPMU ("pmu"), CyclesCalibration ("calibration": the ruler gave
+	// no slope and the calibration's ratio, measured at another moment, was
+	// used; a warning says so), or "" when there is no cycle figure.
 	CyclesSource string
 	// Counters are the extra events of Config.Events, per call.
 	Counters []Counter

@@ -21,6 +21,7 @@ import (
 	"github.com/cyclebench/cyclebench/affinity"
 	"github.com/cyclebench/cyclebench/calibrate"
 	"github.com/cyclebench/cyclebench/internal/pinned"
+	"github.com/cyclebench/cyclebench/perfevent"
 )
 
 // run runs the subcommand named by args[0] with the rest of args. It is main
@@ -96,7 +97,8 @@ func (e *usageError) Error() string { return withoutPackages.Replace(e.err.Error
 
 // withoutPackages drops the package prefixes of library errors, which mean
 // nothing to a user of the command.
-var withoutPackages = strings.NewReplacer("benchexamples: ", "", "harness: ", "", "cputime: ", "", "calibrate: ", "", "affinity: ", "", "stats: ", "", "plot: ", "")
+var withoutPackages = strings.NewReplacer("benchexamples: ", "", "harness: ", "", "cputime: ", "", "calibrate: ", "", "affinity: ", "", "stats: ", "", "plot: ", "", "perfevent: ", "", "results: ", "")
+
 func (e *usageError) Unwrap() error { return e.err }
 
 // usageErrorf returns a *usageError formatted like fmt.Errorf (%w works).
@@ -521,6 +523,7 @@ type system struct {
 	onPinned    func(pinned.Options, func(*pinned.Thread) error) error
 	allowed     func() ([]int, error)
 	probe       func() affinity.Capabilities
+	events      func() []perfevent.Status
 	detectCPU   func() calibrate.CPU
 	measure     func(calibrate.Options) (*calibrate.Calibration, error)
 	bracket     func(time.Duration) (calibrate.Frequency, error)
@@ -543,6 +546,7 @@ func realSystem() system {
 		},
 		allowed:     affinity.Allowed,
 		probe:       affinity.Probe,
+		events:      perfevent.Probe,
 		detectCPU:   calibrate.DetectCPU,
 		measure:     calibrate.Measure,
 		bracket:     calibrate.Bracket,

@@ -16,6 +16,7 @@ import (
 	"github.com/cyclebench/cyclebench/affinity"
 	"github.com/cyclebench/cyclebench/calibrate"
 	"github.com/cyclebench/cyclebench/internal/pinned"
+	"github.com/cyclebench/cyclebench/perfevent"
 	"github.com/cyclebench/cyclebench/tsc"
 )
 
@@ -143,6 +144,15 @@ func useFake(t *testing.T) *fakeSys {
 			return body(&pinned.Thread{CPU: cpu})
 		},
 		allowed: func() ([]int, error) { return []int{0, 1}, nil },
+		events: func() []perfevent.Status {
+			// As recorded on a KVM guest without a PMU.
+			noPMU := fmt.Errorf("%w: cycles: no hardware PMU (virtualised?): ENOENT", perfevent.ErrNoPMU)
+			return []perfevent.Status{
+				{Event: perfevent.Cycles, Err: noPMU, RDPMC: perfevent.ErrNoRDPMC},
+				{Event: perfevent.ContextSwitches, Available: true, RDPMC: perfevent.ErrNoRDPMC},
+				{Event: perfevent.PageFaults, Available: true, RDPMC: perfevent.ErrNoRDPMC},
+			}
+		},
 		probe: func() affinity.Capabilities {
 			return affinity.Capabilities{Pin: true, High: true, Notes: []string{"high: nice -20 permitted", "realtime: SCHED_FIFO refused"}}
 		},

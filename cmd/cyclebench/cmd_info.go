@@ -9,6 +9,7 @@ import (
 	"github.com/cyclebench/cyclebench/affinity"
 	"github.com/cyclebench/cyclebench/calibrate"
 	"github.com/cyclebench/cyclebench/internal/pinned"
+	"github.com/cyclebench/cyclebench/perfevent"
 )
 
 const infoDescription = `
@@ -105,6 +106,7 @@ type infoReport struct {
 	AllowedCPUs []int        `json:"allowed_cpus"`
 	PinnedCPU   int          `json:"pinned_cpu"`
 	Priority    priorityJSON `json:"priority"`
+	Events      []eventJSON  `json:"events"`
 
 	Took      float64  `json:"took_seconds"`
 	GoVersion string   `json:"go_version"`
@@ -126,6 +128,27 @@ func crossChecks(f calibrate.Frequency) []crossCheckJSON {
 		cc = append(cc, crossCheckJSON{Source: c.Source, Hz: c.Hz, DiffPPM: c.DiffPPM})
 	}
 	return cc
+}
+
+// eventJSON is what perfevent.Probe found for one performance-counter
+// event on this machine.
+type eventJSON struct {
+	Event     string `json:"event"`
+	Available bool   `json:"available"`
+	Reason    string `json:"reason,omitempty"` // why not, when not available
+	RDPMC     bool   `json:"rdpmc"`            // readable from user space
+}
+
+func eventsJSON(st []perfevent.Status) []eventJSON {
+	out := make([]eventJSON, 0, len(st))
+	for _, s := range st {
+		e := eventJSON{Event: s.Event.String(), Available: s.Available, RDPMC: s.RDPMC == nil}
+		if s.Err != nil {
+			e.Reason = withoutPackages.Replace(s.Err.Error())
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 // priorityJSON is what affinity.Probe found this process could obtain.
@@ -156,6 +179,7 @@ func gatherInfo(cpu int, d time.Duration) (*infoReport, error) {
 	}
 	// After restoring: Probe tries the priorities on a thread of its own.
 	r := newInfoReport(c, allowed, th.CPU, sys.probe())
+	r.Events = eventsJSON(sys.events())
 	r.Warnings = errorStrings(append(append([]error(nil), th.Warnings...), c.Warnings...))
 	return r, nil
 }
@@ -273,6 +297,16 @@ func (r *infoReport) table() *table {
 	row("priority", "pin=%s high=%s realtime=%s", yesNo(r.Priority.Pin), yesNo(r.Priority.High), yesNo(r.Priority.Realtime))
 	for _, n := range r.Priority.Notes {
 		row("priority_note", "%s", n)
+	}
+	for _, e := range r.Events {
+		switch {
+		case e.Available && e.RDPMC:
+			row("event", "%s: available (also read with RDPMC from user space)", e.Event)
+		case e.Available:
+			row("event", "%s: available", e.Event)
+		default:
+			row("event", "%s: unavailable: %s", e.Event, e.Reason)
+		}
 	}
 	row("go", "%s %s/%s", r.GoVersion, r.GOOS, r.GOARCH)
 	row("took", "%.3fs", r.Took)

@@ -69,6 +69,9 @@ func sameShape(t *testing.T, got, want string, masked ...string) {
 	t.Helper()
 	gk, gv := shape(got, masked)
 	wk, wv := shape(want, masked)
+	// A key repeated on consecutive lines (info's "event" rows, one per
+	// event this platform knows) is one key of the shape.
+	gk, wk = slices.Compact(gk), slices.Compact(wk)
 	if !slices.Equal(gk, wk) {
 		t.Errorf("keys %q, want %q\n%s", gk, wk, got)
 	}

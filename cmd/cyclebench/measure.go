@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"slices"
+	"strings"
 
 	"github.com/cyclebench/cyclebench/affinity"
 	"github.com/cyclebench/cyclebench/calibrate"
@@ -17,6 +18,7 @@ type measureFlags struct {
 	cfg      harness.Config
 	priority *string
 	mode     *string
+	events   *string
 }
 
 // modeBoth is run's -mode value that measures each kernel in both modes.
@@ -34,6 +36,8 @@ func addMeasureFlags(fs *flagSet, withBoth bool) *measureFlags {
 	fs.IntVar(&c.CPU, "cpu", c.CPU, "pin the measuring thread to CPU `N`; -1 picks the highest-numbered allowed CPU")
 	m.priority = choiceFlag(fs, "priority", "high", "priority of the measuring thread (realtime: SCHED_FIFO, bounded by RLIMIT_RTTIME)", "normal", "high", "realtime")
 	fs.BoolVar(&c.NoCycles, "no-cycles", false, "skip the core-clock reference chain (no cycle figures, ticks and ns only)")
+	m.events = fs.String("events", "", "also count these performance-counter `EVENTS` per call, comma-separated perf names\n(cycles, instructions, branch-misses, cache-misses, ...; cyclebench info lists what this machine can count)")
+	fs.BoolVar(&c.NoDisturbances, "no-disturb", false, "do not read the software events (context switches, migrations, page faults)\naround each sample to discard disturbed ones")
 	modes := []string{harness.Throughput.String(), harness.Latency.String()}
 	usage := "what a call's cost means: throughput (calls back to back) or latency (calls fenced apart)"
 	if withBoth {
@@ -46,7 +50,7 @@ func addMeasureFlags(fs *flagSet, withBoth bool) *measureFlags {
 
 // flagOf names the flag that sets each harness.Config field.
 var flagOf = map[string]string{
-	"K": "-k", "Epsilon": "-eps", "MaxSamples": "-m", "MaxTime": "-max-time", "CPU": "-cpu",
+	"K": "-k", "Epsilon": "-eps", "MaxSamples": "-m", "MaxTime": "-max-time", "CPU": "-cpu", "Events": "-events",
 }
 
 // config returns the harness configuration the flags set, checked by
@@ -58,9 +62,15 @@ func (m *measureFlags) config() (harness.Config, error) {
 	if *m.mode == harness.Latency.String() {
 		cfg.Mode = harness.Latency
 	}
+	if *m.events != "" {
+		cfg.Events = strings.Split(*m.events, ",")
+	}
 	if _, err := cfg.WithDefaults(); err != nil {
 		var ce *harness.ConfigError
 		if errors.As(err, &ce) && flagOf[ce.Field] != "" {
+			if ce.Field == "Events" {
+				return cfg, usageErrorf("-events %s: %s", *m.events, withoutPackages.Replace(ce.Allowed))
+			}
 			return cfg, usageErrorf("%s %v: out of range (allowed: %s)", flagOf[ce.Field], ce.Value, ce.Allowed)
 		}
 		return cfg, usageErrorf("%w", err)

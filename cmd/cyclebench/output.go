@@ -159,10 +159,18 @@ func resultTable(h header, rs []measured) *table {
 		{name: "elements", csv: true}, {name: "cycles/elem", key: "cycles_per_element", digits: 4},
 		{name: "ticks_per_element", csv: true}, {name: "ns_per_element", csv: true},
 		{name: "unit", left: true}, {name: "R", key: "repeat"}, {name: "samples"}, {name: "discarded"},
+		{name: "cs/mig/pf", key: "-"}, {name: "disturbed_context_switches", csv: true},
+		{name: "disturbed_migrations", csv: true}, {name: "disturbed_page_faults", csv: true},
 		{name: "spread", digits: 3}, {name: "converged", left: true}, {name: "usable", csv: true},
 		{name: "overhead_ticks", csv: true}, {name: "core_cycles_per_tick", csv: true}, {name: "ruler_converged", csv: true},
-		{name: "tsc_hz", csv: true}, {name: "cpu", csv: true}, {name: "check", csv: true}, {name: "warnings", csv: true},
+		{name: "cycles_source", csv: true}, {name: "tsc_hz", csv: true}, {name: "cpu", csv: true},
 	}}
+	// One column per extra event counted (Config.Events), when any was.
+	events := counterEvents(rs)
+	for _, ev := range events {
+		t.cols = append(t.cols, col{name: ev + "/op", key: strings.ReplaceAll(ev, "-", "_") + "_per_op"})
+	}
+	t.cols = append(t.cols, col{name: "check", csv: true}, col{name: "warnings", csv: true})
 	if len(rs) == 0 && len(h.Warnings) > 0 {
 		// No result to carry them: one row with only the warnings, so that
 		// a run interrupted before its first result still says why.
@@ -178,15 +186,42 @@ func resultTable(h header, rs []measured) *table {
 		// The warnings cell holds one warning per line (a quoted CSV field
 		// may contain newlines; warnings themselves are single lines).
 		warn := strings.Join(append(slices.Clone(h.Warnings), errorStrings(r.Warnings)...), "\n")
-		t.add(r.Name, r.Mode.String(), r.Kernel, r.N,
+		d := r.Disturbed
+		var dist any // "-" where the software events could not be read
+		if d.Monitored {
+			dist = fmt.Sprintf("%d/%d/%d", d.ContextSwitches, d.Migrations, d.PageFaults)
+		}
+		row := []any{r.Name, r.Mode.String(), r.Kernel, r.N,
 			cyclesCell(r.Result, r.Cycles, 6), r.Ticks, r.Nanoseconds,
 			elems, epc, tpe, npe,
 			orDash(r.Unit), r.Repeat, r.Samples, r.Discarded,
+			dist, d.ContextSwitches, d.Migrations, d.PageFaults,
 			spreadCell(r.Spread), convergedText(r.Result), usable(r.Result),
 			r.OverheadTicks, r.CyclesPerTick, r.ReferenceConverged,
-			r.TicksPerSecond, r.CPU, r.Check, warn)
+			r.CyclesSource, r.TicksPerSecond, r.CPU}
+		for _, ev := range events {
+			var v any
+			if c, ok := r.CounterValue(ev); ok {
+				v = c
+			}
+			row = append(row, v)
+		}
+		t.add(append(row, r.Check, warn)...)
 	}
 	return t
+}
+
+// counterEvents lists the extra events any result counted, in order.
+func counterEvents(rs []measured) []string {
+	var evs []string
+	for _, r := range rs {
+		for _, c := range r.Counters {
+			if !slices.Contains(evs, c.Event) {
+				evs = append(evs, c.Event)
+			}
+		}
+	}
+	return evs
 }
 
 // spreadCell shows a K-best spread as a percentage ("-" before K samples).
@@ -355,13 +390,17 @@ type jsonResult struct {
 	OverheadTicks    float64   `json:"overhead_ticks"`
 	CyclesPerTick    float64   `json:"core_cycles_per_tick"`
 	RulerConverged   bool      `json:"ruler_converged"`
-	QuantumTicks     float64   `json:"quantum_ticks,omitempty"`
-	TicksPerSecond   float64   `json:"tsc_hz"`
-	CPU              int       `json:"cpu"`
-	Priority         string    `json:"priority"`
-	WallSeconds      float64   `json:"wall_seconds"`
-	Check            string    `json:"check,omitempty"`
-	Warnings         []string  `json:"warnings"`
+	CyclesSource     string    `json:"cycles_source,omitempty"`
+
+	Disturbed      harness.Disturbances `json:"disturbed"`
+	Counters       []harness.Counter    `json:"counters,omitempty"`
+	QuantumTicks   float64              `json:"quantum_ticks,omitempty"`
+	TicksPerSecond float64              `json:"tsc_hz"`
+	CPU            int                  `json:"cpu"`
+	Priority       string               `json:"priority"`
+	WallSeconds    float64              `json:"wall_seconds"`
+	Check          string               `json:"check,omitempty"`
+	Warnings       []string             `json:"warnings"`
 }
 
 func toJSON(r measured) jsonResult {
@@ -371,6 +410,7 @@ func toJSON(r measured) jsonResult {
 		Converged: r.Converged, Usable: usable(r.Result), Samples: r.Samples, Discarded: r.Discarded, Repeat: r.Repeat,
 		Best: r.Best, Spread: nanToZero(r.Spread), OverheadTicks: nanToZero(r.OverheadTicks),
 		CyclesPerTick: r.CyclesPerTick, RulerConverged: r.ReferenceConverged, QuantumTicks: r.Quantum,
+		CyclesSource: r.CyclesSource, Disturbed: r.Disturbed, Counters: r.Counters,
 		TicksPerSecond: r.TicksPerSecond, CPU: r.CPU, Priority: r.Priority,
 		WallSeconds: r.Wall.Seconds(), Check: r.Check, Warnings: errorStrings(r.Warnings),
 	}
