@@ -5,10 +5,12 @@ import (
 	"io"
 	"math"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/cyclebench/cyclebench/calibrate"
 	"github.com/cyclebench/cyclebench/harness"
@@ -500,10 +502,22 @@ func checkWritable(path, flag string) error {
 	if path == "" {
 		return nil
 	}
+	// A SIGINT or SIGTERM while the probe file exists would leave it
+	// behind: hold signals for that moment and raise them again after.
+	held := make(chan os.Signal, 2)
+	signal.Notify(held, os.Interrupt, syscall.SIGTERM)
 	f, err := createTemp(path, flag)
 	if err == nil {
 		f.Close()
 		os.Remove(f.Name())
+	}
+	signal.Stop(held)
+	select {
+	case s := <-held:
+		if p, perr := os.FindProcess(os.Getpid()); perr == nil {
+			_ = p.Signal(s) // as if it came now (not possible on Windows: then it is lost)
+		}
+	default:
 	}
 	return err
 }
