@@ -65,6 +65,10 @@ type header struct {
 	Command       string            `json:"command"`
 	CPU           string            `json:"cpu"`
 	Vendor        string            `json:"vendor"`
+	Family        int               `json:"family"` // CPUID family, model and stepping; 0 when unknown (arm64)
+	Model         int               `json:"model"`
+	Stepping      int               `json:"stepping"`
+	LogicalCPUs   int               `json:"logical_cpus"` // runtime.NumCPU
 	Hypervisor    string            `json:"hypervisor"`
 	Counter       string            `json:"counter"`
 	TSCHz         float64           `json:"tsc_hz"`
@@ -89,6 +93,7 @@ func newHeader(command string, cal *calibrate.Calibration, cfg harness.Config, w
 	}
 	if cal != nil {
 		h.CPU, h.Vendor, h.Hypervisor, h.Counter = cal.CPU.Brand, cal.CPU.Vendor, cal.CPU.Hypervisor, cal.CPU.Counter
+		h.Family, h.Model, h.Stepping, h.LogicalCPUs = cal.CPU.Family, cal.CPU.Model, cal.CPU.Stepping, cal.CPU.LogicalCPUs
 		h.TSCHz, h.TSCHzPPM = cal.Frequency.Hz, cal.Frequency.PPM
 		h.TSCHzSource = cal.Frequency.Method + ": " + cal.Frequency.Source
 		h.CyclesPerTick, h.TSCStep = cal.Core.CyclesPerTick, cal.Step.Step
@@ -261,8 +266,15 @@ func bothModesTable(rs []measured) *table {
 // the counter frequency and core cycles per tick follow as "#" lines,
 // which benchfmt readers skip.
 func benchConfig(h header) [][2]string {
+	id := func(v int) string { // 0 is unknown: no line
+		if v == 0 {
+			return ""
+		}
+		return strconv.Itoa(v)
+	}
 	kv := [][2]string{
 		{"goos", h.GOOS}, {"goarch", h.GOARCH}, {"cpu", h.CPU}, {"vendor", h.Vendor},
+		{"family", id(h.Family)}, {"model", id(h.Model)}, {"stepping", id(h.Stepping)}, {"logical-cpus", id(h.LogicalCPUs)},
 		{"hypervisor", h.Hypervisor}, {"counter", h.Counter},
 		{"k", strconv.Itoa(h.K)}, {"eps", strconv.FormatFloat(h.Epsilon, 'g', -1, 64)},
 		{"m", strconv.Itoa(h.MaxSamples)}, {"go", h.GoVersion},
