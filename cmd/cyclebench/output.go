@@ -485,6 +485,21 @@ func checkWritable(path, flag string) error {
 // half-written file and an existing file is never left truncated; flag
 // names the option in errors.
 func writeFileAtomic(path, flag string, data []byte) error {
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() && !st.IsDir() {
+		// A device or a pipe (-o /dev/null, -o /dev/stdout): written in
+		// place; a rename would put a regular file where it was.
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err == nil {
+			_, err = f.Write(data)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("%s %s: %w", flag, path, err)
+		}
+		return nil
+	}
 	f, err := createTemp(path, flag)
 	if err != nil {
 		return err
