@@ -96,7 +96,8 @@ func (e *usageError) Error() string { return withoutPackages.Replace(e.err.Error
 
 // withoutPackages drops the package prefixes of library errors, which mean
 // nothing to a user of the command.
-var withoutPackages = strings.NewReplacer("benchexamples: ", "", "harness: ", "", "cputime: ", "", "calibrate: ", "", "affinity: ", "", "stats: ", "", "plot: ", "")
+var withoutPackages = strings.NewReplacer("benchexamples: ", "", "harness: ", "", "cputime: ", "", "calibrate: ", "", "affinity: ", "", "stats: ", "", "plot: ", "", "results: ", "")
+
 func (e *usageError) Unwrap() error { return e.err }
 
 // usageErrorf returns a *usageError formatted like fmt.Errorf (%w works).
