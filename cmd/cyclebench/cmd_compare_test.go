@@ -163,11 +163,11 @@ func resultsTestdata(name string) string {
 }
 
 // machineFiles are three machines' run files: a Zen 5 guest (-format
-// bench, 3 runs of each kernel), this project's Zen 4 guest (JSON, 1 run)
+// bench, 3 runs of each kernel), this project's Zen 4 guest (JSON, 3 runs)
 // and a synthetic arm64 machine without cycle figures that lacks 4
 // kernels.
 func machineFiles() []string {
-	return []string{resultsTestdata("kvm-amd-zen5-run.txt"), resultsTestdata("kvm-amd-zen4-run.json"), resultsTestdata("synthetic-arm64-cntvct-nocycles-run.json")}
+	return []string{resultsTestdata("kvm-amd-zen5-run.txt"), resultsTestdata("kvm-amd-zen4-run-count3.json"), resultsTestdata("synthetic-arm64-cntvct-nocycles-run.json")}
 }
 
 func TestCompareFilesRatios(t *testing.T) {
