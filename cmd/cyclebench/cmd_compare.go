@@ -131,9 +131,14 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 		if *nameA != "" || *nameB != "" || sf.given() {
 			return usageErrorf("give either result files or -a and -b, not both")
 		}
+		if len(fs.args) == 2 && !mf.matrix && o.format != formatBench {
+			if f := given(fs, matrixOnly...); f != "" {
+				return usageErrorf("%s is for the matrix of three files or more (or two with -matrix)", f)
+			}
+		}
 		return compareSavedFiles(o, pf, mf, fs.args, opt)
 	}
-	if f := mf.given(fs); f != "" {
+	if f := given(fs, fileFlags...); f != "" {
 		return usageErrorf("%s is for comparing result files (cyclebench compare [flags] FILE FILE...)", f)
 	}
 	if *nameA == "" || *nameB == "" {

@@ -41,16 +41,22 @@ func addMatrixFlags(fs *flagSet) *matrixFlags {
 	return m
 }
 
-// given names the first file-only flag set, "" when none is.
-func (m *matrixFlags) given(fs *flagSet) string {
+// given names the first of the flags set on fs, "" when none is.
+func given(fs *flagSet, names ...string) string {
 	set := ""
 	fs.Visit(func(f *flag.Flag) {
-		if set == "" && slices.Contains([]string{"baseline", "names", "bench", "spread", "all-sizes", "matrix", "plot-kind"}, f.Name) {
+		if set == "" && slices.Contains(names, f.Name) {
 			set = "-" + f.Name
 		}
 	})
 	return set
 }
+
+// The flags for files, and those of them that shape only the matrix.
+var (
+	fileFlags  = []string{"baseline", "names", "bench", "spread", "all-sizes", "matrix", "plot-kind"}
+	matrixOnly = []string{"names", "spread", "all-sizes", "plot-kind"}
+)
 
 // setup reads the flags that shape a matrix: the -bench filter, the
 // -names and -spread.
