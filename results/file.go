@@ -81,7 +81,7 @@ type File struct {
 	Notes []string
 	// Absent lists the fields the reader expected and did not find (JSON
 	// keys such as "mode"); they read as zero. Optional fields that newer
-	// versions add (family, model, logical_cpus, quantum) are not listed.
+	// versions add (family, model, logical_cpus, quantum_ticks) are not listed.
 	Absent []string
 	// Warnings are soft problems met while reading: skipped lines
 	// ([ErrSkippedLine]), absent fields ([ErrAbsentField]), a machine that

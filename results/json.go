@@ -152,7 +152,7 @@ func (jr *jsonReader) expect(o jobject, kind string, keys ...string) {
 }
 
 // Expected keys of each kind of object. Fields newer versions add
-// (family, model, logical_cpus, quantum) are read when present and not
+// (family, model, logical_cpus, quantum_ticks) are read when present and not
 // expected.
 var (
 	headerKeys = []string{"command", "cpu", "vendor", "hypervisor", "counter", "tsc_hz", "tsc_hz_source", "tsc_hz_ppm",
@@ -282,6 +282,7 @@ type jsonResult struct {
 	Repeat        int      `json:"repeat"`
 	CyclesPerTick float64  `json:"core_cycles_per_tick"`
 	Quantum       float64  `json:"quantum"`
+	QuantumTicks  float64  `json:"quantum_ticks"`
 	Check         string   `json:"check"`
 	Warnings      []string `json:"warnings"`
 }
@@ -307,7 +308,8 @@ func (jr *jsonReader) result(es *entrySet, el jfield, where, kind, unit, kernel 
 		get(jr, o, where, "ticks_per_element", num, &j.TicksPerElem), get(jr, o, where, "ns_per_element", num, &j.NsPerElem),
 		get(jr, o, where, "converged", boolean, &j.Converged), get(jr, o, where, "samples", integer, &j.Samples),
 		get(jr, o, where, "repeat", integer, &j.Repeat), get(jr, o, where, "core_cycles_per_tick", num, &j.CyclesPerTick),
-		get(jr, o, where, "quantum", num, &j.Quantum), get(jr, o, where, "check", str, &j.Check),
+		get(jr, o, where, "quantum", num, &j.Quantum), get(jr, o, where, "quantum_ticks", num, &j.QuantumTicks),
+		get(jr, o, where, "check", str, &j.Check),
 		get(jr, o, where, "warnings", "an array of strings", &j.Warnings),
 	} {
 		if g != nil {
@@ -343,6 +345,9 @@ func (jr *jsonReader) result(es *entrySet, el jfield, where, kind, unit, kernel 
 		Ticks: j.Ticks, NS: j.NS, NotConverged: !j.Converged, Samples: j.Samples, Repeat: j.Repeat,
 		CyclesPerTick: j.CyclesPerTick, Quantum: j.Quantum, Check: j.Check, Warnings: j.Warnings,
 		Line: lineAt(jr.data, el.off),
+	}
+	if r.Quantum == 0 { // the name cyclebench run -format json writes
+		r.Quantum = j.QuantumTicks
 	}
 	if _, ok := o.fields["converged"]; !ok {
 		r.NotConverged = false // unknown: absent is said in File.Absent

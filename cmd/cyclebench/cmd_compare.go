@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 
@@ -15,8 +14,9 @@ import (
 	"github.com/cyclebench/cyclebench/stats"
 )
 
-const compareDescription = `Compare two kernels measured interleaved in this process, or two saved
-result files.
+const compareDescription = `Compare two kernels measured interleaved in this process, or saved result
+files: two by the statistics of their runs, more as a matrix of kernels ×
+machines.
 
 Kernels: -a and -b name them (see cyclebench run -list; the same name on both
 sides is an A/A test); -n sets both sizes, -na and -nb one side's. Each round
@@ -35,14 +35,32 @@ With -sizes, -range or -log both kernels are swept over those sizes (as
 cyclebench cpe does) and their costs per element compared (Welch's t test
 on the two slopes).
 
-Files: cyclebench compare [flags] A B compares two files written by
-cyclebench run or cpe with -format json or -format bench (or by go test
--bench), matching results by name, in cycles (frequency-independent) and ns.
-Measured again later, the same code moves by more than one run's own
-interval, so files are compared by the spread between their runs (Welch's
-t test on the logarithms of the per-run values): that needs at least 2 runs
-of a result on each side (run -count 2 or more); with 1 run per side there is
-no test, and the output says so.`
+Files: cyclebench compare [flags] FILE FILE [FILE...] compares result files
+written by cyclebench run or cpe (-format json or bench, any version) or by go
+test -bench (with or without harness.Report).
+
+Two files, A and B (-baseline picks A), are compared result by result in
+cycles (frequency-independent) and ns. Measured again later, the same code
+moves by more than one run's own interval, so files are compared by the
+spread between their runs (Welch's t test on the logarithms of the per-run
+values): that needs at least 2 runs of a result on each side (run -count 2 or
+more); with 1 run per side there is no test, and the output says so.
+
+Three files or more (or two with -matrix) make the matrix of kernels ×
+machines: each file a column labelled with its machine (CPU, core, counter
+and its frequency, hypervisor, Go version), each cell the median of the file's
+runs in core cycles per call and per element, with its spread (-spread) and its
+ratio to the baseline file. Cycles compare across machines whose counters
+differ; a file without cycles (measured with -no-cycles, go test without
+harness.Report) shows its ns, and the notes say why; a kernel a machine lacks
+is "-". Below the table, each family of variants (Combine1..6, Psum1/2, a
+user's Sum/one and Sum/four) gets its verdict: which variant is fastest on
+which machine, by how much. -format json writes the matrix (package results'
+Table), csv one row per kernel and machine, bench (also with two files) every
+run of every file as one benchmark stream with a "machine:" configuration line that benchstat
+-col machine lays out as the same matrix. -plot draws grouped bars of cycles
+per element (per call for kernels without elements) with the runs' spread,
+or a heat map of the ratios to the baseline (-plot-kind).`
 
 // noiseValue is the -noise flag: "auto" (derived from the measurement),
 // "none" or 0 (no band), or a fixed relative band, in the convention of
@@ -83,7 +101,7 @@ func (v *noiseValue) Set(s string) error {
 const comparePairs = 200
 
 func runCompare(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("compare", "-a NAME -b NAME [-n SIZE] [-sizes LIST | -range FROM:TO:STEP | -log FROM:TO:COUNT] [flags]\n       cyclebench compare [flags] FILE_A FILE_B", compareDescription, stdout)
+	fs := newFlagSet("compare", "-a NAME -b NAME [-n SIZE] [-sizes LIST | -range FROM:TO:STEP | -log FROM:TO:COUNT] [flags]\n       cyclebench compare [flags] FILE FILE [FILE...]", compareDescription, stdout)
 	nameA := fs.String("a", "", "kernel `NAME` of A, the baseline")
 	nameB := fs.String("b", "", "kernel `NAME` of B, compared with A")
 	n := fs.Int("n", 0, "size `N` of both kernels (default: each kernel's own)")
@@ -94,12 +112,15 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	fs.Float64Var(&opt.Alpha, "alpha", opt.Alpha, "significance level `α` of the test (0 < α < 1)")
 	fs.Var(&noiseValue{&opt.NoiseBand}, "noise", "noise band `BAND`: a ratio within 1 ± BAND is no difference; auto derives it from the measurement,\nnone (or 0) turns it off, a fraction fixes it (0.002 is ±0.2%)")
 	sf := addSizeFlags(fs)
-	pf := addPlotFlags(fs, "the ratio (or the two sweeps, or the files' ratios)", plot.DefaultCompareSize)
+	pf := addPlotFlags(fs, "the ratio (or the two sweeps, the files' ratios, the machines' cycles)", plot.DefaultCompareSize)
 	o := addOutputFlags(fs, stdout, stderr, true, resultFormats...)
-	mf := addMeasureFlags(fs, false)
+	mf := addMatrixFlags(fs)
+	meas := addMeasureFlags(fs, false)
 	fs.example("cyclebench compare -a AddChain -b AddChain -na 10000 -nb 10010", "can it see 10 ADDs in 10000 (0.1%)?")
 	fs.example("cyclebench compare -a Psum1 -b Psum2 -range 100:2000:100 -plot psum.svg", "the two kernels' costs per element, with a picture")
 	fs.example("cyclebench compare old.json new.json", "two files of cyclebench run -count 5 -format json, result by result")
+	fs.example("cyclebench compare -names zen5,zen4,arm -baseline zen4 -bench 'Combine|Psum' zen5.json zen4.json arm.txt -plot m.svg",
+		"three machines' Combine and Psum kernels relative to zen4: the matrix, the fastest variants, a picture")
 	if err := fs.parse(args); err != nil {
 		return err
 	}
@@ -107,22 +128,18 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 		return usageErrorf("-alpha %v: out of range (allowed: 0 < α < 1)", opt.Alpha)
 	}
 	if len(fs.args) > 0 {
-		if len(fs.args) != 2 {
-			return usageErrorf("%d files given (want two: A and B)", len(fs.args))
-		}
 		if *nameA != "" || *nameB != "" || sf.given() {
-			return usageErrorf("give either two files or -a and -b, not both")
+			return usageErrorf("give either result files or -a and -b, not both")
 		}
-		if o.format == formatBench {
-			return usageErrorf("-format bench: comparing files writes table, json or csv (benchstat reads benchmark files directly)")
+		if len(fs.args) == 2 && !mf.matrix && o.format != formatBench {
+			if f := given(fs, matrixOnly...); f != "" {
+				return usageErrorf("%s is for the matrix of three files or more (or two with -matrix)", f)
+			}
 		}
-		if err := o.check(); err != nil {
-			return err
-		}
-		if err := pf.check(); err != nil {
-			return err
-		}
-		return compareSavedFiles(o, pf, fs.args[0], fs.args[1], opt)
+		return compareSavedFiles(o, pf, mf, fs.args, opt)
+	}
+	if f := given(fs, fileFlags...); f != "" {
+		return usageErrorf("%s is for comparing result files (cyclebench compare [flags] FILE FILE...)", f)
 	}
 	if *nameA == "" || *nameB == "" {
 		return usageErrorf("give -a and -b (kernel names; see cyclebench run -list), or two result files")
@@ -156,7 +173,7 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	if err := pf.check(); err != nil {
 		return err
 	}
-	cfg, err := mf.config()
+	cfg, err := meas.config()
 	if err != nil {
 		return err
 	}
@@ -241,16 +258,36 @@ func checkWord(err error) string {
 	return "ok"
 }
 
-// compareSavedFiles compares two result files.
-func compareSavedFiles(o *out, pf *plotFlags, pathA, pathB string, opt stats.CompareOptions) error {
-	a, err := readSavedFile(pathA)
-	if err != nil {
-		return fileError(err)
+// compareSavedFiles compares result files: two by the statistics of
+// their runs (or, with -matrix, as a matrix), more as the matrix of kernels
+// × machines.
+func compareSavedFiles(o *out, pf *plotFlags, mf *matrixFlags, paths []string, opt stats.CompareOptions) error {
+	if len(paths) < 2 {
+		return usageErrorf("%d file given (want two or more: cyclebench compare [flags] FILE FILE...)", len(paths))
 	}
-	b, err := readSavedFile(pathB)
+	keep, err := mf.setup()
 	if err != nil {
-		return fileError(err)
+		return err
 	}
+	if err := o.check(); err != nil {
+		return err
+	}
+	if err := pf.check(); err != nil {
+		return err
+	}
+	files, err := readFiles(paths, keep)
+	if err != nil {
+		return err
+	}
+	base, err := mf.selectBaseline(files)
+	if err != nil {
+		return err
+	}
+	if len(files) > 2 || mf.matrix || o.format == formatBench {
+		mf.opt.Baseline = base
+		return compareMatrix(o, pf, mf, files)
+	}
+	a, b := files[base], files[1-base]
 	c, err := compareFiles(a, b, opt)
 	if err != nil {
 		return err
@@ -264,16 +301,8 @@ func compareSavedFiles(o *out, pf *plotFlags, pathA, pathB string, opt stats.Com
 			return err
 		}
 	}
+	o.warnAll(fileWarnings(files))
 	return nil
-}
-
-// fileError makes a missing file a usage error (a wrong argument); a file
-// that cannot be read or parsed stays an ordinary failure.
-func fileError(err error) error {
-	if errors.Is(err, os.ErrNotExist) {
-		return usageErrorf("%w", err)
-	}
-	return err
 }
 
 // liveComparison is a Compare result with what the CLI knows of each side.

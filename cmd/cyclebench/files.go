@@ -1,315 +1,151 @@
 package main
 
-// Reading saved result files for compare: cyclebench's -format json (from
-// run or cpe) and the Go benchmark format (cyclebench -format bench, go
-// test -bench), read with golang.org/x/perf/benchfmt.
+// Comparing two saved result files, read with package results (every
+// version of cyclebench's JSON, the Go benchmark format of cyclebench and
+// go test): each benchmark's figures are compared between the runs of the
+// two files (stats.CompareRuns).
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/cyclebench/cyclebench/harness"
 	"github.com/cyclebench/cyclebench/plot"
+	"github.com/cyclebench/cyclebench/results"
 	"github.com/cyclebench/cyclebench/stats"
-	"golang.org/x/perf/benchfmt"
 	"gonum.org/v1/gonum/stat"
 )
 
-// maxFileSize bounds what compare reads from one file.
-const maxFileSize = 256 << 20
+// readFiles reads the result files of a comparison and keeps the
+// benchmarks whose name matches keep (nil keeps all). A file that does not
+// exist is a usage error; one that does not parse is an error naming the
+// file and the line.
+func readFiles(paths []string, keep *regexp.Regexp) ([]results.File, error) {
+	files := make([]results.File, len(paths))
+	for i, p := range paths {
+		f, err := results.Read(p)
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, usageErrorf("%w", err)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if keep != nil {
+			f.Entries = slices.DeleteFunc(f.Entries, func(e results.Entry) bool { return !keep.MatchString(e.Name) })
+			f.Fits = slices.DeleteFunc(f.Fits, func(fit results.Fit) bool { return !keep.MatchString(fit.Kernel) })
+		}
+		files[i] = f
+	}
+	if keep != nil && !slices.ContainsFunc(files, func(f results.File) bool { return len(f.Entries)+len(f.Fits) > 0 }) {
+		return nil, usageErrorf("-bench %q matches no benchmark in the files", keep)
+	}
+	return files, nil
+}
 
-// savedFile is one result file, reduced to what compare shows.
-type savedFile struct {
-	Path string
-	// Kind is "cyclebench run (json)", "cyclebench cpe (json)" or "Go
-	// benchmark format".
-	Kind string
-	// Meta is the machine and settings the file records, in file order,
-	// with keys named as in the benchmark format (cpu, tsc-hz, ...).
-	Meta []metaKV
-	// Results by benchmark name, in the order first seen.
-	Results []*savedResult
-	// Fits are the CPE fits of a cpe JSON file.
-	Fits []savedFit
+// fileWarnings are the files' own warnings (lines skipped, fields an older
+// version did not write), for stderr.
+func fileWarnings(files []results.File) []string {
+	var ws []string
+	for _, f := range files {
+		ws = append(ws, errorStrings(f.Warnings)...)
+	}
+	return ws
 }
 
 type metaKV struct{ Key, Value string }
 
-// savedResult is every value a file holds for one benchmark name.
-type savedResult struct {
-	Name string
-	// Unit is what n and the per-element figures count ("ops",
-	// "elements"); "" when the file does not say (benchmark format).
-	Unit string
-	// Values holds the measurements by unit ("cycles/op", "ns/op",
-	// "cycles/elem", ...), one per run of the benchmark.
-	Values map[string][]float64
-	// Quantum is the resolution of each unit's values (the counter
-	// quantum over the calls a sample timed, converted), the largest over
-	// the runs; absent when the file does not say (benchmark format).
-	Quantum map[string]float64
-	// CyclesPerTick holds each run's core-clock ratio, when the file says.
-	CyclesPerTick []float64
-	units         []string // the units in the order first seen
-}
-
-// addQuantum records the resolution q of unit's values.
-func (r *savedResult) addQuantum(unit string, q float64) {
-	if q > 0 {
-		if r.Quantum == nil {
-			r.Quantum = map[string]float64{}
-		}
-		r.Quantum[unit] = max(r.Quantum[unit], q)
-	}
-}
-
-func (r *savedResult) add(unit string, v float64) {
-	if r.Values == nil {
-		r.Values = map[string][]float64{}
-	}
-	if _, ok := r.Values[unit]; !ok {
-		r.units = append(r.units, unit)
-	}
-	r.Values[unit] = append(r.Values[unit], v)
-}
-
-// savedFit is one kernel's CPE fit from a cpe JSON file.
-type savedFit struct {
-	Name, ElemUnit, FitUnit string
-	Fit                     stats.Fit // N, Slope, SlopeSE, SlopeCI, Intercept, R2
-}
-
-// readSavedFile reads path, telling JSON from the benchmark format by its
-// first non-blank byte. Errors name the file, and the line for a syntax
-// error.
-func readSavedFile(path string) (*savedFile, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	if len(data) > maxFileSize {
-		return nil, fmt.Errorf("%s: larger than %d MiB", path, maxFileSize>>20)
-	}
-	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '{' {
-		return readJSONFile(path, data)
-	}
-	return readBenchFile(path, data)
-}
-
-// fileJSON is what compare reads of a run or cpe JSON file.
-type fileJSON struct {
-	header
-	Results *[]jsonResult    `json:"results"`
-	Kernels *[]cpeKernelJSON `json:"kernels"`
-}
-
-func readJSONFile(path string, data []byte) (*savedFile, error) {
-	var fj fileJSON
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&fj); err != nil {
-		var se *json.SyntaxError
-		var te *json.UnmarshalTypeError
-		switch {
-		case errors.As(err, &se):
-			return nil, fmt.Errorf("%s:%d: malformed JSON: %v", path, lineAt(data, se.Offset), err)
-		case errors.As(err, &te):
-			return nil, fmt.Errorf("%s:%d: malformed result file: %v", path, lineAt(data, te.Offset), err)
-		case errors.Is(err, io.ErrUnexpectedEOF):
-			return nil, fmt.Errorf("%s:%d: malformed JSON: the file ends in the middle of a value (truncated?)", path, lineAt(data, int64(len(data))))
-		}
-		return nil, fmt.Errorf("%s: malformed JSON: %v", path, err)
-	}
-	sf := &savedFile{Path: path, Meta: jsonMeta(fj.header)}
-	byName := map[string]*savedResult{}
-	addResult := func(j jsonResult) error {
-		if j.Name == "" {
-			return fmt.Errorf("%s: a result has no name", path)
-		}
-		r := byName[j.Name]
-		if r == nil {
-			r = &savedResult{Name: j.Name, Unit: j.Unit}
-			byName[j.Name] = r
-			sf.Results = append(sf.Results, r)
-		} else if r.Unit != j.Unit {
-			return fmt.Errorf("%s: %s appears with units %q and %q", path, j.Name, r.Unit, j.Unit)
-		}
-		q := 0.0 // ticks per call
-		if j.Repeat > 0 {
-			q = j.QuantumTicks / float64(j.Repeat)
-		}
-		if j.CyclesPerTick > 0 {
-			r.add("cycles/op", j.Cycles)
-			r.addQuantum("cycles/op", q*j.CyclesPerTick)
-			r.CyclesPerTick = append(r.CyclesPerTick, j.CyclesPerTick)
-		}
-		r.add("ns/op", j.Nanoseconds)
-		r.add("ticks/op", j.Ticks)
-		if j.TicksPerSecond > 0 {
-			r.addQuantum("ns/op", q/j.TicksPerSecond*1e9)
-		}
-		r.addQuantum("ticks/op", q)
-		if j.Elements > 0 {
-			if j.CyclesPerTick > 0 {
-				r.add("cycles/elem", j.CyclesPerElement)
-			}
-			r.add("ns/elem", j.NsPerElement)
-			r.add("ticks/elem", j.TicksPerElement)
-			for _, u := range []string{"cycles", "ns", "ticks"} {
-				r.addQuantum(u+"/elem", r.Quantum[u+"/op"]/j.Elements)
-			}
-		}
-		return nil
-	}
-	switch {
-	case fj.Results != nil:
-		sf.Kind = "cyclebench " + orDash(fj.Command) + " (json)"
-		for _, j := range *fj.Results {
-			if err := addResult(j); err != nil {
-				return nil, err
-			}
-		}
-	case fj.Kernels != nil:
-		sf.Kind = "cyclebench " + orDash(fj.Command) + " (json)"
-		for _, k := range *fj.Kernels {
-			for _, p := range k.Points {
-				if p.Unit == "" {
-					p.Unit = k.Unit
-				}
-				if err := addResult(p); err != nil {
-					return nil, err
-				}
-			}
-			for _, f := range k.Fits {
-				if f.Unit == "cycles" || f.Unit == "ticks" && !hasFitUnit(k.Fits, "cycles") {
-					sf.Fits = append(sf.Fits, savedFit{Name: k.Name, ElemUnit: k.Unit, FitUnit: f.Unit, Fit: stats.Fit{
-						N: f.N, Slope: f.PerElement, SlopeCI: f.PerElementCI, SlopeSE: f.PerElementSE, Intercept: f.Intercept, R2: f.R2}})
-				}
-			}
-		}
-	default:
-		return nil, fmt.Errorf("%s: not a cyclebench result file (no \"results\" or \"kernels\"; write one with cyclebench run or cpe -format json)", path)
-	}
-	if len(sf.Results) == 0 && len(sf.Fits) == 0 {
-		return nil, fmt.Errorf("%s: no results in the file", path)
-	}
-	return sf, nil
-}
-
-func hasFitUnit(fs []cpeFitJSON, unit string) bool {
-	for _, f := range fs {
-		if f.Unit == unit {
-			return true
-		}
-	}
-	return false
-}
-
-// lineAt returns the 1-based line of byte offset off in data.
-func lineAt(data []byte, off int64) int {
-	off = min(max(off, 0), int64(len(data)))
-	return 1 + bytes.Count(data[:off], []byte("\n"))
-}
-
-// jsonMeta lists a JSON header under the benchmark format's key names.
-func jsonMeta(h header) []metaKV {
-	var m []metaKV
-	add := func(k, v string) {
-		if v != "" {
-			m = append(m, metaKV{k, v})
-		}
-	}
+// fileMeta is what a file says about its machine and settings, under the
+// benchmark format's key names; "" for what it does not say.
+func fileMeta(f results.File) []metaKV {
+	m := f.Machine
 	num := func(v float64, digits int) string {
 		if v == 0 {
 			return ""
 		}
 		return sig(v, digits)
 	}
-	add("goos", h.GOOS)
-	add("goarch", h.GOARCH)
-	add("cpu", h.CPU)
-	add("vendor", h.Vendor)
-	add("hypervisor", h.Hypervisor)
-	add("counter", h.Counter)
-	add("tsc-hz", num(math.Round(h.TSCHz), 12))
-	add("core-cycles-per-tick", num(h.CyclesPerTick, 5))
-	add("tsc-step", num(h.TSCStep, 4))
-	add("k", num(float64(h.K), 6))
-	add("eps", strconv.FormatFloat(h.Epsilon, 'g', -1, 64))
-	add("m", num(float64(h.MaxSamples), 9))
-	add("go", h.GoVersion)
-	return m
+	eps := ""
+	if f.Settings.K > 0 {
+		eps = strconv.FormatFloat(f.Settings.Epsilon, 'g', -1, 64)
+	}
+	return []metaKV{
+		{"goos", m.GOOS}, {"goarch", m.GOARCH}, {"cpu", m.CPU}, {"vendor", m.Vendor},
+		{"family", num(float64(m.Family), 6)}, {"model", num(float64(m.Model), 6)}, {"stepping", num(float64(m.Stepping), 6)},
+		{"logical-cpus", num(float64(m.LogicalCPUs), 6)}, {"hypervisor", m.Hypervisor}, {"counter", m.Counter},
+		{"tsc-hz", num(math.Round(m.CounterHz), 12)}, {"core-cycles-per-tick", num(m.CyclesPerTick, 5)},
+		{"tsc-step", num(m.CounterStep, 4)}, {"k", num(float64(f.Settings.K), 6)}, {"eps", eps},
+		{"m", num(float64(f.Settings.MaxSamples), 9)}, {"go", m.GoVersion},
+	}
 }
 
-// readBenchFile reads the Go benchmark format with benchfmt. The first
-// syntax error is returned with its file and line.
-func readBenchFile(path string, data []byte) (*savedFile, error) {
-	sf := &savedFile{Path: path, Kind: "Go benchmark format"}
-	byName := map[string]*savedResult{}
-	rd := benchfmt.NewReader(bytes.NewReader(data), path)
-	for rd.Scan() {
-		switch rec := rd.Result().(type) {
-		case *benchfmt.SyntaxError:
-			return nil, fmt.Errorf("malformed benchmark file: %w", rec)
-		case *benchfmt.Result:
-			if sf.Meta == nil {
-				sf.Meta = []metaKV{}
-				for _, c := range rec.Config {
-					if c.File {
-						sf.Meta = append(sf.Meta, metaKV{c.Key, string(c.Value)})
-					}
-				}
-			}
-			name := benchBaseName(rec.Name)
-			r := byName[name]
-			if r == nil {
-				r = &savedResult{Name: name}
-				byName[name] = r
-				sf.Results = append(sf.Results, r)
-			}
-			for _, v := range rec.Values {
-				if v.OrigUnit != "" { // benchfmt normalised it (ns/op to sec/op)
-					r.add(v.OrigUnit, v.OrigValue)
-				} else {
-					r.add(v.Unit, v.Value)
-				}
-			}
-		}
-	}
-	if err := rd.Err(); err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	if len(sf.Results) == 0 {
-		return nil, fmt.Errorf("%s: no benchmark results (neither cyclebench JSON nor lines starting with \"Benchmark\")", path)
-	}
-	return sf, nil
+// figures is one benchmark of one file, as the A/B statistics take it:
+// each unit's value in every run, the values' resolution, the runs'
+// core-clock rulers.
+type figures struct {
+	name, unit string
+	values     map[string][]float64
+	quantum    map[string]float64 // the largest over the runs; absent when the file does not say
+	rulers     []float64          // core cycles per tick of each run, where the file gives them
+	units      []string           // in the order first seen
 }
 
-// benchBaseName is a benchmark's full name without the GOMAXPROCS suffix
-// ("-8"), which differs between machines.
-func benchBaseName(n benchfmt.Name) string {
-	base, parts := n.Parts()
-	var b strings.Builder
-	b.Write(base)
-	for _, p := range parts {
-		if len(p) > 0 && p[0] == '-' {
-			continue
-		}
-		b.Write(p)
+func (fg *figures) add(unit string, v, q float64) {
+	if _, ok := fg.values[unit]; !ok {
+		fg.units = append(fg.units, unit)
 	}
-	return b.String()
+	fg.values[unit] = append(fg.values[unit], v)
+	if q > 0 {
+		fg.quantum[unit] = max(fg.quantum[unit], q)
+	}
+}
+
+// figuresOf collects entry e of file f.
+func figuresOf(f results.File, e results.Entry) *figures {
+	fg := &figures{name: results.Row{Name: e.Name, Pkg: e.Pkg, Mode: e.Mode}.Label(), unit: e.Unit,
+		values: map[string][]float64{}, quantum: map[string]float64{}}
+	for _, r := range e.Runs {
+		q := 0.0 // the counter quantum per call, in ticks
+		if r.Repeat > 0 {
+			q = r.Quantum / float64(r.Repeat)
+		}
+		qns := 0.0
+		if f.Machine.CounterHz > 0 {
+			qns = q / f.Machine.CounterHz * 1e9
+		}
+		cycles := r.NoCycles == results.HasCycles
+		if cycles {
+			fg.add("cycles/op", r.Cycles, q*r.CyclesPerTick)
+		}
+		if r.NS != 0 {
+			fg.add("ns/op", r.NS, qns)
+		}
+		if r.Ticks != 0 {
+			fg.add("ticks/op", r.Ticks, q)
+		}
+		if r.Elements > 0 {
+			if cycles {
+				fg.add("cycles/elem", r.CyclesPerElem, q*r.CyclesPerTick/r.Elements)
+			}
+			fg.add("ns/elem", r.NsPerElem, qns/r.Elements)
+			if r.TicksPerElem != 0 {
+				fg.add("ticks/elem", r.TicksPerElem, q/r.Elements)
+			}
+		}
+		for _, v := range r.Other {
+			fg.add(v.Unit, v.Value, 0)
+		}
+		if r.CyclesPerTick > 0 {
+			fg.rulers = append(fg.rulers, r.CyclesPerTick)
+		}
+	}
+	return fg
 }
 
 // The figures compare shows, in this order. Ticks are left out: two
@@ -359,99 +195,106 @@ type fileFitRow struct {
 
 // fileComparison is two files side by side.
 type fileComparison struct {
-	A, B  *savedFile
-	Keys  []string // metadata keys, A's order then B's extras
+	A, B  results.File
+	Keys  []string // metadata keys either file gives
 	Rows  []fileRow
 	Fits  []fileFitRow
 	OnlyA []string
 	OnlyB []string
 }
 
-// compareFiles matches a's and b's results by name and compares each
-// figure by the spread between runs. The same name with different units
-// on the two sides is an error: its figures cannot be compared.
-func compareFiles(a, b *savedFile, opt stats.CompareOptions) (*fileComparison, error) {
+// compareFiles matches a's and b's benchmarks by package, name and mode
+// and compares each figure by the spread between runs. The same benchmark
+// with different element units on the two sides is an error: its figures
+// cannot be compared.
+func compareFiles(a, b results.File, opt stats.CompareOptions) (*fileComparison, error) {
 	// Empty, not nil: JSON shows [].
 	c := &fileComparison{A: a, B: b, Rows: []fileRow{}, Fits: []fileFitRow{}, OnlyA: []string{}, OnlyB: []string{}}
-	seen := map[string]bool{}
-	for _, m := range append(slices.Clone(a.Meta), b.Meta...) {
-		if !seen[m.Key] {
-			seen[m.Key] = true
-			c.Keys = append(c.Keys, m.Key)
+	ma, mb := fileMeta(a), fileMeta(b)
+	for i, kv := range ma {
+		if kv.Value != "" || mb[i].Value != "" {
+			c.Keys = append(c.Keys, kv.Key)
 		}
 	}
-	bByName := map[string]*savedResult{}
-	for _, r := range b.Results {
-		bByName[r.Name] = r
+	type key struct{ pkg, name, mode string }
+	inB := map[key]results.Entry{}
+	for _, e := range b.Entries {
+		inB[key{e.Pkg, e.Name, e.Mode}] = e
 	}
-	aNames := map[string]bool{}
-	for _, ra := range a.Results {
-		aNames[ra.Name] = true
-		rb := bByName[ra.Name]
-		if rb == nil {
-			c.OnlyA = append(c.OnlyA, ra.Name)
+	inA := map[key]bool{}
+	for _, ea := range a.Entries {
+		k := key{ea.Pkg, ea.Name, ea.Mode}
+		inA[k] = true
+		eb, ok := inB[k]
+		ra := figuresOf(a, ea)
+		if !ok {
+			c.OnlyA = append(c.OnlyA, ra.name)
 			continue
 		}
-		if ra.Unit != "" && rb.Unit != "" && ra.Unit != rb.Unit {
-			return nil, fmt.Errorf("%s counts %s in %s but %s in %s: its per-element figures cannot be compared", ra.Name, ra.Unit, a.Path, rb.Unit, b.Path)
+		rb := figuresOf(b, eb)
+		if ra.unit != "" && rb.unit != "" && ra.unit != rb.unit {
+			return nil, fmt.Errorf("%s counts %s in %s but %s in %s: its per-element figures cannot be compared", ra.name, ra.unit, a.Path, rb.unit, b.Path)
 		}
-		units := slices.DeleteFunc(slices.Clone(compareUnits), func(u string) bool { return len(ra.Values[u]) == 0 || len(rb.Values[u]) == 0 })
+		shared := func(u string) bool { return len(ra.values[u]) > 0 && len(rb.values[u]) > 0 }
+		units := slices.DeleteFunc(slices.Clone(compareUnits), func(u string) bool { return !shared(u) })
 		if len(units) == 0 {
-			units = commonUnits(ra, rb)
+			units = slices.DeleteFunc(slices.Clone(ra.units), func(u string) bool { return !shared(u) })
 		}
 		if len(units) == 0 {
-			return nil, fmt.Errorf("%s has units [%s] in %s but [%s] in %s: no figure to compare", ra.Name, strings.Join(ra.units, " "), a.Path, strings.Join(rb.units, " "), b.Path)
+			return nil, fmt.Errorf("%s has units [%s] in %s but [%s] in %s: no figure to compare", ra.name, strings.Join(ra.units, " "), a.Path, strings.Join(rb.units, " "), b.Path)
 		}
-		row := fileRow{Name: ra.Name, Unit: cmpOr(ra.Unit, rb.Unit)}
+		row := fileRow{Name: ra.name, Unit: cmpOr(ra.unit, rb.unit)}
 		for _, u := range units {
 			// The derived noise band is half the values' resolution, or the
 			// systematic error of the unit when that is larger.
 			o := opt
-			o.Quantum = max(ra.Quantum[u], rb.Quantum[u])
-			if len(ra.CyclesPerTick) > 0 && len(rb.CyclesPerTick) > 0 {
+			o.Quantum = max(ra.quantum[u], rb.quantum[u])
+			if len(ra.rulers) > 0 && len(rb.rulers) > 0 {
 				// The core clock, which the rulers saw move between the
 				// files (within a file the runs share it), moves ns and
 				// ticks of code bound by the core, cycles of code bound by
 				// memory.
-				o.Systematic = min(0.5, math.Abs(stat.Mean(rb.CyclesPerTick, nil)/stat.Mean(ra.CyclesPerTick, nil)-1))
+				o.Systematic = min(0.5, math.Abs(stat.Mean(rb.rulers, nil)/stat.Mean(ra.rulers, nil)-1))
 			}
 			if strings.HasPrefix(u, "cycles/") {
 				o.Systematic = max(o.Systematic, harness.RulerTolerance) // each run converts with its own ruler
 			}
-			rc, err := stats.CompareRuns(ra.Values[u], rb.Values[u], o)
+			rc, err := stats.CompareRuns(ra.values[u], rb.values[u], o)
 			if err != nil {
-				return nil, fmt.Errorf("comparing %s %s: %w", ra.Name, u, err)
+				return nil, fmt.Errorf("comparing %s %s: %w", ra.name, u, err)
 			}
 			row.Metrics = append(row.Metrics, fileMetric{Unit: u, A: rc.CenterA, B: rc.CenterB, Ratio: rc.Ratio, Lo: rc.Lo, Hi: rc.Hi, PValue: rc.PValue,
 				SpreadA: rc.SpreadA, SpreadB: rc.SpreadB, NoiseBand: rc.NoiseBand, Detectable: rc.Detectable, Verdict: rc.Verdict, Reason: rc.Reason, CountA: rc.NA, CountB: rc.NB})
 		}
 		c.Rows = append(c.Rows, row)
 	}
-	for _, r := range b.Results {
-		if !aNames[r.Name] {
-			c.OnlyB = append(c.OnlyB, r.Name)
+	for _, e := range b.Entries {
+		if !inA[key{e.Pkg, e.Name, e.Mode}] {
+			c.OnlyB = append(c.OnlyB, figuresOf(b, e).name)
 		}
-	}
-	bFits := map[string]savedFit{}
-	for _, f := range b.Fits {
-		bFits[f.Name] = f
 	}
 	for _, fa := range a.Fits {
-		fb, ok := bFits[fa.Name]
-		if !ok {
+		i := slices.IndexFunc(b.Fits, func(f results.Fit) bool { return f.Kernel == fa.Kernel && f.Mode == fa.Mode })
+		if i < 0 {
 			continue
 		}
-		if fa.ElemUnit != fb.ElemUnit || fa.FitUnit != fb.FitUnit {
-			return nil, fmt.Errorf("the CPE of %s is in %s per %s in %s but %s per %s in %s: not comparable", fa.Name, fa.FitUnit, fa.ElemUnit, a.Path, fb.FitUnit, fb.ElemUnit, b.Path)
+		fb := b.Fits[i]
+		la, ua := fitLine(fa)
+		lb, ub := fitLine(fb)
+		if fa.Unit != fb.Unit || ua != ub {
+			return nil, fmt.Errorf("the CPE of %s is in %s per %s in %s but %s per %s in %s: not comparable", fa.Kernel, ua, elemWord(fa.Unit), a.Path, ub, elemWord(fb.Unit), b.Path)
+		}
+		if ua == "" {
+			continue
 		}
 		// One sweep per file: its interval describes that run only, so
 		// there is nothing to judge a difference between runs by.
-		rc, err := stats.CompareRuns([]float64{fa.Fit.Slope}, []float64{fb.Fit.Slope}, opt)
+		rc, err := stats.CompareRuns([]float64{la.PerElement}, []float64{lb.PerElement}, opt)
 		if err != nil {
-			return nil, fmt.Errorf("comparing the CPE of %s: %w", fa.Name, err)
+			return nil, fmt.Errorf("comparing the CPE of %s: %w", fa.Kernel, err)
 		}
-		c.Fits = append(c.Fits, fileFitRow{Name: fa.Name, Unit: fa.FitUnit + "/" + elemWord(fa.ElemUnit), A: fa.Fit.Slope, ACI: fa.Fit.SlopeCI,
-			B: fb.Fit.Slope, BCI: fb.Fit.SlopeCI, Ratio: rc.Ratio, Verdict: rc.Verdict, Reason: rc.Reason})
+		c.Fits = append(c.Fits, fileFitRow{Name: results.Row{Name: fa.Kernel, Mode: fa.Mode}.Label(), Unit: ua + "/" + elemWord(fa.Unit),
+			A: la.PerElement, ACI: la.PerElementCI, B: lb.PerElement, BCI: lb.PerElementCI, Ratio: rc.Ratio, Verdict: rc.Verdict, Reason: rc.Reason})
 	}
 	if len(c.Rows) == 0 && len(c.Fits) == 0 {
 		return nil, fmt.Errorf("%s and %s have no benchmark name in common", a.Path, b.Path)
@@ -459,32 +302,40 @@ func compareFiles(a, b *savedFile, opt stats.CompareOptions) (*fileComparison, e
 	return c, nil
 }
 
-func commonUnits(a, b *savedResult) []string {
-	var out []string
-	for _, u := range a.units {
-		if len(b.Values[u]) > 0 {
-			out = append(out, u)
-		}
+// fitLine is a fit in cycles, or in ticks without the ruler; "" when it
+// has neither.
+func fitLine(f results.Fit) (results.FitLine, string) {
+	switch {
+	case f.Cycles.N > 0:
+		return f.Cycles, "cycles"
+	case f.Ticks.N > 0:
+		return f.Ticks, "ticks"
 	}
-	return out
+	return results.FitLine{}, ""
 }
 
 // metaValue returns key's value in f, or "-".
-func (f *savedFile) metaValue(key string) string {
-	for _, m := range f.Meta {
+func metaValue(f results.File, key string) string {
+	for _, m := range fileMeta(f) {
 		if m.Key == key {
-			return m.Value
+			return orDash(m.Value)
 		}
 	}
 	return "-"
+}
+
+// bothBench reports whether both files are in the Go benchmark format,
+// which benchstat reads.
+func bothBench(c *fileComparison) bool {
+	return c.A.Format == results.FormatBench && c.B.Format == results.FormatBench
 }
 
 // benchstatHint is the command that does the statistics benchstat can do
 // on two benchmark-format files: -table "" keeps both files in one table
 // even though their configuration (cpu, ...) differs, and the filter keeps
 // the frequency-independent units.
-func benchstatHint(a, b *savedFile) string {
-	return fmt.Sprintf("benchstat -table \"\" -filter '.unit:(cycles/op OR cycles/elem)' %s %s", a.Path, b.Path)
+func benchstatHint(c *fileComparison) string {
+	return fmt.Sprintf("benchstat -table \"\" -filter '.unit:(cycles/op OR cycles/elem)' %s %s", c.A.Path, c.B.Path)
 }
 
 // verdictText is a metric's verdict with the size of the difference.
@@ -530,16 +381,13 @@ func writeFileComparison(w io.Writer, format string, c *fileComparison) error {
 			t.add(f.Name+"/cpe", f.Unit, f.A, f.B, f.Ratio, nil, nil, nil, nil, nil, 1, 1, f.Verdict, f.Reason)
 		}
 		return t.writeCSV(w)
-	case formatTable:
-	default:
-		return usageErrorf("-format %s: comparing files writes table, json or csv (benchstat reads benchmark files directly)", format)
 	}
 	var b strings.Builder
 	meta := &table{cols: []col{{name: "", left: true}, {name: "A", left: true}, {name: "B", left: true}}}
 	meta.add("file", c.A.Path, c.B.Path)
-	meta.add("format", c.A.Kind, c.B.Kind)
+	meta.add("format", c.A.Format.String(), c.B.Format.String())
 	for _, k := range c.Keys {
-		meta.add(k, c.A.metaValue(k), c.B.metaValue(k))
+		meta.add(k, metaValue(c.A, k), metaValue(c.B, k))
 	}
 	meta.writeText(&b)
 	if len(c.Rows) > 0 {
@@ -565,8 +413,8 @@ func writeFileComparison(w io.Writer, format string, c *fileComparison) error {
 	if len(c.OnlyB) > 0 {
 		fmt.Fprintf(&b, "only in B: %s\n", strings.Join(c.OnlyB, ", "))
 	}
-	if c.A.Kind == "Go benchmark format" && c.B.Kind == "Go benchmark format" {
-		fmt.Fprintf(&b, "the same with benchstat (benchmarks run with -count ≥ 6): %s\n", benchstatHint(c.A, c.B))
+	if bothBench(c) {
+		fmt.Fprintf(&b, "the same with benchstat (benchmarks run with -count ≥ 6): %s\n", benchstatHint(c))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -589,16 +437,18 @@ type fileComparisonJSON struct {
 }
 
 func fileComparisonReport(c *fileComparison) fileComparisonJSON {
-	side := func(f *savedFile) fileSideJSON {
-		s := fileSideJSON{Path: f.Path, Kind: f.Kind, Meta: map[string]string{}}
-		for _, m := range f.Meta {
-			s.Meta[m.Key] = m.Value
+	side := func(f results.File) fileSideJSON {
+		s := fileSideJSON{Path: f.Path, Kind: f.Format.String(), Meta: map[string]string{}}
+		for _, m := range fileMeta(f) {
+			if m.Value != "" {
+				s.Meta[m.Key] = m.Value
+			}
 		}
 		return s
 	}
 	j := fileComparisonJSON{A: side(c.A), B: side(c.B), Rows: c.Rows, Fits: c.Fits, OnlyA: c.OnlyA, OnlyB: c.OnlyB}
-	if c.A.Kind == "Go benchmark format" && c.B.Kind == "Go benchmark format" {
-		j.Benchstat = benchstatHint(c.A, c.B)
+	if bothBench(c) {
+		j.Benchstat = benchstatHint(c)
 	}
 	return j
 }

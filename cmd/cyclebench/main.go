@@ -53,7 +53,7 @@ var commands = []command{
 	{"calibrate", "measure the counter frequency (bracket, sleep or both) and cross-check it", runCalibrate},
 	{"run", "measure the example kernels: cycles, ticks and ns per call, cycles per element", runRun},
 	{"cpe", "cycles per element: sweep a kernel over sizes, fit cost = intercept + CPE·n, plot", runCPE},
-	{"compare", "compare two kernels interleaved (ratio, CI, p-value), their CPEs, or two saved result files", runCompare},
+	{"compare", "compare two kernels interleaved (ratio, CI, p-value), their CPEs, or saved result files (kernels × machines)", runCompare},
 	{"validate", "self-check on known-latency chains, and against testing.Benchmark", runValidate},
 	{"clocks", "every clock around the same runs of a kernel, side by side; -demo utilisation", runClocks},
 	{"version", "print the module version, Go version and VCS revision of this binary", runVersion},

@@ -67,6 +67,10 @@ type header struct {
 	Command       string            `json:"command"`
 	CPU           string            `json:"cpu"`
 	Vendor        string            `json:"vendor"`
+	Family        int               `json:"family"` // CPUID family, model and stepping; 0 when unknown (arm64)
+	Model         int               `json:"model"`
+	Stepping      int               `json:"stepping"`
+	LogicalCPUs   int               `json:"logical_cpus"` // runtime.NumCPU
 	Hypervisor    string            `json:"hypervisor"`
 	Counter       string            `json:"counter"`
 	TSCHz         float64           `json:"tsc_hz"`
@@ -91,6 +95,7 @@ func newHeader(command string, cal *calibrate.Calibration, cfg harness.Config, w
 	}
 	if cal != nil {
 		h.CPU, h.Vendor, h.Hypervisor, h.Counter = cal.CPU.Brand, cal.CPU.Vendor, cal.CPU.Hypervisor, cal.CPU.Counter
+		h.Family, h.Model, h.Stepping, h.LogicalCPUs = cal.CPU.Family, cal.CPU.Model, cal.CPU.Stepping, cal.CPU.LogicalCPUs
 		h.TSCHz, h.TSCHzPPM = cal.Frequency.Hz, cal.Frequency.PPM
 		h.TSCHzSource = cal.Frequency.Method + ": " + cal.Frequency.Source
 		h.CyclesPerTick, h.TSCStep = cal.Core.CyclesPerTick, cal.Step.Step
@@ -298,8 +303,15 @@ func bothModesTable(rs []measured) *table {
 // the counter frequency and core cycles per tick follow as "#" lines,
 // which benchfmt readers skip.
 func benchConfig(h header) [][2]string {
+	id := func(v int) string { // 0 is unknown: no line
+		if v == 0 {
+			return ""
+		}
+		return strconv.Itoa(v)
+	}
 	kv := [][2]string{
 		{"goos", h.GOOS}, {"goarch", h.GOARCH}, {"cpu", h.CPU}, {"vendor", h.Vendor},
+		{"family", id(h.Family)}, {"model", id(h.Model)}, {"stepping", id(h.Stepping)}, {"logical-cpus", id(h.LogicalCPUs)},
 		{"hypervisor", h.Hypervisor}, {"counter", h.Counter},
 		{"k", strconv.Itoa(h.K)}, {"eps", strconv.FormatFloat(h.Epsilon, 'g', -1, 64)},
 		{"m", strconv.Itoa(h.MaxSamples)}, {"go", h.GoVersion},
@@ -527,6 +539,21 @@ func checkWritable(path, flag string) error {
 // half-written file and an existing file is never left truncated; flag
 // names the option in errors.
 func writeFileAtomic(path, flag string, data []byte) error {
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() && !st.IsDir() {
+		// A device or a pipe (-o /dev/null, -o /dev/stdout): written in
+		// place; a rename would put a regular file where it was.
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err == nil {
+			_, err = f.Write(data)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("%s %s: %w", flag, path, err)
+		}
+		return nil
+	}
 	f, err := createTemp(path, flag)
 	if err != nil {
 		return err

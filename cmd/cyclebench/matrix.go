@@ -1,0 +1,309 @@
+package main
+
+// cyclebench compare FILE FILE FILE...: the matrix of kernels × machines
+// that package results builds (results.Matrix), rendered as text, JSON,
+// CSV or one Go benchmark stream, and drawn as grouped bars or a heat map.
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/cyclebench/cyclebench/plot"
+	"github.com/cyclebench/cyclebench/results"
+	"golang.org/x/perf/benchfmt"
+)
+
+// matrixFlags are the flags of a comparison of saved files.
+type matrixFlags struct {
+	opt      results.MatrixOptions
+	baseline string
+	names    string
+	bench    string
+	spread   *string
+	kind     *string
+	matrix   bool
+}
+
+func addMatrixFlags(fs *flagSet) *matrixFlags {
+	m := &matrixFlags{opt: results.DefaultMatrixOptions()}
+	fs.StringVar(&m.baseline, "baseline", "", "files: the baseline `FILE|N|NAME` the ratios are relative to (with two files: A): a path, a position\n(1 is the first), a -names name, or part of a file name or CPU (default: the first file)")
+	fs.StringVar(&m.names, "names", "", "files: the machines' column names, one per file: `LIST` such as zen5,zen4 (default: from the file names)")
+	fs.StringVar(&m.bench, "bench", "", "files: keep the benchmarks whose name matches `REGEXP`")
+	m.spread = choiceFlag(fs, "spread", "range", "files: a cell's spread over its file's runs: range (min to max) or iqr (first to third quartile)", "range", "iqr")
+	fs.BoolVar(&m.opt.AllSizes, "all-sizes", false, "files: say which variant is fastest at every size, not only at the largest")
+	fs.BoolVar(&m.matrix, "matrix", false, "two files: the matrix of kernels × machines instead of the A/B statistics")
+	m.kind = choiceFlag(fs, "plot-kind", "auto", "files: -plot draws grouped bars or a heat map; auto: bars up to 16 rows", "auto", "bars", "heat")
+	return m
+}
+
+// given names the first of the flags set on fs, "" when none is.
+func given(fs *flagSet, names ...string) string {
+	set := ""
+	fs.Visit(func(f *flag.Flag) {
+		if set == "" && slices.Contains(names, f.Name) {
+			set = "-" + f.Name
+		}
+	})
+	return set
+}
+
+// The flags for files, and those of them that shape only the matrix.
+var (
+	fileFlags  = []string{"baseline", "names", "bench", "spread", "all-sizes", "matrix", "plot-kind"}
+	matrixOnly = []string{"names", "spread", "all-sizes", "plot-kind"}
+)
+
+// setup reads the flags that shape a matrix: the -bench filter, the
+// -names and -spread.
+func (m *matrixFlags) setup() (*regexp.Regexp, error) {
+	if m.names != "" {
+		m.opt.Names = strings.Split(m.names, ",")
+		for i := range m.opt.Names {
+			m.opt.Names[i] = strings.TrimSpace(m.opt.Names[i])
+		}
+	}
+	if *m.spread == "iqr" {
+		m.opt.Spread = results.SpreadIQR
+	}
+	if m.bench == "" {
+		return nil, nil
+	}
+	re, err := regexp.Compile(m.bench)
+	if err != nil {
+		return nil, usageErrorf("-bench %q: not a regular expression: %v", m.bench, err)
+	}
+	return re, nil
+}
+
+// selectBaseline finds -baseline among the files: a -names name, else as
+// results.SelectBaseline does (a path, a position, part of a file name or
+// CPU).
+func (m *matrixFlags) selectBaseline(files []results.File) (int, error) {
+	if len(m.opt.Names) > 0 && len(m.opt.Names) != len(files) {
+		return 0, usageErrorf("-names %q: %d names for %d files (want one per file)", m.names, len(m.opt.Names), len(files))
+	}
+	if i := slices.Index(m.opt.Names, m.baseline); i >= 0 && m.baseline != "" {
+		return i, nil
+	}
+	i, err := results.SelectBaseline(files, m.baseline)
+	if err != nil {
+		return 0, inputError("-", err)
+	}
+	return i, nil
+}
+
+// inputError is a *usageError of results.ErrBadInput's message, prefixed.
+func inputError(prefix string, err error) error {
+	return usageErrorf("%s%s", prefix, strings.TrimPrefix(err.Error(), results.ErrBadInput.Error()+": "))
+}
+
+// compareMatrix writes the matrix of files in o's format and draws it to
+// -plot.
+func compareMatrix(o *out, pf *plotFlags, m *matrixFlags, files []results.File) error {
+	t, err := results.Matrix(files, m.opt)
+	if err != nil {
+		return inputError("-names: ", err) // names that do not fit: the only bad input left
+	}
+	if err := o.emit(func(w io.Writer) error { return writeMatrix(w, o.format, t, files) }); err != nil {
+		return err
+	}
+	if pf.path != "" {
+		if err := plotMatrix(o, pf, *m.kind, t); err != nil {
+			return err
+		}
+	}
+	o.warnAll(fileWarnings(files))
+	return nil
+}
+
+func writeMatrix(w io.Writer, format string, t *results.Table, files []results.File) error {
+	switch format {
+	case formatJSON:
+		return writeJSON(w, t)
+	case formatCSV:
+		return matrixCSV(t).writeCSV(w)
+	case formatBench:
+		return writeMatrixBench(w, t, files)
+	}
+	_, err := io.WriteString(w, t.String())
+	return err
+}
+
+// matrixCSV is the matrix in long form: one row per benchmark and machine,
+// every figure with its spread, so that a spreadsheet or a data frame can
+// pivot it either way.
+func matrixCSV(t *results.Table) *table {
+	ct := &table{}
+	for _, n := range []string{"benchmark", "pkg", "kernel", "size_key", "n", "mode", "cpe_fit", "unit", "machine", "baseline", "machine_label", "file",
+		"missing", "runs", "cycles", "cycles_lo", "cycles_hi", "cycles_per_elem", "cycles_per_elem_lo", "cycles_per_elem_hi",
+		"ns", "ns_lo", "ns_hi", "ns_per_elem", "ns_per_elem_lo", "ns_per_elem_hi", "ratio", "no_cycles", "not_converged", "check_failed"} {
+		ct.cols = append(ct.cols, col{name: n})
+	}
+	stat := func(s results.Stat) []any {
+		if s.N == 0 {
+			return []any{nil, nil, nil}
+		}
+		return []any{s.Median, s.Lo, s.Hi}
+	}
+	for _, r := range t.Rows {
+		for ci, c := range r.Cells {
+			cl := t.Columns[ci]
+			row := []any{r.Name, r.Pkg, r.Kernel, r.SizeKey, r.N, r.Mode, r.Fit, r.Unit, cl.Name, ci == t.Baseline, cl.Machine.String(), cl.Path, c.Missing}
+			if c.Missing {
+				ct.add(row...)
+				continue
+			}
+			row = append(row, c.Runs)
+			for _, s := range []results.Stat{c.Cycles, c.CyclesPerElem, c.NS, c.NsPerElem} {
+				row = append(row, stat(s)...)
+			}
+			var ratio, why any
+			if c.Ratio > 0 {
+				ratio = c.Ratio
+			}
+			if c.NoCycles != results.HasCycles {
+				why = c.NoCycles.String()
+			}
+			ct.add(append(row, ratio, why, c.NotConverged, c.CheckFailed)...)
+		}
+	}
+	return ct
+}
+
+// writeMatrixBench writes every run of the files as one stream in the Go
+// benchmark format, each file's runs under the configuration line
+// "machine: NAME" (the matrix's column name) and its machine's own lines
+// (cpu:, family:, ...), in cycles and ns per call and per element (ticks
+// are left out: the counters' rates differ). benchstat -col machine makes
+// the matrix of it, with its own statistics.
+func writeMatrixBench(w io.Writer, t *results.Table, files []results.File) error {
+	// The baseline first: benchstat compares the other columns with the
+	// first.
+	order := []int{t.Baseline}
+	names := []string{t.Columns[t.Baseline].Name}
+	for i, c := range t.Columns {
+		if i != t.Baseline {
+			order, names = append(order, i), append(names, c.Name)
+		}
+	}
+	fmt.Fprintf(w, "# cyclebench compare: %d files as one benchmark stream, each under \"machine: NAME\" (%s);\n", len(files), strings.Join(names, ", "))
+	fmt.Fprintf(w, "# the matrix in benchstat: benchstat -col machine -table \"\" -filter '.unit:(cycles/op OR cycles/elem)' FILE\n")
+	bw := benchfmt.NewWriter(w)
+	for _, fi := range order {
+		f := files[fi]
+		m := f.Machine
+		cfg := func(r *benchfmt.Result, pkg string) {
+			id := func(v int) string {
+				if v == 0 {
+					return ""
+				}
+				return strconv.Itoa(v)
+			}
+			for _, kv := range [][2]string{{"machine", t.Columns[fi].Name}, {"goos", m.GOOS}, {"goarch", m.GOARCH}, {"cpu", m.CPU}, {"vendor", m.Vendor},
+				{"family", id(m.Family)}, {"model", id(m.Model)}, {"stepping", id(m.Stepping)}, {"logical-cpus", id(m.LogicalCPUs)},
+				{"hypervisor", m.Hypervisor}, {"counter", m.Counter}, {"go", m.GoVersion}, {"pkg", pkg}} {
+				if kv[1] != "" {
+					r.Config = append(r.Config, benchfmt.Config{Key: kv[0], Value: []byte(kv[1]), File: true})
+				}
+			}
+		}
+		for _, e := range f.Entries {
+			name := e.Name
+			if e.Mode != results.Throughput {
+				name += "/mode=" + e.Mode
+			}
+			for _, run := range e.Runs {
+				r := &benchfmt.Result{Name: benchfmt.Name(name), Iters: max(1, run.Iters, run.Samples*run.Repeat)}
+				cfg(r, e.Pkg)
+				if run.NoCycles == results.HasCycles {
+					r.Values = append(r.Values, benchfmt.Value{Value: run.Cycles, Unit: "cycles/op"})
+				}
+				if run.NS != 0 {
+					r.Values = append(r.Values, benchfmt.Value{Value: run.NS, Unit: "ns/op"})
+				}
+				if run.Elements > 0 && run.NoCycles == results.HasCycles {
+					r.Values = append(r.Values, benchfmt.Value{Value: run.CyclesPerElem, Unit: "cycles/elem"})
+				}
+				if run.Elements > 0 && run.NsPerElem != 0 {
+					r.Values = append(r.Values, benchfmt.Value{Value: run.NsPerElem, Unit: "ns/elem"})
+				}
+				for _, v := range run.Other {
+					r.Values = append(r.Values, benchfmt.Value{Value: v.Value, Unit: v.Unit})
+				}
+				if len(r.Values) == 0 {
+					continue
+				}
+				if err := bw.Write(r); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	var b strings.Builder
+	for _, c := range t.Columns {
+		if c.NoCycles != results.HasCycles {
+			fmt.Fprintf(&b, "# %s has no cycle figures: %s\n", c.Name, c.NoCycles)
+		}
+	}
+	if slices.ContainsFunc(t.Rows, func(r results.Row) bool { return r.Fit }) {
+		b.WriteString("# the cpe files' fits are not benchmark lines: see -format table, json or csv\n")
+	}
+	for _, v := range t.Verdicts {
+		fmt.Fprintf(&b, "# fastest: %s\n", v.Text)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// barRows is how many rows -plot-kind auto draws as grouped bars; more
+// make a heat map.
+const barRows = 16
+
+// plotMatrix draws the table to -plot: grouped bars of cycles per element
+// (per call where a row has no elements) with each cell's spread as the
+// error bar, or a heat map of the ratios to the baseline labelled with
+// the cells' figures.
+func plotMatrix(o *out, pf *plotFlags, kind string, t *results.Table) error {
+	if kind == "auto" {
+		kind = "bars"
+		if len(t.Rows) > barRows {
+			kind = "heat"
+		}
+	}
+	base := t.Columns[t.Baseline].Name
+	title := fmt.Sprintf("%d machines, core cycles", len(t.Columns))
+	if kind == "heat" {
+		m := results.MetricRatio
+		if t.Columns[t.Baseline].NoCycles != results.HasCycles {
+			m = results.MetricCycles // no ratios without the baseline's cycles
+		} else {
+			title += ", relative to " + base
+		}
+		h, err := t.HeatMap(m, nil)
+		if err != nil {
+			return err
+		}
+		return pf.write(o, func(w io.Writer, f string, opt plot.Options) error { return plot.Heat(w, f, h, opt) }, plot.Options{Title: title})
+	}
+	m := results.MetricCyclesPerElem
+	for _, r := range t.Rows {
+		if !slices.ContainsFunc(r.Cells, func(c results.Cell) bool { return c.CyclesPerElem.N > 0 || c.NsPerElem.N > 0 }) {
+			m = results.MetricCycles
+		}
+	}
+	c, err := t.Comparison(m, nil)
+	if err != nil {
+		return err
+	}
+	spread := "min to max of the runs"
+	if t.Spread == results.SpreadIQR {
+		spread = "interquartile range of the runs"
+	}
+	title += fmt.Sprintf(" per %s (medians; bars: %s)", map[bool]string{true: "element", false: "call"}[m == results.MetricCyclesPerElem], spread)
+	return pf.write(o, func(w io.Writer, f string, opt plot.Options) error { return plot.Compare(w, f, c, opt) }, plot.Options{Title: title})
+}
