@@ -15,7 +15,7 @@ import (
 	"github.com/cyclebench/cyclebench/affinity"
 	benchexamples "github.com/cyclebench/cyclebench/bench_examples"
 	"github.com/cyclebench/cyclebench/cputime"
-	"github.com/cyclebench/cyclebench/harness"
+	"github.com/cyclebench/cyclebench/lab"
 )
 
 const clocksDescription = `
@@ -45,8 +45,8 @@ CPU time, and the share of one CPU and of all CPUs.`
 
 // The lab and the demo, replaced by tests with recorded results.
 var (
-	clocksLab      = harness.ClocksLab
-	utilisationLab = harness.UtilisationLab
+	clocksLab      = lab.Clocks
+	utilisationLab = lab.Utilisation
 )
 
 // defaultClocksBench selects the default kernels: a sort and a division.
@@ -67,8 +67,8 @@ const (
 func runClocks(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("clocks", "[-bench REGEXP] [-reps N] [-methods LIST] [-format table|json|csv] [-cpu N] [-demo utilisation] [-o FILE]", clocksDescription, stdout)
 	bench := fs.String("bench", "", "`REGEXP` selecting kernels by name (default: BubbleSort and Factorize; see cyclebench run -list)")
-	reps := fs.Int("reps", harness.DefaultLabReps, fmt.Sprintf("repetitions `N` of each kernel (1 to %d; at least 5 for a spread worth reading)", harness.MaxLabReps))
-	methods := fs.String("methods", "", "comma-separated clocks to read: `LIST` of "+clockList(harness.LabMethods())+" (default: all)")
+	reps := fs.Int("reps", lab.DefaultReps, fmt.Sprintf("repetitions `N` of each kernel (1 to %d; at least 5 for a spread worth reading)", lab.MaxReps))
+	methods := fs.String("methods", "", "comma-separated clocks to read: `LIST` of "+clockList(lab.Methods())+" (default: all)")
 	o := addOutputFlags(fs, stdout, stderr, false, formatTable, formatJSON, formatCSV)
 	cpu := cpuFlag(fs)
 	demo := choiceFlag(fs, "demo", "none", "run a demo instead (utilisation: a compute loop and an 800 ms sleep, with their CPU shares)", "none", "utilisation")
@@ -81,8 +81,8 @@ func runClocks(args []string, stdout, stderr io.Writer) error {
 	if err := fs.noArgs(); err != nil {
 		return err
 	}
-	if *reps < 1 || *reps > harness.MaxLabReps {
-		return usageErrorf("-reps %d: out of range (allowed: 1 to %d)", *reps, harness.MaxLabReps)
+	if *reps < 1 || *reps > lab.MaxReps {
+		return usageErrorf("-reps %d: out of range (allowed: 1 to %d)", *reps, lab.MaxReps)
 	}
 	clocks, err := parseClocks(*methods)
 	if err != nil {
@@ -113,7 +113,7 @@ func runClocks(args []string, stdout, stderr io.Writer) error {
 	}
 	in := catchInterrupts()
 	defer in.stop()
-	cfg := harness.DefaultLabConfig()
+	cfg := lab.DefaultConfig()
 	cfg.CPU, cfg.Reps, cfg.Methods, cfg.Context = *cpu, *reps, clocks, in.ctx
 	prog := newProgress(o)
 	cfg.Progress = func(kernel string, rep, reps int) {
@@ -190,7 +190,7 @@ func parseClocks(list string) ([]cputime.Clock, error) {
 }
 
 // labKernels prepares the kernels -bench selects at their default sizes.
-func labKernels(pattern string) ([]harness.LabKernel, []benchexamples.Kernel, error) {
+func labKernels(pattern string) ([]lab.Kernel, []benchexamples.Kernel, error) {
 	p := pattern
 	if p == "" {
 		p = defaultClocksBench
@@ -199,7 +199,7 @@ func labKernels(pattern string) ([]harness.LabKernel, []benchexamples.Kernel, er
 	if err != nil {
 		return nil, nil, kernelError("-bench", pattern, err)
 	}
-	var lks []harness.LabKernel
+	var lks []lab.Kernel
 	for _, k := range ks {
 		lk, err := labKernel(k, k.DefaultN)
 		if err != nil {
@@ -210,12 +210,12 @@ func labKernels(pattern string) ([]harness.LabKernel, []benchexamples.Kernel, er
 	return lks, ks, nil
 }
 
-func labKernel(k benchexamples.Kernel, n int) (harness.LabKernel, error) {
+func labKernel(k benchexamples.Kernel, n int) (lab.Kernel, error) {
 	inst, err := k.New(n)
 	if err != nil {
-		return harness.LabKernel{}, err
+		return lab.Kernel{}, err
 	}
-	return harness.LabKernel{Name: fmt.Sprintf("%s/n=%d", k.Name, n), Setup: inst.Setup, Run: inst.Run, Check: inst.Check}, nil
+	return lab.Kernel{Name: fmt.Sprintf("%s/n=%d", k.Name, n), Setup: inst.Setup, Run: inst.Run, Check: inst.Check}, nil
 }
 
 // labError turns a bad -cpu into a usage error.
@@ -228,7 +228,7 @@ func labError(cpu int, err error) error {
 
 // clocksTables runs the lab; the report holds the kernels that finished
 // (also when the lab stopped early, with the error).
-func clocksTables(brand, bench string, cfg harness.LabConfig) (report, error) {
+func clocksTables(brand, bench string, cfg lab.Config) (report, error) {
 	lks, ks, err := labKernels(bench)
 	if err != nil {
 		return nil, err
@@ -311,7 +311,7 @@ func finite(v float64) *float64 {
 	return &v
 }
 
-func newClocksReport(brand string, res harness.LabResult, units map[string]string) clocksReport {
+func newClocksReport(brand string, res lab.Result, units map[string]string) clocksReport {
 	r := clocksReport{
 		Command: "clocks", CPU: brand, PinnedCPU: res.CPU, Priority: res.Priority,
 		TSCHz: res.TicksPerSecond, TSCHzSource: res.FrequencySource, Reps: res.Reps, Tolerance: res.Tolerance,
@@ -505,8 +505,8 @@ type utilisationJSON struct {
 
 // utilisationDemo runs the utilisation demo; the report holds the kernels
 // that finished (also when it stopped early, with the error).
-func utilisationDemo(brand string, cfg harness.LabConfig) (report, error) {
-	var lks []harness.LabKernel
+func utilisationDemo(brand string, cfg lab.Config) (report, error) {
+	var lks []lab.Kernel
 	for _, d := range []struct {
 		name string
 		n    int

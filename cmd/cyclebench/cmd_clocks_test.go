@@ -15,13 +15,13 @@ import (
 	"time"
 
 	"github.com/cyclebench/cyclebench/cputime"
-	"github.com/cyclebench/cyclebench/harness"
+	"github.com/cyclebench/cyclebench/lab"
 )
 
 // Illustrative figures (µs) shaped like a run on a quiet KVM guest (EPYC,
 // Zen 3): the formatting is under test here, not the machine. The clocks'
 // sources, resolutions and empty-interval readings are as measured there.
-var recordedClocks = []harness.LabClock{
+var recordedClocks = []lab.ClockInfo{
 	{Clock: cputime.ClockWallMs, Source: "time.Now truncated to ms", Resolution: time.Millisecond, Empty: 0},
 	{Clock: cputime.ClockWallUs, Source: "gettimeofday", Resolution: time.Microsecond, Empty: 2 * time.Microsecond},
 	{Clock: cputime.ClockMonotonic, Source: "clock_gettime(CLOCK_MONOTONIC)", Resolution: time.Nanosecond, Empty: 801 * time.Nanosecond},
@@ -32,12 +32,12 @@ var recordedClocks = []harness.LabClock{
 
 // recordedKernel builds a kernel result from readings in µs per clock (in
 // the order of recordedClocks), deriving the summary and the comparison
-// with the tsc by the rules harness documents.
-func recordedKernel(name string, readings [6][]float64) harness.LabKernelResult {
-	const tol = harness.DefaultLabTolerance
-	k := harness.LabKernelResult{Name: name, Reference: cputime.ClockTSC, HasReference: true, Tolerance: tol}
+// with the tsc by the rules package lab documents.
+func recordedKernel(name string, readings [6][]float64) lab.KernelResult {
+	const tol = lab.DefaultTolerance
+	k := lab.KernelResult{Name: name, Reference: cputime.ClockTSC, HasReference: true, Tolerance: tol}
 	for i, us := range readings {
-		m := harness.LabMethod{LabClock: recordedClocks[i]}
+		m := lab.Method{ClockInfo: recordedClocks[i]}
 		for _, v := range us {
 			m.Readings = append(m.Readings, time.Duration(math.Round(v*1e3)))
 		}
@@ -69,14 +69,14 @@ func recordedKernel(name string, readings [6][]float64) harness.LabKernelResult 
 	return k
 }
 
-func recordedLab() harness.LabResult {
-	return harness.LabResult{
-		Reps: 5, Tolerance: harness.DefaultLabTolerance, Clocks: recordedClocks,
-		Nesting:        harness.LabNesting(),
+func recordedLab() lab.Result {
+	return lab.Result{
+		Reps: 5, Tolerance: lab.DefaultTolerance, Clocks: recordedClocks,
+		Nesting:        lab.Nesting(),
 		CPU:            1,
 		Priority:       "high",
 		TicksPerSecond: 2445431941.5, FrequencySource: "bracket: monotonic clock (CLOCK_MONOTONIC via the Go runtime)",
-		Kernels: []harness.LabKernelResult{
+		Kernels: []lab.KernelResult{
 			recordedKernel("BubbleSort/n=1000", [6][]float64{
 				{0, 0, 0, 0, 0},
 				{552, 551, 553, 552, 556},
@@ -98,11 +98,11 @@ func recordedLab() harness.LabResult {
 	}
 }
 
-func recordedUtilisation() harness.UtilisationLabResult {
+func recordedUtilisation() lab.UtilisationResult {
 	src := "/proc/stat + /proc/self/stat (USER_HZ 100); process cpu: clock_gettime(CLOCK_PROCESS_CPUTIME_ID)"
-	return harness.UtilisationLabResult{
+	return lab.UtilisationResult{
 		CPU: 1, Priority: "high",
-		Kernels: []harness.KernelUtilisation{
+		Kernels: []lab.KernelUtilisation{
 			{Name: "HashLoop/n=200000000", ThreadCPU: 199071234 * time.Nanosecond, Utilisation: cputime.Utilisation{
 				Wall: 200143890 * time.Nanosecond, ProcessCPU: 199854321 * time.Nanosecond, OfOneCPU: 99.855, OfAllCPUs: 49.93,
 				NumCPU: 2, SystemBusy: 51.2, SystemCPU: 400 * time.Millisecond, TickShare: 50, Source: src,
@@ -118,17 +118,17 @@ func recordedUtilisation() harness.UtilisationLabResult {
 
 // useRecordedLab replaces the lab and the demo with recorded results until
 // the test ends, and returns the configurations they were called with.
-func useRecordedLab(t *testing.T, lab harness.LabResult, util harness.UtilisationLabResult) *[]harness.LabConfig {
+func useRecordedLab(t *testing.T, rec lab.Result, util lab.UtilisationResult) *[]lab.Config {
 	t.Helper()
 	useFake(t)
 	oldLab, oldUtil := clocksLab, utilisationLab
 	t.Cleanup(func() { clocksLab, utilisationLab = oldLab, oldUtil })
-	var calls []harness.LabConfig
-	clocksLab = func(cfg harness.LabConfig, ks ...harness.LabKernel) (harness.LabResult, error) {
+	var calls []lab.Config
+	clocksLab = func(cfg lab.Config, ks ...lab.Kernel) (lab.Result, error) {
 		calls = append(calls, cfg)
-		return lab, nil
+		return rec, nil
 	}
-	utilisationLab = func(cfg harness.LabConfig, ks ...harness.LabKernel) (harness.UtilisationLabResult, error) {
+	utilisationLab = func(cfg lab.Config, ks ...lab.Kernel) (lab.UtilisationResult, error) {
 		calls = append(calls, cfg)
 		return util, nil
 	}
@@ -204,9 +204,9 @@ func TestClocksOutputFile(t *testing.T) {
 }
 
 func TestClocksCheckFails(t *testing.T) {
-	lab := recordedLab()
-	lab.Kernels[0].CheckError = errors.New("benchexamples: wrong result: BubbleSort: output not sorted")
-	useRecordedLab(t, lab, recordedUtilisation())
+	rec := recordedLab()
+	rec.Kernels[0].CheckError = errors.New("benchexamples: wrong result: BubbleSort: output not sorted")
+	useRecordedLab(t, rec, recordedUtilisation())
 	_, errOut, err := runCLI(t, "clocks")
 	var msg bytes.Buffer
 	if st := exitStatus(err, &msg); st != exitFailure {
@@ -284,7 +284,7 @@ func clocksRows(out string) map[string][]string {
 }
 
 func TestClocksLive(t *testing.T) {
-	want := append([]string{"clock"}, clockNamesOf(harness.LabMethods())...)
+	want := append([]string{"clock"}, clockNamesOf(lab.Methods())...)
 	t.Run("table", func(t *testing.T) {
 		out := liveRun(t, "clocks", "-reps", "5")
 		tables := clocksRows(out)
