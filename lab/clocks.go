@@ -9,6 +9,7 @@ import (
 
 	"github.com/cyclebench/cyclebench/calibrate"
 	"github.com/cyclebench/cyclebench/cputime"
+	"github.com/cyclebench/cyclebench/harness"
 	"github.com/cyclebench/cyclebench/stats"
 )
 
@@ -74,6 +75,11 @@ type Method struct {
 	// Agrees reports whether |DiffFromReference| ≤ Tolerance (true for the
 	// reference itself).
 	Agrees bool
+	// DiffFromKBest is (Median − K-best figure) / K-best figure: how far
+	// a single reading of this clock typically lies from the harness's
+	// figure (KernelResult.KBest's Nanoseconds); NaN without a K-best
+	// figure above 0.
+	DiffFromKBest float64
 }
 
 // KernelResult is what the lab found for one kernel.
@@ -87,13 +93,23 @@ type KernelResult struct {
 	HasReference bool
 	// Tolerance is the verdict's relative tolerance.
 	Tolerance float64
+	// KBest is the harness's own figure for the kernel: harness.Measure
+	// (the K-best method: K, ε and the other settings at their defaults,
+	// Setup before every sample, overhead subtracted, core cycles from the
+	// ruler) run on the lab's CPU after the clocks' repetitions. The
+	// clocks each time one run; KBest is what many runs agree on. nil with
+	// Config.NoKBest, or when the lab was cancelled before it began; when
+	// cancelled during it, what was measured so far, not converged.
+	KBest *harness.Result
 	// Redone counts repetitions run again because a clock failed to read
 	// (a wall clock stepped back, a CPU-clock source changed).
 	Redone int
 	// CheckError is the first error Check returned, nil when every
 	// repetition's output was right (or there is no Check).
 	CheckError error
-	// Warnings holds soft problems with this kernel's figures.
+	// Warnings holds soft problems with this kernel's figures, the K-best
+	// measurement's among them ("lab: K-best: ..."; those the Result's own
+	// Warnings hold already are left out).
 	Warnings []error
 }
 
@@ -143,6 +159,13 @@ type Result struct {
 // failures are an error. The result has each clock's readings, summary,
 // resolution and empty-interval reading, and a verdict derived from the
 // data ([KernelResult.Verdict]).
+//
+// Then, unless cfg.NoKBest, harness.Measure measures the kernel by the
+// K-best method ([KernelResult.KBest]): the figure the harness gives
+// beside what each clock read. It runs on harness's own pinned thread, on
+// the lab's CPU, while the lab's thread waits; cfg's CPU, KeepPriority,
+// KeepGC, Context and Calibration apply to it, harness's defaults to the
+// rest (its MaxTime bounds it).
 //
 // It runs on a new goroutine locked to its OS thread, with the GC off, and
 // restores everything it changes. Errors: a bad Config or kernel (wrapping
@@ -283,7 +306,50 @@ func (e *env) clocks(res *Result, kernels []Kernel) error {
 		if err != nil {
 			return err
 		}
+		if !cfg.NoKBest {
+			err = e.kbest(&kr, k, append(e.warnings, res.Warnings...))
+		}
+		if err != nil && cfg.Context.Err() == nil {
+			return err
+		}
+		// Cancelled during the K-best measurement: the clocks' figures are
+		// whole, and kept.
+		kr.judge()
 		res.Kernels = append(res.Kernels, kr)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// kbest measures k with harness.Measure into kr.KBest, on the lab's CPU
+// (harness pins its own thread there while this one waits), and adds its
+// warnings that shared (the lab's own) does not hold to kr.Warnings.
+func (e *env) kbest(kr *KernelResult, k Kernel, shared []error) error {
+	cfg := e.cfg
+	hc := harness.DefaultConfig()
+	hc.Name, hc.Setup, hc.Context, hc.Calibration = k.Name, k.Setup, cfg.Context, cfg.Calibration
+	hc.CPU, hc.KeepPriority, hc.KeepGC = cfg.CPU, cfg.KeepPriority, cfg.KeepGC
+	if e.cpu >= 0 {
+		hc.CPU = e.cpu
+	}
+	if cfg.Progress != nil {
+		hc.Progress = func(p harness.Progress) {
+			cfg.Progress(Progress{Kernel: k.Name, KBest: true, Done: p.Samples, Total: p.Max})
+		}
+	}
+	r, err := harness.Measure(hc, k.Run)
+	if r.Samples > 0 {
+		kr.KBest = &r
+		for _, w := range r.Warnings {
+			if !slices.ContainsFunc(shared, func(s error) bool { return s.Error() == w.Error() }) {
+				kr.Warnings = append(kr.Warnings, fmt.Errorf("lab: K-best: %w", w))
+			}
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("lab: K-best measurement of %s: %w", k.Name, err)
 	}
 	return nil
 }
@@ -305,7 +371,7 @@ func (w *watches) kernel(cfg Config, k Kernel, clocks map[cputime.Clock]*ClockIn
 			return kr, fmt.Errorf("lab: clocks cancelled during %s: %w", k.Name, err)
 		}
 		if cfg.Progress != nil {
-			cfg.Progress(k.Name, rep, cfg.Reps)
+			cfg.Progress(Progress{Kernel: k.Name, Done: rep, Total: cfg.Reps})
 		}
 		if k.Setup != nil {
 			k.Setup()
@@ -346,15 +412,14 @@ func (w *watches) kernel(cfg Config, k Kernel, clocks map[cputime.Clock]*ClockIn
 		}
 		kr.Methods = append(kr.Methods, m)
 	}
-	kr.judge()
 	return kr, nil
 }
 
 // newMethod summarises the readings of one clock; the fields that compare
-// it with the reference are left to judge.
+// it with the reference and the K-best figure are left to judge.
 func newMethod(ci ClockInfo, readings []time.Duration) Method {
 	s := summarise(readings)
-	m := Method{ClockInfo: ci, Readings: readings, Min: s.Min, Median: s.Median, Max: s.Max, Spread: math.NaN(), DiffFromReference: math.NaN()}
+	m := Method{ClockInfo: ci, Readings: readings, Min: s.Min, Median: s.Median, Max: s.Max, Spread: math.NaN(), DiffFromReference: math.NaN(), DiffFromKBest: math.NaN()}
 	if m.Median > 0 {
 		m.Spread = float64(m.Max-m.Min) / float64(m.Median)
 	}

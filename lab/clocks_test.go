@@ -75,6 +75,12 @@ func TestBadInput(t *testing.T) {
 			if !errors.Is(err, tt.want) || !strings.Contains(err.Error(), tt.text) {
 				t.Errorf("Clocks: err = %v, want %v naming %q", err, tt.want, tt.text)
 			}
+			// The lab's sentinels are also harness's, for callers that test
+			// both at once.
+			twin := map[error]error{ErrBadConfig: harness.ErrBadConfig, ErrNilFunc: harness.ErrNilFunc}[tt.want]
+			if !errors.Is(err, twin) || !strings.HasPrefix(err.Error(), "lab: ") {
+				t.Errorf("Clocks: err = %v, want it to match %v too and to say lab:", err, twin)
+			}
 			if tt.name == "unknown clock" || tt.name == "clock twice" || tt.name == "no clock" || strings.HasPrefix(tt.name, "reps") {
 				return // Utilisation ignores Methods and Reps
 			}
@@ -119,13 +125,21 @@ func checkLab(t *testing.T, res Result, reps int, methods []cputime.Clock) {
 			if k.HasReference && m.Agrees != (math.Abs(m.DiffFromReference) <= res.Tolerance) {
 				t.Errorf("%s/%s: agrees %v with diff %v", k.Name, m.Clock, m.Agrees, m.DiffFromReference)
 			}
+			if ns, ok := k.kbestNs(); ok != !math.IsNaN(m.DiffFromKBest) || ok && math.Abs(m.DiffFromKBest-(float64(m.Median)-ns)/ns) > 1e-12 {
+				t.Errorf("%s/%s: DiffFromKBest %v with median %v and K-best figure %v ns", k.Name, m.Clock, m.DiffFromKBest, m.Median, ns)
+			}
 		}
 		if !slices.Equal(got, want) {
 			t.Errorf("%s: methods %v, want %v", k.Name, got, want)
 		}
-		if len(k.Verdict()) == 0 {
+		v := k.Verdict()
+		if len(v) == 0 {
 			t.Errorf("%s: empty verdict", k.Name)
 		}
+		if _, ok := k.kbestNs(); ok != strings.Contains(strings.Join(v, "\n"), "K-best figure is") {
+			t.Errorf("%s: K-best figure %v, verdict %q", k.Name, ok, v)
+		}
+		checkKBest(t, res, k)
 		// Nesting: the monotonic interval holds the TSC interval (slack for
 		// the frequency's error and the clocks' steps).
 		mono, okM := k.Method(cputime.ClockMonotonic)
@@ -140,22 +154,45 @@ func checkLab(t *testing.T, res Result, reps int, methods []cputime.Clock) {
 	}
 }
 
+// checkKBest checks a kernel's K-best figure: absent with NoKBest, else
+// measured on the lab's CPU with harness's defaults.
+func checkKBest(t *testing.T, res Result, k KernelResult) {
+	t.Helper()
+	kb := k.KBest
+	if kb == nil {
+		return
+	}
+	if kb.Name != k.Name || kb.Samples == 0 || kb.CPU != res.CPU || kb.Config.K != harness.DefaultK || kb.Config.Epsilon != harness.DefaultEpsilon || kb.TicksPerSecond <= 0 {
+		t.Errorf("%s: K-best %q, %d samples on cpu %d (lab on %d), K %d, ε %v, %v ticks/s; want the kernel, measured with harness's defaults on the lab's CPU",
+			k.Name, kb.Name, kb.Samples, kb.CPU, res.CPU, kb.Config.K, kb.Config.Epsilon, kb.TicksPerSecond)
+	}
+	for _, w := range k.Warnings {
+		if slices.ContainsFunc(res.Warnings, func(s error) bool { return strings.HasSuffix(w.Error(), ": "+s.Error()) }) {
+			t.Errorf("%s: warning %q repeats one of the lab's own", k.Name, w)
+		}
+	}
+}
+
 func TestClocks(t *testing.T) {
 	tests := []struct {
 		name    string
 		reps    int
 		methods []cputime.Clock // nil: all
+		noKBest bool
 	}{
-		{"all clocks, default reps", 0, nil},
-		{"two clocks, 7 reps", 7, []cputime.Clock{cputime.ClockThread, cputime.ClockMonotonic}},
-		{"tsc only, 5 reps", 5, []cputime.Clock{cputime.ClockTSC}},
+		{"all clocks, default reps", 0, nil, false},
+		{"two clocks, 7 reps, no K-best", 7, []cputime.Clock{cputime.ClockThread, cputime.ClockMonotonic}, true},
+		{"tsc only, 5 reps", 5, []cputime.Clock{cputime.ClockTSC}, false},
+		{"thread only", 5, []cputime.Clock{cputime.ClockThread}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			a := &counted{work: spin(300_000)} // ~100 µs
 			b := &counted{work: func() {}}
 			cfg := DefaultConfig()
-			cfg.Reps, cfg.Methods = tt.reps, tt.methods
+			cfg.Reps, cfg.Methods, cfg.NoKBest = tt.reps, tt.methods, tt.noKBest
+			var prog []Progress
+			cfg.Progress = func(p Progress) { prog = append(prog, p) }
 			res, err := Clocks(cfg, a.kernel("spin"), b.kernel("empty"))
 			if err != nil {
 				t.Fatal(err)
@@ -164,9 +201,39 @@ func TestClocks(t *testing.T) {
 			methods := cmpSlice(tt.methods, Methods())
 			checkLab(t, res, reps, methods)
 			for _, c := range []*counted{a, b} {
-				if c.runs != reps+1 || c.setups != c.runs || c.checks != reps || c.outOfOrder {
-					t.Errorf("runs %d, setups %d, checks %d, out of order %v; want %d runs (with the warm-up), a Setup before each, %d checks",
-						c.runs, c.setups, c.checks, c.outOfOrder, reps+1, reps)
+				// The K-best measurement runs the kernel many times, each
+				// after a Setup, and never calls Check.
+				if tt.noKBest && c.runs != reps+1 || !tt.noKBest && c.runs <= reps+1 || c.setups != c.runs || c.checks != reps || c.outOfOrder {
+					t.Errorf("runs %d, setups %d, checks %d, out of order %v; want %d runs (with the warm-up, and more with K-best %v), a Setup before each, %d checks",
+						c.runs, c.setups, c.checks, c.outOfOrder, reps+1, !tt.noKBest, reps)
+				}
+			}
+			// Progress: each repetition of each kernel in order, K-best
+			// samples after a kernel's repetitions only.
+			var reps0 []Progress
+			for _, p := range prog {
+				if !p.KBest {
+					reps0 = append(reps0, p)
+				} else if tt.noKBest || p.Total != harness.DefaultMaxSamples || p.Done > p.Total || p.Kernel != reps0[len(reps0)-1].Kernel {
+					t.Errorf("K-best progress %+v after %+v (NoKBest %v)", p, reps0[len(reps0)-1], tt.noKBest)
+				}
+			}
+			if len(reps0) != 2*reps || reps0[0] != (Progress{Kernel: "spin", Total: reps}) || reps0[2*reps-1] != (Progress{Kernel: "empty", Done: reps - 1, Total: reps}) {
+				t.Errorf("repetition progress %+v, want spin and empty, 0 to %d of %d", reps0, reps-1, reps)
+			}
+			for _, k := range res.Kernels {
+				if (k.KBest == nil) != tt.noKBest {
+					t.Errorf("%s: K-best %v with NoKBest %v", k.Name, k.KBest != nil, tt.noKBest)
+				}
+			}
+			if spin := res.Kernels[0]; !tt.noKBest {
+				// The same work: the figure of many runs and the median of
+				// single readings are close (noise only adds time; the core
+				// clock may move between them, so a factor of 2).
+				ns, _ := spin.kbestNs()
+				m := spin.Methods[len(spin.Methods)-1] // tsc or thread: fine enough
+				if med := float64(m.Median); !(ns > med/2 && ns < 2*med) {
+					t.Errorf("spin: K-best figure %v ns against a %s median %v ns", ns, m.Clock, med)
 				}
 			}
 			if len(res.Kernels) != 2 || res.Kernels[0].Name != "spin" || res.Kernels[1].Name != "empty" {
@@ -226,6 +293,50 @@ func TestClocksFailures(t *testing.T) {
 		}
 		if got := debug.SetGCPercent(77); got != 77 {
 			t.Errorf("GC percent %d after the panic, want 77 restored", got)
+		}
+	})
+	t.Run("panic in the K-best measurement", func(t *testing.T) {
+		before := debug.SetGCPercent(77)
+		t.Cleanup(func() { debug.SetGCPercent(before) })
+		runs := 0
+		_, err := Clocks(DefaultConfig(), Kernel{Name: "late boom", Run: func() {
+			if runs++; runs > DefaultReps+1 {
+				panic("late boom")
+			}
+		}})
+		if !errors.Is(err, ErrPanic) || !strings.Contains(err.Error(), "late boom") || !strings.Contains(err.Error(), "K-best") {
+			t.Fatalf("err = %v, want ErrPanic naming late boom in the K-best measurement", err)
+		}
+		if got := debug.SetGCPercent(77); got != 77 {
+			t.Errorf("GC percent %d after the panic, want 77 restored", got)
+		}
+	})
+	t.Run("cancelled during the K-best measurement", func(t *testing.T) {
+		// Setup cancels the lab once the K-best measurement has begun (its
+		// 2 ms warm-up calls Setup before each of ~20 runs of spin): the
+		// kernel's clocks are kept, the next kernel is not run.
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		a, b := &counted{work: spin(300_000)}, &counted{work: func() {}}
+		k := a.kernel("spin")
+		setup := k.Setup
+		k.Setup = func() {
+			if setup(); a.setups == DefaultReps+1+5 {
+				cancel()
+			}
+		}
+		cfg := DefaultConfig()
+		cfg.Context = ctx
+		res, err := Clocks(cfg, k, b.kernel("never"))
+		if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "K-best") {
+			t.Fatalf("err = %v, want context.Canceled in the K-best measurement", err)
+		}
+		if len(res.Kernels) != 1 || b.runs != 0 {
+			t.Fatalf("%d kernels, the second run %d times: want spin alone", len(res.Kernels), b.runs)
+		}
+		checkLab(t, res, DefaultReps, Methods())
+		if kb := res.Kernels[0].KBest; kb != nil && kb.Converged {
+			t.Errorf("K-best converged although cancelled: %+v", kb)
 		}
 	})
 	t.Run("cancelled", func(t *testing.T) {

@@ -55,16 +55,33 @@ type Config struct {
 	NoWarmup bool
 	// KeepGC leaves the garbage collector running during the lab.
 	KeepGC bool
-	// Context cancels the lab between repetitions; nil means
-	// context.Background().
+	// NoKBest skips Clocks' K-best measurement of each kernel
+	// (KernelResult.KBest stays nil): for a kernel slow or noisy enough
+	// that harness.Measure's bound, harness.DefaultMaxTime, matters.
+	NoKBest bool
+	// Context cancels the lab between repetitions and during the K-best
+	// measurement; nil means context.Background().
 	Context context.Context
-	// Progress, when not nil, is called on the lab's thread before each
-	// timed repetition (rep from 0 to reps−1) of each kernel, outside every
-	// timed interval.
-	Progress func(kernel string, rep, reps int)
+	// Progress, when not nil, is called outside every timed interval: on
+	// the lab's thread before each timed repetition of each kernel, and
+	// during its K-best measurement from harness's measuring thread, at
+	// most every 50 ms.
+	Progress func(Progress)
 	// Calibration supplies the counter frequency that turns TSC ticks into
-	// time; nil means calibrate.Get() (only when the tsc method is read).
+	// time; nil means calibrate.Get() (when the tsc method is read, and
+	// for the K-best measurement).
 	Calibration *calibrate.Calibration
+}
+
+// Progress says where a lab is, for Config.Progress.
+type Progress struct {
+	// Kernel is the kernel's name.
+	Kernel string
+	// KBest is false during the clocks' repetitions (Done of Total
+	// repetitions; Utilisation's single run is 0 of 1) and true during
+	// the K-best measurement (Done samples taken, of at most Total).
+	KBest       bool
+	Done, Total int
 }
 
 // DefaultConfig returns the zero Config with CPU set to harness.AnyCPU.

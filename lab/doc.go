@@ -28,6 +28,18 @@
 // repetitions in which the thread ran for less than the interval
 // (preempted, or the kernel sleeps), and how much the repetitions spread.
 //
+// # Beside the harness's figure
+//
+// After a kernel's repetitions, Clocks measures it once more with
+// harness.Measure, the K-best method of package harness: many runs, the K
+// smallest agreeing within ε, the timing loop's overhead subtracted, core
+// cycles estimated ([KernelResult.KBest]). The clocks' rows show what one
+// reading of each clock gets; the K-best row what the harness gets from
+// the same code, and the verdict says how far each clock's median lies
+// from it ([Method.DiffFromKBest]). It also serves as the scale a clock's
+// resolution is judged against when no reference clock was read.
+// [Config.NoKBest] skips it.
+//
 // # Utilisation
 //
 // [Utilisation] runs each kernel once between two snapshots of the

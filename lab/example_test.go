@@ -2,6 +2,7 @@ package lab_test
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -45,10 +46,33 @@ func ExampleClocks() {
 	// wall-ms resolves it: false
 }
 
+// Beside the clocks, the harness's own figure for the same kernel: the
+// K-best method over many runs, in nanoseconds and core cycles.
+func ExampleClocks_kBest() {
+	cfg := lab.DefaultConfig()
+	cfg.Methods = []cputime.Clock{cputime.ClockTSC}
+	res, err := lab.Clocks(cfg, work)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	k := res.Kernels[0]
+	tsc, _ := k.Method(cputime.ClockTSC)
+	fmt.Println("measured:", k.KBest != nil, "on the lab's CPU:", k.KBest.CPU == res.CPU)
+	fmt.Println("a tsc reading's median against it is finite:", !math.IsNaN(tsc.DiffFromKBest))
+	// k.KBest.Nanoseconds, k.KBest.Cycles and k.KBest.Converged are the
+	// figures; they depend on the machine.
+
+	// Output:
+	// measured: true on the lab's CPU: true
+	// a tsc reading's median against it is finite: true
+}
+
 func ExampleDefaultConfig() {
 	cfg := lab.DefaultConfig()
 	cfg.Reps = 7 // instead of 5
 	cfg.Methods = []cputime.Clock{cputime.ClockTSC, cputime.ClockThread}
+	cfg.NoKBest = true // no K-best measurement beside the clocks
 	fmt.Println(cfg.CPU == harness.AnyCPU, cfg.Reps, cfg.Methods)
 	// Output: true 7 [tsc thread]
 }

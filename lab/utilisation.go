@@ -33,14 +33,14 @@ type UtilisationResult struct {
 	Warnings []error
 }
 
-// Utilisation measures how much of the machine each kernel keeps busy: it
-// runs once, on a pinned thread with the GC off, between two utilisation snapshots
-// (cputime.StartUtilisation and Stop) and two readings of the thread's CPU
-// time; Setup runs before, Check after, both untimed. A compute-bound
-// kernel keeps one CPU about 100% busy; a kernel that sleeps, about 0%.
-// Of cfg it uses CPU, KeepPriority, KeepGC and Context. Where utilisation is
-// unsupported the error wraps errors.ErrUnsupported (cputime.ErrNoProcfs
-// on a Linux without /proc).
+// Utilisation measures how much of the machine each kernel keeps busy:
+// each runs once, on a pinned thread with the GC off, between two
+// utilisation snapshots (cputime.StartUtilisation and Stop) and two
+// readings of the thread's CPU time; Setup runs before, Check after, both
+// untimed. A compute-bound kernel keeps one CPU about 100% busy; a kernel
+// that sleeps, about 0%. Of cfg it uses CPU, KeepPriority, KeepGC, Context
+// and Progress. Where utilisation is unsupported the error wraps
+// errors.ErrUnsupported (cputime.ErrNoProcfs on a Linux without /proc).
 func Utilisation(cfg Config, kernels ...Kernel) (UtilisationResult, error) {
 	cfg.Methods, cfg.Reps = nil, 0
 	cfg, err := cfg.validate(kernels)
@@ -54,7 +54,7 @@ func Utilisation(cfg Config, kernels ...Kernel) (UtilisationResult, error) {
 				return fmt.Errorf("lab: utilisation cancelled before %s: %w", k.Name, err)
 			}
 			if cfg.Progress != nil {
-				cfg.Progress(k.Name, 0, 1)
+				cfg.Progress(Progress{Kernel: k.Name, Total: 1})
 			}
 			ku, err := utilisationOf(k)
 			if err != nil {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/cyclebench/cyclebench/cputime"
 )
@@ -19,18 +20,39 @@ func (k *KernelResult) reference() (Method, bool) {
 	return Method{}, false
 }
 
-// judge sets the reference and every method's Resolves, DiffFromReference
-// and Agrees.
+// kbestNs returns the K-best figure in nanoseconds per call, and whether
+// there is one above 0 to compare with.
+func (k *KernelResult) kbestNs() (float64, bool) {
+	if k.KBest == nil || !(k.KBest.Nanoseconds > 0) {
+		return 0, false
+	}
+	return k.KBest.Nanoseconds, true
+}
+
+// scale returns what a clock's resolution is judged against, and whose it
+// is: the reference's median; without a reference clock, the K-best
+// figure; without either, the clock's own median.
+func (k *KernelResult) scale(m Method) (time.Duration, string) {
+	if ref, ok := k.reference(); ok {
+		return ref.Median, "the " + ref.Clock.String() + " median"
+	}
+	if ns, ok := k.kbestNs(); ok {
+		return time.Duration(math.Round(ns)), "the K-best figure"
+	}
+	return m.Median, "its median"
+}
+
+// judge sets the reference and every method's Resolves, DiffFromReference,
+// Agrees and DiffFromKBest.
 func (k *KernelResult) judge() {
 	ref, hasRef := k.reference()
 	k.Reference, k.HasReference = ref.Clock, hasRef
+	kb, hasKBest := k.kbestNs()
 	for i := range k.Methods {
 		m := &k.Methods[i]
-		scale := m.Median
-		if hasRef {
-			scale = ref.Median
-		}
+		scale, _ := k.scale(*m)
 		m.Resolves = m.Zeros == 0 && m.Resolution > 0 && float64(m.Resolution) <= k.Tolerance*float64(scale)
+		m.DiffFromReference, m.Agrees, m.DiffFromKBest = math.NaN(), false, math.NaN()
 		if hasRef && ref.Median > 0 {
 			m.DiffFromReference = float64(m.Median-ref.Median) / float64(ref.Median)
 			m.Agrees = math.Abs(m.DiffFromReference) <= k.Tolerance
@@ -38,16 +60,22 @@ func (k *KernelResult) judge() {
 		if hasRef && m.Clock == ref.Clock {
 			m.DiffFromReference, m.Agrees = 0, true
 		}
+		if hasKBest {
+			m.DiffFromKBest = (float64(m.Median) - kb) / kb
+		}
 	}
 }
 
 // Verdict returns a few sentences derived from the figures: which clocks
 // cannot resolve the interval and why (readings of 0, a resolution above
-// the tolerance), which agree with the reference within the tolerance and
-// which do not, the repetitions in which the thread's CPU time fell short of
-// the reference by more than the tolerance (preempted, or sleeping), and
-// how much the reference's repetitions spread. It never returns an empty
-// list.
+// the tolerance of the reference's median, or of the K-best figure when no
+// reference clock was read), which agree with the reference within the
+// tolerance and which do not, the repetitions in which the thread's CPU
+// time fell short of the reference by more than the tolerance (preempted,
+// or sleeping), how much the reference's repetitions spread, and how far
+// each clock's median reading lies from the K-best figure (the clocks
+// time one run each; the K-best figure is what many runs agree on, with
+// the timing overhead subtracted). It never returns an empty list.
 func (k KernelResult) Verdict() []string {
 	ref, hasRef := k.reference()
 	tol := sig3(100*k.Tolerance) + "%"
@@ -58,15 +86,12 @@ func (k KernelResult) Verdict() []string {
 			if m.Zeros > 0 {
 				why = append(why, fmt.Sprintf("read 0 in %d of %d repetitions", m.Zeros, len(m.Readings)))
 			}
-			scale, whose := m.Median, "its"
-			if hasRef {
-				scale, whose = ref.Median, "the "+ref.Clock.String()
-			}
+			scale, whose := k.scale(m)
 			switch {
 			case m.Resolution == 0:
 				why = append(why, "resolution unknown")
 			case float64(m.Resolution) > k.Tolerance*float64(scale):
-				why = append(why, fmt.Sprintf("resolution %v > %s of %s median %v", m.Resolution, tol, whose, scale))
+				why = append(why, fmt.Sprintf("resolution %v > %s of %s %v", m.Resolution, tol, whose, scale))
 			}
 			cannot = append(cannot, fmt.Sprintf("%s (%s)", m.Clock, strings.Join(why, "; ")))
 		}
@@ -118,7 +143,47 @@ func (k KernelResult) Verdict() []string {
 			v = append(v, fmt.Sprintf("the %s's %d repetitions spread by %s%% (max − min over median); noise only adds time, so the minimum, %v, is the best estimate", ref.Clock, len(ref.Readings), sig3(100*ref.Spread), ref.Min))
 		}
 	}
+	if line := k.kbestVerdict(tol); line != "" {
+		v = append(v, line)
+	}
 	return v
+}
+
+// kbestVerdict says how far each clock's median lies from the K-best
+// figure; "" without one.
+func (k KernelResult) kbestVerdict(tol string) string {
+	ns, ok := k.kbestNs()
+	if !ok {
+		return ""
+	}
+	state := "converged"
+	switch kb := k.KBest; {
+	case kb.Converged:
+	case len(kb.Best) > 1 && !math.IsNaN(kb.Spread):
+		state = fmt.Sprintf("not converged: its %d best samples spread by %s%%, a rough figure", len(kb.Best), sig3(100*kb.Spread))
+	default:
+		state = "not converged: a rough figure"
+	}
+	var near, far []string
+	for _, m := range k.Methods {
+		if math.IsNaN(m.DiffFromKBest) {
+			continue
+		}
+		d := fmt.Sprintf("%s (%s%%)", m.Clock, signed3(100*m.DiffFromKBest))
+		if math.Abs(m.DiffFromKBest) <= k.Tolerance {
+			near = append(near, d)
+		} else {
+			far = append(far, d)
+		}
+	}
+	parts := []string{fmt.Sprintf("cyclebench's K-best figure is %v per call (%s)", time.Duration(math.Round(ns)), state)}
+	if len(near) > 0 {
+		parts = append(parts, fmt.Sprintf("the median reading is within %s of it for %s", tol, strings.Join(near, ", ")))
+	}
+	if len(far) > 0 {
+		parts = append(parts, fmt.Sprintf("more than %s off for %s", tol, strings.Join(far, ", ")))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // sig3 formats v with three significant digits and no exponent.

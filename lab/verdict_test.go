@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cyclebench/cyclebench/cputime"
+	"github.com/cyclebench/cyclebench/harness"
 )
 
 // method builds a Method from readings in µs.
@@ -22,6 +23,7 @@ func TestVerdict(t *testing.T) {
 		name    string
 		methods []Method
 		want    []string // substrings, one per verdict line, in order
+		kbest   *harness.Result
 	}{
 		{
 			"bubble sort",
@@ -35,6 +37,7 @@ func TestVerdict(t *testing.T) {
 				"differ from tsc by more than 1%: wall-ms (-100%)",
 				"agree with tsc within 1%: monotonic (+0.181%)",
 			},
+			nil,
 		},
 		{
 			"everything resolves",
@@ -44,6 +47,7 @@ func TestVerdict(t *testing.T) {
 				method(cputime.ClockThread, time.Nanosecond, 9500, 9600, 9700),
 			},
 			[]string{"every clock resolves", "agree with tsc within 1%: wall-us (+0%)", "differ from tsc by more than 1%: thread (+6.55%)", "spread by 0.222%"},
+			nil,
 		},
 		{
 			"preempted",
@@ -52,6 +56,7 @@ func TestVerdict(t *testing.T) {
 				method(cputime.ClockThread, time.Nanosecond, 9001, 9000, 9002, 9000),
 			},
 			[]string{"in repetitions 2, 4 the thread ran for only 50%, 33.3% of the tsc interval"},
+			nil,
 		},
 		{
 			"coarse resolution, no zero",
@@ -60,6 +65,7 @@ func TestVerdict(t *testing.T) {
 				method(cputime.ClockMonotonic, time.Nanosecond, 9200, 9210, 9220),
 			},
 			[]string{"wall-ms (resolution 1ms > 1% of the monotonic median 9.21ms)", "differ from monotonic"},
+			nil,
 		},
 		{
 			"nesting cost",
@@ -68,21 +74,55 @@ func TestVerdict(t *testing.T) {
 				method(cputime.ClockTSC, time.Nanosecond, 500),
 			},
 			[]string{"differ from tsc by more than 1%: process (+1.2%; it reads 6µs around nothing)"},
+			nil,
 		},
 		{
 			"no reference",
 			[]Method{method(cputime.ClockThread, time.Nanosecond, 5, 6, 7)},
 			[]string{"every clock resolves"},
+			nil,
 		},
 		{
 			"unknown resolution",
 			[]Method{method(cputime.ClockProcess, 0, 5, 6, 7)},
 			[]string{"process (resolution unknown)"},
+			nil,
+		},
+		{
+			"K-best figure",
+			[]Method{
+				method(cputime.ClockWallMs, time.Millisecond, 0, 0, 0),
+				method(cputime.ClockTSC, time.Nanosecond, 550, 551, 552),
+				method(cputime.ClockThread, time.Nanosecond, 556, 557, 558),
+			},
+			[]string{"cyclebench's K-best figure is 549µs per call (converged); the median reading is within 1% of it for tsc (+0.364%); more than 1% off for wall-ms (-100%), thread (+1.46%)"},
+			&harness.Result{Nanoseconds: 549e3, Converged: true},
+		},
+		{
+			"K-best figure not converged",
+			[]Method{method(cputime.ClockTSC, time.Nanosecond, 550, 551, 552)},
+			[]string{"cyclebench's K-best figure is 549µs per call (not converged: its 3 best samples spread by 1.3%, a rough figure); the median reading is within 1% of it for tsc (+0.364%)"},
+			&harness.Result{Nanoseconds: 549e3, Best: []float64{1, 2, 3}, Spread: 0.013},
+		},
+		{
+			"K-best figure as the scale",
+			[]Method{
+				method(cputime.ClockWallMs, time.Millisecond, 5000, 5000, 6000),
+				method(cputime.ClockThread, time.Nanosecond, 5001, 5002, 5003),
+			},
+			[]string{"wall-ms (resolution 1ms > 1% of the K-best figure 5ms)", "K-best figure is 5ms per call (not converged: a rough figure)", "within 1% of it for wall-ms (+0%), thread (+0.04%)"},
+			&harness.Result{Nanoseconds: 5e6},
+		},
+		{
+			"K-best figure of 0",
+			[]Method{method(cputime.ClockTSC, time.Nanosecond, 0.01, 0.01, 0.01)},
+			[]string{"cannot resolve the interval: tsc (resolution 1ns > 1% of the tsc median 10ns)"},
+			&harness.Result{Nanoseconds: 0, Converged: true},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			k := KernelResult{Name: tt.name, Methods: tt.methods, Tolerance: DefaultTolerance}
+			k := KernelResult{Name: tt.name, Methods: tt.methods, Tolerance: DefaultTolerance, KBest: tt.kbest}
 			k.judge()
 			v := k.Verdict()
 			joined := strings.Join(v, "\n")
@@ -90,6 +130,9 @@ func TestVerdict(t *testing.T) {
 				if !strings.Contains(joined, w) {
 					t.Errorf("verdict does not say %q:\n%s", w, joined)
 				}
+			}
+			if _, ok := k.kbestNs(); !ok && strings.Contains(joined, "K-best figure is") {
+				t.Errorf("verdict speaks of a K-best figure %v:\n%s", k.KBest, joined)
 			}
 		})
 	}
