@@ -100,5 +100,6 @@
 // and a p-value; [CompareCPE] compares two slopes. [Report] puts cycles/op
 // into `go test -bench` from inside a benchmark function. [Validate] checks
 // all of this against chains of known latency. Package lab times the same
-// runs of a kernel with every clock a program can read, side by side.
+// runs of a kernel with every clock a program can read, side by side, and
+// sets [Measure]'s figure for the kernel beside them.
 package harness
