@@ -227,13 +227,17 @@ func TestClocks(t *testing.T) {
 				}
 			}
 			if spin := res.Kernels[0]; !tt.noKBest {
-				// The same work: the figure of many runs and the median of
-				// single readings are close (noise only adds time; the core
-				// clock may move between them, so a factor of 2).
+				// The same work: the K-best figure is not far above the best
+				// single reading (noise only adds time; the core clock may
+				// move between them: a factor of 2), and not far below it
+				// either: single readings on a busy KVM guest were seen at
+				// twice the K-best figure (the guest's clocks count the time
+				// its vCPU waited for the host), hence a factor of 10, which
+				// still tells 100 µs of work from an empty call.
 				ns, _ := spin.kbestNs()
-				m := spin.Methods[len(spin.Methods)-1] // tsc or thread: fine enough
-				if med := float64(m.Median); !(ns > med/2 && ns < 2*med) {
-					t.Errorf("spin: K-best figure %v ns against a %s median %v ns", ns, m.Clock, med)
+				m := spin.Methods[len(spin.Methods)-1] // tsc or thread
+				if lo := float64(m.Min); !(ns > lo/10 && ns < 2*lo) {
+					t.Errorf("spin: K-best figure %v ns against a %s minimum of %v ns", ns, m.Clock, lo)
 				}
 			}
 			if len(res.Kernels) != 2 || res.Kernels[0].Name != "spin" || res.Kernels[1].Name != "empty" {

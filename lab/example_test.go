@@ -114,16 +114,18 @@ func ExampleKernelResult_Verdict() {
 	// Output: true
 }
 
-// A sleep keeps no CPU busy.
+// A sleep keeps no CPU busy. (200 ms: long enough that the few
+// milliseconds a busy host may add to the process's CPU time around the
+// snapshots do not reach 10%.)
 func ExampleUtilisation() {
 	res, err := lab.Utilisation(lab.DefaultConfig(), lab.Kernel{
-		Name: "sleep", Run: func() { time.Sleep(50 * time.Millisecond) },
+		Name: "sleep", Run: func() { time.Sleep(200 * time.Millisecond) },
 	})
 	if err != nil {
 		fmt.Println(err) // errors.ErrUnsupported outside Linux and Windows
 		return
 	}
 	u := res.Kernels[0].Utilisation
-	fmt.Println(u.Wall >= 50*time.Millisecond, u.OfOneCPU < 10)
+	fmt.Println(u.Wall >= 200*time.Millisecond, u.OfOneCPU < 10)
 	// Output: true true
 }
