@@ -33,9 +33,9 @@
 // After a kernel's repetitions, Clocks measures it once more with
 // harness.Measure, the K-best method of package harness: many runs, the K
 // smallest agreeing within ε, the timing loop's overhead subtracted, core
-// cycles estimated ([KernelResult.KBest]). The clocks' rows show what one
-// reading of each clock gets; the K-best row what the harness gets from
-// the same code, and the verdict says how far each clock's median lies
+// cycles estimated ([KernelResult.KBest]). The clocks show what one
+// reading of each clock gets; KBest what the harness gets from many runs
+// of the same code, and the verdict says how far each clock's median lies
 // from it ([Method.DiffFromKBest]). It also serves as the scale a clock's
 // resolution is judged against when no reference clock was read.
 // [Config.NoKBest] skips it.
@@ -50,11 +50,12 @@
 //
 // # Pinning and errors
 //
-// Both run their kernels on one new goroutine locked to its OS thread,
+// Both run their kernels on a new goroutine locked to its OS thread,
 // through the same pinning path as package harness (pinned to
 // [Config.CPU], priority raised unless [Config.KeepPriority], GC off
 // unless [Config.KeepGC]), and restore everything afterwards, also when a
-// kernel panics. Bad input is an error wrapping [ErrBadConfig] or
+// kernel panics; the K-best measurement runs on harness.Measure's own such
+// thread, on the same CPU, while the lab's thread waits. Bad input is an error wrapping [ErrBadConfig] or
 // [ErrNilFunc], which also match their harness namesakes under errors.Is;
 // soft problems are in the results' Warnings.
 package lab
