@@ -99,6 +99,7 @@
 // (ABBA), pairs their samples and reports B/A with a confidence interval
 // and a p-value; [CompareCPE] compares two slopes. [Report] puts cycles/op
 // into `go test -bench` from inside a benchmark function. [Validate] checks
-// all of this against chains of known latency. [ClocksLab] and
-// [UtilisationLab] are the source articles' lab of timing methods.
+// all of this against chains of known latency. Package lab times the same
+// runs of a kernel with every clock a program can read, side by side, and
+// sets [Measure]'s figure for the kernel beside them.
 package harness

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/cyclebench/cyclebench/harness"
 )
@@ -163,5 +164,25 @@ func ExampleConfig_WithDefaults() {
 	fmt.Println(errors.Is(err, harness.ErrBadConfig))
 	// Output:
 	// MaxSamples 2 — at least K = 3
+	// true
+}
+
+// A kernel that sleeps: the measuring thread's CPU time per call is far
+// below the wall time per call, and Measure warns.
+func ExampleResult_blocking() {
+	cfg := harness.DefaultConfig()
+	cfg.Repeat, cfg.MaxSamples, cfg.Warmup, cfg.NoCycles = 1, 5, -1, true
+	r, err := harness.Measure(cfg, func() { time.Sleep(time.Millisecond) })
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	// Calls counts every call in the sampling loop (it may stop before
+	// MaxSamples when the samples agree); the sleeping kernel ran on the CPU
+	// for far less than the wall time it took.
+	fmt.Println(r.Calls == int64(r.Samples*r.Repeat), r.ThreadCPUNsPerCall < r.WallNsPerCall/2)
+	fmt.Println(slices.ContainsFunc(r.Warnings, func(w error) bool { return errors.Is(w, harness.ErrBlocks) }))
+	// Output:
+	// true true
 	// true
 }

@@ -16,6 +16,7 @@ import (
 	benchexamples "github.com/cyclebench/cyclebench/bench_examples"
 	"github.com/cyclebench/cyclebench/cputime"
 	"github.com/cyclebench/cyclebench/harness"
+	"github.com/cyclebench/cyclebench/lab"
 )
 
 const clocksDescription = `
@@ -32,11 +33,19 @@ reverse order; the "empty interval" column is what each reads around
 nothing. Setup (restoring the unsorted array) runs untimed before each
 repetition.
 
+After a kernel's repetitions, cyclebench measures it as run does (the
+K-best method: many runs, the K smallest agreeing within ε, the timing
+overhead subtracted, core cycles from the ADD-chain ruler), on the same CPU:
+the row "cyclebench (K-best)" shows that figure in time and cycles, with
+whether it converged, and the column "vs K-best" how far each clock's median
+reading lies from it. -no-kbest skips it.
+
 One table per kernel, one row per clock, one column per repetition, then
 min, median, spread (max − min over median) and resolution, and a verdict
 derived from the figures: which clocks cannot resolve the interval (a
 reading of 0, or a resolution above 1% of the TSC's median) and which agree
-with the TSC within 1%.
+with the TSC within 1%, and which medians lie within 1% of the K-best
+figure.
 
 -demo utilisation instead measures CPU utilisation: a compute-bound loop
 (HashLoop, 2e8 iterations) and an 800 ms sleep, each between two snapshots
@@ -45,8 +54,8 @@ CPU time, and the share of one CPU and of all CPUs.`
 
 // The lab and the demo, replaced by tests with recorded results.
 var (
-	clocksLab      = harness.ClocksLab
-	utilisationLab = harness.UtilisationLab
+	clocksLab      = lab.Clocks
+	utilisationLab = lab.Utilisation
 )
 
 // defaultClocksBench selects the default kernels: a sort and a division.
@@ -65,10 +74,11 @@ const (
 )
 
 func runClocks(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("clocks", "[-bench REGEXP] [-reps N] [-methods LIST] [-format table|json|csv] [-cpu N] [-demo utilisation] [-o FILE]", clocksDescription, stdout)
+	fs := newFlagSet("clocks", "[-bench REGEXP] [-reps N] [-methods LIST] [-no-kbest] [-format table|json|csv] [-cpu N] [-demo utilisation] [-o FILE]", clocksDescription, stdout)
 	bench := fs.String("bench", "", "`REGEXP` selecting kernels by name (default: BubbleSort and Factorize; see cyclebench run -list)")
-	reps := fs.Int("reps", harness.DefaultLabReps, fmt.Sprintf("repetitions `N` of each kernel (1 to %d; at least 5 for a spread worth reading)", harness.MaxLabReps))
-	methods := fs.String("methods", "", "comma-separated clocks to read: `LIST` of "+clockList(harness.LabMethods())+" (default: all)")
+	reps := fs.Int("reps", lab.DefaultReps, fmt.Sprintf("repetitions `N` of each kernel (1 to %d; at least 5 for a spread worth reading)", lab.MaxReps))
+	methods := fs.String("methods", "", "comma-separated clocks to read: `LIST` of "+clockList(lab.Methods())+" (default: all)")
+	noKBest := fs.Bool("no-kbest", false, "skip the K-best measurement of each kernel beside the clocks (it takes up to 10 s a kernel)")
 	o := addOutputFlags(fs, stdout, stderr, false, formatTable, formatJSON, formatCSV)
 	cpu := cpuFlag(fs)
 	demo := choiceFlag(fs, "demo", "none", "run a demo instead (utilisation: a compute loop and an 800 ms sleep, with their CPU shares)", "none", "utilisation")
@@ -81,8 +91,8 @@ func runClocks(args []string, stdout, stderr io.Writer) error {
 	if err := fs.noArgs(); err != nil {
 		return err
 	}
-	if *reps < 1 || *reps > harness.MaxLabReps {
-		return usageErrorf("-reps %d: out of range (allowed: 1 to %d)", *reps, harness.MaxLabReps)
+	if *reps < 1 || *reps > lab.MaxReps {
+		return usageErrorf("-reps %d: out of range (allowed: 1 to %d)", *reps, lab.MaxReps)
 	}
 	clocks, err := parseClocks(*methods)
 	if err != nil {
@@ -100,7 +110,7 @@ func runClocks(args []string, stdout, stderr io.Writer) error {
 		var extra []string
 		fs.Visit(func(f *flag.Flag) {
 			switch f.Name {
-			case "bench", "reps", "methods":
+			case "bench", "reps", "methods", "no-kbest":
 				extra = append(extra, "-"+f.Name)
 			}
 		})
@@ -113,11 +123,15 @@ func runClocks(args []string, stdout, stderr io.Writer) error {
 	}
 	in := catchInterrupts()
 	defer in.stop()
-	cfg := harness.DefaultLabConfig()
-	cfg.CPU, cfg.Reps, cfg.Methods, cfg.Context = *cpu, *reps, clocks, in.ctx
+	cfg := lab.DefaultConfig()
+	cfg.CPU, cfg.Reps, cfg.Methods, cfg.NoKBest, cfg.Context = *cpu, *reps, clocks, *noKBest, in.ctx
 	prog := newProgress(o)
-	cfg.Progress = func(kernel string, rep, reps int) {
-		prog.set(step{what: "clocks " + kernel, done: rep, total: reps, unit: "repetitions"})
+	cfg.Progress = func(p lab.Progress) {
+		if p.KBest {
+			prog.set(step{what: "clocks " + p.Kernel + " K-best", done: p.Done, total: p.Total, unit: "samples"})
+			return
+		}
+		prog.set(step{what: "clocks " + p.Kernel, done: p.Done, total: p.Total, unit: "repetitions"})
 	}
 	brand := sys.detectCPU().Brand
 	var rep report
@@ -190,7 +204,7 @@ func parseClocks(list string) ([]cputime.Clock, error) {
 }
 
 // labKernels prepares the kernels -bench selects at their default sizes.
-func labKernels(pattern string) ([]harness.LabKernel, []benchexamples.Kernel, error) {
+func labKernels(pattern string) ([]lab.Kernel, []benchexamples.Kernel, error) {
 	p := pattern
 	if p == "" {
 		p = defaultClocksBench
@@ -199,7 +213,7 @@ func labKernels(pattern string) ([]harness.LabKernel, []benchexamples.Kernel, er
 	if err != nil {
 		return nil, nil, kernelError("-bench", pattern, err)
 	}
-	var lks []harness.LabKernel
+	var lks []lab.Kernel
 	for _, k := range ks {
 		lk, err := labKernel(k, k.DefaultN)
 		if err != nil {
@@ -210,12 +224,12 @@ func labKernels(pattern string) ([]harness.LabKernel, []benchexamples.Kernel, er
 	return lks, ks, nil
 }
 
-func labKernel(k benchexamples.Kernel, n int) (harness.LabKernel, error) {
+func labKernel(k benchexamples.Kernel, n int) (lab.Kernel, error) {
 	inst, err := k.New(n)
 	if err != nil {
-		return harness.LabKernel{}, err
+		return lab.Kernel{}, err
 	}
-	return harness.LabKernel{Name: fmt.Sprintf("%s/n=%d", k.Name, n), Setup: inst.Setup, Run: inst.Run, Check: inst.Check}, nil
+	return lab.Kernel{Name: fmt.Sprintf("%s/n=%d", k.Name, n), Setup: inst.Setup, Run: inst.Run, Check: inst.Check}, nil
 }
 
 // labError turns a bad -cpu into a usage error.
@@ -228,7 +242,7 @@ func labError(cpu int, err error) error {
 
 // clocksTables runs the lab; the report holds the kernels that finished
 // (also when the lab stopped early, with the error).
-func clocksTables(brand, bench string, cfg harness.LabConfig) (report, error) {
+func clocksTables(brand, bench string, cfg lab.Config) (report, error) {
 	lks, ks, err := labKernels(bench)
 	if err != nil {
 		return nil, err
@@ -282,8 +296,12 @@ type clocksKernelJSON struct {
 	Redone    int          `json:"redone"`
 	Check     string       `json:"check"`
 	Methods   []methodJSON `json:"methods"`
-	Verdict   []string     `json:"verdict"`
-	Warnings  []string     `json:"warnings"`
+	// KBest is the harness's figure, as run writes it; null with -no-kbest.
+	KBest    *jsonResult `json:"kbest"`
+	Verdict  []string    `json:"verdict"`
+	Warnings []string    `json:"warnings"`
+
+	kbest *harness.Result // behind KBest, for the table
 }
 
 type methodJSON struct {
@@ -301,6 +319,7 @@ type methodJSON struct {
 	Resolves          bool     `json:"resolves"`
 	DiffFromReference *float64 `json:"diff_from_reference"`
 	Agrees            bool     `json:"agrees"`
+	DiffFromKBest     *float64 `json:"diff_from_kbest"`
 }
 
 // finite returns a pointer to v, or nil (JSON null) when v is NaN or ±Inf.
@@ -311,7 +330,7 @@ func finite(v float64) *float64 {
 	return &v
 }
 
-func newClocksReport(brand string, res harness.LabResult, units map[string]string) clocksReport {
+func newClocksReport(brand string, res lab.Result, units map[string]string) clocksReport {
 	r := clocksReport{
 		Command: "clocks", CPU: brand, PinnedCPU: res.CPU, Priority: res.Priority,
 		TSCHz: res.TicksPerSecond, TSCHzSource: res.FrequencySource, Reps: res.Reps, Tolerance: res.Tolerance,
@@ -332,12 +351,17 @@ func newClocksReport(brand string, res harness.LabResult, units map[string]strin
 		if k.CheckError != nil {
 			kj.Check = k.CheckError.Error()
 		}
+		if k.KBest != nil {
+			j := toJSON(measured{Result: *k.KBest, Unit: units[k.Name]})
+			kj.KBest, kj.kbest = &j, k.KBest
+		}
 		for _, m := range k.Methods {
 			mj := methodJSON{
 				Clock: m.Clock.String(), Source: string(m.Source), ResolutionNs: m.Resolution.Nanoseconds(), EmptyNs: m.Empty.Nanoseconds(),
 				ReadingsNs: make([]int64, len(m.Readings)), Ticks: m.Ticks,
 				MinNs: m.Min.Nanoseconds(), MedianNs: m.Median.Nanoseconds(), MaxNs: m.Max.Nanoseconds(),
 				Spread: finite(m.Spread), Zeros: m.Zeros, Resolves: m.Resolves, DiffFromReference: finite(m.DiffFromReference), Agrees: m.Agrees,
+				DiffFromKBest: finite(m.DiffFromKBest),
 			}
 			for i, d := range m.Readings {
 				mj.ReadingsNs[i] = d.Nanoseconds()
@@ -369,9 +393,16 @@ func displayUnit(k clocksKernelJSON) (name string, ns float64) {
 
 func formatNs(ns int64) string { return time.Duration(ns).String() }
 
+// kbestRow is the name of the K-best figure's row.
+const kbestRow = "cyclebench (K-best)"
+
 func (r clocksReport) text(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "clocks: %d repetitions of each kernel, every clock around the same runs\n", r.Reps)
+	fmt.Fprintf(&b, "clocks: %d repetitions of each kernel, every clock around the same runs", r.Reps)
+	if slices.ContainsFunc(r.Kernels, func(k clocksKernelJSON) bool { return k.KBest != nil }) {
+		b.WriteString("; cyclebench's K-best figure beside them")
+	}
+	b.WriteString("\n")
 	fmt.Fprintf(&b, "cpu: %s  pinned: %s  priority: %s\n", orDash(r.CPU), pinnedWord(r.PinnedCPU), orDash(r.Priority))
 	if r.TSCHz > 0 {
 		fmt.Fprintf(&b, "tsc: %s (%s)\n", formatHz(r.TSCHz), r.TSCHzSource)
@@ -390,17 +421,37 @@ func (r clocksReport) text(w io.Writer) error {
 			t.cols = append(t.cols, col{name: strconv.Itoa(i + 1)})
 		}
 		t.cols = append(t.cols, col{name: "min"}, col{name: "median"}, col{name: "spread"}, col{name: "resolution"})
-		in := func(ns int64) string { return strconv.FormatFloat(float64(ns)/div, 'f', 6, 64) }
+		if k.KBest != nil {
+			t.cols = append(t.cols, col{name: "cycles", digits: 7}, col{name: "vs K-best"})
+		}
+		in := func(ns float64) string { return strconv.FormatFloat(ns/div, 'f', 6, 64) }
 		for _, m := range k.Methods {
 			row := []any{m.Clock}
 			for _, v := range m.ReadingsNs {
-				row = append(row, in(v))
+				row = append(row, in(float64(v)))
 			}
 			spread := "-"
 			if m.Spread != nil {
 				spread = pct(*m.Spread, 3)
 			}
-			t.add(append(row, in(m.MinNs), in(m.MedianNs), spread, formatNs(m.ResolutionNs))...)
+			row = append(row, in(float64(m.MinNs)), in(float64(m.MedianNs)), spread, formatNs(m.ResolutionNs))
+			if k.KBest != nil {
+				vs := "-"
+				if m.DiffFromKBest != nil {
+					vs = signedSig(100**m.DiffFromKBest, 3) + "%"
+				}
+				row = append(row, nil, vs)
+			}
+			t.add(row...)
+		}
+		if kb := k.kbest; kb != nil {
+			// One figure from many runs: no repetitions, no spread of
+			// single readings; its converged flag in the last column.
+			row := []any{kbestRow}
+			for range r.Reps {
+				row = append(row, nil)
+			}
+			t.add(append(row, in(kb.Nanoseconds), nil, nil, nil, cyclesCell(*kb, kb.Cycles, 7), kbestConverged(*kb))...)
 		}
 		t.writeText(&b)
 		b.WriteString("verdict:\n")
@@ -412,12 +463,28 @@ func (r clocksReport) text(w io.Writer) error {
 	return err
 }
 
+// kbestConverged says whether a K-best figure converged: "converged",
+// "nearly converged" (its K best agree within 2ε), or "NOT converged".
+func kbestConverged(r harness.Result) shown {
+	switch c := convergedText(r); c.text {
+	case "yes":
+		return shown{true, "converged"}
+	case "nearly":
+		return shown{false, "nearly converged"}
+	}
+	return shown{false, "NOT converged"}
+}
+
 func (r clocksReport) notes() ([]string, []string) {
 	var ks [][3]any
+	own := r.Warnings
 	for _, k := range r.Kernels {
 		ks = append(ks, [3]any{k.Name, k.Check, k.Warnings})
+		if kb := k.kbest; kb != nil && kb.CyclesPerTick > 0 && !kb.ReferenceConverged && !slices.Contains(own, rulerNote) {
+			own = append(slices.Clip(own), rulerNote)
+		}
 	}
-	return kernelNotes(ks, r.Warnings)
+	return kernelNotes(ks, own)
 }
 
 // kernelNotes lists the warnings of a report's kernels ({name, check,
@@ -451,7 +518,7 @@ func (r clocksReport) csv() *table {
 	for i := range r.Reps {
 		names = append(names, fmt.Sprintf("rep%d_ns", i+1))
 	}
-	names = append(names, "min_ns", "median_ns", "max_ns", "spread", "zeros", "resolves", "reference", "diff_from_reference", "agrees", "check")
+	names = append(names, "min_ns", "median_ns", "max_ns", "spread", "zeros", "resolves", "reference", "diff_from_reference", "agrees", "diff_from_kbest", "cycles", "converged", "check")
 	for _, n := range names {
 		t.cols = append(t.cols, col{name: n})
 	}
@@ -467,7 +534,21 @@ func (r clocksReport) csv() *table {
 			for _, v := range m.ReadingsNs {
 				row = append(row, v)
 			}
-			t.add(append(row, m.MinNs, m.MedianNs, m.MaxNs, opt(m.Spread), m.Zeros, m.Resolves, k.Reference, opt(m.DiffFromReference), m.Agrees, k.Check)...)
+			t.add(append(row, m.MinNs, m.MedianNs, m.MaxNs, opt(m.Spread), m.Zeros, m.Resolves, k.Reference, opt(m.DiffFromReference), m.Agrees, opt(m.DiffFromKBest), nil, nil, k.Check)...)
+		}
+		if kb := k.KBest; kb != nil {
+			// The K-best figure in min_ns (ns per call, overhead
+			// subtracted), its cycles and whether it converged; what
+			// describes single readings stays empty.
+			row := []any{k.Name, k.Unit, kbestRow, "harness K-best", nil, nil}
+			for range r.Reps {
+				row = append(row, nil)
+			}
+			var cycles any
+			if kb.Cycles > 0 {
+				cycles = kb.Cycles
+			}
+			t.add(append(row, kb.Nanoseconds, nil, nil, nil, nil, nil, k.Reference, nil, nil, nil, cycles, kb.Converged, k.Check)...)
 		}
 	}
 	return t
@@ -505,8 +586,8 @@ type utilisationJSON struct {
 
 // utilisationDemo runs the utilisation demo; the report holds the kernels
 // that finished (also when it stopped early, with the error).
-func utilisationDemo(brand string, cfg harness.LabConfig) (report, error) {
-	var lks []harness.LabKernel
+func utilisationDemo(brand string, cfg lab.Config) (report, error) {
+	var lks []lab.Kernel
 	for _, d := range []struct {
 		name string
 		n    int

@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -16,12 +17,13 @@ import (
 
 	"github.com/cyclebench/cyclebench/cputime"
 	"github.com/cyclebench/cyclebench/harness"
+	"github.com/cyclebench/cyclebench/lab"
 )
 
 // Illustrative figures (µs) shaped like a run on a quiet KVM guest (EPYC,
 // Zen 3): the formatting is under test here, not the machine. The clocks'
 // sources, resolutions and empty-interval readings are as measured there.
-var recordedClocks = []harness.LabClock{
+var recordedClocks = []lab.ClockInfo{
 	{Clock: cputime.ClockWallMs, Source: "time.Now truncated to ms", Resolution: time.Millisecond, Empty: 0},
 	{Clock: cputime.ClockWallUs, Source: "gettimeofday", Resolution: time.Microsecond, Empty: 2 * time.Microsecond},
 	{Clock: cputime.ClockMonotonic, Source: "clock_gettime(CLOCK_MONOTONIC)", Resolution: time.Nanosecond, Empty: 801 * time.Nanosecond},
@@ -30,14 +32,40 @@ var recordedClocks = []harness.LabClock{
 	{Clock: cputime.ClockThread, Source: "clock_gettime(CLOCK_THREAD_CPUTIME_ID)", Resolution: time.Nanosecond, Empty: 3197 * time.Nanosecond},
 }
 
+// recordedKBest is a K-best figure of ns per call, shaped like harness's
+// result on the same guest (TSC 2445.43 MHz, a core clock of about 3.2 GHz),
+// that converged or not.
+func recordedKBest(name string, ns float64, converged bool) *harness.Result {
+	const hz, cpt = 2445431941.5, 1.3086
+	cfg := harness.DefaultConfig()
+	cfg.Name, cfg.CPU = name, 1
+	ticks := ns * hz / 1e9
+	r := &harness.Result{
+		Name: name, Ticks: ticks, Nanoseconds: ns, Cycles: ticks * cpt, CyclesSource: harness.CyclesRuler,
+		Converged: converged, Samples: 23, Repeat: 1, Repeats: []int{1},
+		Best: []float64{ticks + 49, ticks + 52, ticks + 61}, Spread: 12 / ticks, OverheadTicks: 48.9, OverheadConverged: true,
+		TicksPerSecond: hz, FrequencySource: "bracket: monotonic clock (CLOCK_MONOTONIC via the Go runtime)",
+		CyclesPerTick: cpt, ReferenceConverged: true, Step: 1, Quantum: 24.45, CPU: 1, Priority: "high", Wall: 61 * time.Millisecond, Config: cfg,
+	}
+	if !converged {
+		r.Samples, r.Spread = 1000, 0.013
+		r.Warnings = []error{fmt.Errorf("%w: the 3 best samples spread by 1.3%% after 1000 samples (ε = 1%%)", harness.ErrNotConverged)}
+	}
+	return r
+}
+
 // recordedKernel builds a kernel result from readings in µs per clock (in
-// the order of recordedClocks), deriving the summary and the comparison
-// with the tsc by the rules harness documents.
-func recordedKernel(name string, readings [6][]float64) harness.LabKernelResult {
-	const tol = harness.DefaultLabTolerance
-	k := harness.LabKernelResult{Name: name, Reference: cputime.ClockTSC, HasReference: true, Tolerance: tol}
+// the order of recordedClocks) and its K-best figure, deriving the summary
+// and the comparisons with the tsc and the K-best figure by the rules
+// package lab documents.
+func recordedKernel(name string, readings [6][]float64, kbest *harness.Result) lab.KernelResult {
+	const tol = lab.DefaultTolerance
+	k := lab.KernelResult{Name: name, Reference: cputime.ClockTSC, HasReference: true, Tolerance: tol, KBest: kbest}
+	for _, w := range kbest.Warnings {
+		k.Warnings = append(k.Warnings, fmt.Errorf("lab: K-best: %w", w))
+	}
 	for i, us := range readings {
-		m := harness.LabMethod{LabClock: recordedClocks[i]}
+		m := lab.Method{ClockInfo: recordedClocks[i]}
 		for _, v := range us {
 			m.Readings = append(m.Readings, time.Duration(math.Round(v*1e3)))
 		}
@@ -65,18 +93,19 @@ func recordedKernel(name string, readings [6][]float64) harness.LabKernelResult 
 		m.Resolves = m.Zeros == 0 && float64(m.Resolution) <= tol*float64(ref.Median)
 		m.DiffFromReference = float64(m.Median-ref.Median) / float64(ref.Median)
 		m.Agrees = math.Abs(m.DiffFromReference) <= tol
+		m.DiffFromKBest = (float64(m.Median) - kbest.Nanoseconds) / kbest.Nanoseconds
 	}
 	return k
 }
 
-func recordedLab() harness.LabResult {
-	return harness.LabResult{
-		Reps: 5, Tolerance: harness.DefaultLabTolerance, Clocks: recordedClocks,
-		Nesting:        harness.LabNesting(),
+func recordedLab() lab.Result {
+	return lab.Result{
+		Reps: 5, Tolerance: lab.DefaultTolerance, Clocks: recordedClocks,
+		Nesting:        lab.Nesting(),
 		CPU:            1,
 		Priority:       "high",
 		TicksPerSecond: 2445431941.5, FrequencySource: "bracket: monotonic clock (CLOCK_MONOTONIC via the Go runtime)",
-		Kernels: []harness.LabKernelResult{
+		Kernels: []lab.KernelResult{
 			recordedKernel("BubbleSort/n=1000", [6][]float64{
 				{0, 0, 0, 0, 0},
 				{552, 551, 553, 552, 556},
@@ -84,7 +113,7 @@ func recordedLab() harness.LabResult {
 				{550.415, 549.552, 551.292, 550.583, 554.789},
 				{562.947, 557.439, 560.380, 559.142, 563.253},
 				{556.087, 552.743, 554.929, 554.395, 558.557},
-			}),
+			}, recordedKBest("BubbleSort/n=1000", 549321.6, true)),
 			recordedKernel("Factorize/n=352700091909229843", [6][]float64{
 				{9000, 8000, 9000, 9000, 9000},
 				{8691, 8507, 8585, 8592, 8540},
@@ -92,17 +121,17 @@ func recordedLab() harness.LabResult {
 				{8680.534, 8500.758, 8569.988, 8583.004, 8530.129},
 				{8724.187, 8515.467, 8597.691, 8610.230, 8549.305},
 				{8699.181, 8508.466, 8591.970, 8600.331, 8544.012},
-			}),
+			}, recordedKBest("Factorize/n=352700091909229843", 8496103.7, false)),
 		},
 		Warnings: []error{errors.New("calibrate: running under a hypervisor (KVMKVMKVM): the counter may be virtualised and other guests share the host")},
 	}
 }
 
-func recordedUtilisation() harness.UtilisationLabResult {
+func recordedUtilisation() lab.UtilisationResult {
 	src := "/proc/stat + /proc/self/stat (USER_HZ 100); process cpu: clock_gettime(CLOCK_PROCESS_CPUTIME_ID)"
-	return harness.UtilisationLabResult{
+	return lab.UtilisationResult{
 		CPU: 1, Priority: "high",
-		Kernels: []harness.KernelUtilisation{
+		Kernels: []lab.KernelUtilisation{
 			{Name: "HashLoop/n=200000000", ThreadCPU: 199071234 * time.Nanosecond, Utilisation: cputime.Utilisation{
 				Wall: 200143890 * time.Nanosecond, ProcessCPU: 199854321 * time.Nanosecond, OfOneCPU: 99.855, OfAllCPUs: 49.93,
 				NumCPU: 2, SystemBusy: 51.2, SystemCPU: 400 * time.Millisecond, TickShare: 50, Source: src,
@@ -118,17 +147,17 @@ func recordedUtilisation() harness.UtilisationLabResult {
 
 // useRecordedLab replaces the lab and the demo with recorded results until
 // the test ends, and returns the configurations they were called with.
-func useRecordedLab(t *testing.T, lab harness.LabResult, util harness.UtilisationLabResult) *[]harness.LabConfig {
+func useRecordedLab(t *testing.T, rec lab.Result, util lab.UtilisationResult) *[]lab.Config {
 	t.Helper()
 	useFake(t)
 	oldLab, oldUtil := clocksLab, utilisationLab
 	t.Cleanup(func() { clocksLab, utilisationLab = oldLab, oldUtil })
-	var calls []harness.LabConfig
-	clocksLab = func(cfg harness.LabConfig, ks ...harness.LabKernel) (harness.LabResult, error) {
+	var calls []lab.Config
+	clocksLab = func(cfg lab.Config, ks ...lab.Kernel) (lab.Result, error) {
 		calls = append(calls, cfg)
-		return lab, nil
+		return rec, nil
 	}
-	utilisationLab = func(cfg harness.LabConfig, ks ...harness.LabKernel) (harness.UtilisationLabResult, error) {
+	utilisationLab = func(cfg lab.Config, ks ...lab.Kernel) (lab.UtilisationResult, error) {
 		calls = append(calls, cfg)
 		return util, nil
 	}
@@ -181,8 +210,11 @@ func TestClocksFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := (*calls)[0]
-	if c.Reps != 7 || c.CPU != 0 || !slices.Equal(c.Methods, []cputime.Clock{cputime.ClockTSC, cputime.ClockMonotonic}) || c.Context == nil {
-		t.Errorf("config %+v, want 7 reps on cpu 0 with tsc and monotonic and a context", c)
+	if c.Reps != 7 || c.CPU != 0 || !slices.Equal(c.Methods, []cputime.Clock{cputime.ClockTSC, cputime.ClockMonotonic}) || c.Context == nil || c.NoKBest {
+		t.Errorf("config %+v, want 7 reps on cpu 0 with tsc and monotonic, the K-best figure and a context", c)
+	}
+	if _, _, err := runCLI(t, "clocks", "-no-kbest"); err != nil || !(*calls)[1].NoKBest {
+		t.Errorf("clocks -no-kbest: %v, NoKBest %v; want it set", err, (*calls)[1].NoKBest)
 	}
 }
 
@@ -204,9 +236,9 @@ func TestClocksOutputFile(t *testing.T) {
 }
 
 func TestClocksCheckFails(t *testing.T) {
-	lab := recordedLab()
-	lab.Kernels[0].CheckError = errors.New("benchexamples: wrong result: BubbleSort: output not sorted")
-	useRecordedLab(t, lab, recordedUtilisation())
+	rec := recordedLab()
+	rec.Kernels[0].CheckError = errors.New("benchexamples: wrong result: BubbleSort: output not sorted")
+	useRecordedLab(t, rec, recordedUtilisation())
 	_, errOut, err := runCLI(t, "clocks")
 	var msg bytes.Buffer
 	if st := exitStatus(err, &msg); st != exitFailure {
@@ -237,6 +269,7 @@ func TestClocksUsageErrors(t *testing.T) {
 		{[]string{"clocks", "-demo", "cpu"}, "none, utilisation"},
 		{[]string{"clocks", "-demo", "utilisation", "-bench", "Sleep"}, "-bench not allowed"},
 		{[]string{"clocks", "-demo", "utilisation", "-reps", "9", "-methods", "tsc"}, "-methods, -reps not allowed"},
+		{[]string{"clocks", "-demo", "utilisation", "-no-kbest"}, "-no-kbest not allowed"},
 		{[]string{"clocks", "-cpu", "-5"}, "-cpu -5"},
 		{[]string{"clocks", "-cpu", "9999"}, "-cpu 9999"},
 		{[]string{"clocks", "extra"}, `"extra"`},
@@ -284,7 +317,8 @@ func clocksRows(out string) map[string][]string {
 }
 
 func TestClocksLive(t *testing.T) {
-	want := append([]string{"clock"}, clockNamesOf(harness.LabMethods())...)
+	// The clocks' rows, then the K-best figure's ("cyclebench (K-best)").
+	want := append(append([]string{"clock"}, clockNamesOf(lab.Methods())...), "cyclebench")
 	t.Run("table", func(t *testing.T) {
 		out := liveRun(t, "clocks", "-reps", "5")
 		tables := clocksRows(out)
@@ -322,9 +356,15 @@ func TestClocksLive(t *testing.T) {
 			if k.Check != "ok" || k.Reference != "tsc" || len(k.Verdict) == 0 {
 				t.Errorf("%s: check %q, reference %q, verdict %q", k.Name, k.Check, k.Reference, k.Verdict)
 			}
+			if kb := k.KBest; kb == nil || kb.Name != k.Name || kb.Nanoseconds <= 0 || kb.Samples == 0 || kb.CPU != r.PinnedCPU {
+				t.Errorf("%s: K-best %+v, want the kernel's figure, measured on cpu %d", k.Name, kb, r.PinnedCPU)
+			}
 			for _, m := range k.Methods {
 				if len(m.ReadingsNs) != 6 || m.MinNs > m.MedianNs || m.MedianNs > m.MaxNs || m.MinNs != slices.Min(m.ReadingsNs) {
 					t.Errorf("%s/%s: readings %v, min %d median %d max %d", k.Name, m.Clock, m.ReadingsNs, m.MinNs, m.MedianNs, m.MaxNs)
+				}
+				if m.DiffFromKBest == nil && m.MedianNs > 0 {
+					t.Errorf("%s/%s: no difference from the K-best figure", k.Name, m.Clock)
 				}
 				if (m.Clock == "tsc") != (len(m.Ticks) == 6) {
 					t.Errorf("%s/%s: %d tick readings", k.Name, m.Clock, len(m.Ticks))
@@ -333,7 +373,9 @@ func TestClocksLive(t *testing.T) {
 		}
 	})
 	t.Run("csv", func(t *testing.T) {
-		out := liveRun(t, "clocks", "-format", "csv", "-methods", "tsc,thread")
+		// Without the K-best figure (the table and JSON runs have it; a noisy
+		// machine can take seconds over it).
+		out := liveRun(t, "clocks", "-format", "csv", "-methods", "tsc,thread", "-no-kbest")
 		recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
 		if err != nil {
 			t.Fatal(err)
@@ -348,6 +390,21 @@ func TestClocksLive(t *testing.T) {
 			if rec[2] != "tsc" && rec[2] != "thread" {
 				t.Errorf("row for clock %q, want only tsc and thread", rec[2])
 			}
+		}
+	})
+	t.Run("no K-best", func(t *testing.T) {
+		out := liveRun(t, "clocks", "-bench", "SortInts", "-methods", "tsc", "-no-kbest")
+		if strings.Contains(out, "K-best") {
+			t.Errorf("-no-kbest, but the output speaks of K-best:\n%s", out)
+		}
+		rows := clocksRows(out)
+		for name, r := range rows {
+			if !strings.HasPrefix(name, "SortInts/") || !slices.Equal(r, []string{"clock", "tsc"}) {
+				t.Errorf("table %s: rows %q, want SortInts with the tsc alone", name, r)
+			}
+		}
+		if len(rows) != 1 {
+			t.Errorf("%d kernel tables, want SortInts alone:\n%s", len(rows), out)
 		}
 	})
 	t.Run("demo", func(t *testing.T) {

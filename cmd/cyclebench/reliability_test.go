@@ -17,6 +17,7 @@ import (
 	"github.com/cyclebench/cyclebench/calibrate"
 	"github.com/cyclebench/cyclebench/cputime"
 	"github.com/cyclebench/cyclebench/harness"
+	"github.com/cyclebench/cyclebench/lab"
 	"github.com/cyclebench/cyclebench/stats"
 )
 
@@ -45,6 +46,14 @@ type badInput struct {
 func measureErr(cfg harness.Config) func() error {
 	return func() error { _, err := harness.Measure(cfg, func() {}); return err }
 }
+
+// labErr runs lab.Clocks with cfg on k.
+func labErr(cfg lab.Config, k lab.Kernel) func() error {
+	return func() error { _, err := lab.Clocks(cfg, k); return err }
+}
+
+// labKernelOK is a valid lab kernel, for the entries whose Config is bad.
+var labKernelOK = lab.Kernel{Name: "ok", Run: func() {}}
 
 func cfgWith(edit func(*harness.Config)) harness.Config {
 	c := harness.DefaultConfig()
@@ -93,6 +102,13 @@ func badInputs(t *testing.T) []badInput {
 		{name: "harness Setup with Repeat", lib: measureErr(cfgWith(func(c *harness.Config) { c.Setup, c.Repeat = func() {}, 4 })), is: harness.ErrBadConfig, want: []string{"Repeat 4", "0 or 1"}},
 		{name: "harness nil function", lib: func() error { _, err := harness.Measure(harness.DefaultConfig(), nil); return err }, is: harness.ErrNilFunc, want: []string{"nil function"}},
 		{name: "harness Validate lengths", lib: func() error { _, err := harness.Validate(harness.ValidateOptions{Lengths: []int{10, 20}}); return err }, is: harness.ErrBadConfig, want: []string{"2 chain lengths", "at least 3"}},
+		// lab.Config and kernels: lab's sentinels, which are also harness's
+		{name: "lab Reps", lib: labErr(lab.Config{CPU: -1, Reps: lab.MaxReps + 1}, labKernelOK), is: harness.ErrBadConfig, want: []string{fmt.Sprint("Reps ", lab.MaxReps+1), fmt.Sprint("1 to ", lab.MaxReps)}},
+		{name: "lab Tolerance", lib: labErr(lab.Config{CPU: -1, Tolerance: 2}, labKernelOK), is: lab.ErrBadConfig, want: []string{"Tolerance 2", "0 < tolerance < 1"}},
+		{name: "lab CPU -4", lib: labErr(lab.Config{CPU: -4}, labKernelOK), is: harness.ErrBadConfig, want: []string{"CPU -4", "-1 for any"}},
+		{name: "lab unknown clock", lib: labErr(lab.Config{CPU: -1, Methods: []cputime.Clock{cputime.Clock(42)}}, labKernelOK), is: lab.ErrBadConfig, want: []string{"Clock(42)", "wall-ms"}},
+		{name: "lab nil Run", lib: labErr(lab.DefaultConfig(), lab.Kernel{Name: "broken"}), is: harness.ErrNilFunc, want: []string{`"broken"`, "no Run"}},
+		{name: "lab utilisation nil Run", lib: func() error { _, err := lab.Utilisation(lab.DefaultConfig(), lab.Kernel{Name: "broken"}); return err }, is: lab.ErrNilFunc, want: []string{`"broken"`, "no Run"}},
 		// affinity
 		{name: "affinity Pin CPU -3", lib: pinErr(affinity.Options{CPU: -3}), is: affinity.ErrInvalidCPU, want: []string{"cpu -3", "-1"}},
 		{name: "affinity Pin priority 9", lib: pinErr(affinity.Options{CPU: -1, Priority: 9}), is: affinity.ErrInvalidOption, want: []string{"priority 9", "(realtime)"}},
