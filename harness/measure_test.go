@@ -95,7 +95,10 @@ func TestMeasureInvariants(t *testing.T) {
 	if math.Abs(r.CyclesPerElement-r.Cycles/1000) > 1e-9 || math.Abs(r.TicksPerElement-r.Ticks/1000) > 1e-9 {
 		t.Fatalf("per-element figures wrong: %+v", r)
 	}
-	if r.Converged != (r.Spread <= r.Config.Epsilon || r.Best[len(r.Best)-1]-r.Best[0] <= r.Config.AbsSteps*r.Step) {
+	// Best is in ticks per call: the absolute floor is AbsSteps quanta of
+	// a sample of Repeat calls.
+	floor := math.Max(r.Config.AbsSteps, 0) * r.Quantum / float64(r.Repeat)
+	if r.Converged != (r.Spread <= r.Config.Epsilon || r.Best[len(r.Best)-1]-r.Best[0] <= floor*(1+1e-12)) {
 		t.Fatalf("Converged %v but spread %v (ε %v)", r.Converged, r.Spread, r.Config.Epsilon)
 	}
 	// One ADD is one core cycle: the estimate for 1000 of them must be in
