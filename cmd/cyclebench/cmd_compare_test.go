@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -215,7 +216,11 @@ func compareJSON(t *testing.T, args ...string) (liveJSON, error) {
 		t.Skip("measures on the real machine; skipped with -short")
 	}
 	out, errOut, err := runCLI(t, append([]string{"compare", "-format", "json"}, args...)...)
-	if err != nil {
+	// Exit status 1 with results on stdout: a side did not converge (a
+	// loaded machine with a coarse fallback counter, such as GOARCH=386's
+	// monotonic clock). The paired comparison does not depend on it, so
+	// the verdict is still judged.
+	if err != nil && !(exitStatus(err, io.Discard) == exitFailure && strings.HasPrefix(strings.TrimSpace(out), "{")) {
 		return liveJSON{}, fmt.Errorf("%v (stderr %q)", err, errOut)
 	}
 	var j liveJSON
