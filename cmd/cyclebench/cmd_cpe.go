@@ -534,6 +534,11 @@ func writeCPEKernel(b *strings.Builder, s *sweptKernel) {
 		}
 		t.add(r.Sizes[i], cyc, cpe, ticks, p.Nanoseconds, res, repeat, samples, convergedText(p))
 	}
+	if s.leftRule != "" { // read from a file: no column of figures it does not hold
+		for j := range t.cols {
+			t.cols[j].csv = !slices.ContainsFunc(t.rows, func(row []any) bool { return row[j] != nil })
+		}
+	}
 	t.writeText(b)
 	if !s.fitted() {
 		fmt.Fprintf(b, "fit        none: %d sizes, a fit needs %d\n", s.sizeCount(), harness.MinSizes)

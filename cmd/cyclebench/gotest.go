@@ -32,15 +32,24 @@ import (
 
 // isPackagePattern reports whether arg is taken as a Go package pattern:
 // ".", "..", a path starting with "./" or "../", or a pattern containing
-// "/..." ("./...", "example.com/x/..."), and not the name of an existing
-// file (so "./out.txt" stays a file when there is one).
+// "/..." ("./...", "example.com/x/..."), unless it names an existing file
+// (so "./out.txt" stays a file when there is one); or the name of an
+// existing directory ("examples/sums", "/home/me/mypkg").
 func isPackagePattern(arg string) bool {
-	looks := arg == "." || arg == ".." || strings.HasPrefix(arg, "./") || strings.HasPrefix(arg, "../") || strings.Contains(arg, "/...")
-	if !looks {
-		return false
-	}
 	st, err := os.Stat(arg)
-	return err != nil || !st.Mode().IsRegular()
+	switch {
+	case err == nil && st.IsDir():
+		return true
+	case err == nil:
+		return false // a file
+	}
+	return isPathPattern(arg) || strings.Contains(arg, "/...")
+}
+
+// isPathPattern reports whether pattern names directories rather than
+// import paths: ".", "..", or a path starting with "./" or "../".
+func isPathPattern(p string) bool {
+	return p == "." || p == ".." || strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../")
 }
 
 // positionals returns the arguments of args that are neither flags nor
@@ -105,9 +114,9 @@ type goTest struct {
 	benchmem  bool
 	packages  []string
 	cmd       string // the subcommand, for messages
-	// dir, when not "", is the root of the module the packages are in, a
-	// module other than the current directory's (./examples/sums from the
-	// repository's root): go test runs there, on dirPackages.
+	// dir, when not "", is the root of the module the packages are in
+	// (directories given as ./x, /abs/x, x/...): go test runs there, on
+	// dirPackages, their patterns relative to it (locate).
 	dir         string
 	dirPackages []string
 }
@@ -187,66 +196,79 @@ func findModule(dir string) string {
 	}
 }
 
-// locate sets dir when the packages are directories of another module
-// than the current directory's: go test must run in that module (from
-// the repository's root, ./examples/sums is a module of its own). All
-// patterns must then be in that one module.
+// locate makes go test run in the module of the packages when they are
+// directories (./mypkg, /abs/dir, examples/sums, ./x/...), with each
+// pattern rewritten relative to the module's root: from the repository's
+// root, ./examples/sums is a module of its own, which go test run there
+// would not find. Import-path patterns (example.com/x/...) stay as given,
+// run in the current directory; all the directories must be in one
+// module, and not mixed with import paths of another.
 func (g *goTest) locate() error {
-	here := findModule(".")
 	var dir string
-	var rewritten []string
-	for _, p := range g.packages {
-		path, rest, _ := strings.Cut(p, "...")
-		path = strings.TrimSuffix(path, "/")
-		if path == "" || !(path == "." || path == ".." || strings.HasPrefix(path, "./") || strings.HasPrefix(path, "../")) {
-			rewritten = append(rewritten, p) // an import path: the go command resolves it
+	rewritten := make([]string, len(g.packages))
+	for i, p := range g.packages {
+		path, rest, dots := strings.Cut(p, "...")
+		sep := "" // "./x/..." or "./x..."
+		if strings.HasSuffix(path, "/") {
+			path, sep = strings.TrimSuffix(path, "/"), "/"
+		}
+		if path == "" || !(isPathPattern(path) || isDir(path)) {
+			rewritten[i] = p // an import path: the go command resolves it
 			continue
 		}
-		mod := findModule(path)
-		if mod == "" || mod == here {
-			rewritten = append(rewritten, p)
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return usageErrorf("%s: %v", p, err)
+		}
+		mod := findModule(abs)
+		if mod == "" {
+			rewritten[i] = p // no module: the go command says so
 			continue
 		}
 		if dir != "" && dir != mod {
-			return usageErrorf("%s and %s are in different modules (%s, %s): give the packages of one module at a time", g.packages[0], p, dir, mod)
+			return usageErrorf("%s and %s are in different modules (%s and %s): give the packages of one module at a time", g.packages[0], p, dir, mod)
 		}
 		dir = mod
-		abs, err := filepath.Abs(path)
-		if err != nil {
-			return err
-		}
 		rel, err := filepath.Rel(mod, abs)
 		if err != nil {
-			return err
+			return usageErrorf("%s: %v", p, err)
 		}
 		q := "./" + filepath.ToSlash(rel)
-		if rel == "." {
+		switch {
+		case rel == "." && dots:
+			q = "./..." + rest
+		case rel == ".":
 			q = "."
+		case dots:
+			q += sep + "..." + rest
 		}
-		if strings.Contains(p, "...") {
-			q = strings.TrimSuffix(q, "/.") + "/..." + rest
-			q = strings.Replace(q, "./....", "./...", 1)
-		}
-		rewritten = append(rewritten, q)
+		rewritten[i] = q
 	}
-	if dir != "" {
-		if len(rewritten) != len(g.packages) || slices.ContainsFunc(g.packages, func(p string) bool { return findModule(strings.Split(p, "...")[0]) != dir }) {
-			return usageErrorf("%s: the packages are in different modules; give the packages of one module at a time", strings.Join(g.packages, " "))
-		}
-		g.dir, g.dirPackages = dir, rewritten
+	if dir == "" {
+		return nil
 	}
+	for i, p := range g.packages {
+		if rewritten[i] == p && !isPathPattern(p) && !isDir(strings.TrimSuffix(strings.Split(p, "...")[0], "/")) && findModule(".") != dir {
+			return usageErrorf("%s is an import path, %s a directory of module %s: give the packages of one module at a time", p, g.packages[0], dir)
+		}
+	}
+	g.dir, g.dirPackages = dir, rewritten
 	return nil
+}
+
+// isDir reports whether path names an existing directory.
+func isDir(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.IsDir()
 }
 
 // commandLine is the go test command as a shell would take it.
 func (g *goTest) commandLine() string {
 	var b strings.Builder
-	if g.dir != "" {
+	if cwd, err := os.Getwd(); g.dir != "" && (err != nil || cwd != g.dir) {
 		dir := g.dir
-		if cwd, err := os.Getwd(); err == nil {
-			if rel, err := filepath.Rel(cwd, g.dir); err == nil {
-				dir = rel
-			}
+		if rel, err := filepath.Rel(cwd, g.dir); err == nil && !strings.HasPrefix(rel, "../../") {
+			dir = rel
 		}
 		fmt.Fprintf(&b, "cd %s && ", dir)
 	}
@@ -335,9 +357,10 @@ func (g *goTest) failure(stdout, stderr string, runErr error) error {
 		return usageErrorf("%s: no package to test (the go command's message is above)", pkgs)
 	}
 	if m := setupFailed.FindAllStringSubmatch(stdout, -1); len(m) > 0 && !strings.Contains(stdout, "[build failed]") {
+		given := g.args()[len(g.args())-len(g.packages):]
 		bad := true
 		for _, s := range m {
-			bad = bad && slices.Contains(g.packages, s[1])
+			bad = bad && slices.Contains(given, s[1])
 		}
 		if bad {
 			return usageErrorf("%s: the go command cannot load the package (its message is above)", pkgs)
