@@ -888,7 +888,8 @@ func fileSweep(sf sourceFamily, name string, allRuns bool) *sweptKernel {
 // sweepFit fits the points of s at x that were not left out, and checks
 // the line, as harness.CPE does: outliers above two counter steps and
 // above ε of their value, the linearity test with a floor of two counter
-// quanta per call (on the median of each size's runs). The fits' residuals and outliers are indexed by point,
+// quanta per call (on the median of each size's runs); both floors are at
+// least the resolution the file printed the values with. The fits' residuals and outliers are indexed by point,
 // left-out ones included (their residuals measured from the line).
 func sweepFit(s *sweptKernel, x []float64, f results.File) {
 	r := &s.res
@@ -911,6 +912,9 @@ func sweepFit(s *sweptKernel, x []float64, f results.File) {
 		}
 		for _, i := range keep {
 			kx, ky = append(kx, x[i]), append(ky, ys[i])
+		}
+		for _, y := range ky {
+			floor = math.Max(floor, printed(f, y))
 		}
 		fk, err := stats.LinearFit(kx, ky)
 		if err != nil {
@@ -955,6 +959,7 @@ func sweepFit(s *sweptKernel, x []float64, f results.File) {
 			xs, ys = append(xs, x[keep[j]]), append(ys, unitValue(r.Points[keep[j]], unit))
 		}
 		kx, ky = append(kx, median(xs)), append(ky, median(ys))
+		floor = math.Max(floor, printed(f, ky[len(ky)-1]))
 		k = j
 	}
 	for _, i := range keep {
@@ -979,6 +984,23 @@ func sweepFit(s *sweptKernel, x []float64, f results.File) {
 	if pf, _ := primaryFit(s); len(pf.Outliers) > 0 {
 		r.Warnings = append(r.Warnings, fmt.Errorf("%s: sizes off the line (outlier residuals): %v", r.Name, outlierSizes(*r, pf)))
 	}
+}
+
+// printed is the resolution a value y of file f was written with: go test
+// prints whole numbers from 999.95 up and 4 significant digits below
+// (testing's prettyPrint), cyclebench's benchmark format 6 significant
+// digits; JSON has them all (0).
+func printed(f results.File, y float64) float64 {
+	y = math.Abs(y)
+	switch {
+	case f.Format != results.FormatBench || y == 0:
+		return 0
+	case f.Producer == results.ProducerCyclebench:
+		return math.Pow(10, math.Floor(math.Log10(y))-5)
+	case y >= 999.95:
+		return 1
+	}
+	return math.Pow(10, math.Floor(math.Log10(y/0.99995))-3)
 }
 
 // cpeSources is cpe with files or packages as arguments.

@@ -664,3 +664,28 @@ func parseF(t *testing.T, s string) float64 {
 	}
 	return v
 }
+
+func TestPrinted(t *testing.T) {
+	goTest := results.File{Format: results.FormatBench, Producer: results.ProducerGoTest}
+	ours := results.File{Format: results.FormatBench, Producer: results.ProducerCyclebench}
+	tests := []struct {
+		f    results.File
+		y    float64
+		want float64
+	}{
+		{goTest, 3219, 1},
+		{goTest, 999.95, 1},
+		{goTest, 999.9, 0.1},
+		{goTest, 420.1, 0.1},
+		{goTest, 99.99, 0.01},
+		{goTest, 1.05, 0.001},
+		{goTest, 0.7379, 0.0001},
+		{ours, 3219, 0.01},
+		{results.File{Format: results.FormatCPEJSON}, 3219, 0},
+	}
+	for _, tt := range tests {
+		if got := printed(tt.f, tt.y); math.Abs(got-tt.want) > 1e-12*tt.want {
+			t.Errorf("printed(%s, %v) = %v, want %v", tt.f.Producer, tt.y, got, tt.want)
+		}
+	}
+}
