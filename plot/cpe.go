@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -33,6 +34,11 @@ type CPEPoint struct {
 	NotConverged bool
 	// Outlier marks a point whose residual the fit flagged: it gets a ring.
 	Outlier bool
+	// LeftOut marks a point the fit left out (a run disturbed by other
+	// work, far from the other runs of its size): it is drawn hollow and
+	// listed in the legend. Line.XMean should then be the mean of the x
+	// the fit used.
+	LeftOut bool
 }
 
 // x returns the point's abscissa: Elements, or N when Elements is 0.
@@ -543,6 +549,23 @@ func (f *cpeFigure) legend(leg *legend) {
 		sc := &plotter.Scatter{GlyphStyle: draw.GlyphStyle{Color: st.Color, Radius: 3.3, Shape: glyph{shape: st.Shape, hollow: true}}}
 		leg.add(seriesName(s, i)+" not converged at n = "+strings.Join(ns, ", "), sc)
 	}
+	for i, s := range f.series {
+		var ns []string
+		for _, p := range s.Points {
+			if p.LeftOut && !slices.Contains(ns, FormatSI(p.N)) {
+				ns = append(ns, FormatSI(p.N))
+			}
+		}
+		if len(ns) == 0 {
+			continue
+		}
+		if len(ns) > 6 {
+			ns = append(ns[:5], fmt.Sprintf("… (%d sizes)", len(ns)))
+		}
+		st := s.style(i)
+		sc := &plotter.Scatter{GlyphStyle: draw.GlyphStyle{Color: st.Color, Radius: 3.3, Shape: glyph{shape: st.Shape, hollow: true}}}
+		leg.add(seriesName(s, i)+" runs left out of the fit at n = "+strings.Join(ns, ", "), sc)
+	}
 	if outl {
 		leg.add("residual outlier of the fit", &plotter.Scatter{GlyphStyle: draw.GlyphStyle{Color: color.Gray{Y: 0x40}, Radius: 5, Shape: draw.RingGlyph{}}})
 	}
@@ -770,7 +793,7 @@ func (f *cpeFigure) upper(xlo, xhi float64, withZero bool, xt gplot.Ticker, ytic
 	for i, s := range f.series {
 		ps := panelSeries{style: s.style(i)}
 		for _, pt := range s.Points {
-			ps.pts = append(ps.pts, xyPoint{x: pt.x(), y: pt.Y, lo: pt.YLo, hi: pt.YHi, hollow: pt.NotConverged, ring: pt.Outlier})
+			ps.pts = append(ps.pts, xyPoint{x: pt.x(), y: pt.Y, lo: pt.YLo, hi: pt.YHi, hollow: pt.NotConverged || pt.LeftOut, ring: pt.Outlier})
 		}
 		lo, hi := seriesRange(s)
 		if s.Fit != nil && hi > lo {
@@ -826,7 +849,7 @@ func (f *cpeFigure) lowerPanel(xlo, xhi float64, xt gplot.Ticker, yticks int) (*
 			if !ok {
 				continue
 			}
-			q := xyPoint{x: pt.x(), y: y, hollow: pt.NotConverged, ring: pt.Outlier}
+			q := xyPoint{x: pt.x(), y: y, hollow: pt.NotConverged || pt.LeftOut, ring: pt.Outlier}
 			if pt.YLo != 0 || pt.YHi != 0 {
 				q.lo, _ = value(pt.x(), pt.YLo)
 				q.hi, _ = value(pt.x(), pt.YHi)

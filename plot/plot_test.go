@@ -50,6 +50,7 @@ func TestCPEInput(t *testing.T) {
 		{"no lower panel", with(func(*plot.CPESeries) {}), plot.Options{Lower: plot.PanelNone}, nil, ""},
 		{"not linear", with(func(s *plot.CPESeries) { s.Fit.NotLinear = "O(n²)" }), plot.Options{}, nil, ""},
 		{"not converged", with(func(s *plot.CPESeries) { s.Points[2].NotConverged = true }), plot.Options{}, nil, ""},
+		{"left out", with(func(s *plot.CPESeries) { s.Points[2].LeftOut, s.Points[3].LeftOut = true, true }), plot.Options{}, nil, ""},
 		{"nil", nil, plot.Options{}, plot.ErrNoData, "no series"},
 		{"no points", with(func(s *plot.CPESeries) { s.Points = nil }), plot.Options{}, plot.ErrNoData, "k has no points"},
 		{"NaN y", with(func(s *plot.CPESeries) { s.Points[1].Y = nan }), plot.Options{}, plot.ErrBadValue, "Y = NaN"},

@@ -171,6 +171,7 @@ type flagSet struct {
 	exits                 string      // the exit statuses, for -h
 	args                  []string    // positional arguments, wherever they stood
 	stdout                io.Writer
+	packages              bool // the flag set of a subcommand's package mode (gotest.go)
 }
 
 // newFlagSet returns a flag set for subcommand name whose -h prints to
@@ -210,17 +211,10 @@ func (fs *flagSet) usage() {
 		fmt.Fprintf(&b, "%s\n\n", strings.TrimSpace(fs.description))
 	}
 	b.WriteString("flags:\n")
-	fs.VisitAll(func(f *flag.Flag) {
-		placeholder, usage := flagPlaceholder(f)
-		fmt.Fprintf(&b, "  -%s", f.Name)
-		if placeholder != "" {
-			fmt.Fprintf(&b, " %s", placeholder)
-		}
-		if def := flagDefault(f, usage); def != "" {
-			usage += " (default " + def + ")"
-		}
-		fmt.Fprintf(&b, "\n    \t%s\n", strings.ReplaceAll(usage, "\n", "\n    \t"))
-	})
+	fs.writeFlags(&b, nil, "default %s")
+	if more := packageHelp(fs.Name()); more != "" && !fs.packages {
+		b.WriteString("\n" + more)
+	}
 	if len(fs.examples) > 0 {
 		b.WriteString("\nexamples:\n")
 		for _, e := range fs.examples {
@@ -229,6 +223,26 @@ func (fs *flagSet) usage() {
 	}
 	fmt.Fprintf(&b, "\nexit status: %s\n", fs.exits)
 	io.WriteString(fs.stdout, b.String())
+}
+
+// writeFlags lists the flags of fs for -h, each with a placeholder for
+// its value, its usage and its default in parentheses, formatted by
+// defaults ("default %s"); skip, when not nil, leaves some out.
+func (fs *flagSet) writeFlags(b *strings.Builder, skip func(name string) bool, defaults string) {
+	fs.VisitAll(func(f *flag.Flag) {
+		if skip != nil && skip(f.Name) {
+			return
+		}
+		placeholder, usage := flagPlaceholder(f)
+		fmt.Fprintf(b, "  -%s", f.Name)
+		if placeholder != "" {
+			fmt.Fprintf(b, " %s", placeholder)
+		}
+		if def := flagDefault(f, usage); def != "" {
+			usage += " (" + fmt.Sprintf(defaults, def) + ")"
+		}
+		fmt.Fprintf(b, "\n    \t%s\n", strings.ReplaceAll(usage, "\n", "\n    \t"))
+	})
 }
 
 // flagPlaceholder returns what -h shows after a flag's name: the

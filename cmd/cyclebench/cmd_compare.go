@@ -101,6 +101,9 @@ func (v *noiseValue) Set(s string) error {
 const comparePairs = 200
 
 func runCompare(args []string, stdout, stderr io.Writer) error {
+	if packageArgs(args) { // cyclebench compare ./mypkg: go test's harness.ReportCompare results
+		return comparePackages(args, stdout, stderr)
+	}
 	fs := newFlagSet("compare", "-a NAME -b NAME [-n SIZE] [-sizes LIST | -range FROM:TO:STEP | -log FROM:TO:COUNT] [flags]\n       cyclebench compare [flags] FILE FILE [FILE...]", compareDescription, stdout)
 	nameA := fs.String("a", "", "kernel `NAME` of A, the baseline")
 	nameB := fs.String("b", "", "kernel `NAME` of B, compared with A")

@@ -1,14 +1,21 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"math"
+	"os"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
 	benchexamples "github.com/cyclebench/cyclebench/bench_examples"
 	"github.com/cyclebench/cyclebench/harness"
 	"github.com/cyclebench/cyclebench/plot"
+	"github.com/cyclebench/cyclebench/results"
 	"github.com/cyclebench/cyclebench/stats"
 )
 
@@ -125,7 +132,32 @@ type sweptKernel struct {
 	instances map[int]benchexamples.Instance
 	res       harness.CPEResult
 	check     string // "ok", or the first failed check
+	// A sweep read from go test output or a file (cpe FILE|PACKAGE...)
+	// has a point per run, several per size with -count:
+	leftOut  []bool // the runs the fit left out as disturbed, by point
+	noTicks  bool   // no tick figures (go test without harness.Report)
+	leftRule string // the rule that left them out, for the output
 }
+
+// fitted reports whether the sweep has a fit (at least MinSizes sizes).
+func (s *sweptKernel) fitted() bool {
+	r := s.res
+	return r.Cycles.N > 0 || r.Ticks.N > 0 || r.Nanoseconds.N > 0
+}
+
+// sizeCount is the number of distinct sizes of the sweep.
+func (s *sweptKernel) sizeCount() int {
+	n := 0
+	for i, size := range s.res.Sizes {
+		if i == 0 || size != s.res.Sizes[i-1] {
+			n++
+		}
+	}
+	return n
+}
+
+// isLeftOut reports whether point i was left out of the fit.
+func (s *sweptKernel) isLeftOut(i int) bool { return i < len(s.leftOut) && s.leftOut[i] }
 
 // sweep returns the harness.Sweep that builds k's instances into s.
 func (s *sweptKernel) sweep(name string) harness.Sweep {
@@ -164,6 +196,7 @@ func sweepProgress(prog *progress, what, unit string, cfg harness.Config) func(h
 // sweepFailure is the summary line of sweeps with unusable points or
 // failed checks ("" when every point is usable).
 func sweepFailure(swept []*sweptKernel, strict bool, cfg harness.Config) string {
+	what := "sizes"
 	var rs []measured
 	for _, s := range swept {
 		for _, p := range s.res.Points {
@@ -172,11 +205,17 @@ func sweepFailure(swept []*sweptKernel, strict bool, cfg harness.Config) string 
 		if s.check != "" && s.check != "ok" {
 			rs = append(rs, measured{Result: harness.Result{Converged: true}, Check: s.check})
 		}
+		if s.leftRule != "" { // read from a file: a point per run
+			what = "runs"
+		}
 	}
-	return resultsFailure(rs, strict, cfg, "sizes")
+	return resultsFailure(rs, strict, cfg, what)
 }
 
 func runCPE(args []string, stdout, stderr io.Writer) error {
+	if len(positionals(args)) > 0 {
+		return cpeSources(args, stdout, stderr)
+	}
 	fs := newFlagSet("cpe", "-bench NAME [-sizes LIST | -range FROM:TO:STEP | -log FROM:TO:COUNT] [-plot FILE] [flags]", cpeDescription, stdout)
 	bench := fs.String("bench", "", "kernel `NAME`, or a regexp selecting several (swept one after another); see cyclebench run -list")
 	sf := addSizeFlags(fs)
@@ -186,6 +225,7 @@ func runCPE(args []string, stdout, stderr io.Writer) error {
 	fs.example("cyclebench cpe -bench Psum -range 100:2000:100 -plot psum.svg", "the CPE of Psum1 and Psum2 over 20 sizes, with a picture")
 	fs.example("cyclebench cpe -bench Combine4 -log 64:65536:16 -format json -o c4.json", "16 log-spaced sizes (cache steps show), as JSON")
 	fs.example("cyclebench cpe -bench BubbleSort -range 200:3000:200", "an O(n²) kernel: the verdict says \"not linear in n\"")
+	fs.example("cyclebench cpe out.txt -plot cpe.svg", "fit the sweeps of go test -bench output (harness.ReportSweep), with a picture")
 	if err := fs.parse(args); err != nil {
 		return err
 	}
@@ -281,10 +321,14 @@ func cpeWarnings(h header, swept []*sweptKernel) []string {
 }
 
 // primaryFit is the fit a kernel is reported by: cycles when measured,
-// else ticks.
-func primaryFit(r harness.CPEResult) (stats.Fit, string) {
-	if r.HasCycles {
+// else ticks, else (go test without harness.Report) ns.
+func primaryFit(s *sweptKernel) (stats.Fit, string) {
+	r := s.res
+	switch {
+	case r.HasCycles:
 		return r.Cycles, "cycles"
+	case s.noTicks:
+		return r.Nanoseconds, "ns"
 	}
 	return r.Ticks, "ticks"
 }
@@ -293,7 +337,7 @@ func primaryFit(r harness.CPEResult) (stats.Fit, string) {
 func cpeMeasured(s *sweptKernel) []measured {
 	rs := make([]measured, len(s.res.Points))
 	for i, p := range s.res.Points {
-		rs[i] = measured{Result: p, Kernel: s.kernel.Name, N: s.res.Sizes[i], Unit: s.kernel.Unit, Check: s.check, bench: p.Name, elemOK: p.Elements > 0}
+		rs[i] = measured{Result: p, Kernel: s.kernel.Name, N: s.res.Sizes[i], Unit: s.kernel.Unit, Check: s.check, bench: benchName(p.Name, p.Mode), elemOK: p.Elements > 0, noTicks: s.noTicks}
 	}
 	return rs
 }
@@ -372,11 +416,14 @@ func linearityShort(l stats.Linearity) string {
 // which benchfmt readers skip.
 func cpeFitComments(s *sweptKernel) []string {
 	r := s.res
-	if len(r.Points) < harness.MinSizes {
-		return []string{fmt.Sprintf("# cpe %s: too few points for a fit", r.Name)}
+	if !s.fitted() {
+		return []string{fmt.Sprintf("# cpe %s: too few sizes for a fit", r.Name)}
 	}
 	out := []string{fmt.Sprintf("# cpe %s: %s", r.Name, linearityText(s))}
-	for _, f := range fitsOf(r) {
+	if l := leftOutText(s); l != "" {
+		out = append(out, fmt.Sprintf("# cpe %s: left out of the fit: %s", r.Name, l))
+	}
+	for _, f := range fitsOf(s) {
 		out = append(out, fmt.Sprintf("# cpe %s: %s ± %s %s/%s (95%%), intercept %s ± %s %s, R² %s, outlier sizes %v",
 			r.Name, sig(f.fit.Slope, 5), sig(f.fit.SlopeCI, 2), f.unit, elemWord(s.kernel.Unit), sig(f.fit.Intercept, 4), sig(f.fit.InterceptCI, 2), f.unit, r2String(f.fit.R2), outlierSizes(r, f.fit)))
 	}
@@ -388,19 +435,24 @@ type unitFit struct {
 	fit  stats.Fit
 }
 
-// fitsOf lists the fits of r: cycles (when measured), ticks, ns.
-func fitsOf(r harness.CPEResult) []unitFit {
+// fitsOf lists the fits of a sweep: cycles (when measured), ticks (when
+// there are), ns.
+func fitsOf(s *sweptKernel) []unitFit {
+	r := s.res
 	var fs []unitFit
 	if r.HasCycles {
 		fs = append(fs, unitFit{"cycles", r.Cycles})
 	}
-	return append(fs, unitFit{"ticks", r.Ticks}, unitFit{"ns", r.Nanoseconds})
+	if !s.noTicks {
+		fs = append(fs, unitFit{"ticks", r.Ticks})
+	}
+	return append(fs, unitFit{"ns", r.Nanoseconds})
 }
 
 func outlierSizes(r harness.CPEResult, f stats.Fit) []int {
 	out := []int{}
 	for _, i := range f.Outliers {
-		if i >= 0 && i < len(r.Sizes) {
+		if i >= 0 && i < len(r.Sizes) && !slices.Contains(out, r.Sizes[i]) {
 			out = append(out, r.Sizes[i])
 		}
 	}
@@ -439,11 +491,19 @@ func hoistSweepWarnings(h *header, swept []*sweptKernel) {
 func writeCPEKernel(b *strings.Builder, s *sweptKernel) {
 	r := s.res
 	elem := elemWord(s.kernel.Unit)
-	fmt.Fprintf(b, "\n%s: %d sizes, n in %s, core %s cycles/tick\n", r.Name, len(r.Points), s.kernel.Unit, sig(r.CyclesPerTick, 5))
-	if len(r.Points) >= harness.MinSizes {
+	fmt.Fprintf(b, "\n%s: %d sizes", r.Name, s.sizeCount())
+	if len(r.Points) > s.sizeCount() {
+		fmt.Fprintf(b, ", %d runs", len(r.Points))
+	}
+	fmt.Fprintf(b, ", n in %s", s.kernel.Unit)
+	if r.CyclesPerTick > 0 {
+		fmt.Fprintf(b, ", core %s cycles/tick", sig(r.CyclesPerTick, 5))
+	}
+	b.WriteString("\n")
+	if s.fitted() {
 		fmt.Fprintf(b, "fit        %s\n", linearityText(s))
 	}
-	pf, unit := primaryFit(r)
+	pf, unit := primaryFit(s)
 	t := &table{cols: []col{{name: "n"}, {name: "cycles"}, {name: "cycles/" + elem, digits: 4}, {name: "ticks"}, {name: "ns"},
 		{name: "residual", digits: 3}, {name: "R"}, {name: "samples"}, {name: "converged", left: true}}}
 	outl := map[int]bool{}
@@ -457,23 +517,37 @@ func writeCPEKernel(b *strings.Builder, s *sweptKernel) {
 			if outl[i] {
 				text += " *"
 			}
+			if s.isLeftOut(i) {
+				text += " left out"
+			}
 			res = shown{pf.Residuals[i], text}
 		}
-		var cyc, cpe any
+		var cyc, cpe, ticks, repeat, samples any
 		if r.HasCycles {
 			cyc, cpe = cyclesCell(p, p.Cycles, 6), cyclesCell(p, p.CyclesPerElement, 4)
 		}
-		t.add(r.Sizes[i], cyc, cpe, p.Ticks, p.Nanoseconds, res, p.Repeat, p.Samples, convergedText(p))
+		if !s.noTicks {
+			ticks = p.Ticks
+		}
+		if p.Samples > 0 { // a go test line does not say
+			repeat, samples = p.Repeat, p.Samples
+		}
+		t.add(r.Sizes[i], cyc, cpe, ticks, p.Nanoseconds, res, repeat, samples, convergedText(p))
+	}
+	if s.leftRule != "" { // read from a file: no column of figures it does not hold
+		for j := range t.cols {
+			t.cols[j].csv = !slices.ContainsFunc(t.rows, func(row []any) bool { return row[j] != nil })
+		}
 	}
 	t.writeText(b)
-	if len(r.Points) < harness.MinSizes {
-		fmt.Fprintf(b, "fit        none: %d sizes measured, a fit needs %d\n", len(r.Points), harness.MinSizes)
+	if !s.fitted() {
+		fmt.Fprintf(b, "fit        none: %d sizes, a fit needs %d\n", s.sizeCount(), harness.MinSizes)
 		return
 	}
 	kv := kvTable()
 	kv.kv("CPE", "%s ± %s %s/%s (95%% CI)", sig(pf.Slope, 5), sig(pf.SlopeCI, 2), unit, elem)
 	var also []string
-	for _, f := range fitsOf(r)[1:] {
+	for _, f := range fitsOf(s)[1:] {
 		if f.unit != unit {
 			also = append(also, fmt.Sprintf("%s ± %s %s/%s", sig(f.fit.Slope, 5), sig(f.fit.SlopeCI, 2), f.unit, elem))
 		}
@@ -487,6 +561,9 @@ func writeCPEKernel(b *strings.Builder, s *sweptKernel) {
 		kv.kv("outliers", "n = %s (residual marked *)", joinInts(o))
 	} else {
 		kv.kv("outliers", "none")
+	}
+	if l := leftOutText(s); l != "" {
+		kv.kv("left out", "%s", l)
 	}
 	kv.writeText(b)
 }
@@ -536,6 +613,10 @@ type cpeKernelJSON struct {
 	Points        []jsonResult  `json:"points"`
 	Check         string        `json:"check"`
 	Warnings      []string      `json:"warnings"`
+	// LeftOut lists the points (by index) the fit left out as disturbed
+	// runs, and LeftOutRule the rule; absent for a measured sweep.
+	LeftOut     []int  `json:"left_out,omitempty"`
+	LeftOutRule string `json:"left_out_rule,omitempty"`
 }
 
 type cpeReportJSON struct {
@@ -553,8 +634,16 @@ func cpeKernelReport(s *sweptKernel) cpeKernelJSON {
 	if k.Sizes == nil {
 		k.Sizes = []int{}
 	}
-	if len(r.Points) >= harness.MinSizes {
-		for _, f := range fitsOf(r) {
+	for i := range r.Points {
+		if s.isLeftOut(i) {
+			k.LeftOut = append(k.LeftOut, i)
+		}
+	}
+	if len(k.LeftOut) > 0 {
+		k.LeftOutRule = s.leftRule
+	}
+	if s.fitted() {
+		for _, f := range fitsOf(s) {
 			res := f.fit.Residuals
 			if res == nil {
 				res = []float64{}
@@ -586,8 +675,8 @@ func cpeCSV(swept []*sweptKernel) *table {
 		{name: "slope"}, {name: "slope_ci95"}, {name: "intercept"}, {name: "intercept_ci95"}, {name: "r2"}, {name: "linearity"}, {name: "linearity_reason"}}}
 	for _, s := range swept {
 		r := s.res
-		fitted := len(r.Points) >= harness.MinSizes
-		for _, uf := range fitsOf(r) {
+		fitted := s.fitted()
+		for _, uf := range fitsOf(s) {
 			outl := map[int]bool{}
 			for _, i := range uf.fit.Outliers {
 				outl[i] = true
@@ -598,15 +687,479 @@ func cpeCSV(swept []*sweptKernel) *table {
 				if fitted && i < len(uf.fit.Residuals) {
 					res = uf.fit.Residuals[i]
 				}
-				t.add(r.Name, "point", uf.unit, r.Sizes[i], p.Elements, v[0], v[1], res, outl[i], p.Repeat, p.Samples, p.Discarded, p.Converged, usable(p))
+				kind := "point"
+				if s.isLeftOut(i) {
+					kind = "left out"
+				}
+				t.add(r.Name, kind, uf.unit, r.Sizes[i], p.Elements, v[0], v[1], res, outl[i], p.Repeat, p.Samples, p.Discarded, p.Converged, usable(p))
 			}
 		}
 		if fitted {
-			for _, uf := range fitsOf(r) {
+			for _, uf := range fitsOf(s) {
 				t.add(r.Name, "fit", uf.unit, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil,
 					uf.fit.Slope, uf.fit.SlopeCI, uf.fit.Intercept, uf.fit.InterceptCI, uf.fit.R2, r.Linearity.Verdict, linearityText(s))
 			}
 		}
 	}
 	return t
+}
+
+// ---- cpe FILE|PACKAGE...
+
+const cpeSourcesDescription = `Fit cost = intercept + CPE·n to sweeps measured elsewhere: Go benchmark files
+(go test -bench with harness.ReportSweep or harness.Report, cyclebench run or
+cpe -format bench), cyclebench JSON (run or cpe -format json), or Go packages,
+whose benchmarks cyclebench runs with go test -run '^$' -bench REGEXP
+[-count N] [-benchtime D] [-benchmem] PACKAGE... An argument is a package
+when it is ., .., starts with ./ or ../, or contains /..., and is not a file.
+
+A family is one benchmark over sizes: sub-benchmarks Name/n=SIZE (also size=,
+len=, elements=) of the same package and mode. Each needs 3 sizes or more.
+Every run of every size is a point of the fit (-count 6 gives six per size),
+so the confidence interval of the CPE holds the spread between runs; the
+output, the linearity verdict and -plot are those of a measured sweep.
+
+Disturbed runs: a run more than 5% slower than the fastest run of its size is
+left out of the fit, listed, marked "left out" and drawn hollow. Other jobs on
+the machine make a run slow (6033 cycles instead of 3219 were seen; never
+fast), and one such run would otherwise tilt the line. -all-runs keeps them.
+
+-bench is a regexp: with packages it is go test's (one regexp per level of
+sub-benchmarks); with files only, it selects families by name.`
+
+// Disturbed runs: a run is left out of a fit when it is more than
+// disturbedShare slower than the fastest run of its size. The rule is
+// one-sided because other work on the machine only ever adds time (a
+// K-best measurement taken while another job held the core agrees on a
+// slow figure: 6033 cycles instead of 3219 were seen); it keeps working
+// with two runs of a size and when half the runs of a size are slow (seen
+// on this project's shared machine, where a median-based rule would keep
+// the slow ones and leave out the right one). Within the share, runs stay
+// in the fit, and their spread is in its interval.
+const disturbedShare = 0.05 // runs of a K-best figure agree within ε (1%) run to run; a busy machine moves them by tens of percent
+
+// disturbedRule is the rule in words, for the output.
+var disturbedRule = fmt.Sprintf("runs more than %g%% slower than the fastest run of their size", disturbedShare*100)
+
+// disturbed returns, for the runs ys of one size (costs per call), which
+// are disturbed by the rule above.
+func disturbed(ys []float64) []bool {
+	out := make([]bool, len(ys))
+	if len(ys) < 2 {
+		return out
+	}
+	fastest := slices.Min(ys)
+	for i, y := range ys {
+		out[i] = y > fastest*(1+disturbedShare)
+	}
+	return out
+}
+
+// median returns the median of xs (NaN when empty); xs is not changed.
+func median(xs []float64) float64 {
+	s := slices.Sorted(slices.Values(xs))
+	switch {
+	case len(s) == 0:
+		return math.NaN()
+	case len(s)%2 == 1:
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// leftOutText lists the runs a fit left out: "n = 3200: 6033, 5321
+// cycles (fastest of 6 runs 3219)"; "" when none.
+func leftOutText(s *sweptKernel) string {
+	_, unit := primaryFit(s)
+	var parts []string
+	for i := 0; i < len(s.res.Points); {
+		j := i
+		var vals, all []float64
+		for ; j < len(s.res.Points) && s.res.Sizes[j] == s.res.Sizes[i]; j++ {
+			y := unitValue(s.res.Points[j], unit)
+			all = append(all, y)
+			if s.isLeftOut(j) {
+				vals = append(vals, y)
+			}
+		}
+		if len(vals) > 0 {
+			vs := make([]string, len(vals))
+			for k, v := range vals {
+				vs[k] = sig(v, 4)
+			}
+			parts = append(parts, fmt.Sprintf("n = %d: %s %s (fastest of %d runs %s)", s.res.Sizes[i], strings.Join(vs, ", "), unit, len(all), sig(slices.Min(all), 4)))
+		}
+		i = j
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return strings.Join(parts, "; ") + "; disturbed: " + s.leftRule
+}
+
+// unitValue is a point's cost per call in unit.
+func unitValue(p harness.Result, unit string) float64 {
+	switch unit {
+	case "cycles":
+		return p.Cycles
+	case "ticks":
+		return p.Ticks
+	}
+	return p.Nanoseconds
+}
+
+// sourceFamily is a family of a file with what its sweep needs to know of
+// the file it came from.
+type sourceFamily struct {
+	fam  results.Family
+	file results.File
+}
+
+// fileSweep fits one family read from a file: every run a point, the
+// disturbed ones left out (unless allRuns), in cycles, ticks and ns as a
+// measured sweep is (the same outlier rule and linearity test).
+func fileSweep(sf sourceFamily, name string, allRuns bool) *sweptKernel {
+	fam, f := sf.fam, sf.file
+	s := &sweptKernel{kernel: benchexamples.Kernel{Name: name, Unit: cmpOr(fam.Unit, "elements"), CPE: true}, check: "ok", leftRule: disturbedRule}
+	r := &s.res
+	r.Name = name
+	hasCycles, hasTicks := true, true
+	var xs, cpts []float64
+	var notConv []string
+	for _, p := range fam.Points {
+		e := results.Entry{Name: p.Name, Kernel: fam.Name, Pkg: fam.Pkg, SizeKey: fam.SizeKey, N: p.N, Mode: fam.Mode, Unit: fam.Unit}
+		for _, run := range p.Runs {
+			m := runMeasured(e, run, f)
+			x := run.Elements
+			if x <= 0 {
+				x = float64(p.N)
+			}
+			res := m.Result
+			res.Elements = x
+			if run.Elements <= 0 { // per-element figures from the size
+				res.NsPerElement, res.TicksPerElement, res.CyclesPerElement = res.Nanoseconds/x, res.Ticks/x, res.Cycles/x
+			}
+			r.Sizes = append(r.Sizes, int(p.N))
+			r.Points = append(r.Points, res)
+			xs = append(xs, x)
+			hasCycles = hasCycles && run.NoCycles == results.HasCycles
+			hasTicks = hasTicks && run.Ticks > 0
+			if res.CyclesPerTick > 0 {
+				cpts = append(cpts, res.CyclesPerTick)
+			}
+			if run.NotConverged {
+				notConv = append(notConv, strconv.FormatInt(p.N, 10))
+			}
+			if run.Check != "" && run.Check != "ok" && s.check == "ok" {
+				s.check = fmt.Sprintf("n=%d: %s", p.N, run.Check)
+			}
+		}
+	}
+	r.HasCycles, s.noTicks = hasCycles, !hasTicks
+	if len(cpts) > 0 {
+		r.CyclesPerTick = median(cpts)
+	}
+	if !hasCycles {
+		for i := range r.Points {
+			r.Points[i].CyclesPerTick = 0
+		}
+	}
+	if len(notConv) > 0 {
+		r.Warnings = append(r.Warnings, fmt.Errorf("%s: %d of %d runs did not converge (n = %s)", name, len(notConv), len(r.Points), strings.Join(slices.Compact(notConv), ", ")))
+	}
+	_, unit := primaryFit(s)
+	s.leftOut = make([]bool, len(r.Points))
+	for i := 0; i < len(r.Points) && !allRuns; {
+		j := i
+		var ys []float64
+		for ; j < len(r.Points) && r.Sizes[j] == r.Sizes[i]; j++ {
+			ys = append(ys, unitValue(r.Points[j], unit))
+		}
+		copy(s.leftOut[i:j], disturbed(ys))
+		i = j
+	}
+	if s.sizeCount() < harness.MinSizes {
+		return s
+	}
+	sweepFit(s, xs, f)
+	return s
+}
+
+// sweepFit fits the points of s at x that were not left out, and checks
+// the line, as harness.CPE does: outliers above two counter steps and
+// above ε of their value, the linearity test with a floor of two counter
+// quanta per call (on the median of each size's runs); both floors are at
+// least the resolution the file printed the values with. The fits' residuals and outliers are indexed by point,
+// left-out ones included (their residuals measured from the line).
+func sweepFit(s *sweptKernel, x []float64, f results.File) {
+	r := &s.res
+	eps := f.Settings.Epsilon
+	if eps == 0 {
+		eps = harness.DefaultConfig().Epsilon
+	}
+	step := harness.DefaultAbsSteps * f.Machine.CounterStep // ticks
+	var keep []int
+	for i := range r.Points {
+		if !s.isLeftOut(i) {
+			keep = append(keep, i)
+		}
+	}
+	fit := func(unit string, floor float64) stats.Fit {
+		ys := make([]float64, len(r.Points))
+		var kx, ky []float64
+		for i, p := range r.Points {
+			ys[i] = unitValue(p, unit)
+		}
+		for _, i := range keep {
+			kx, ky = append(kx, x[i]), append(ky, ys[i])
+		}
+		for _, y := range ky {
+			floor = math.Max(floor, printed(f, y))
+		}
+		fk, err := stats.LinearFit(kx, ky)
+		if err != nil {
+			r.Warnings = append(r.Warnings, fmt.Errorf("%s: no fit in %s: %w", r.Name, unit, err))
+			return stats.Fit{}
+		}
+		out := fk
+		out.Residuals = make([]float64, len(r.Points))
+		for i := range r.Points {
+			out.Residuals[i] = ys[i] - fk.Predict(x[i])
+		}
+		out.Outliers = nil
+		for _, k := range fk.OutliersAbove(floor) {
+			if i := keep[k]; math.Abs(fk.Residuals[k]) > eps*math.Abs(ys[i]) {
+				out.Outliers = append(out.Outliers, i)
+			}
+		}
+		return out
+	}
+	hz := f.Machine.CounterHz
+	r.Nanoseconds = fit("ns", 0)
+	if hz > 0 {
+		r.Nanoseconds = fit("ns", step/hz*1e9)
+	}
+	if !s.noTicks {
+		r.Ticks = fit("ticks", step)
+	}
+	if r.HasCycles {
+		r.Cycles = fit("cycles", step*r.CyclesPerTick)
+	}
+	// The linearity test takes one point per size, the median of its runs
+	// kept: the runs of one size share that size's deviation from the line,
+	// and the tests (the signs of the residuals in runs, above all) would
+	// take them for independent points.
+	_, unit := primaryFit(s)
+	var kx, ky []float64
+	floor := 0.0
+	for k := 0; k < len(keep); {
+		j := k
+		var xs, ys []float64
+		for ; j < len(keep) && r.Sizes[keep[j]] == r.Sizes[keep[k]]; j++ {
+			xs, ys = append(xs, x[keep[j]]), append(ys, unitValue(r.Points[keep[j]], unit))
+		}
+		kx, ky = append(kx, median(xs)), append(ky, median(ys))
+		floor = math.Max(floor, printed(f, ky[len(ky)-1]))
+		k = j
+	}
+	for _, i := range keep {
+		p := r.Points[i]
+		if p.Repeat > 0 && unit != "ns" {
+			scale := 1.0
+			if unit == "cycles" {
+				scale = p.CyclesPerTick
+			}
+			floor = math.Max(floor, harness.DefaultAbsSteps*math.Max(p.Quantum, f.Machine.CounterStep)/float64(p.Repeat)*scale)
+		}
+	}
+	l, err := stats.LackOfFit(kx, ky, stats.LinearityOptions{Floor: floor})
+	if err != nil {
+		r.Warnings = append(r.Warnings, fmt.Errorf("%s: no linearity test: %w", r.Name, err))
+		return
+	}
+	r.Linearity = l
+	if l.Verdict == stats.LinearityNotLinear {
+		r.Warnings = append(r.Warnings, fmt.Errorf("%s: the cost is %s; the slope is an average over the sizes, not a cost per element", r.Name, l.Reason))
+	}
+	if pf, _ := primaryFit(s); len(pf.Outliers) > 0 {
+		r.Warnings = append(r.Warnings, fmt.Errorf("%s: sizes off the line (outlier residuals): %v", r.Name, outlierSizes(*r, pf)))
+	}
+}
+
+// printed is the resolution a value y of file f was written with: go test
+// prints whole numbers from 999.95 up and 4 significant digits below
+// (testing's prettyPrint), cyclebench's benchmark format 6 significant
+// digits; JSON has them all (0).
+func printed(f results.File, y float64) float64 {
+	y = math.Abs(y)
+	switch {
+	case f.Format != results.FormatBench || y == 0:
+		return 0
+	case f.Producer == results.ProducerCyclebench:
+		return math.Pow(10, math.Floor(math.Log10(y))-5)
+	case y >= 999.95:
+		return 1
+	}
+	return math.Pow(10, math.Floor(math.Log10(y/0.99995))-3)
+}
+
+// cpeSources is cpe with files or packages as arguments.
+func cpeSources(args []string, stdout, stderr io.Writer) error {
+	p := newPackageFlags("cpe", stdout, stderr)
+	if err := p.parse(args); err != nil {
+		return err
+	}
+	g, o, pf := p.g, p.o, p.pf
+	set := map[string]bool{}
+	p.fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	var paths []string
+	for _, a := range p.fs.args {
+		if isPackagePattern(a) {
+			g.packages = append(g.packages, a)
+		} else {
+			paths = append(paths, a)
+		}
+	}
+	if len(g.packages) == 0 {
+		for _, name := range []string{"count", "benchtime", "benchmem"} {
+			if set[name] {
+				return usageErrorf("-%s: passed on to go test, so it needs a package pattern (./mypkg); files are read as they are", name)
+			}
+		}
+	}
+	var filter *regexp.Regexp
+	if len(g.packages) > 0 {
+		if err := g.check(); err != nil {
+			return err
+		}
+	} else {
+		var err error
+		if filter, err = regexp.Compile(g.bench); err != nil {
+			return usageErrorf("-bench %q: not a regexp: %v", g.bench, err)
+		}
+	}
+	var files []results.File
+	for _, p := range paths {
+		f, err := results.Read(p)
+		if err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				return usageErrorf("%q: no such file (and not a package pattern: those start with ./ or ../, or contain /...)", p)
+			}
+			return fmt.Errorf("%s", strings.TrimPrefix(err.Error(), "results: "))
+		}
+		files = append(files, f)
+	}
+	in := catchInterrupts()
+	defer in.stop()
+	if len(g.packages) > 0 {
+		f, err := runGoTest(in, o, g)
+		if err != nil {
+			return err
+		}
+		files = append(files, f)
+	}
+	swept, ws, err := sourceSweeps(files, filter, *p.allRuns)
+	if err != nil {
+		return err
+	}
+	h := sourceHeader("cpe", files[0])
+	for _, f := range files[1:] {
+		h.Warnings = append(h.Warnings, errorStrings(f.Warnings)...)
+		if f.Machine.CPU != files[0].Machine.CPU {
+			h.Warnings = append(h.Warnings, fmt.Sprintf("%s was measured on %q, %s on %q: families of both are fitted together", files[0].Path, files[0].Machine.CPU, f.Path, f.Machine.CPU))
+		}
+	}
+	h.Warnings = append(h.Warnings, ws...)
+	hoistSweepWarnings(&h, swept)
+	if in.exitCode() != 0 {
+		h.Warnings = append(h.Warnings, "interrupted by a signal: go test was stopped, the sweeps are incomplete")
+	}
+	if err := o.emit(func(w io.Writer) error { return writeCPE(w, o.format, h, swept) }); err != nil {
+		return err
+	}
+	series, opt := cpePlot(h, swept, false)
+	if err := pf.write(o, func(w io.Writer, f string, opt plot.Options) error { return plot.CPE(w, f, series, opt) }, opt); err != nil {
+		return err
+	}
+	o.warnAll(cpeWarnings(h, swept))
+	return o.status(in, sweepFailure(swept, o.strict, noLimit))
+}
+
+// sourceSweeps fits every family of files (selected by filter when not
+// nil). Families with fewer than MinSizes sizes are kept, without a fit,
+// and named in a warning; none with enough sizes is a usage error, as is
+// a file without families. The names carry the package when the files
+// hold several, and /mode=latency for latency families.
+func sourceSweeps(files []results.File, filter *regexp.Regexp, allRuns bool) ([]*sweptKernel, []string, error) {
+	var fams []sourceFamily
+	var unsized []string
+	pkgs := map[string]bool{}
+	for _, f := range files {
+		for _, e := range f.Entries {
+			if e.SizeKey == "" && !slices.Contains(unsized, e.Name) {
+				unsized = append(unsized, e.Name)
+			}
+		}
+		for _, fam := range results.Families(f.Entries) {
+			if filter != nil && !filter.MatchString(fam.Name) {
+				continue
+			}
+			pkgs[fam.Pkg] = true
+			// Families of several files of one machine pool their runs.
+			if i := slices.IndexFunc(fams, func(s sourceFamily) bool {
+				return s.fam.Name == fam.Name && s.fam.Pkg == fam.Pkg && s.fam.Mode == fam.Mode && s.fam.SizeKey == fam.SizeKey
+			}); i >= 0 {
+				merged := results.Families(append(familyEntries(fams[i].fam), familyEntries(fam)...))
+				fams[i].fam = merged[0]
+				continue
+			}
+			fams = append(fams, sourceFamily{fam, f})
+		}
+	}
+	var ws []string
+	if len(unsized) > 0 {
+		ws = append(ws, fmt.Sprintf("left out %s: no size part in the name (Name/n=SIZE, size=, len=, elements=), so no family to fit", listSome(unsized, 5)))
+	}
+	var swept []*sweptKernel
+	var few []string
+	for _, sf := range fams {
+		name := sf.fam.Name
+		if len(pkgs) > 1 && sf.fam.Pkg != "" {
+			name = sf.fam.Pkg + "." + name
+		}
+		if sf.fam.Mode == results.Latency {
+			name += "/mode=latency"
+		}
+		if len(sf.fam.Points) < harness.MinSizes {
+			few = append(few, fmt.Sprintf("%s (%d %s)", name, len(sf.fam.Points), map[bool]string{true: "size", false: "sizes"}[len(sf.fam.Points) == 1]))
+		}
+		swept = append(swept, fileSweep(sf, name, allRuns))
+	}
+	if len(few) > 0 {
+		ws = append(ws, fmt.Sprintf("no fit for %s: a fit needs %d sizes or more", strings.Join(few, ", "), harness.MinSizes))
+	}
+	if len(few) == len(swept) {
+		var names []string
+		for _, f := range files {
+			names = append(names, f.Path)
+		}
+		what := "no family of sub-benchmarks Name/n=SIZE"
+		if filter != nil && filter.String() != "." {
+			what += fmt.Sprintf(" matching -bench %q", filter)
+		}
+		if len(few) > 0 {
+			what = "no family with " + strconv.Itoa(harness.MinSizes) + " sizes or more: " + strings.Join(few, ", ")
+		}
+		return nil, nil, usageErrorf("%s: %s (a fit needs sub-benchmarks Name/n=SIZE at %d sizes or more, such as harness.ReportSweep writes)", strings.Join(names, ", "), what, harness.MinSizes)
+	}
+	return swept, ws, nil
+}
+
+// familyEntries turns a family back into entries, for Families to pool.
+func familyEntries(f results.Family) []results.Entry {
+	var es []results.Entry
+	for _, p := range f.Points {
+		es = append(es, results.Entry{Name: p.Name, Pkg: f.Pkg, Kernel: f.Name, SizeKey: f.SizeKey, N: p.N, Mode: f.Mode, Unit: f.Unit, Runs: p.Runs})
+	}
+	return es
 }

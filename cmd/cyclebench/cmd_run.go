@@ -21,6 +21,9 @@ nearly when they agreed within 2ε (usable), NO otherwise. A "~" before a cycle
 figure marks a core-clock ruler that did not converge.`
 
 func runRun(args []string, stdout, stderr io.Writer) error {
+	if packageArgs(args) { // cyclebench run ./mypkg: go test's benchmarks
+		return runPackages(args, stdout, stderr)
+	}
 	fs := newFlagSet("run", "[-bench REGEXP] [-n N] [-count N] [-format table|bench|json|csv] [-o FILE] [flags]", runDescription, stdout)
 	bench := fs.String("bench", "", "`REGEXP` selecting kernels by name (default: the default kernels; see -list)")
 	n := fs.Int("n", 0, "size `N` of every selected kernel (default: each kernel's own)")

@@ -14,6 +14,7 @@ import (
 
 	"github.com/cyclebench/cyclebench/calibrate"
 	"github.com/cyclebench/cyclebench/harness"
+	"github.com/cyclebench/cyclebench/results"
 )
 
 var resultFormats = []string{formatTable, formatBench, formatJSON, formatCSV}
@@ -27,6 +28,10 @@ type measured struct {
 	Check  string // "ok", or why the kernel's output check failed
 	bench  string // benchmark name for -format bench
 	elemOK bool   // per-element figures are meaningful
+	// Read from a go test run or a file (cyclebench run, cpe PACKAGE...):
+	read    bool            // read, not measured here: samples, R and spread are unknown unless Samples > 0
+	noTicks bool            // the run has no tick figures (go test without harness.Report)
+	extra   []results.Value // other figures of its benchmark line (B/op, allocs/op, the user's own)
 }
 
 // usable reports whether a result can be used: it converged, or its K best
@@ -86,6 +91,9 @@ type header struct {
 	GoVersion     string            `json:"go_version"`
 	Extra         map[string]string `json:"extra,omitempty"`
 	Warnings      []string          `json:"warnings"`
+	// modeUnknown: read from go test output, whose names do not say the
+	// mode a benchmark's harness.Config set.
+	modeUnknown bool
 }
 
 func newHeader(command string, cal *calibrate.Calibration, cfg harness.Config, warnings []error) header {
@@ -104,9 +112,21 @@ func newHeader(command string, cal *calibrate.Calibration, cfg harness.Config, w
 	return h
 }
 
-// line is the one-line summary of h above a text table.
+// line is the one-line summary of h above a text table. A header read
+// from a go test run, which records the CPU only, leaves out the counter
+// and the settings.
 func (h header) line() string {
-	return fmt.Sprintf("cpu: %s  counter: %s at %s  k=%d eps=%g m=%d", orDash(h.CPU), h.Counter, formatHz(h.TSCHz), h.K, h.Epsilon, h.MaxSamples)
+	s := "cpu: " + orDash(h.CPU)
+	if h.Counter != "" || h.TSCHz > 0 {
+		s += fmt.Sprintf("  counter: %s at %s", h.Counter, formatHz(h.TSCHz))
+	}
+	if h.K > 0 {
+		s += fmt.Sprintf("  k=%d eps=%g m=%d", h.K, h.Epsilon, h.MaxSamples)
+	}
+	if p := h.Extra["pkg"]; p != "" {
+		s += "  pkg: " + p
+	}
+	return s
 }
 
 // writeResults writes rs in format to w.
@@ -123,7 +143,7 @@ func writeResults(w io.Writer, format string, h header, rs []measured) error {
 	modes := resultModes(rs)
 	var b strings.Builder
 	b.WriteString(h.line())
-	if len(modes) == 1 {
+	if len(modes) == 1 && !h.modeUnknown {
 		b.WriteString("  mode: " + modes[0].String())
 	}
 	b.WriteString("\n")
@@ -190,6 +210,14 @@ func resultTable(h header, rs []measured) *table {
 		if r.elemOK {
 			elems, epc, tpe, npe = r.Elements, cyclesCell(r.Result, r.CyclesPerElement, 4), r.TicksPerElement, r.NsPerElement
 		}
+		var ticks any = r.Ticks
+		if r.noTicks {
+			ticks, tpe = nil, nil
+		}
+		var repeat, samples, discarded, spread any = r.Repeat, r.Samples, r.Discarded, spreadCell(r.Spread)
+		if r.read && r.Samples == 0 { // a go test line does not say
+			repeat, samples, discarded, spread = nil, nil, nil, nil
+		}
 		// The warnings cell holds one warning per line (a quoted CSV field
 		// may contain newlines; warnings themselves are single lines).
 		warn := strings.Join(append(slices.Clone(h.Warnings), errorStrings(r.Warnings)...), "\n")
@@ -199,11 +227,11 @@ func resultTable(h header, rs []measured) *table {
 			dist = fmt.Sprintf("%d/%d/%d", d.ContextSwitches, d.Migrations, d.PageFaults)
 		}
 		row := []any{r.Name, r.Mode.String(), r.Kernel, r.N,
-			cyclesCell(r.Result, r.Cycles, 6), r.Ticks, r.Nanoseconds,
+			cyclesCell(r.Result, r.Cycles, 6), ticks, r.Nanoseconds,
 			elems, epc, tpe, npe,
-			orDash(r.Unit), r.Repeat, r.Samples, r.Discarded,
+			orDash(r.Unit), repeat, samples, discarded,
 			dist, d.ContextSwitches, d.Migrations, d.PageFaults,
-			spreadCell(r.Spread), convergedText(r.Result), usable(r.Result),
+			spread, convergedText(r.Result), usable(r.Result),
 			r.OverheadTicks, r.CyclesPerTick, r.ReferenceConverged,
 			r.CyclesSource, r.TicksPerSecond, r.CPU}
 		for _, ev := range events {
@@ -316,6 +344,9 @@ func benchConfig(h header) [][2]string {
 		{"k", strconv.Itoa(h.K)}, {"eps", strconv.FormatFloat(h.Epsilon, 'g', -1, 64)},
 		{"m", strconv.Itoa(h.MaxSamples)}, {"go", h.GoVersion},
 	}
+	if h.K == 0 { // read from go test output: the settings are the benchmark's, not recorded
+		kv = slices.DeleteFunc(kv, func(p [2]string) bool { return p[0] == "k" || p[0] == "eps" || p[0] == "m" })
+	}
 	keys := make([]string, 0, len(h.Extra))
 	for k := range h.Extra {
 		keys = append(keys, k)
@@ -346,22 +377,38 @@ func writeResultBench(w io.Writer, h header, rs []measured) error {
 	for _, kv := range benchConfig(h) {
 		fmt.Fprintf(&b, "%s: %s\n", kv[0], kv[1])
 	}
-	fmt.Fprintf(&b, "# tsc-hz measured: %.0f Hz ± %s ppm (%s)\n", h.TSCHz, sig(h.TSCHzPPM, 3), h.TSCHzSource)
-	fmt.Fprintf(&b, "# core-cycles-per-tick measured: %s (the ADD-chain ruler of each result is in -format json)\n", sig(h.CyclesPerTick, 6))
-	fmt.Fprintf(&b, "# tsc-step: %s ticks\n", sig(h.TSCStep, 4))
+	if h.TSCHz > 0 { // not in a header read from go test output
+		fmt.Fprintf(&b, "# tsc-hz measured: %.0f Hz ± %s ppm (%s)\n", h.TSCHz, sig(h.TSCHzPPM, 3), h.TSCHzSource)
+		fmt.Fprintf(&b, "# core-cycles-per-tick measured: %s (the ADD-chain ruler of each result is in -format json)\n", sig(h.CyclesPerTick, 6))
+		fmt.Fprintf(&b, "# tsc-step: %s ticks\n", sig(h.TSCStep, 4))
+	}
 	for _, wr := range h.Warnings {
 		fmt.Fprintf(&b, "# warning: %s\n", wr)
 	}
 	for _, r := range rs {
-		fmt.Fprintf(&b, "Benchmark%s\t%d\t%s ticks/op\t%s ns/op", r.bench, max(1, r.Samples*r.Repeat), benchValue(r.Ticks), benchValue(r.Nanoseconds))
+		iters := int64(r.Samples * r.Repeat)
+		if iters == 0 { // read from go test: its iteration count
+			iters = r.Calls
+		}
+		fmt.Fprintf(&b, "Benchmark%s\t%d", r.bench, max(1, iters))
+		if !r.noTicks {
+			fmt.Fprintf(&b, "\t%s ticks/op", benchValue(r.Ticks))
+		}
+		fmt.Fprintf(&b, "\t%s ns/op", benchValue(r.Nanoseconds))
 		if r.CyclesPerTick > 0 {
 			fmt.Fprintf(&b, "\t%s cycles/op", benchValue(r.Cycles))
 		}
 		if r.elemOK {
-			fmt.Fprintf(&b, "\t%s ticks/elem\t%s ns/elem", benchValue(r.TicksPerElement), benchValue(r.NsPerElement))
+			if !r.noTicks {
+				fmt.Fprintf(&b, "\t%s ticks/elem", benchValue(r.TicksPerElement))
+			}
+			fmt.Fprintf(&b, "\t%s ns/elem", benchValue(r.NsPerElement))
 			if r.CyclesPerTick > 0 {
 				fmt.Fprintf(&b, "\t%s cycles/elem", benchValue(r.CyclesPerElement))
 			}
+		}
+		for _, v := range r.extra {
+			fmt.Fprintf(&b, "\t%s %s", benchValue(v.Value), v.Unit)
 		}
 		b.WriteString("\n")
 		if !r.Converged {

@@ -60,14 +60,18 @@ func (p *plotFlags) write(o *out, draw func(io.Writer, string, plot.Options) err
 }
 
 // cpePlot describes the picture of a sweep for package plot: cost per call
-// against n in cycles when every kernel has them (else in ticks), each fit
-// with its confidence band, the K-th best sample of each size as an error
-// bar, the sizes that did not converge hollow, the kernels whose cost is
-// not linear in n marked so.
+// against n in cycles when every kernel has them (else in ticks, else in
+// ns), each fit with its confidence band, the K-th best sample of each
+// size as an error bar, the sizes that did not converge and the runs the
+// fit left out hollow, the kernels whose cost is not linear in n marked
+// so.
 func cpePlot(h header, swept []*sweptKernel, logAxes bool) ([]plot.CPESeries, plot.Options) {
 	unit := "cycles"
 	for _, s := range swept {
-		if !s.res.HasCycles {
+		switch {
+		case s.noTicks && !s.res.HasCycles:
+			unit = "ns"
+		case !s.res.HasCycles && unit == "cycles":
 			unit = "ticks"
 		}
 	}
@@ -82,7 +86,7 @@ func cpePlot(h header, swept []*sweptKernel, logAxes bool) ([]plot.CPESeries, pl
 		opt.XScale = plot.ScaleLog
 	}
 	cpu := orDash(h.CPU)
-	if len(swept) == 1 && len(swept[0].res.Points) >= harness.MinSizes && swept[0].res.Linearity.Linear {
+	if len(swept) == 1 && swept[0].fitted() && swept[0].res.Linearity.Linear {
 		f := fitIn(swept[0].res, unit)
 		opt.Title = fmt.Sprintf("%s on %s: CPE %s ± %s %s/%s (95%% CI)", swept[0].res.Name, cpu, sig(f.Slope, 4), sig(f.SlopeCI, 2), unit, elemWord(swept[0].kernel.Unit))
 	} else {
@@ -91,10 +95,13 @@ func cpePlot(h header, swept []*sweptKernel, logAxes bool) ([]plot.CPESeries, pl
 	return series, opt
 }
 
-// fitIn returns r's fit in unit ("cycles" or "ticks").
+// fitIn returns r's fit in unit ("cycles", "ticks" or "ns").
 func fitIn(r harness.CPEResult, unit string) stats.Fit {
-	if unit == "cycles" {
+	switch unit {
+	case "cycles":
 		return r.Cycles
+	case "ns":
+		return r.Nanoseconds
 	}
 	return r.Ticks
 }
@@ -109,12 +116,10 @@ func cpeSeriesOf(s *sweptKernel, unit string) plot.CPESeries {
 		outlier[i] = true
 	}
 	var xsum float64
+	used := 0
 	for i, pt := range r.Points {
-		y := pt.Ticks
-		if unit == "cycles" {
-			y = pt.Cycles
-		}
-		cp := plot.CPEPoint{N: float64(r.Sizes[i]), Elements: pt.Elements, Y: y, NotConverged: !pt.Converged, Outlier: outlier[i]}
+		y := map[string]float64{"cycles": pt.Cycles, "ticks": pt.Ticks, "ns": pt.Nanoseconds}[unit]
+		cp := plot.CPEPoint{N: float64(r.Sizes[i]), Elements: pt.Elements, Y: y, NotConverged: !pt.Converged, Outlier: outlier[i], LeftOut: s.isLeftOut(i)}
 		// The K-th best sample, per call in the same unit: how far the K
 		// samples that agreed spread above the best.
 		if k := len(pt.Best); k > 0 && pt.Repeat > 0 && pt.Ticks > 0 {
@@ -124,11 +129,14 @@ func cpeSeriesOf(s *sweptKernel, unit string) plot.CPESeries {
 			}
 		}
 		ks.Points = append(ks.Points, cp)
-		xsum += pt.Elements
+		if !cp.LeftOut {
+			xsum += pt.Elements
+			used++
+		}
 	}
-	if len(r.Points) >= harness.MinSizes {
+	if s.fitted() && used > 0 {
 		ks.Fit = &plot.Line{Intercept: f.Intercept, Slope: f.Slope, SlopeCI: f.SlopeCI, InterceptCI: f.InterceptCI,
-			SlopeSE: f.SlopeSE, InterceptSE: f.InterceptSE, XMean: xsum / float64(len(r.Points)), R2: f.R2}
+			SlopeSE: f.SlopeSE, InterceptSE: f.InterceptSE, XMean: xsum / float64(used), R2: f.R2}
 		switch {
 		case r.Linearity.Verdict == stats.LinearityNotLinear:
 			ks.Fit.NotLinear = linearityShort(r.Linearity)

@@ -3,7 +3,8 @@
 // so at best one element per core cycle), and with four, whose four chains
 // run side by side. It is the example module of cyclebench's go test
 // workflow: its benchmarks sweep both sums over sizes and compare them
-// (see sums_test.go and docs/go-test.md in the cyclebench repository).
+// (see bench_test.go, and the section "Use it from go test" of the
+// cyclebench README).
 package sums
 
 // Sum1 returns the sum of s (wrapping on overflow) with one accumulator.
