@@ -187,8 +187,12 @@ func liveShape(s string) string {
 		l = convergedRE.ReplaceAllString(l, " yes/no")
 		keep = append(keep, l)
 	}
-	// 2e-05, and "< 1e-05" for a p-value below what the test can print
-	return strings.ReplaceAll(strings.ReplaceAll(mask(strings.Join(keep, "\n")), "NeN", "N"), "< N", "N")
+	// 2e-05, and "< 1e-05" for a p-value below what the test can print;
+	// the disturbed-sample counts are "-" where the software events cannot
+	// be read (qemu-user has no perf_event_open).
+	out := strings.ReplaceAll(mask(strings.Join(keep, "\n")), "NeN", "N")
+	out = strings.ReplaceAll(out, "< N", "N")
+	return strings.ReplaceAll(out, " N/N/N ", " - ")
 }
 
 func TestCPELive(t *testing.T) {
