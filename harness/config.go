@@ -121,6 +121,9 @@ type Config struct {
 	MaxSamples int
 	// MaxTime bounds the measuring loop's wall time; default 10 s; must be > 0.
 	MaxTime time.Duration
+	// MinTime is the least wall time the measuring loop samples for, even
+	// when every stream has converged sooner; 0 means none.
+	MinTime time.Duration
 	// CPU is the CPU to pin the measuring thread to; AnyCPU (-1) picks one
 	// from the allowed set.
 	CPU int
@@ -254,6 +257,8 @@ func (c Config) WithDefaults() (Config, error) {
 		return bad("MaxSamples", c.MaxSamples, fmt.Sprintf("at least K = %d", c.K))
 	case c.MaxTime <= 0:
 		return bad("MaxTime", c.MaxTime, "> 0")
+	case c.MinTime < 0 || c.MinTime > c.MaxTime:
+		return bad("MinTime", c.MinTime, fmt.Sprintf("0 to MaxTime (%v)", c.MaxTime))
 	case c.CPU < AnyCPU:
 		return bad("CPU", c.CPU, fmt.Sprintf("%d for any, or a CPU number ≥ 0", AnyCPU))
 	case c.RTTimeLimit < 0 || c.RTTimeLimit > affinity.MaxRTTimeLimit:

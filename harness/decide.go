@@ -44,6 +44,15 @@ const (
 	// a 26-tick quantum at 2.6 GHz; below ε = 1e-4 the absolute floor
 	// (AbsSteps) is what lets a measurement converge.
 	maxEpsSteps = 1e5
+	// minRounds is the fewest rounds a measurement takes before it may stop
+	// as converged: K agreeing samples can come from two rounds, while the
+	// core's speed (and a fenced call's mode) on a shared host moves within
+	// a millisecond, so the target's best samples and the ruler's must have
+	// had a fair chance to see the same moments. 60 measurements of 1000
+	// fenced ADDs, interleaved, came within 3 cycles of their usual figure
+	// 37, 45, 52 and 37 times with 0, 8, 16 and 32 rounds at least (AMD
+	// Zen 4 guest, a noisy hour); a round of a 1 µs kernel lasts ~0.15 ms.
+	minRounds = 16
 	// modeMinSamples is the fewest samples the two-cluster check judges.
 	modeMinSamples = 20
 	// modeMinShare is the smallest share of the samples (in the lower 90%)
@@ -217,6 +226,7 @@ type loopState struct {
 	Pending   bool          // some overhead or ruler stream has not converged
 	Exhausted bool          // some target has taken MaxSamples samples
 	MaxRounds int           // a bound on rounds (0: none)
+	MinTime   time.Duration // sample at least this long unless exhausted
 }
 
 // stopReason says why the loop stops, or "" to go on.
@@ -250,7 +260,7 @@ func decideStop(s loopState, maxTime time.Duration) stopReason {
 		return stopRounds
 	case s.Exhausted && !s.Busy:
 		return stopSamples
-	case !s.Busy && !s.Pending:
+	case !s.Busy && !s.Pending && s.Elapsed >= s.MinTime && s.Rounds >= minRounds:
 		return stopDone
 	}
 	return ""

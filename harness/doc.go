@@ -22,7 +22,9 @@
 // has converged when (1+ε)·v1 ≥ vK, or when vK − v1 is within an absolute
 // tolerance of a few counter quanta. Every target is sampled until all
 // have converged, and the overhead and the ruler as long as any target is,
-// so all best samples come from the same stretch of time. After
+// so all best samples come from the same stretch of time; and a
+// measurement takes at least 16 rounds (and Config.MinTime), so that K
+// samples agreeing by chance in a slow moment cannot end it. After
 // MaxSamples samples or MaxTime the engine gives up and says so in
 // Result.Converged.
 //

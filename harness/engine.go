@@ -494,6 +494,7 @@ func (e *engine) run(extra func(*engine) bool, progress func(*engine) (int, int)
 		why = decideStop(loopState{
 			Rounds: e.rounds, Elapsed: time.Since(start), Cancelled: cfg.Context.Err() != nil,
 			Busy: e.busy() || (extra != nil && extra(e)), Pending: !e.othersDone(), Exhausted: e.exhausted(),
+			MinTime: cfg.MinTime,
 		}, cfg.MaxTime)
 		if why != "" {
 			break
