@@ -385,7 +385,7 @@ func (e *engine) chooseRepeat(f func()) repeatDecision {
 				buf = append(buf, t)
 				// A first sample far longer than needed settles R = 1
 				// without probing a slow kernel eight times.
-				if r == 1 && i == 0 && float64(t) >= longProbe*e.step*regionSteps(e.cfg.MinRegionSteps, e.cfg.Epsilon) {
+				if r == 1 && i == 0 && float64(t) >= longProbe*q*regionSteps(e.cfg.MinRegionSteps, e.cfg.Epsilon) {
 					break
 				}
 			}
@@ -695,15 +695,16 @@ func (e *engine) finishRuler() {
 		return
 	}
 	e.refOK = e.short.kb.Converged() && e.long.kb.Converged()
-	if e.long.kb.Kept() > 0 && e.short.kb.Kept() > 0 && e.long.kb.Min() > e.short.kb.Min() {
+	switch {
+	case e.long.kb.Kept() > 0 && e.short.kb.Kept() > 0 && e.long.kb.Min() > e.short.kb.Min():
 		e.cpt, e.cptFrom = float64(e.longLen-e.shortLen)/(e.long.kb.Min()-e.short.kb.Min()), CyclesRuler
-	} else {
+		if !e.refOK {
+			e.warnings = append(e.warnings, fmt.Errorf("%w: the reference chain did not converge; the cycle estimate is less certain", ErrNoCycles))
+		}
+	default:
 		e.cpt, e.cptFrom = e.cal.Core.CyclesPerTick, CyclesCalibration
 		e.refOK = false
 		e.warnings = append(e.warnings, fmt.Errorf("%w: the reference chain gave no usable slope; the calibration's %.4f cycles/tick is used", ErrNoCycles, e.cpt))
-	}
-	if !e.refOK {
-		e.warnings = append(e.warnings, fmt.Errorf("%w: the reference chain did not converge; the cycle estimate is less certain", ErrNoCycles))
 	}
 	if !chain.Exact() {
 		e.warnings = append(e.warnings, fmt.Errorf("%w: the reference chain is the pure-Go fallback on this build; cycles are approximate", ErrNoCycles))
