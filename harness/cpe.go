@@ -64,6 +64,9 @@ type CPEResult struct {
 	Cycles, Ticks, Nanoseconds stats.Fit
 	// HasCycles reports whether Cycles holds a fit.
 	HasCycles bool
+	// NoTicks reports that the points carry no tick figures (read from go
+	// test output without harness.Report): Ticks is the zero Fit.
+	NoTicks bool
 	// Linearity says whether the cost grows linearly with the elements
 	// over the sizes measured: [stats.LackOfFit] of the cycle figures (the
 	// tick figures without a cycle estimate), with a floor of two counter
@@ -81,16 +84,31 @@ type CPEResult struct {
 	Warnings []error
 }
 
-// OutlierSizes returns the sizes flagged as outliers by the cycle fit (the
-// tick fit when there is none).
-func (c CPEResult) OutlierSizes() []int {
-	f := c.Ticks
-	if c.HasCycles {
-		f = c.Cycles
+// Primary is the fit a sweep is reported by, and its unit: cycles when
+// measured, else ticks, else (NoTicks) nanoseconds.
+func (c CPEResult) Primary() (stats.Fit, string) {
+	switch {
+	case c.HasCycles:
+		return c.Cycles, "cycles"
+	case c.NoTicks:
+		return c.Nanoseconds, "ns"
 	}
-	var out []int
-	for _, i := range f.Outliers {
-		if i >= 0 && i < len(c.Sizes) {
+	return c.Ticks, "ticks"
+}
+
+// OutlierSizes returns the sizes flagged as outliers by the primary fit,
+// each once.
+func (c CPEResult) OutlierSizes() []int {
+	f, _ := c.Primary()
+	return c.SizesOf(f.Outliers)
+}
+
+// SizesOf returns the sizes of the points at idx (a fit's Outliers), each
+// once, in the order of idx.
+func (c CPEResult) SizesOf(idx []int) []int {
+	out := []int{}
+	for _, i := range idx {
+		if i >= 0 && i < len(c.Sizes) && !slices.Contains(out, c.Sizes[i]) {
 			out = append(out, c.Sizes[i])
 		}
 	}
@@ -218,7 +236,7 @@ func cpeResult(cfg Config, sw Sweep, e *engine, xs []float64) (CPEResult, error)
 	c := CPEResult{Name: sw.Name, CyclesPerTick: e.cpt, HasCycles: !cfg.NoCycles && e.cpt > 0}
 	c.Warnings = append(c.Warnings, e.warnings...)
 	var firstErr error
-	var px, cyc, tk, ns []float64
+	var px []float64
 	var notConv []string
 	for k, n := range sw.Sizes {
 		res, err := e.result(e.targets[k])
@@ -230,7 +248,7 @@ func cpeResult(cfg Config, sw Sweep, e *engine, xs []float64) (CPEResult, error)
 		}
 		c.Sizes = append(c.Sizes, n)
 		c.Points = append(c.Points, res)
-		px, cyc, tk, ns = append(px, xs[k]), append(cyc, res.Cycles), append(tk, res.Ticks), append(ns, res.Nanoseconds)
+		px = append(px, xs[k])
 		if !res.Converged {
 			notConv = append(notConv, strconv.Itoa(n))
 		}
@@ -239,75 +257,141 @@ func cpeResult(cfg Config, sw Sweep, e *engine, xs []float64) (CPEResult, error)
 		c.Warnings = append(c.Warnings, fmt.Errorf("%w: %s: %d of %d sizes (n = %s)", ErrNotConverged, sw.Name, len(notConv), len(sw.Sizes), strings.Join(notConv, ", ")))
 	}
 	if len(px) >= MinSizes {
-		if err := c.fit(px, tk, ns, cyc, e.step, e.hz, cfg.Epsilon); err != nil && firstErr == nil {
+		if err := c.Fit(px, FitOptions{Step: e.step, Hz: e.hz, Epsilon: cfg.Epsilon}); err != nil && firstErr == nil {
 			firstErr = fmt.Errorf("harness: %s: %w", sw.Name, err)
-		}
-		c.checkLinearity(sw.Name, px, tk, cyc)
-		if out := c.OutlierSizes(); len(out) > 0 {
-			c.Warnings = append(c.Warnings, fmt.Errorf("harness: %s: sizes off the line (outlier residuals): %v", sw.Name, out))
 		}
 	}
 	return c, firstErr
 }
 
-// fit fits the three units and replaces each fit's Outliers by the rule
-// with a floor of two counter steps, keeping only points whose residual
-// also exceeds cfg.Epsilon of their own value: a point within the K-best
-// tolerance of the line is not off it (with log-spaced sizes the large
-// sizes' residuals are large in absolute terms only).
-func (c *CPEResult) fit(x, ticks, ns, cycles []float64, step, hz, eps float64) error {
-	floor := DefaultAbsSteps * step // ticks
-	var err error
-	if c.Ticks, err = stats.LinearFit(x, ticks); err != nil {
-		return err
-	}
-	c.Ticks.Outliers = relOutliers(c.Ticks, ticks, floor, eps)
-	if c.Nanoseconds, err = stats.LinearFit(x, ns); err != nil {
-		return err
-	}
-	c.Nanoseconds.Outliers = relOutliers(c.Nanoseconds, ns, floor/hz*1e9, eps)
-	if c.HasCycles {
-		if c.Cycles, err = stats.LinearFit(x, cycles); err != nil {
-			return err
-		}
-		c.Cycles.Outliers = relOutliers(c.Cycles, cycles, floor*c.CyclesPerTick, eps)
-	}
-	return nil
+// FitOptions says how [CPEResult.Fit] judges the points of a sweep.
+type FitOptions struct {
+	// Step is the counter step in ticks and Hz the counter frequency: a
+	// residual is an outlier only above DefaultAbsSteps steps in the fit's
+	// unit (ticks; cycles at CyclesPerTick; ns at Hz, no floor without it).
+	Step, Hz float64
+	// Epsilon: and only when it is also larger than Epsilon of the point's
+	// value (the K-best tolerance each point is measured to: with
+	// log-spaced sizes the large sizes' residuals are large in absolute
+	// terms only).
+	Epsilon float64
+	// LeftOut, when not nil, marks the points kept out of the fits (a
+	// file's disturbed runs); their residuals are still measured from the
+	// line.
+	LeftOut []bool
+	// Resolution, when not nil, gives the resolution a value was recorded
+	// with (a file's printed digits): every floor is at least that.
+	Resolution func(y float64) float64
 }
 
-// checkLinearity fills c.Linearity from the points' cost against x.
-func (c *CPEResult) checkLinearity(name string, x, ticks, cycles []float64) {
-	y, scale := ticks, 1.0
-	if c.HasCycles {
-		y, scale = cycles, c.CyclesPerTick
+// Fit fits c.Points against x (their elements) in nanoseconds, ticks
+// (unless NoTicks) and cycles (with HasCycles), marks the outliers and tests
+// linearity in the primary unit, with a warning for each problem: the rules
+// [CPE] applies, for points read back from files too. Points of one size
+// (several runs, their Sizes adjacent) enter the linearity test as one, the
+// median of their kept runs: they share that size's deviation from the
+// line, and the test would take them for independent points. A fit that
+// cannot be made is left zero and named in the error.
+func (c *CPEResult) Fit(x []float64, o FitOptions) error {
+	if len(x) != len(c.Points) || len(c.Sizes) != len(c.Points) {
+		return fmt.Errorf("harness: %s: %d x values and %d sizes for %d points", c.Name, len(x), len(c.Sizes), len(c.Points))
 	}
-	floor := 0.0
-	for _, p := range c.Points {
-		if p.Repeat > 0 {
-			floor = math.Max(floor, DefaultAbsSteps*math.Max(p.Quantum, p.Step)/float64(p.Repeat)*scale)
+	resolution := func(y float64) float64 {
+		if o.Resolution == nil {
+			return 0
+		}
+		return o.Resolution(y)
+	}
+	var keep []int
+	for i := range c.Points {
+		if i >= len(o.LeftOut) || !o.LeftOut[i] {
+			keep = append(keep, i)
 		}
 	}
-	l, err := stats.LackOfFit(x, y, stats.LinearityOptions{Floor: floor})
+	var errs []error
+	fit := func(unit string, floor float64) stats.Fit {
+		ys := make([]float64, len(c.Points))
+		var kx, ky []float64
+		for i, p := range c.Points {
+			ys[i] = p.In(unit)
+		}
+		for _, i := range keep {
+			kx, ky = append(kx, x[i]), append(ky, ys[i])
+			floor = math.Max(floor, resolution(ys[i]))
+		}
+		fk, err := stats.LinearFit(kx, ky)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("no fit in %s: %w", unit, err))
+			return stats.Fit{}
+		}
+		out := fk
+		out.Residuals = make([]float64, len(ys))
+		for i := range ys {
+			out.Residuals[i] = ys[i] - fk.Predict(x[i])
+		}
+		out.Outliers = nil
+		for _, k := range fk.OutliersAbove(floor) {
+			if i := keep[k]; math.Abs(fk.Residuals[k]) > o.Epsilon*math.Abs(ys[i]) {
+				out.Outliers = append(out.Outliers, i)
+			}
+		}
+		return out
+	}
+	floor := DefaultAbsSteps * o.Step // ticks
+	c.Ticks, c.Cycles = stats.Fit{}, stats.Fit{}
+	c.Nanoseconds = fit("ns", 0)
+	if o.Hz > 0 {
+		c.Nanoseconds = fit("ns", floor/o.Hz*1e9)
+	}
+	if !c.NoTicks {
+		c.Ticks = fit("ticks", floor)
+	}
+	if c.HasCycles {
+		c.Cycles = fit("cycles", floor*c.CyclesPerTick)
+	}
+	c.checkLinearity(x, keep, o.Step, resolution)
+	if out := c.OutlierSizes(); len(out) > 0 {
+		c.Warnings = append(c.Warnings, fmt.Errorf("harness: %s: sizes off the line (outlier residuals): %v", c.Name, out))
+	}
+	return errors.Join(errs...)
+}
+
+// checkLinearity fills c.Linearity from the kept points' cost in the
+// primary unit against x, one point per size (the median of its runs),
+// with a floor of DefaultAbsSteps counter quanta per call at the coarsest
+// point (at least the resolution the values were recorded with).
+func (c *CPEResult) checkLinearity(x []float64, keep []int, step float64, resolution func(float64) float64) {
+	_, unit := c.Primary()
+	var kx, ky []float64
+	floor := 0.0
+	for k := 0; k < len(keep); {
+		j := k
+		var xs, ys []float64
+		for ; j < len(keep) && c.Sizes[keep[j]] == c.Sizes[keep[k]]; j++ {
+			xs, ys = append(xs, x[keep[j]]), append(ys, c.Points[keep[j]].In(unit))
+		}
+		kx, ky = append(kx, stats.Median(xs)), append(ky, stats.Median(ys))
+		floor = math.Max(floor, resolution(ky[len(ky)-1]))
+		k = j
+	}
+	for _, i := range keep {
+		if p := c.Points[i]; p.Repeat > 0 && unit != "ns" {
+			scale := 1.0
+			if unit == "cycles" {
+				scale = p.CyclesPerTick
+			}
+			floor = math.Max(floor, DefaultAbsSteps*math.Max(math.Max(p.Quantum, p.Step), step)/float64(p.Repeat)*scale)
+		}
+	}
+	l, err := stats.LackOfFit(kx, ky, stats.LinearityOptions{Floor: floor})
 	if err != nil {
-		c.Warnings = append(c.Warnings, fmt.Errorf("harness: %s: no linearity test: %w", name, err))
+		c.Warnings = append(c.Warnings, fmt.Errorf("harness: %s: no linearity test: %w", c.Name, err))
 		return
 	}
 	c.Linearity = l
 	if l.Verdict == stats.LinearityNotLinear {
-		c.Warnings = append(c.Warnings, fmt.Errorf("harness: %s: the cost is %s; the slope is an average over the sizes, not a cost per element", name, l.Reason))
+		c.Warnings = append(c.Warnings, fmt.Errorf("harness: %s: the cost is %s; the slope is an average over the sizes, not a cost per element", c.Name, l.Reason))
 	}
-}
-
-// relOutliers is f.OutliersAbove(floor) without the points whose residual
-// is within eps of their value y.
-func relOutliers(f stats.Fit, y []float64, floor, eps float64) []int {
-	var out []int
-	for _, i := range f.OutliersAbove(floor) {
-		if math.Abs(f.Residuals[i]) > eps*math.Abs(y[i]) {
-			out = append(out, i)
-		}
-	}
-	return out
 }
 
 // CheckSizes returns nil when sizes can be a sweep: at least [MinSizes] and

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/cyclebench/cyclebench/internal/chain"
+	"github.com/cyclebench/cyclebench/stats"
 )
 
 // chainInstance returns an Instance running n dependent ADDs that continue
@@ -368,5 +369,57 @@ func TestCPEProgressCountsSizes(t *testing.T) {
 	}
 	if last.Max != 4 || last.Samples < 0 || last.Samples > 4 {
 		t.Fatalf("progress %+v: want Max 4 sizes and 0 ≤ Samples ≤ 4", last)
+	}
+}
+
+// TestFitRunsLeftOutAndResolution fits points as a file gives them: two
+// runs per size, one disturbed run left out, values printed to whole
+// cycles. The left-out run must not move the line, must still get its
+// residual, and must not be called an outlier; the fit must not find a
+// departure from the line that is below the printed resolution.
+func TestFitRunsLeftOutAndResolution(t *testing.T) {
+	sizes := []int{100, 100, 200, 200, 400, 400, 800, 800, 1600, 1600}
+	var c CPEResult
+	c.Name, c.HasCycles, c.CyclesPerTick = "k", true, 1.5
+	x := make([]float64, len(sizes))
+	leftOut := make([]bool, len(sizes))
+	for i, n := range sizes {
+		x[i] = float64(n)
+		cyc := math.Round(40 + 2*float64(n) + float64(i%2)*0.4) // runs 0.4 cycles apart, printed whole
+		if i == 5 {
+			cyc *= 1.5 // a run slowed by other work
+			leftOut[i] = true
+		}
+		c.Sizes = append(c.Sizes, n)
+		c.Points = append(c.Points, Result{Cycles: cyc, Ticks: cyc / 1.5, Nanoseconds: cyc / 3, Repeat: 1000, Step: 1, Quantum: 1, CyclesPerTick: 1.5})
+	}
+	err := c.Fit(x, FitOptions{Step: 1, Hz: 2e9, Epsilon: 0.01, LeftOut: leftOut, Resolution: func(y float64) float64 { return 1 }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(c.Cycles.Slope-2) > 0.001 || math.Abs(c.Cycles.Intercept-40) > 1 {
+		t.Errorf("cycles line %.4f + %.4f·n, want 40 + 2·n: the left-out run moved it", c.Cycles.Intercept, c.Cycles.Slope)
+	}
+	if len(c.Cycles.Residuals) != len(sizes) || c.Cycles.Residuals[5] < 0.4*c.Points[5].Cycles/1.5 {
+		t.Errorf("residuals %v: want one per point, the left-out run's measured from the line", c.Cycles.Residuals)
+	}
+	if slices.Contains(c.Cycles.Outliers, 5) || len(c.OutlierSizes()) != 0 {
+		t.Errorf("outliers %v (sizes %v): a left-out run is not an outlier of the fit", c.Cycles.Outliers, c.OutlierSizes())
+	}
+	if c.Linearity.Verdict != stats.LinearityLinear {
+		t.Errorf("linearity %q (%s), want linear: the runs differ by less than the printed resolution", c.Linearity.Verdict, c.Linearity.Reason)
+	}
+	if c.Ticks.Slope == 0 || c.Nanoseconds.Slope == 0 {
+		t.Errorf("ticks and ns must be fitted too: %+v %+v", c.Ticks, c.Nanoseconds)
+	}
+	c.NoTicks, c.HasCycles = true, false
+	if err := c.Fit(x, FitOptions{LeftOut: leftOut}); err != nil {
+		t.Fatal(err)
+	}
+	if f, unit := c.Primary(); unit != "ns" || f.Slope == 0 || c.Ticks.Slope != 0 {
+		t.Errorf("without ticks or cycles: primary %s slope %g, ticks slope %g; want ns fitted and ticks left zero", unit, f.Slope, c.Ticks.Slope)
+	}
+	if err := c.Fit(x[:3], FitOptions{}); err == nil {
+		t.Error("Fit with 3 x values for 10 points: want an error")
 	}
 }

@@ -827,6 +827,9 @@ func (e *engine) result(t *target) (Result, error) {
 		}
 		res.Warnings = append(res.Warnings, fmt.Errorf("%w: %s: %s after %d samples in %v (ε %.3g%%)", ErrNotConverged, name, spread, res.Samples, res.Wall.Round(time.Millisecond), cfg.Epsilon*100))
 	}
+	if !res.OverheadConverged {
+		res.Warnings = append(res.Warnings, fmt.Errorf("%w: %s: the empty loop subtracted as overhead did not converge in %v; the figure is less certain", ErrNotConverged, name, res.Wall.Round(time.Millisecond)))
+	}
 	if d := res.Disturbed; res.Samples > 0 && float64(res.Discarded) > 0.1*float64(res.Samples) {
 		res.Warnings = append(res.Warnings, fmt.Errorf("%w: %s: %d of %d samples (%.0f%%): %d context switches, %d migrations, %d page faults", ErrDiscards, name, res.Discarded, res.Samples, 100*float64(res.Discarded)/float64(res.Samples), d.ContextSwitches, d.Migrations, d.PageFaults))
 	}

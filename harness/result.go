@@ -159,3 +159,15 @@ type Result struct {
 	// context and calibration omitted).
 	Config Config
 }
+
+// In returns the per-call cost in unit: "cycles", "ticks", or nanoseconds
+// for anything else ("ns").
+func (r Result) In(unit string) float64 {
+	switch unit {
+	case "cycles":
+		return r.Cycles
+	case "ticks":
+		return r.Ticks
+	}
+	return r.Nanoseconds
+}

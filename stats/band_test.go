@@ -102,7 +102,7 @@ func TestComparePairedDerivedBand(t *testing.T) {
 					t.Errorf("drift band: NoiseBand %v DriftBand %v QuantumBand %v; want the drift's ±0.5%% less the halves' intervals", c.NoiseBand, c.DriftBand, c.QuantumBand)
 				}
 			}
-			if q := tt.opt.Quantum; q > 0 && (c.Quantum != q || !closeTo(c.QuantumBand, q/(2*min(median(tt.a), median(tt.b))), 1e-12)) {
+			if q := tt.opt.Quantum; q > 0 && (c.Quantum != q || !closeTo(c.QuantumBand, q/(2*min(Median(tt.a), Median(tt.b))), 1e-12)) {
 				t.Errorf("Quantum %v QuantumBand %v, want %v and half of it over the smaller median", c.Quantum, c.QuantumBand, q)
 			}
 		})

@@ -308,7 +308,7 @@ func ComparePaired(a, b []float64, opt CompareOptions) (Comparison, error) {
 	if c.Quantum == 0 {
 		c.Quantum = visibleQuantum(a, b)
 	}
-	c.QuantumBand = c.Quantum / (2 * min(median(a), median(b)))
+	c.QuantumBand = c.Quantum / (2 * min(Median(a), Median(b)))
 	var ok bool
 	if c.NoiseBand, c.BandSource, ok = opt.fixedBand(); !ok {
 		c.NoiseBand, c.BandSource = c.QuantumBand, BandQuantum

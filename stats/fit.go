@@ -45,8 +45,8 @@ type Fit struct {
 	// Outliers lists, in increasing order, the indices i whose residual r_i
 	// is far from the others by a robust rule:
 	//
-	//	|r_i − median(r)| > OutlierCutoff · 1.4826 · MAD(r)
-	//	and |r_i − median(r)| > OutlierRelFloor · max_j |y_j|
+	//	|r_i − Median(r)| > OutlierCutoff · 1.4826 · MAD(r)
+	//	and |r_i − Median(r)| > OutlierRelFloor · max_j |y_j|
 	//
 	// where MAD is the unscaled median absolute deviation. The second
 	// condition keeps rounding noise on an exact line from being flagged.
@@ -132,7 +132,7 @@ func (f Fit) OutliersAbove(floor float64) []int {
 	if len(f.Outliers) == 0 {
 		return nil
 	}
-	m := median(f.Residuals)
+	m := Median(f.Residuals)
 	var out []int
 	for _, i := range f.Outliers {
 		if math.Abs(f.Residuals[i]-m) > floor {
@@ -154,7 +154,7 @@ func tQuantile(p, dof float64) float64 {
 // outliers applies the rule documented at [Fit.Outliers]; floor is the
 // absolute floor OutlierRelFloor·max|y|.
 func outliers(r []float64, floor float64) []int {
-	m := median(r)
+	m := Median(r)
 	scale := 1.4826 * madAbout(r, m)
 	var out []int
 	for i, ri := range r {

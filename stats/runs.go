@@ -152,7 +152,7 @@ func CompareRuns(a, b []float64, opt CompareOptions) (RunComparison, error) {
 		Quantum: opt.Quantum,
 	}
 	if opt.RunTest == RunTestMannWhitney || len(a) == 1 || len(b) == 1 {
-		rc.CenterA, rc.CenterB = median(a), median(b)
+		rc.CenterA, rc.CenterB = Median(a), Median(b)
 	}
 	rc.Ratio = rc.CenterB / rc.CenterA
 	rc.QuantumBand = opt.Quantum / (2 * min(rc.CenterA, rc.CenterB))

@@ -87,9 +87,9 @@ func TestCompareRunsAA(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Logf("A/A, %d trials: CompareRuns (%s, 5 runs per side) false verdicts %d; CompareSlopes (1 run per side) %d; run-to-run CV %.3g, median in-run relative CI %.3g",
-				trials, test, falseRuns, falseSlopes, spread.CV, median(inRunCI))
-			if spread.CV <= median(inRunCI) {
-				t.Fatalf("the simulation should have run-to-run spread (%v) above the in-run interval (%v)", spread.CV, median(inRunCI))
+				trials, test, falseRuns, falseSlopes, spread.CV, Median(inRunCI))
+			if spread.CV <= Median(inRunCI) {
+				t.Fatalf("the simulation should have run-to-run spread (%v) above the in-run interval (%v)", spread.CV, Median(inRunCI))
 			}
 			if falseSlopes < trials/2 {
 				t.Errorf("CompareSlopes gave %d false verdicts of %d; the simulation should reproduce the issue (most)", falseSlopes, trials)
@@ -151,7 +151,7 @@ func TestCompareRunsNoTest(t *testing.T) {
 			if rc.PValue != 1 || rc.Lo != 0 || rc.Hi != 0 || rc.DoF != 0 || rc.Detectable != 0 {
 				t.Errorf("untested: PValue %v Lo %v Hi %v DoF %v Detectable %v, want 1 and zeros", rc.PValue, rc.Lo, rc.Hi, rc.DoF, rc.Detectable)
 			}
-			if want := median(tt.b) / median(tt.a); !closeTo(rc.Ratio, want, 1e-12) {
+			if want := Median(tt.b) / Median(tt.a); !closeTo(rc.Ratio, want, 1e-12) {
 				t.Errorf("Ratio %v, want %v (descriptive)", rc.Ratio, want)
 			}
 			if len(rc.Warnings) != 1 || !errors.Is(rc.Warnings[0], ErrNoTest) || !strings.Contains(rc.Warnings[0].Error(), strings.TrimPrefix(tt.wantReason, "no test: ")) {

@@ -111,8 +111,12 @@ func medianSorted(sorted []float64) float64 {
 	return lo + (hi-lo)/2
 }
 
-// median returns the median of non-empty xs without modifying it.
-func median(xs []float64) float64 {
+// Median returns the median of xs without modifying it (NaN when xs is
+// empty).
+func Median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
 	s := slices.Clone(xs)
 	slices.Sort(s)
 	return medianSorted(s)

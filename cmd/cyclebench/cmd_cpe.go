@@ -135,7 +135,6 @@ type sweptKernel struct {
 	// A sweep read from go test output or a file (cpe FILE|PACKAGE...)
 	// has a point per run, several per size with -count:
 	leftOut  []bool // the runs the fit left out as disturbed, by point
-	noTicks  bool   // no tick figures (go test without harness.Report)
 	leftRule string // the rule that left them out, for the output
 }
 
@@ -320,24 +319,11 @@ func cpeWarnings(h header, swept []*sweptKernel) []string {
 	return ws
 }
 
-// primaryFit is the fit a kernel is reported by: cycles when measured,
-// else ticks, else (go test without harness.Report) ns.
-func primaryFit(s *sweptKernel) (stats.Fit, string) {
-	r := s.res
-	switch {
-	case r.HasCycles:
-		return r.Cycles, "cycles"
-	case s.noTicks:
-		return r.Nanoseconds, "ns"
-	}
-	return r.Ticks, "ticks"
-}
-
 // cpeMeasured turns a sweep's points into the shared result rows.
 func cpeMeasured(s *sweptKernel) []measured {
 	rs := make([]measured, len(s.res.Points))
 	for i, p := range s.res.Points {
-		rs[i] = measured{Result: p, Kernel: s.kernel.Name, N: s.res.Sizes[i], Unit: s.kernel.Unit, Check: s.check, bench: benchName(p.Name, p.Mode), elemOK: p.Elements > 0, noTicks: s.noTicks}
+		rs[i] = measured{Result: p, Kernel: s.kernel.Name, N: s.res.Sizes[i], Unit: s.kernel.Unit, Check: s.check, bench: benchName(p.Name, p.Mode), elemOK: p.Elements > 0, noTicks: s.res.NoTicks}
 	}
 	return rs
 }
@@ -425,7 +411,7 @@ func cpeFitComments(s *sweptKernel) []string {
 	}
 	for _, f := range fitsOf(s) {
 		out = append(out, fmt.Sprintf("# cpe %s: %s ± %s %s/%s (95%%), intercept %s ± %s %s, R² %s, outlier sizes %v",
-			r.Name, sig(f.fit.Slope, 5), sig(f.fit.SlopeCI, 2), f.unit, elemWord(s.kernel.Unit), sig(f.fit.Intercept, 4), sig(f.fit.InterceptCI, 2), f.unit, r2String(f.fit.R2), outlierSizes(r, f.fit)))
+			r.Name, sig(f.fit.Slope, 5), sig(f.fit.SlopeCI, 2), f.unit, elemWord(s.kernel.Unit), sig(f.fit.Intercept, 4), sig(f.fit.InterceptCI, 2), f.unit, r2String(f.fit.R2), r.SizesOf(f.fit.Outliers)))
 	}
 	return out
 }
@@ -443,20 +429,10 @@ func fitsOf(s *sweptKernel) []unitFit {
 	if r.HasCycles {
 		fs = append(fs, unitFit{"cycles", r.Cycles})
 	}
-	if !s.noTicks {
+	if !s.res.NoTicks {
 		fs = append(fs, unitFit{"ticks", r.Ticks})
 	}
 	return append(fs, unitFit{"ns", r.Nanoseconds})
-}
-
-func outlierSizes(r harness.CPEResult, f stats.Fit) []int {
-	out := []int{}
-	for _, i := range f.Outliers {
-		if i >= 0 && i < len(r.Sizes) && !slices.Contains(out, r.Sizes[i]) {
-			out = append(out, r.Sizes[i])
-		}
-	}
-	return out
 }
 
 // elemWord is the singular of a kernel's unit: "element", "op".
@@ -503,7 +479,7 @@ func writeCPEKernel(b *strings.Builder, s *sweptKernel) {
 	if s.fitted() {
 		fmt.Fprintf(b, "fit        %s\n", linearityText(s))
 	}
-	pf, unit := primaryFit(s)
+	pf, unit := s.res.Primary()
 	t := &table{cols: []col{{name: "n"}, {name: "cycles"}, {name: "cycles/" + elem, digits: 4}, {name: "ticks"}, {name: "ns"},
 		{name: "residual", digits: 3}, {name: "R"}, {name: "samples"}, {name: "converged", left: true}}}
 	outl := map[int]bool{}
@@ -526,7 +502,7 @@ func writeCPEKernel(b *strings.Builder, s *sweptKernel) {
 		if r.HasCycles {
 			cyc, cpe = cyclesCell(p, p.Cycles, 6), cyclesCell(p, p.CyclesPerElement, 4)
 		}
-		if !s.noTicks {
+		if !s.res.NoTicks {
 			ticks = p.Ticks
 		}
 		if p.Samples > 0 { // a go test line does not say
@@ -557,7 +533,7 @@ func writeCPEKernel(b *strings.Builder, s *sweptKernel) {
 	}
 	kv.kv("intercept", "%s ± %s %s per call", sig(pf.Intercept, 4), sig(pf.InterceptCI, 2), unit)
 	kv.kv("R²", "%s", r2String(pf.R2))
-	if o := outlierSizes(r, pf); len(o) > 0 {
+	if o := r.SizesOf(pf.Outliers); len(o) > 0 {
 		kv.kv("outliers", "n = %s (residual marked *)", joinInts(o))
 	} else {
 		kv.kv("outliers", "none")
@@ -650,7 +626,7 @@ func cpeKernelReport(s *sweptKernel) cpeKernelJSON {
 			}
 			k.Fits = append(k.Fits, cpeFitJSON{Unit: f.unit, PerElement: f.fit.Slope, PerElementCI: f.fit.SlopeCI, PerElementSE: f.fit.SlopeSE,
 				Intercept: f.fit.Intercept, InterceptCI: f.fit.InterceptCI, InterceptSE: f.fit.InterceptSE, R2: f.fit.R2, N: f.fit.N,
-				Residuals: res, OutlierSizes: outlierSizes(r, f.fit)})
+				Residuals: res, OutlierSizes: r.SizesOf(f.fit.Outliers)})
 		}
 	}
 	for _, m := range cpeMeasured(s) {
@@ -755,28 +731,16 @@ func disturbed(ys []float64) []bool {
 	return out
 }
 
-// median returns the median of xs (NaN when empty); xs is not changed.
-func median(xs []float64) float64 {
-	s := slices.Sorted(slices.Values(xs))
-	switch {
-	case len(s) == 0:
-		return math.NaN()
-	case len(s)%2 == 1:
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
-}
-
 // leftOutText lists the runs a fit left out: "n = 3200: 6033, 5321
 // cycles (fastest of 6 runs 3219)"; "" when none.
 func leftOutText(s *sweptKernel) string {
-	_, unit := primaryFit(s)
+	_, unit := s.res.Primary()
 	var parts []string
 	for i := 0; i < len(s.res.Points); {
 		j := i
 		var vals, all []float64
 		for ; j < len(s.res.Points) && s.res.Sizes[j] == s.res.Sizes[i]; j++ {
-			y := unitValue(s.res.Points[j], unit)
+			y := s.res.Points[j].In(unit)
 			all = append(all, y)
 			if s.isLeftOut(j) {
 				vals = append(vals, y)
@@ -795,17 +759,6 @@ func leftOutText(s *sweptKernel) string {
 		return ""
 	}
 	return strings.Join(parts, "; ") + "; disturbed: " + s.leftRule
-}
-
-// unitValue is a point's cost per call in unit.
-func unitValue(p harness.Result, unit string) float64 {
-	switch unit {
-	case "cycles":
-		return p.Cycles
-	case "ticks":
-		return p.Ticks
-	}
-	return p.Nanoseconds
 }
 
 // sourceFamily is a family of a file with what its sweep needs to know of
@@ -855,9 +808,9 @@ func fileSweep(sf sourceFamily, name string, allRuns bool) *sweptKernel {
 			}
 		}
 	}
-	r.HasCycles, s.noTicks = hasCycles, !hasTicks
+	r.HasCycles, r.NoTicks = hasCycles, !hasTicks
 	if len(cpts) > 0 {
-		r.CyclesPerTick = median(cpts)
+		r.CyclesPerTick = stats.Median(cpts)
 	}
 	if !hasCycles {
 		for i := range r.Points {
@@ -867,13 +820,13 @@ func fileSweep(sf sourceFamily, name string, allRuns bool) *sweptKernel {
 	if len(notConv) > 0 {
 		r.Warnings = append(r.Warnings, fmt.Errorf("%s: %d of %d runs did not converge (n = %s)", name, len(notConv), len(r.Points), strings.Join(slices.Compact(notConv), ", ")))
 	}
-	_, unit := primaryFit(s)
+	_, unit := s.res.Primary()
 	s.leftOut = make([]bool, len(r.Points))
 	for i := 0; i < len(r.Points) && !allRuns; {
 		j := i
 		var ys []float64
 		for ; j < len(r.Points) && r.Sizes[j] == r.Sizes[i]; j++ {
-			ys = append(ys, unitValue(r.Points[j], unit))
+			ys = append(ys, r.Points[j].In(unit))
 		}
 		copy(s.leftOut[i:j], disturbed(ys))
 		i = j
@@ -881,109 +834,16 @@ func fileSweep(sf sourceFamily, name string, allRuns bool) *sweptKernel {
 	if s.sizeCount() < harness.MinSizes {
 		return s
 	}
-	sweepFit(s, xs, f)
-	return s
-}
-
-// sweepFit fits the points of s at x that were not left out, and checks
-// the line, as harness.CPE does: outliers above two counter steps and
-// above ε of their value, the linearity test with a floor of two counter
-// quanta per call (on the median of each size's runs); both floors are at
-// least the resolution the file printed the values with. The fits' residuals and outliers are indexed by point,
-// left-out ones included (their residuals measured from the line).
-func sweepFit(s *sweptKernel, x []float64, f results.File) {
-	r := &s.res
 	eps := f.Settings.Epsilon
 	if eps == 0 {
 		eps = harness.DefaultConfig().Epsilon
 	}
-	step := harness.DefaultAbsSteps * f.Machine.CounterStep // ticks
-	var keep []int
-	for i := range r.Points {
-		if !s.isLeftOut(i) {
-			keep = append(keep, i)
-		}
+	o := harness.FitOptions{Step: f.Machine.CounterStep, Hz: f.Machine.CounterHz, Epsilon: eps, LeftOut: s.leftOut,
+		Resolution: func(y float64) float64 { return printed(f, y) }}
+	if err := r.Fit(xs, o); err != nil {
+		r.Warnings = append(r.Warnings, err)
 	}
-	fit := func(unit string, floor float64) stats.Fit {
-		ys := make([]float64, len(r.Points))
-		var kx, ky []float64
-		for i, p := range r.Points {
-			ys[i] = unitValue(p, unit)
-		}
-		for _, i := range keep {
-			kx, ky = append(kx, x[i]), append(ky, ys[i])
-		}
-		for _, y := range ky {
-			floor = math.Max(floor, printed(f, y))
-		}
-		fk, err := stats.LinearFit(kx, ky)
-		if err != nil {
-			r.Warnings = append(r.Warnings, fmt.Errorf("%s: no fit in %s: %w", r.Name, unit, err))
-			return stats.Fit{}
-		}
-		out := fk
-		out.Residuals = make([]float64, len(r.Points))
-		for i := range r.Points {
-			out.Residuals[i] = ys[i] - fk.Predict(x[i])
-		}
-		out.Outliers = nil
-		for _, k := range fk.OutliersAbove(floor) {
-			if i := keep[k]; math.Abs(fk.Residuals[k]) > eps*math.Abs(ys[i]) {
-				out.Outliers = append(out.Outliers, i)
-			}
-		}
-		return out
-	}
-	hz := f.Machine.CounterHz
-	r.Nanoseconds = fit("ns", 0)
-	if hz > 0 {
-		r.Nanoseconds = fit("ns", step/hz*1e9)
-	}
-	if !s.noTicks {
-		r.Ticks = fit("ticks", step)
-	}
-	if r.HasCycles {
-		r.Cycles = fit("cycles", step*r.CyclesPerTick)
-	}
-	// The linearity test takes one point per size, the median of its runs
-	// kept: the runs of one size share that size's deviation from the line,
-	// and the tests (the signs of the residuals in runs, above all) would
-	// take them for independent points.
-	_, unit := primaryFit(s)
-	var kx, ky []float64
-	floor := 0.0
-	for k := 0; k < len(keep); {
-		j := k
-		var xs, ys []float64
-		for ; j < len(keep) && r.Sizes[keep[j]] == r.Sizes[keep[k]]; j++ {
-			xs, ys = append(xs, x[keep[j]]), append(ys, unitValue(r.Points[keep[j]], unit))
-		}
-		kx, ky = append(kx, median(xs)), append(ky, median(ys))
-		floor = math.Max(floor, printed(f, ky[len(ky)-1]))
-		k = j
-	}
-	for _, i := range keep {
-		p := r.Points[i]
-		if p.Repeat > 0 && unit != "ns" {
-			scale := 1.0
-			if unit == "cycles" {
-				scale = p.CyclesPerTick
-			}
-			floor = math.Max(floor, harness.DefaultAbsSteps*math.Max(p.Quantum, f.Machine.CounterStep)/float64(p.Repeat)*scale)
-		}
-	}
-	l, err := stats.LackOfFit(kx, ky, stats.LinearityOptions{Floor: floor})
-	if err != nil {
-		r.Warnings = append(r.Warnings, fmt.Errorf("%s: no linearity test: %w", r.Name, err))
-		return
-	}
-	r.Linearity = l
-	if l.Verdict == stats.LinearityNotLinear {
-		r.Warnings = append(r.Warnings, fmt.Errorf("%s: the cost is %s; the slope is an average over the sizes, not a cost per element", r.Name, l.Reason))
-	}
-	if pf, _ := primaryFit(s); len(pf.Outliers) > 0 {
-		r.Warnings = append(r.Warnings, fmt.Errorf("%s: sizes off the line (outlier residuals): %v", r.Name, outlierSizes(*r, pf)))
-	}
+	return s
 }
 
 // printed is the resolution a value y of file f was written with: go test

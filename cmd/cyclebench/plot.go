@@ -69,7 +69,7 @@ func cpePlot(h header, swept []*sweptKernel, logAxes bool) ([]plot.CPESeries, pl
 	unit := "cycles"
 	for _, s := range swept {
 		switch {
-		case s.noTicks && !s.res.HasCycles:
+		case s.res.NoTicks && !s.res.HasCycles:
 			unit = "ns"
 		case !s.res.HasCycles && unit == "cycles":
 			unit = "ticks"
