@@ -8,6 +8,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/cyclebench/cyclebench/stats"
 )
 
 // Reading cyclebench's JSON reports. The file is walked with a
@@ -371,7 +373,9 @@ func (jr *jsonReader) result(es *entrySet, el jfield, where, kind, unit, kernel 
 	return es.add(e, r)
 }
 
-type jsonFit struct {
+// FitJSON is one fit of a kernel in cyclebench's cpe JSON report
+// (kernels[].fits[]), as the command writes it and ReadFile reads it.
+type FitJSON struct {
 	Unit         string    `json:"unit"`
 	PerElement   float64   `json:"per_element"`
 	PerElementCI float64   `json:"per_element_ci95"`
@@ -383,6 +387,21 @@ type jsonFit struct {
 	N            int       `json:"n"`
 	Residuals    []float64 `json:"residuals"`
 	OutlierSizes []int64   `json:"outlier_sizes"`
+}
+
+// NewFitJSON is f, a fit in unit, as a report writes it; outliers are the
+// sizes it flags.
+func NewFitJSON(unit string, f stats.Fit, outliers []int) FitJSON {
+	j := FitJSON{Unit: unit, PerElement: f.Slope, PerElementCI: f.SlopeCI, PerElementSE: f.SlopeSE,
+		Intercept: f.Intercept, InterceptCI: f.InterceptCI, InterceptSE: f.InterceptSE, R2: f.R2, N: f.N,
+		Residuals: f.Residuals, OutlierSizes: make([]int64, len(outliers))}
+	if j.Residuals == nil {
+		j.Residuals = []float64{}
+	}
+	for i, n := range outliers {
+		j.OutlierSizes[i] = int64(n)
+	}
+	return j
 }
 
 // kernel reads one kernel of a cpe report: its points into es, its fits
@@ -440,7 +459,7 @@ func (jr *jsonReader) kernel(es *entrySet, el jfield, i int) error {
 			return err
 		}
 		jr.expect(fo, "kernels[].fits[]", fitKeys...)
-		var j jsonFit
+		var j FitJSON
 		if err := json.Unmarshal(fe.raw, &j); err != nil {
 			var te *json.UnmarshalTypeError
 			if errors.As(err, &te) {

@@ -553,20 +553,6 @@ func joinInts(xs []int) string {
 }
 
 // JSON form of a sweep.
-type cpeFitJSON struct {
-	Unit         string    `json:"unit"`
-	PerElement   float64   `json:"per_element"`
-	PerElementCI float64   `json:"per_element_ci95"`
-	PerElementSE float64   `json:"per_element_se"`
-	Intercept    float64   `json:"intercept"`
-	InterceptCI  float64   `json:"intercept_ci95"`
-	InterceptSE  float64   `json:"intercept_se"`
-	R2           float64   `json:"r2"`
-	N            int       `json:"n"`
-	Residuals    []float64 `json:"residuals"`
-	OutlierSizes []int     `json:"outlier_sizes"`
-}
-
 // linearityJSON is a fit's linearity verdict.
 type linearityJSON struct {
 	Verdict    string  `json:"verdict"`
@@ -580,15 +566,15 @@ type linearityJSON struct {
 }
 
 type cpeKernelJSON struct {
-	Name          string        `json:"name"`
-	Unit          string        `json:"unit"`
-	Linearity     linearityJSON `json:"linearity"`
-	Sizes         []int         `json:"sizes"`
-	CyclesPerTick float64       `json:"core_cycles_per_tick"`
-	Fits          []cpeFitJSON  `json:"fits"`
-	Points        []jsonResult  `json:"points"`
-	Check         string        `json:"check"`
-	Warnings      []string      `json:"warnings"`
+	Name          string            `json:"name"`
+	Unit          string            `json:"unit"`
+	Linearity     linearityJSON     `json:"linearity"`
+	Sizes         []int             `json:"sizes"`
+	CyclesPerTick float64           `json:"core_cycles_per_tick"`
+	Fits          []results.FitJSON `json:"fits"`
+	Points        []jsonResult      `json:"points"`
+	Check         string            `json:"check"`
+	Warnings      []string          `json:"warnings"`
 	// LeftOut lists the points (by index) the fit left out as disturbed
 	// runs, and LeftOutRule the rule; absent for a measured sweep.
 	LeftOut     []int  `json:"left_out,omitempty"`
@@ -606,7 +592,7 @@ func cpeKernelReport(s *sweptKernel) cpeKernelJSON {
 	k := cpeKernelJSON{Name: r.Name, Unit: s.kernel.Unit, Sizes: r.Sizes, CyclesPerTick: r.CyclesPerTick,
 		Linearity: linearityJSON{Verdict: cmpOr(l.Verdict, stats.LinearityUnchecked), Linear: l.Linear, Reason: linearityText(s), R2: l.R2,
 			CurvatureP: l.Curvature.PValue, BreakP: l.Break.PValue, BreakAt: l.Break.At, RunsP: l.Runs.PValue},
-		Fits: []cpeFitJSON{}, Points: []jsonResult{}, Check: s.check, Warnings: errorStrings(r.Warnings)}
+		Fits: []results.FitJSON{}, Points: []jsonResult{}, Check: s.check, Warnings: errorStrings(r.Warnings)}
 	if k.Sizes == nil {
 		k.Sizes = []int{}
 	}
@@ -620,13 +606,7 @@ func cpeKernelReport(s *sweptKernel) cpeKernelJSON {
 	}
 	if s.fitted() {
 		for _, f := range fitsOf(s) {
-			res := f.fit.Residuals
-			if res == nil {
-				res = []float64{}
-			}
-			k.Fits = append(k.Fits, cpeFitJSON{Unit: f.unit, PerElement: f.fit.Slope, PerElementCI: f.fit.SlopeCI, PerElementSE: f.fit.SlopeSE,
-				Intercept: f.fit.Intercept, InterceptCI: f.fit.InterceptCI, InterceptSE: f.fit.InterceptSE, R2: f.fit.R2, N: f.fit.N,
-				Residuals: res, OutlierSizes: r.SizesOf(f.fit.Outliers)})
+			k.Fits = append(k.Fits, results.NewFitJSON(f.unit, f.fit, r.SizesOf(f.fit.Outliers)))
 		}
 	}
 	for _, m := range cpeMeasured(s) {
