@@ -87,15 +87,18 @@ func reportSweep(b bench, cfg Config, sizes []int, build func(n int) (Instance, 
 		b.Fatal(who + ": " + strings.TrimPrefix(err.Error(), "harness: "))
 		return
 	}
-	for _, n := range sizes {
-		b.runSub("n="+strconv.Itoa(n), func(sb bench) {
-			sb.Helper()
-			reportCall(sb, who, func(sb bench, bt benchtime) (outcome, bool) {
+	inMode(b, who, cfg.Mode, func(b bench) {
+		b.Helper()
+		for _, n := range sizes {
+			b.runSub("n="+strconv.Itoa(n), func(sb bench) {
 				sb.Helper()
-				return measureSize(sb, who, bt, cfg, n, build)
+				reportCall(sb, who, func(sb bench, bt benchtime) (outcome, bool) {
+					sb.Helper()
+					return measureSize(sb, who, bt, cfg, n, build)
+				})
 			})
-		})
-	}
+		}
+	})
 }
 
 // measureSize builds the instance of size n and measures it for b.
@@ -193,9 +196,12 @@ func ReportCompare(b *testing.B, cfg Config, fa, fb Instance, opt CompareOptions
 // reportCompare is ReportCompare on the bench interface.
 func reportCompare(b bench, cfg Config, fa, fb Instance, opt CompareOptions) {
 	b.Helper()
-	reportCall(b, "harness.ReportCompare", func(b bench, bt benchtime) (outcome, bool) {
+	inMode(b, "harness.ReportCompare", cfg.Mode, func(b bench) {
 		b.Helper()
-		return measureCompare(b, bt, cfg, fa, fb, opt)
+		reportCall(b, "harness.ReportCompare", func(b bench, bt benchtime) (outcome, bool) {
+			b.Helper()
+			return measureCompare(b, bt, cfg, fa, fb, opt)
+		})
 	})
 }
 

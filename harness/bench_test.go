@@ -607,7 +607,7 @@ func TestRoundTripHelpers(t *testing.T) {
 	goBin := goTool(t)
 	dir := childModule(t)
 	const count = 2
-	args := []string{"test", "-run", "^$", "-bench", "^Benchmark(Sweep|Compare|Alloc64)$", "-benchmem", "-count", fmt.Sprint(count)}
+	args := []string{"test", "-run", "^$", "-bench", "^Benchmark(Sweep|Compare|Alloc64|Latency)$", "-benchmem", "-count", fmt.Sprint(count)}
 	out, stderr, err := goIn(t, goBin, dir, nil, args...)
 	if err != nil {
 		t.Fatalf("go %s: %v\n%s%s", strings.Join(args, " "), err, out, stderr)
@@ -668,6 +668,13 @@ func TestRoundTripHelpers(t *testing.T) {
 			t.Errorf("the verdict was not logged")
 		}
 	})
+	t.Run("latency", func(t *testing.T) {
+		// A latency-mode Report names its result for the mode.
+		finite("Latency/mode=latency"+suffix, "cycles/op", "ticks/op", "ns/op")
+		if _, ok := vals["Latency"+suffix]; ok {
+			t.Errorf("a latency-mode result without the mode in its name")
+		}
+	})
 	t.Run("allocations", func(t *testing.T) {
 		name := "Alloc64" + suffix
 		finite(name, "ticks/op", "ns/op", "B/op", "allocs/op")
@@ -675,4 +682,64 @@ func TestRoundTripHelpers(t *testing.T) {
 			t.Errorf("B/op %v, allocs/op %v; want 64 and 1 in each run", by, n)
 		}
 	})
+}
+
+// TestModeInName: in latency mode the helpers measure in a sub-benchmark
+// named mode=latency unless the name already says so, so that go test's
+// output says which mode produced the figures; a name that says the other
+// mode fails the benchmark without measuring.
+func TestModeInName(t *testing.T) {
+	lat := DefaultConfig()
+	lat.Mode = Latency
+	tests := []struct {
+		name     string // the benchmark's name
+		cfg      Config
+		measured string // the name of the b the figures go to ("" none)
+		fatal    string // a substring of the Fatal message
+	}{
+		{"BenchmarkF", DefaultConfig(), "BenchmarkF", ""},
+		{"BenchmarkF", lat, "BenchmarkF/mode=latency", ""},
+		{"BenchmarkF/mode=latency", lat, "BenchmarkF/mode=latency", ""},
+		{"BenchmarkF/Mode=LATENCY/n=8", lat, "BenchmarkF/Mode=LATENCY/n=8", ""},
+		{"BenchmarkF/mode=throughput", DefaultConfig(), "BenchmarkF/mode=throughput", ""},
+		{"BenchmarkF/mode=throughput", lat, "", "says mode=throughput and cfg.Mode is latency"},
+		{"BenchmarkF/mode=latency", DefaultConfig(), "", "says mode=latency and cfg.Mode is throughput"},
+		{"BenchmarkF/mode=fast", lat, "BenchmarkF/mode=fast/mode=latency", ""},
+	}
+	for _, tt := range tests {
+		calls := fakes(t, recorded(), nil, &calibrate.Calibration{}, nil)
+		b := newFakeB(tt.name)
+		b.run(1, tt.cfg, func() {})
+		got := b
+		if len(b.subs) == 1 {
+			got = b.subs[0]
+		}
+		switch {
+		case tt.fatal != "":
+			if len(b.fatals) != 1 || !strings.Contains(b.fatals[0], tt.fatal) || len(*calls) != 0 || len(b.subs) != 0 {
+				t.Errorf("%s, %v: Fatal %q, %d measurements, %d subs; want one Fatal with %q and nothing measured", tt.name, tt.cfg.Mode, b.fatals, len(*calls), len(b.subs), tt.fatal)
+			}
+		case len(b.fatals)+len(got.fatals) != 0 || len(*calls) != 1:
+			t.Errorf("%s, %v: Fatal %q %q, %d measurements; want one measurement", tt.name, tt.cfg.Mode, b.fatals, got.fatals, len(*calls))
+		case got.name != tt.measured || (*calls)[0].Name != tt.measured || (*calls)[0].Mode != tt.cfg.Mode || got.metrics["ticks/op"] == 0:
+			t.Errorf("%s, %v: measured as %q in mode %v, figures on %q (%v); want them on %q", tt.name, tt.cfg.Mode, (*calls)[0].Name, (*calls)[0].Mode, got.name, got.metrics, tt.measured)
+		}
+	}
+
+	// ReportSweep: the sizes go under mode=latency.
+	fakes(t, recorded(), nil, &calibrate.Calibration{}, nil)
+	b := newFakeB("BenchmarkSum")
+	reportSweep(b, lat, []int{10, 20, 30}, func(n int) (Instance, error) { return Instance{Run: func() {}}, nil })
+	if len(b.subs) != 1 || b.subs[0].name != "BenchmarkSum/mode=latency" || len(b.subs[0].subs) != 3 || b.subs[0].subs[2].name != "BenchmarkSum/mode=latency/n=30" {
+		t.Errorf("ReportSweep in latency mode: subs %v; want BenchmarkSum/mode=latency/n=10...30", subNames(b))
+	}
+}
+
+func subNames(b *fakeB) []string {
+	var names []string
+	for _, s := range b.subs {
+		names = append(names, s.name)
+		names = append(names, subNames(s)...)
+	}
+	return names
 }

@@ -32,6 +32,16 @@ import (
 // ns/elem follow. [ReportSweep] does the same for each size of a sweep and
 // [ReportCompare] reports an interleaved comparison of two functions.
 //
+// # Latency mode in the name
+//
+// With cfg.Mode Latency, Report (and ReportSweep and ReportCompare)
+// measures in a sub-benchmark of b named mode=latency, so that go test
+// prints BenchmarkSum/mode=latency and the output says which mode produced
+// the figures (cyclebench reads the key; benchstat -col /mode compares the
+// modes). A benchmark whose name already has a mode=latency key gets no
+// second one; a name with mode=throughput and cfg.Mode Latency (or the
+// reverse) fails the benchmark. Throughput, the default, adds nothing.
+//
 // # The testing package's conventions
 //
 // The iteration column (31744 above) is the number of calls of f the
@@ -115,14 +125,52 @@ func Report(b *testing.B, cfg Config, f func()) {
 // report is Report on the bench interface.
 func report(b bench, cfg Config, f func()) {
 	b.Helper()
-	reportCall(b, "harness.Report", func(b bench, bt benchtime) (outcome, bool) {
+	inMode(b, "harness.Report", cfg.Mode, func(b bench) {
 		b.Helper()
-		if f == nil {
-			b.Fatal("harness.Report: nil function: pass the function to measure")
-			return outcome{}, false
-		}
-		return measureFunc(b, "harness.Report", bt, cfg, Instance{Run: f, Setup: cfg.Setup})
+		reportCall(b, "harness.Report", func(b bench, bt benchtime) (outcome, bool) {
+			b.Helper()
+			if f == nil {
+				b.Fatal("harness.Report: nil function: pass the function to measure")
+				return outcome{}, false
+			}
+			return measureFunc(b, "harness.Report", bt, cfg, Instance{Run: f, Setup: cfg.Setup})
+		})
 	})
+}
+
+// inMode runs body on b, or, in latency mode when b's name does not say
+// it, on a sub-benchmark of b named mode=latency, so that go test's output
+// says which mode produced the figures: cyclebench reads the name key, and
+// benchstat -col /mode puts the two modes of a benchmark side by side. A
+// name whose mode key names the other mode fails the benchmark. A call
+// inside a b.Loop loop (b.N 0) goes straight to body, which fails it.
+func inMode(b bench, who string, mode Mode, body func(bench)) {
+	b.Helper()
+	named := nameMode(b.Name())
+	switch {
+	case b.iters() == 0 || named == mode:
+		body(b)
+	case named >= 0:
+		b.Fatal(fmt.Sprintf("%s: the benchmark's name says mode=%v and cfg.Mode is %v: name it for the mode it measures", who, named, mode))
+	case mode == Latency:
+		b.runSub("mode="+mode.String(), body)
+	default:
+		body(b)
+	}
+}
+
+// nameMode is the mode a benchmark name's mode=VALUE key names (the first
+// such key of its /-separated parts, VALUE throughput or latency, any
+// case), or -1 when it names none.
+func nameMode(name string) Mode {
+	for _, part := range strings.Split(name, "/") {
+		if k, v, ok := strings.Cut(part, "="); ok && strings.EqualFold(k, "mode") {
+			if m, err := ParseMode(v); err == nil {
+				return m
+			}
+		}
+	}
+	return -1
 }
 
 // wrapB adapts b to the bench interface; see quietB.

@@ -74,13 +74,14 @@ func (b *fakeB) run(n int, cfg Config, f func()) {
 }
 
 // runSub is b.Run: the sub-benchmark's function is called with b.N = 1 and,
-// unless it failed, once more with b.N = 100.
+// unless it failed or ran sub-benchmarks of its own, once more with b.N =
+// 100.
 func (b *fakeB) runSub(name string, f func(bench)) bool {
 	sub := newFakeB(b.name + "/" + name)
 	sub.ctx = b.ctx
 	b.subs = append(b.subs, sub)
 	sub.call(1, f)
-	if len(sub.fatals) == 0 {
+	if len(sub.fatals) == 0 && len(sub.subs) == 0 {
 		sub.call(100, f)
 	}
 	return len(sub.fatals) == 0
@@ -686,6 +687,7 @@ func TestRoundTripFlags(t *testing.T) {
 			"--- FAIL: BenchmarkBadLoop", "harness.Report: called inside a for b.Loop() loop",
 			"--- FAIL: BenchmarkBadTwice", "harness.Report: called more than once in one run of BenchmarkBadTwice",
 			"--- FAIL: BenchmarkBadPanic", "harness.Report: measured function panicked: boom",
+			"--- FAIL: BenchmarkBadMode/mode=throughput", "harness.Report: the benchmark's name says mode=throughput and cfg.Mode is latency",
 			"--- FAIL: BenchmarkBadSweepSizes", "harness.ReportSweep: bad sizes: size 200 after 300 (sizes must increase)",
 			"--- FAIL: BenchmarkBadSweepBuild/n=500", "harness.ReportSweep: n=500: no input for 500",
 			"--- FAIL: BenchmarkBadCompareNil", "harness.ReportCompare: nil Run function",

@@ -88,3 +88,18 @@ func BenchmarkSum1AA(b *testing.B) {
 		harness.Instance{Name: "Sum1'", Run: run},
 		harness.CompareOptions{})
 }
+
+// BenchmarkSum1Modes measures Sum1 at n = 3200 in both modes, as go test
+// names them: BenchmarkSum1Modes/mode=throughput (calls back to back, free
+// to overlap) and BenchmarkSum1Modes/mode=latency (each call fenced from
+// the last). benchstat -col /mode shows them side by side.
+func BenchmarkSum1Modes(b *testing.B) {
+	s := input(compareN)
+	for _, mode := range []harness.Mode{harness.Throughput, harness.Latency} {
+		b.Run("mode="+mode.String(), func(b *testing.B) {
+			cfg := config()
+			cfg.Mode = mode
+			harness.Report(b, cfg, func() { sink = Sum1(s) })
+		})
+	}
+}

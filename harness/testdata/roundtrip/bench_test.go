@@ -37,6 +37,14 @@ func BenchmarkAlloc64(b *testing.B) {
 	harness.Report(b, harness.DefaultConfig(), Alloc64)
 }
 
+// BenchmarkLatency measures the chain of 1000 steps in latency mode: go
+// test names its result Latency/mode=latency.
+func BenchmarkLatency(b *testing.B) {
+	cfg := harness.DefaultConfig()
+	cfg.Mode = harness.Latency
+	harness.Report(b, cfg, Chain(1000))
+}
+
 // The benchmarks below must fail, each with one clear message.
 
 func BenchmarkBadNil(b *testing.B) {
@@ -57,6 +65,15 @@ func BenchmarkBadTwice(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		harness.Report(b, harness.DefaultConfig(), Kernel)
 	}
+}
+
+// BenchmarkBadMode is named for throughput and measures latency.
+func BenchmarkBadMode(b *testing.B) {
+	b.Run("mode=throughput", func(b *testing.B) {
+		cfg := harness.DefaultConfig()
+		cfg.Mode = harness.Latency
+		harness.Report(b, cfg, Kernel)
+	})
 }
 
 func BenchmarkBadPanic(b *testing.B) {
