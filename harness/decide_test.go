@@ -253,6 +253,8 @@ func TestFindModes(t *testing.T) {
 		{"modes with a tail", append(append(mode(100, 948, 3), mode(60, 989, 3)...), tail(20, 1000)...), true, 948, 989},
 		{"a few stragglers are not a mode", append(mode(95, 948, 3), mode(5, 989, 3)...), false, 0, 0},
 		{"0.2% apart is one mode", append(mode(50, 1000, 0.5), mode(50, 1002, 0.5)...), false, 0, 0},
+		{"two steps of the core clock (1.4%) are one mode", append(mode(50, 10001, 3), mode(50, 10140, 3)...), false, 0, 0},
+		{"3% apart are two modes", append(mode(50, 3000, 2), mode(50, 3090, 2)...), true, 3000, 3090},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			m, ok := findModes(tt.v, 0.01)
