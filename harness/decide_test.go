@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -265,5 +266,50 @@ func TestFindModes(t *testing.T) {
 				t.Fatalf("modes %+v, want about %v and %v", m, tt.lo, tt.hi)
 			}
 		})
+	}
+}
+
+// TestPlanRound checks the order of a round's samples: the targets there
+// and back with the ruler's long chain at the turn, then the empty loop and
+// the ruler; every other round backwards, others first; no ruler without
+// cycles.
+func TestPlanRound(t *testing.T) {
+	over := &stream{}
+	a := &target{inst: Instance{Name: "A"}, rs: []int{8}, overs: []*stream{over}}
+	b := &target{inst: Instance{Name: "B"}, rs: []int{8}, overs: []*stream{over}}
+	layout := func(e *engine) string {
+		var out []string
+		for _, s := range e.plan(nil) {
+			switch s.kind {
+			case slotTarget:
+				out = append(out, s.t.inst.Name)
+			case slotOverhead:
+				out = append(out, "O")
+			case slotShort:
+				out = append(out, "S")
+			case slotLong:
+				out = append(out, "L")
+			}
+		}
+		return strings.Join(out, " ")
+	}
+	for _, tt := range []struct {
+		targets  []*target
+		rounds   int
+		noCycles bool
+		want     string
+	}{
+		{[]*target{a, b}, 0, false, "A B L B A O S L"},
+		{[]*target{a, b}, 1, false, "L S O B A L A B"},
+		{[]*target{a}, 0, false, "A L A O S L"},
+		{[]*target{a}, 1, false, "L S O A L A"},
+		{[]*target{a, b}, 0, true, "A B B A O"},
+		{[]*target{a, b}, 1, true, "O B A A B"},
+	} {
+		e := &engine{targets: tt.targets, rounds: tt.rounds}
+		e.cfg.NoCycles = tt.noCycles
+		if got := layout(e); got != tt.want {
+			t.Errorf("%d targets, round %d, NoCycles %v: %q, want %q", len(tt.targets), tt.rounds, tt.noCycles, got, tt.want)
+		}
 	}
 }

@@ -464,10 +464,19 @@ type slot struct {
 }
 
 // run takes rounds until [decideStop] says so. A round visits the targets
-// there and back (A B B A for two; a single target twice), then the empty
-// loop of the round's R variant and the ruler; every other round runs
-// backwards and starts from the other end (L S O B A A B), so each target
-// takes the first, the outer and the inner places equally often. Each
+// there and back with the ruler's long chain at the turn (A B L B A for
+// two; T L T for one), then the empty loop of the round's R variant and the
+// ruler (O S L); every other round runs backwards and starts from the other
+// end (L S O B A L A B), so each target takes the first, the outer and the
+// inner places equally often. The long chain is sampled twice a round, as
+// often as each target: the core clock steps between rates (by 0.7% on an
+// AMD Zen 4 guest) from one sample to the next, and with one ruler sample
+// to two target samples the target's best more often came from a faster
+// step than the ruler's (1000 fenced IMULs read 2978–2984 cycles instead
+// of 3000). In three interleaved A/B runs of 330 measurements each way
+// (1000 dependent IMULs and 1000 ADDs, half of them fenced), 53 figures
+// were more than 5 cycles (IMUL) or 3 cycles (ADD) off with one ruler
+// sample a round and 21 with two, in about the same time. Each
 // target sample of a multi-target round is preceded by one untimed call
 // (or Setup): the other targets may have evicted its code and data. Every
 // stream is sampled in every round until all have converged (or reached
@@ -544,7 +553,8 @@ func (e *engine) othersDone() bool {
 }
 
 // plan lists the samples of the next round in order (see run): every
-// target, the empty loop of each R variant due this round, and the ruler.
+// target there and back with the ruler's long chain between, the empty loop
+// of each R variant due this round, and the ruler again.
 func (e *engine) plan(slots []slot) []slot {
 	for _, t := range e.targets {
 		t.lastOK = false
@@ -554,13 +564,17 @@ func (e *engine) plan(slots []slot) []slot {
 	if e.rounds%2 == 1 {
 		slices.Reverse(slots)
 	}
+	if !e.cfg.NoCycles {
+		slots = append(slots, slot{kind: slotLong})
+	}
 	for i := nt - 1; i >= 0; i-- {
 		slots = append(slots, slots[i])
 	}
+	block := len(slots) // the targets' block, a palindrome
 	for _, t := range e.targets {
 		j := e.rounds % len(t.rs)
 		s := t.overs[j]
-		if !slices.ContainsFunc(slots[2*nt:], func(x slot) bool { return x.s == s }) {
+		if !slices.ContainsFunc(slots[block:], func(x slot) bool { return x.s == s }) {
 			slots = append(slots, slot{kind: slotOverhead, s: s, r: t.rs[j]})
 		}
 	}
@@ -568,10 +582,10 @@ func (e *engine) plan(slots []slot) []slot {
 		slots = append(slots, slot{kind: slotShort}, slot{kind: slotLong})
 	}
 	if e.rounds%2 == 1 {
-		// The others first, backwards; the targets' block is a palindrome.
-		others := slices.Clone(slots[2*nt:])
+		// The others first, backwards.
+		others := slices.Clone(slots[block:])
 		slices.Reverse(others)
-		copy(slots[len(others):], slots[:2*nt])
+		copy(slots[len(others):], slots[:block])
 		copy(slots, others)
 	}
 	return slots
