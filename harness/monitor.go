@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/cyclebench/cyclebench/perfevent"
 )
@@ -124,10 +126,10 @@ func newMonitor(cfg Config, tid int) *monitor {
 	return m
 }
 
-// close releases the groups.
+// close releases the groups: the software one lingers (see linger).
 func (m *monitor) close() {
 	if m.soft != nil {
-		_ = m.soft.Close()
+		linger(m.soft)
 	}
 	if m.hw != nil {
 		_ = m.hw.Close()
@@ -241,4 +243,44 @@ func (r Result) CounterValue(event string) (float64, bool) {
 		return 0, false
 	}
 	return r.Counters[i].PerCall, true
+}
+
+// lingerFor is how long the software-event group of the measurement that
+// ended last stays open, disabled, before it is closed (unless the next
+// measurement's replaces it first). While a process has a perf event on
+// one of its threads, the kernel keeps its context-switch hooks on; when
+// the last one closes it turns them off about a second later, and the
+// next perf_event_open waits for an RCU grace period to turn them on
+// again. On the AMD Zen 4 guest (Linux 6.18) opening the group took 5 to
+// 16 ms a measurement when a second passed between measurements (as in
+// cyclebench validate, after testing.Benchmark) and 0.06 to 0.1 ms with the
+// last group still open; the engine waits for it before sampling.
+var lingerFor = 5 * time.Second
+
+// lingering is the group that lingers, and the timer that will close it.
+var lingering struct {
+	mu    sync.Mutex
+	g     *perfevent.Group
+	timer *time.Timer
+}
+
+// linger disables g and keeps it open for lingerFor, closing the group
+// that lingered before.
+func linger(g *perfevent.Group) {
+	_ = g.Disable()
+	lingering.mu.Lock()
+	defer lingering.mu.Unlock()
+	if lingering.g != nil {
+		_ = lingering.g.Close()
+		lingering.timer.Stop()
+	}
+	lingering.g = g
+	lingering.timer = time.AfterFunc(lingerFor, func() {
+		lingering.mu.Lock()
+		defer lingering.mu.Unlock()
+		if lingering.g == g {
+			_ = g.Close()
+			lingering.g = nil
+		}
+	})
 }

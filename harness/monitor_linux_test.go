@@ -143,3 +143,46 @@ func TestEventsConfig(t *testing.T) {
 		t.Errorf("%v instructions per call of 1000 dependent ADDs", v)
 	}
 }
+
+// TestLingerKeepsTheLastGroup: a measurement's software-event group stays
+// open after it ends, one at a time: the next one closes it, and lingerFor
+// after the last one it is closed too.
+func TestLingerKeepsTheLastGroup(t *testing.T) {
+	softEventsAvailable(t)
+	old := lingerFor
+	lingerFor = 100 * time.Millisecond
+	t.Cleanup(func() { lingerFor = old })
+	open := func() *perfevent.Group {
+		g, err := perfevent.Open(softEvents)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	var c perfevent.Counts
+	g1, g2 := open(), open()
+	linger(g1)
+	if err := g1.Read(&c); err != nil {
+		t.Fatalf("the lingering group cannot be read: %v", err)
+	}
+	linger(g2)
+	if err := g1.Read(&c); !errors.Is(err, perfevent.ErrClosed) {
+		t.Errorf("the first group after the second lingered: Read = %v, want ErrClosed", err)
+	}
+	lingers := func() bool {
+		lingering.mu.Lock()
+		defer lingering.mu.Unlock()
+		return lingering.g != nil
+	}
+	if err := g2.Read(&c); err != nil || !lingers() {
+		t.Errorf("the second group while it lingers: Read = %v, lingering %v", err, lingers())
+	}
+	start := time.Now()
+	for lingers() && time.Since(start) < 5*time.Second {
+		time.Sleep(20 * time.Millisecond)
+	}
+	// The timer closed g2 under lingering.mu, which lingers took since.
+	if err := g2.Read(&c); !errors.Is(err, perfevent.ErrClosed) {
+		t.Errorf("the last group %v after it began to linger (lingerFor %v): Read = %v, want ErrClosed", time.Since(start).Round(time.Millisecond), lingerFor, err)
+	}
+}
