@@ -215,6 +215,19 @@ func measureInstances(cfg Config, insts []Instance, commonR bool, extra func(*en
 		return nil, false, err
 	}
 	abandoned, err = pinned.Run(pinned.Options{CPU: cfg.CPU, Priority: cfg.priority(), RTTimeLimit: cfg.RTTimeLimit, KeepGC: cfg.KeepGC}, func(th *pinned.Thread) error {
+		// The counters count this thread; they are opened beside the
+		// calibration and the warm-up (a process's first perf_event_open
+		// can take 15 ms).
+		monc := make(chan *monitor, 1)
+		tid := affinity.ThreadID()
+		go func() { monc <- newMonitor(cfg, tid) }()
+		var mon *monitor
+		defer func() {
+			if mon == nil { // no engine (an error or a panic): wait for the groups to close them
+				mon = <-monc
+			}
+			mon.close()
+		}()
 		cal := cfg.Calibration
 		if cal == nil {
 			var err error
@@ -222,17 +235,6 @@ func measureInstances(cfg Config, insts []Instance, commonR bool, extra func(*en
 				return err
 			}
 		}
-		// The counters count this thread; they are opened beside the warm-up.
-		monc := make(chan *monitor, 1)
-		tid := affinity.ThreadID()
-		go func() { monc <- newMonitor(cfg, tid) }()
-		var mon *monitor
-		defer func() {
-			if mon == nil { // newEngine panicked: wait for the groups to close them
-				mon = <-monc
-			}
-			mon.close()
-		}()
 		var err error
 		e, err = newEngine(cfg, cal, th, insts, commonR)
 		mon = <-monc
