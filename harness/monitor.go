@@ -251,11 +251,13 @@ func (r Result) CounterValue(event string) (float64, bool) {
 // one of its threads, the kernel keeps its context-switch hooks on; when
 // the last one closes it turns them off about a second later, and the
 // next perf_event_open waits for an RCU grace period to turn them on
-// again. On the AMD Zen 4 guest (Linux 6.18) opening the group took 5 to
-// 16 ms a measurement when a second passed between measurements (as in
-// cyclebench validate, after testing.Benchmark) and 0.06 to 0.1 ms with the
-// last group still open; the engine waits for it before sampling.
-var lingerFor = 5 * time.Second
+// again. On the AMD Zen 4 guest (Linux 6.18) opening the group took 2 to
+// 16 ms a measurement when more than a second passed between measurements
+// (cyclebench validate measures its 1 µs kernel 12 s after the last,
+// behind testing.Benchmark) and 0.06 to 0.1 ms with the last group still
+// open; the engine waits for it before sampling. The price is three file
+// descriptors and the kernel's hooks on for up to lingerFor more.
+var lingerFor = 30 * time.Second
 
 // lingering is the group that lingers, and the timer that will close it.
 var lingering struct {
