@@ -277,6 +277,7 @@ func TestPlanRound(t *testing.T) {
 	over := &stream{}
 	a := &target{inst: Instance{Name: "A"}, rs: []int{8}, overs: []*stream{over}}
 	b := &target{inst: Instance{Name: "B"}, rs: []int{8}, overs: []*stream{over}}
+	c := &target{inst: Instance{Name: "C"}, rs: []int{8, 9, 10, 11}, overs: []*stream{over, {}, {}, {}}}
 	layout := func(e *engine) string {
 		var out []string
 		for _, s := range e.plan(nil) {
@@ -303,6 +304,8 @@ func TestPlanRound(t *testing.T) {
 		{[]*target{a, b}, 1, false, "L S O B A L A B"},
 		{[]*target{a}, 0, false, "A L A O S L"},
 		{[]*target{a}, 1, false, "L S O A L A"},
+		{[]*target{c}, 0, false, "C L C O O O O S L"}, // the empty loop of every R variant
+		{[]*target{a, c}, 1, false, "L S O O O O C A L A C"},
 		{[]*target{a, b}, 0, true, "A B B A O"},
 		{[]*target{a, b}, 1, true, "O B A A B"},
 	} {

@@ -467,8 +467,8 @@ type slot struct {
 
 // run takes rounds until [decideStop] says so. A round visits the targets
 // there and back with the ruler's long chain at the turn (A B L B A for
-// two; T L T for one), then the empty loop of the round's R variant and the
-// ruler (O S L); every other round runs backwards and starts from the other
+// two; T L T for one), each in the round's R variant, then the empty loop
+// of every R variant and the ruler (O… S L); every other round runs backwards and starts from the other
 // end (L S O B A L A B), so each target takes the first, the outer and the
 // inner places equally often. The long chain is sampled twice a round, as
 // often as each target: the core clock steps between rates (by 0.7% on an
@@ -478,8 +478,13 @@ type slot struct {
 // of 3000). In three interleaved A/B runs of 330 measurements each way
 // (1000 dependent IMULs and 1000 ADDs, half of them fenced), 53 figures
 // were more than 5 cycles (IMUL) or 3 cycles (ADD) off with one ruler
-// sample a round and 21 with two, in about the same time. Each
-// target sample of a multi-target round is preceded by one untimed call
+// sample a round and 21 with two, in about the same time. The empty loop
+// of every variant is sampled every round, not only the round's: calling
+// an empty function in a loop costs 3.5 to 5.6 ticks on that guest by the
+// moment, and with a quarter of the samples each variant's empty loop often
+// had its best from a slow moment (15 × 14 throughput measurements of a
+// chained 1000-ADD kernel, interleaved: 12 more than 1.5 cycles off their
+// median with one variant a round, 3 with all). Each target sample of a multi-target round is preceded by one untimed call
 // (or Setup): the other targets may have evicted its code and data. Every
 // stream is sampled in every round until all have converged (or reached
 // MaxSamples), so that all best samples come from the same stretch of
@@ -556,7 +561,7 @@ func (e *engine) othersDone() bool {
 
 // plan lists the samples of the next round in order (see run): every
 // target there and back with the ruler's long chain between, the empty loop
-// of each R variant due this round, and the ruler again.
+// of every R variant, and the ruler again.
 func (e *engine) plan(slots []slot) []slot {
 	for _, t := range e.targets {
 		t.lastOK = false
@@ -574,10 +579,10 @@ func (e *engine) plan(slots []slot) []slot {
 	}
 	block := len(slots) // the targets' block, a palindrome
 	for _, t := range e.targets {
-		j := e.rounds % len(t.rs)
-		s := t.overs[j]
-		if !slices.ContainsFunc(slots[block:], func(x slot) bool { return x.s == s }) {
-			slots = append(slots, slot{kind: slotOverhead, s: s, r: t.rs[j]})
+		for j, s := range t.overs {
+			if !slices.ContainsFunc(slots[block:], func(x slot) bool { return x.s == s }) {
+				slots = append(slots, slot{kind: slotOverhead, s: s, r: t.rs[j]})
+			}
 		}
 	}
 	if !e.cfg.NoCycles {
