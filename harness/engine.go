@@ -466,34 +466,34 @@ type slot struct {
 }
 
 // run takes rounds until [decideStop] says so. A round visits the targets
-// there and back with the ruler's long chain at the turn (A B L B A for
-// two; T L T for one), each in the round's R variant, then the empty loop
-// of every R variant and the ruler (O… S L); every other round runs backwards and starts from the other
-// end (L S O B A L A B), so each target takes the first, the outer and the
-// inner places equally often. The long chain is sampled twice a round, as
-// often as each target: the core clock steps between rates (by 0.7% on an
-// AMD Zen 4 guest) from one sample to the next, and with one ruler sample
-// to two target samples the target's best more often came from a faster
-// step than the ruler's (1000 fenced IMULs read 2978–2984 cycles instead
-// of 3000). In three interleaved A/B runs of 330 measurements each way
-// (1000 dependent IMULs and 1000 ADDs, half of them fenced), 53 figures
-// were more than 5 cycles (IMUL) or 3 cycles (ADD) off with one ruler
-// sample a round and 21 with two, in about the same time. The empty loop
-// of every variant is sampled every round, not only the round's: calling
-// an empty function in a loop costs 3.5 to 5.6 ticks on that guest by the
-// moment, and with a quarter of the samples each variant's empty loop often
-// had its best from a slow moment (15 × 14 throughput measurements of a
-// chained 1000-ADD kernel, interleaved: 12 more than 1.5 cycles off their
-// median with one variant a round, 3 with all). Each target sample of a multi-target round is preceded by one untimed call
-// (or Setup): the other targets may have evicted its code and data. Every
-// stream is sampled in every round until all have converged (or reached
-// MaxSamples), so that all best samples come from the same stretch of
-// time: the core clock moves by percents between busy and idle moments,
-// and a ruler that went on alone after the target had converged caught a
-// faster moment the target never saw (a 1000-ADD kernel then read 1009.6
-// cycles against 1001.5). extra, when not nil, keeps the rounds going
-// (Compare's pairs); progress gives the (done, total) reported to
-// cfg.Progress.
+// there and back with the ruler's long chain at the turn (A B L B A for two;
+// T L T for one), each in the round's R variant, then the empty loop of
+// every R variant and the ruler (O… S L); every other round runs backwards
+// and starts from the other end (L S O B A L A B), so each target takes the
+// first, the outer and the inner places equally often. The long chain is
+// sampled twice a round, as often as each target: the core clock steps
+// between rates (by 0.7% on an AMD Zen 4 guest) from one sample to the next,
+// and with one ruler sample to two target samples the target's best more
+// often came from a faster step than the ruler's (1000 fenced IMULs read
+// 2978–2984 cycles instead of 3000). In three interleaved A/B runs of 330
+// measurements each way (1000 dependent IMULs and 1000 ADDs, half of them
+// fenced), 53 figures were more than 5 cycles (IMUL) or 3 cycles (ADD) off
+// with one ruler sample a round and 21 with two, in about the same time. The
+// empty loop of every variant is sampled every round, not only the round's:
+// calling an empty function in a loop costs 3.5 to 5.6 ticks on that guest
+// by the moment, and with a quarter of the samples each variant's empty loop
+// often had its best from a slow moment (15 × 14 throughput measurements of
+// a chained 1000-ADD kernel, interleaved: 12 more than 1.5 cycles off their
+// median with one variant a round, 3 with all). Each target sample of a
+// multi-target round is preceded by one untimed call (or Setup): the other
+// targets may have evicted its code and data. Every stream is sampled in
+// every round until all have converged (or reached MaxSamples), so that all
+// best samples come from the same stretch of time: the core clock moves by
+// percents between busy and idle moments, and a ruler that went on alone
+// after the target had converged caught a faster moment the target never saw
+// (a 1000-ADD kernel then read 1009.6 cycles against 1001.5). extra, when
+// not nil, keeps the rounds going (Compare's pairs); progress gives the
+// (done, total) reported to cfg.Progress.
 func (e *engine) run(extra func(*engine) bool, progress func(*engine) (int, int)) error {
 	cfg := e.cfg
 	progressEvery := uint64(0.05 * e.hz)
