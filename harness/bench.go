@@ -27,7 +27,8 @@ import (
 //
 // with cycles/op, ticks/op and ns/op per call and cycles/elem, ticks/elem
 // and ns/elem per element, B/op and allocs/op with -benchmem, and the calls
-// timed as the iteration count. go test -bench Sum -count 6 > out.txt then
+// timed as the iteration count. In latency mode the sizes are named
+// mode=latency/n=SIZE (see "Latency mode in the name" at [Report]). go test -bench Sum -count 6 > out.txt then
 // holds six figures per size for benchstat, and cost per call against n
 // for a CPE fit (cyclebench cpe out.txt fits cycles/op = intercept +
 // CPE·n over every run of every size).
@@ -181,7 +182,8 @@ func measureSize(b bench, who string, bt benchtime, cfg Config, n int, build fun
 //
 // cfg and opt are as for Compare; -benchtime=D sets cfg.MaxTime and
 // -benchtime=Nx sets opt.Pairs to N (within MinPairs to MaxPairs) and
-// cfg.MaxSamples as Report does. It measures once per run of the benchmark
+// cfg.MaxSamples as Report does; in latency mode it reports under
+// mode=latency as Report does. It measures once per run of the benchmark
 // function, as Report does, and fails the benchmark with b.Fatal and one
 // line for a nil Run, bad options or a failed comparison; it never panics.
 // A nil b does nothing.
