@@ -239,7 +239,12 @@ func TestCompareLive(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if j.Verdict != stats.VerdictFaster && j.Verdict != stats.VerdictSlower && j.Lo <= 1 && j.Hi >= 1 {
+			// The verdict is the promise (no significant difference in
+			// about 19 A/A runs of 20, hence three attempts): an interval
+			// of ±0.01% may miss 1 by less than the noise band, as
+			// [1.0000013, 1.00026] did under -tags noasm, and the verdict
+			// then rightly says no difference.
+			if j.Verdict != stats.VerdictFaster && j.Verdict != stats.VerdictSlower {
 				if j.Pairs < 6 || len(j.TicksA) != j.Pairs || j.A.Name != "AddChain/n=1000" || j.B.Name != j.A.Name {
 					t.Errorf("pairs %d (%d ticks), names %q %q", j.Pairs, len(j.TicksA), j.A.Name, j.B.Name)
 				}
