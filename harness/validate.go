@@ -1,11 +1,13 @@
 package harness
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,6 +15,15 @@ import (
 	"github.com/cyclebench/cyclebench/internal/chain"
 	"github.com/cyclebench/cyclebench/stats"
 )
+
+// speedReps is how many times Validate measures the ~1 µs kernel; the
+// median wall time is judged, as the exec-to-exit figure is a median: a
+// single measurement takes 6 ms on an AMD Zen 4 guest, but about one in ten
+// falls in a stretch where the core clock drifts by 1–2% over tens of
+// milliseconds, and the ruler, which must hold two counter quanta (0.05%),
+// then runs until the drift stops (25–77 ms seen). The detail lists every
+// wall time, so such a stretch still shows.
+const speedReps = 5
 
 // ValidateOptions sets what [Validate] runs; the zero value gives the
 // defaults.
@@ -93,11 +104,14 @@ type Validation struct {
 	BenchNs   []float64
 	BenchCV   float64
 	BenchWall time.Duration
-	// SpeedKernel is the ~1 µs kernel's result and SpeedWall the wall time
-	// Measure took for it (after calibration); SpeedBenchWall is
+	// SpeedWalls are the wall times Measure took for a ~1 µs kernel
+	// (after calibration), speedReps measurements in a row, and SpeedWall
+	// their median, the figure judged; SpeedKernel is the result of the
+	// measurement that took the median time. SpeedBenchWall is
 	// testing.Benchmark's wall time for the same kernel.
 	SpeedKernel    Result
 	SpeedWall      time.Duration
+	SpeedWalls     []time.Duration
 	SpeedBenchWall time.Duration
 	Checks         []Check
 	Pass           bool
@@ -324,13 +338,27 @@ func Validate(o ValidateOptions) (*Validation, error) {
 	// Speed: a ~1 µs kernel.
 	n1us := max(1, int(math.Round(1e-6*cal.Frequency.Hz*math.Max(cal.Core.CyclesPerTick, 0.1))))
 	k1us := func() { sink = chain.AddFrom(sink, n1us) }
-	say("speed: a %d-ADD kernel (~1 µs)", n1us)
-	t0 = time.Now()
-	if v.SpeedKernel, err = Measure(base, k1us); err != nil {
-		return stop(err)
+	say("speed: a %d-ADD kernel (~1 µs) ×%d", n1us, speedReps)
+	speed := make([]Result, 0, speedReps)
+	allConverged := true
+	for range speedReps {
+		t0 = time.Now()
+		r, err := Measure(base, k1us)
+		if err != nil {
+			return stop(err)
+		}
+		v.SpeedWalls = append(v.SpeedWalls, time.Since(t0))
+		r.Name = fmt.Sprintf("AddChain(%d)", n1us)
+		speed = append(speed, r)
+		allConverged = allConverged && r.Converged
 	}
-	v.SpeedWall = time.Since(t0)
-	v.SpeedKernel.Name = fmt.Sprintf("AddChain(%d)", n1us)
+	order := make([]int, len(speed))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(v.SpeedWalls[a], v.SpeedWalls[b]) })
+	mid := order[len(order)/2]
+	v.SpeedKernel, v.SpeedWall = speed[mid], v.SpeedWalls[mid]
 	if !o.SkipBenchmark {
 		t0 = time.Now()
 		testing.Benchmark(func(b *testing.B) {
@@ -340,12 +368,16 @@ func Validate(o ValidateOptions) (*Validation, error) {
 		})
 		v.SpeedBenchWall = time.Since(t0)
 	}
-	speedDetail := fmt.Sprintf("%s: %.0f ns, converged %v", v.SpeedKernel.Name, v.SpeedKernel.Nanoseconds, v.SpeedKernel.Converged)
+	walls := make([]string, len(v.SpeedWalls))
+	for i, w := range v.SpeedWalls {
+		walls[i] = strconv.FormatFloat(float64(w.Microseconds())/1000, 'f', 1, 64)
+	}
+	speedDetail := fmt.Sprintf("median of %d results (%s ms); %s: %.0f ns, all converged %v", len(v.SpeedWalls), strings.Join(walls, ", "), v.SpeedKernel.Name, v.SpeedKernel.Nanoseconds, allConverged)
 	if v.SpeedBenchWall > 0 {
 		speedDetail += fmt.Sprintf("; testing.Benchmark took %v (%.0f× longer)", v.SpeedBenchWall.Round(time.Millisecond), v.SpeedBenchWall.Seconds()/v.SpeedWall.Seconds())
 	}
-	add(Check{Name: "wall time for a converged ~1 µs kernel", Value: float64(v.SpeedWall.Microseconds()) / 1000, Truth: 20, Unit: "ms",
-		Pass: v.SpeedWall <= 20*time.Millisecond && v.SpeedKernel.Converged, Detail: speedDetail})
+	add(Check{Name: "median wall time for a converged ~1 µs kernel", Value: float64(v.SpeedWall.Microseconds()) / 1000, Truth: 20, Unit: "ms",
+		Pass: v.SpeedWall <= 20*time.Millisecond && allConverged, Detail: speedDetail})
 	v.Pass = true
 	for _, c := range v.Checks {
 		v.Pass = v.Pass && c.Pass
