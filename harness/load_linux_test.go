@@ -24,8 +24,9 @@ func chainKernel(n int) func() {
 // measuring CPU itself, with the measuring thread at raised and then at
 // normal priority. K-best keeps the samples the burner did not
 // interrupt, and the ADD-chain ruler measured in the same rounds turns
-// ticks into core cycles whatever the clock does, so the cycle figure must
-// stay within 2% of idle and every run must converge.
+// ticks into core cycles whatever the clock does, so both measurements
+// must converge and the cycle figure stay within 2% of idle (with the retry
+// rule below).
 func TestLoad(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts CPU burners; skipped with -short")
@@ -60,9 +61,6 @@ func TestLoad(t *testing.T) {
 		}
 		t.Logf("%-40s %8.2f cycles  %8.2f ticks  %.4f cycles/tick  %4d samples  %2d discarded  converged %v  priority %s  spread %.3g%%",
 			what+":", r.Cycles, r.Ticks, r.CyclesPerTick, r.Samples, r.Discarded, r.Converged, r.Priority, 100*r.Spread)
-		if !r.Converged {
-			t.Errorf("%s: did not converge: %v", what, r.Warnings)
-		}
 		return r
 	}
 	for _, tt := range []struct {
@@ -78,11 +76,13 @@ func TestLoad(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			// Retry rule: an idle measurement, then one with the burner, up
-			// to three times; the test fails when all three pairs are more
-			// than 2% apart. Other guests of the host can slow one
-			// measurement of a pair by a few percent (seen: 3.6% once in
-			// four runs while other jobs ran); a harness that cannot keep
-			// the burner out fails every time.
+			// to three times; the test fails when no pair has both converged
+			// and within 2% of each other. Other guests of the host can slow
+			// one measurement of a pair by a few percent (seen: 3.6% once in
+			// four runs while other jobs ran) or keep it from converging in
+			// M samples (seen: the idle one, spread 1.2% after 1000 samples,
+			// once in five CI runs in a busy hour); a harness that cannot
+			// keep the burner out fails every time.
 			var last string
 			for attempt := 1; attempt <= 3; attempt++ {
 				idle := measure(t, "idle", false)
@@ -90,13 +90,17 @@ func TestLoad(t *testing.T) {
 				r := measure(t, tt.name, tt.keepPriority)
 				stop()
 				d := math.Abs(r.Cycles-idle.Cycles) / idle.Cycles
-				if d <= 0.02 {
+				switch {
+				case !idle.Converged || !r.Converged:
+					last = fmt.Sprintf("did not converge (idle %v, %s %v): %v %v", idle.Converged, tt.name, r.Converged, idle.Warnings, r.Warnings)
+				case d > 0.02:
+					last = fmt.Sprintf("%.2f cycles, idle %.2f: %.2f%% apart", r.Cycles, idle.Cycles, 100*d)
+				default:
 					return
 				}
-				last = fmt.Sprintf("%.2f cycles, idle %.2f: %.2f%% apart", r.Cycles, idle.Cycles, 100*d)
 				t.Logf("attempt %d: %s", attempt, last)
 			}
-			t.Errorf("%s: three attempts more than 2%% from idle; the last: %s", tt.name, last)
+			t.Errorf("%s: no attempt of three converged within 2%% of idle; the last: %s", tt.name, last)
 		})
 	}
 }

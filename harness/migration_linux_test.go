@@ -43,11 +43,13 @@ func TestMigrationDiscarded(t *testing.T) {
 	x, y := allowed[len(allowed)-1], allowed[0]
 	cfg := DefaultConfig()
 	cfg.CPU, cfg.K, cfg.Repeat, cfg.Warmup = x, 5, 1, -1
-	// Retry rule for the comparison only: the undisturbed and the
-	// migrated measurement are taken up to three times, and the test fails
-	// when all three pairs are more than 3% apart (other guests of the host
-	// slowed one measurement of a pair by 4.8% once in four runs while
-	// other jobs ran). The checks on discarding hold on every attempt.
+	// Retry rule for the convergence and the comparison only: the
+	// undisturbed and the migrated measurement are taken up to three times,
+	// and the test fails when no pair has the migrated one converged after
+	// moving back and the two within 3% (other guests of the host slowed
+	// one measurement of a pair by 4.8% once in four runs while other jobs
+	// ran; on a busy hour a measurement can spend its M samples without
+	// converging). The checks on discarding hold on every attempt.
 	var last string
 	for attempt := 1; attempt <= 3; attempt++ {
 		base, res := migrateOnce(t, cfg, x, y)
@@ -56,13 +58,17 @@ func TestMigrationDiscarded(t *testing.T) {
 			got, want, unit = res.Ticks, base.Ticks, "ticks"
 		}
 		d := math.Abs(got-want) / want
-		if d <= 0.03 {
+		switch {
+		case !res.Converged:
+			last = fmt.Sprintf("did not converge after moving back: %v", res.Warnings)
+		case d > 0.03:
+			last = fmt.Sprintf("%s with a migration %.1f, undisturbed %.1f: %.2f%% apart", unit, got, want, 100*d)
+		default:
 			return
 		}
-		last = fmt.Sprintf("%s with a migration %.1f, undisturbed %.1f: %.2f%% apart", unit, got, want, 100*d)
 		t.Logf("attempt %d: %s", attempt, last)
 	}
-	t.Errorf("three attempts more than 3%% apart; the last: %s", last)
+	t.Errorf("no attempt of three converged within 3%%; the last: %s", last)
 }
 
 // migrateOnce measures the kernel undisturbed and then with the thread
@@ -141,9 +147,6 @@ func migrateOnce(t *testing.T, cfg Config, x, y int) (base, res Result) {
 	}
 	if res.Discarded < away-1 {
 		t.Fatalf("%d samples discarded though the thread made %d calls (one per sample) on cpu %d", res.Discarded, away, y)
-	}
-	if !res.Converged {
-		t.Errorf("did not converge after moving back: %v", res.Warnings)
 	}
 	manyDiscards := false
 	for _, w := range res.Warnings {
