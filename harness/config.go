@@ -138,6 +138,9 @@ type Config struct {
 	Realtime bool
 	// RTTimeLimit bounds a Realtime measurement's CPU time without a
 	// blocking call (RLIMIT_RTTIME); 0 means affinity.DefaultRTTimeLimit.
+	// The guard stops the measurement with ErrRealtimeLimit at 75% of it;
+	// if the guard cannot get a CPU in the last 25% (the other CPUs held by
+	// realtime threads), the kernel kills the process at the limit.
 	RTTimeLimit time.Duration
 	// KeepGC leaves the garbage collector running during the loop.
 	KeepGC bool

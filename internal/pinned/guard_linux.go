@@ -58,6 +58,14 @@ func GuardsArmed() int64 { return armed.Load() }
 // channel tripped returns. The measured function is abandoned, still
 // running, at normal priority: nothing can stop a goroutine from outside.
 //
+// The guard's goroutines run at normal priority on the CPUs the measuring
+// thread does not hold, and have the last quarter of the limit to act.
+// When those CPUs are held longer than that (another process's SCHED_FIFO
+// thread on the other CPU of a 2-CPU machine does it every time: the
+// spinner was killed 209-220 ms into a 200 ms limit), the guard does not
+// get to act and the kernel's hard limit kills the process, as it would
+// without the guard.
+//
 // A nil *guard (no realtime asked, or another OS) does nothing: watch
 // returns p.Restore and tripped a nil channel.
 type guard struct {
