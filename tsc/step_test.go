@@ -119,6 +119,12 @@ func TestStepFromRecordedTraces(t *testing.T) {
 		// qemu-aarch64-static 7.2 on that machine: CNTVCT at 62.5 MHz taken
 		// from the host's microsecond clock (most of the 4000 pairs read 0).
 		"qemu-aarch64-7.2-cntvct-62.5mhz.txt": 62.5,
+		// Zen 3 guest (family 25 model 1): TSC 2445.406 MHz read in steps
+		// of 24 and 25 ticks, every difference within half a tick of a
+		// multiple of 24.5 but for a few interrupted pairs.
+		"kvm-amd-zen3-2445mhz-1.txt":    24.5,
+		"kvm-amd-zen3-2445mhz-2.txt":    24.5,
+		"kvm-amd-zen3-2445mhz-cpu0.txt": 24.5,
 	}
 	files, err := filepath.Glob(filepath.Join("testdata", "*.txt"))
 	if err != nil {
