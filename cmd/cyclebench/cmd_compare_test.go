@@ -256,13 +256,21 @@ func TestCompareLive(t *testing.T) {
 		t.Fatal(last)
 	})
 	t.Run("B slower", func(t *testing.T) {
+		// B does 1.5 times A's work. Under qemu-user a call also costs the
+		// emulator's fixed dispatch, which pulls the ratio towards 1
+		// (1.24-1.27 on a Zen 3 host, 3 attempts of 3): there only the
+		// verdict and a ratio above 1 are judged.
+		lo := 1.3
+		if cal, err := calibrate.Get(); err == nil && cal.CPU.Emulated != "" {
+			lo = 1
+		}
 		var last string
 		for attempt := 0; attempt < 3; attempt++ {
 			j, err := compareJSON(t, "-a", "AddChain", "-b", "AddChain", "-na", "1000", "-nb", "1500", "-pairs", "20")
 			if err != nil {
 				t.Fatal(err)
 			}
-			if j.Verdict == stats.VerdictSlower && j.Ratio > 1.3 && j.Ratio < 1.7 {
+			if j.Verdict == stats.VerdictSlower && j.Ratio > lo && j.Ratio < 1.7 {
 				return
 			}
 			last = fmt.Sprintf("1500 vs 1000 ADDs: ratio %v, verdict %s", j.Ratio, j.Verdict)
