@@ -61,8 +61,8 @@ func GuardsArmed() int64 { return armed.Load() }
 // The guard's goroutines run at normal priority on the CPUs the measuring
 // thread does not hold, and have the last quarter of the limit to act.
 // When those CPUs are held longer than that (another process's SCHED_FIFO
-// thread on the other CPU of a 2-CPU machine does it every time: the
-// spinner was killed 209-220 ms into a 200 ms limit), the guard does not
+// thread on the other CPU of a 2-CPU machine does it every time: a test
+// helper with a 200 ms limit died 209-236 ms after it started), the guard does not
 // get to act and the kernel's hard limit kills the process, as it would
 // without the guard.
 //
