@@ -59,34 +59,37 @@ func checkTrip(t *testing.T, r helperResult) {
 	}
 }
 
-// guardAttempts is how many helpers runGuarded starts at most.
-const guardAttempts = 3
+// killAttempts is how many helpers runUnkilled starts at most.
+const killAttempts = 3
 
-// runGuarded runs a helper whose spinner the guard should stop, and starts
-// it again, up to guardAttempts in all, when the kernel killed it at the
-// hard RLIMIT_RTTIME before it reported, after waiting 1 s, then 2 s, for
-// the machine to calm down. The guard's goroutines run at normal priority
-// and have the last quarter of the limit (50 ms here) to act; while the
-// spinner holds one CPU and other processes keep the other busy (go test
-// ./... runs two packages at once on a 2-CPU machine), that quarter can
-// pass before they get it. CI saw it once: "preemption on" killed after
-// 214 ms under -tags noasm; a SCHED_FIFO loop on the other CPU does it
-// every time. A guard that never acts is killed on every attempt and still
-// fails.
-func runGuarded(t *testing.T, mode string, env []string) helperResult {
+// runUnkilled runs a helper that should not die at the hard RLIMIT_RTTIME,
+// and starts it again, up to killAttempts in all, when the kernel killed it
+// there all the same, after waiting 1 s, then 2 s, for the machine to calm
+// down. Two things the tests count on run at normal priority beside the
+// SCHED_FIFO spinner: the guard's goroutines, which have the last quarter
+// of the limit (50 ms here) to act, and the runtime's sysmon thread, whose
+// preemption requests park the spinner and so reset the kernel's count.
+// While the spinner holds one CPU and other processes keep the other busy
+// (go test ./... runs two packages at once on a 2-CPU machine), neither may
+// get a CPU in time. CI saw it twice: the guard's "preemption on" killed
+// after 214 ms under -tags noasm, and the unguarded "preemption on" killed
+// after 407 ms; a SCHED_FIFO loop on the other CPU kills the guarded
+// helpers every time. A guard that never acts, or a runtime that never
+// resets the count, is killed on every attempt and still fails.
+func runUnkilled(t *testing.T, mode string, env []string, timeout time.Duration) helperResult {
 	t.Helper()
 	var r helperResult
-	for attempt := 1; attempt <= guardAttempts; attempt++ {
+	for attempt := 1; attempt <= killAttempts; attempt++ {
 		if attempt > 1 {
 			time.Sleep(time.Duration(attempt-1) * time.Second)
 		}
-		r = runHelper(t, mode, env, 20*time.Second)
+		r = runHelper(t, mode, env, timeout)
 		sig, ok := helperSignal(r.state)
 		if r.report != nil || r.timedOut || !ok || sig != syscall.SIGKILL {
 			return r
 		}
-		t.Logf("attempt %d of %d: killed at the hard limit after %v before the guard reported (its goroutines had no CPU in time?); stderr: %q",
-			attempt, guardAttempts, r.elapsed.Round(time.Millisecond), r.stderr)
+		t.Logf("attempt %d of %d: killed at the hard limit after %v (the threads at normal priority had no CPU in time?); stderr: %q",
+			attempt, killAttempts, r.elapsed.Round(time.Millisecond), r.stderr)
 	}
 	return r
 }
@@ -122,7 +125,7 @@ func TestRealtimeGuardStopsSpinner(t *testing.T) {
 			if tt.godebug != "" {
 				env = append(env, tt.godebug)
 			}
-			r := runGuarded(t, "guard-spin", env)
+			r := runUnkilled(t, "guard-spin", env, 20*time.Second)
 			helperSkip(t, r)
 			checkTrip(t, r)
 		})
@@ -151,7 +154,7 @@ func TestRTTimeLimitAlone(t *testing.T) {
 	})
 	t.Run("preemption on: the limit never fires", func(t *testing.T) {
 		const wait = 3 * helperRTLimit
-		r := runHelper(t, "pin-spin", nil, wait)
+		r := runUnkilled(t, "pin-spin", nil, wait)
 		helperSkip(t, r)
 		if !r.timedOut {
 			sig, _ := helperSignal(r.state)
@@ -169,7 +172,7 @@ func TestMeasureRealtimeLimit(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a helper process that spins at SCHED_FIFO; skipped with -short")
 	}
-	r := runGuarded(t, "measure-spin", nil)
+	r := runUnkilled(t, "measure-spin", nil, 20*time.Second)
 	helperSkip(t, r)
 	checkTrip(t, r)
 }

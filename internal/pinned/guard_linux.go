@@ -46,7 +46,10 @@ func GuardsArmed() int64 { return armed.Load() }
 // kernel's count starts again from zero. A locked goroutine spinning at
 // SCHED_FIFO is thus sent neither SIGXCPU nor SIGKILL (measured here: still
 // running after 10 s with a 200 ms limit; with GODEBUG=asyncpreemptoff=1
-// the hard limit kills the process at 200 ms).
+// the hard limit kills the process at 200 ms), as long as the runtime's
+// sysmon thread, at normal priority, gets a CPU to ask for the preemption:
+// on a 2-CPU machine whose other CPU was busy, the limit killed such a
+// spinner after about 400 ms.
 //
 // The guard therefore watches from another goroutine. It lowers the soft
 // RLIMIT_RTTIME to guardBudget of the limit and subscribes to SIGXCPU,
