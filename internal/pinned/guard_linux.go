@@ -65,9 +65,9 @@ func GuardsArmed() int64 { return armed.Load() }
 // thread does not hold, and have the last quarter of the limit to act.
 // When those CPUs are held longer than that (another process's SCHED_FIFO
 // thread on the other CPU of a 2-CPU machine does it every time: a test
-// helper with a 200 ms limit died 209-236 ms after it started), the guard does not
-// get to act and the kernel's hard limit kills the process, as it would
-// without the guard.
+// helper with a 200 ms limit died 209-236 ms after it started), the guard
+// does not get to act and the kernel's hard limit kills the process, as it
+// would without the guard.
 //
 // A nil *guard (no realtime asked, or another OS) does nothing: watch
 // returns p.Restore and tripped a nil channel.
