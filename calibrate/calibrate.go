@@ -23,8 +23,8 @@ type Calibration struct {
 	// Warnings gathers every soft problem: an emulated processor
 	// ([ErrEmulated]), a counter that cannot detect migration
 	// ([ErrNoMigrationCheck]), hypervisor, non-invariant TSC, disagreeing
-	// frequency sources, an imprecise frequency, IMUL/ADD off, inexact
-	// chains.
+	// frequency sources, an imprecise frequency, a core-clock ruler that
+	// was refused or could not be checked.
 	Warnings []error
 
 	// open is the bracket started when the calibration began, kept so
@@ -137,7 +137,7 @@ func Measure(o Options) (*Calibration, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := o.Core.withDefaults(); err != nil {
+	if o.Core, err = o.Core.withDefaults(); err != nil {
 		return nil, err
 	}
 	if o.Pairs < MinPairs || o.Pairs > MaxPairs {
@@ -190,6 +190,7 @@ func Measure(o Options) (*Calibration, error) {
 		return nil, err
 	}
 	addCrossChecks(&c.Frequency, c.CPU, c.kernel)
+	c.Core = c.Core.withCounterHz(c.Frequency.Hz, o.Core.thresholds())
 	c.Warnings = c.warnings()
 	c.At = time.Now()
 	c.Took = c.At.Sub(t0)

@@ -1,56 +1,248 @@
 package calibrate
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
 	"sync"
 
 	"github.com/cyclebench/cyclebench/internal/chain"
-	"github.com/cyclebench/cyclebench/tsc"
 )
 
-// CoreClock is the ratio of core cycles to counter ticks, measured with
-// dependent instruction chains of known latency.
+// CoreClock is the ratio of core cycles to counter ticks as a ruler of two
+// dependent chains measured it ([Ruler], [MeasureCoreClock]), with the
+// decision of [DecideRuler]: a figure only when the chains agree (or, where
+// nothing can check them, marked unchecked), never a number that could not
+// be cross-checked.
 type CoreClock struct {
-	// CyclesPerTick is core cycles per counter tick: the inverse of the ADD
-	// chain's slope in ticks per ADD (one ADD takes one core cycle).
+	// CyclesPerTick is core cycles per counter tick: the inverse of the
+	// register ADD chain's slope in ticks per link (one cycle each). 0 when
+	// the ruler was refused; Err says why.
 	CyclesPerTick float64
-	// AddTicksPerOp and ImulTicksPerOp are the chains' slopes, ticks per op.
+	// Checked reports that the IMUL chain agreed with the ADD chain at its
+	// documented latency. A figure that is not checked (the multiply
+	// latency of this core is not documented, or the chains are the
+	// pure-Go fallback) rests on the ADD chain alone; Err says why.
+	Checked bool
+	// Err is nil when the figure is checked; otherwise why there is no
+	// figure (wrapping [ErrRulersDisagree], [ErrImplausibleClock] or
+	// [ErrUnstable]) or why it is unchecked (wrapping [ErrUnchecked]).
+	Err error
+	// CoreHz is the core clock the ADD chain implies (counter Hz × cycles
+	// per tick if each ADD takes one cycle), also when it was refused; 0
+	// when the counter frequency or the slope is unknown.
+	CoreHz float64
+	// AddTicksPerOp and ImulTicksPerOp are the chains' slopes, ticks per
+	// link (NaN when a chain gave none or was not measured).
 	AddTicksPerOp, ImulTicksPerOp float64
-	// ImulAddRatio is ImulTicksPerOp / AddTicksPerOp; the truth is
-	// ImulLatency (3 on x86-64, 2 to 4 on arm64 depending on the core). Far
-	// from it, the core clock moved while the chains ran, or the machine
-	// was busy.
+	// ImulAddRatio is ImulTicksPerOp / AddTicksPerOp; with a sound ruler
+	// it equals ImulLatency.
 	ImulAddRatio float64
-	// ImulLatency is the documented latency of one IMUL (arm64: 64-bit MUL)
-	// in cycles on this processor, 0 when not known (see [CPU.ImulLatency]);
-	// the ratio is checked only when it is known.
+	// ImulLatency is the documented latency of one IMUL link (arm64: MUL)
+	// in cycles on this processor, 0 when not documented ([CPU.ImulLatency]).
 	ImulLatency float64
-	// Short and Long are the two chain lengths timed.
-	Short, Long int
-	// Reps is how many times each of the four chains was timed; the
-	// minimum of each is used.
-	Reps int
-	// Exact reports that the chains are the assembly ones with known
-	// latency; the pure-Go fallback's figures are approximate.
-	Exact    bool
+	// Imm is the small-immediate ADD chain's cost, measured beside the
+	// ruler where asked for: whether this core folds it at rename.
+	Imm Folding
+	// Converged reports whether the ADD streams' K best samples agreed
+	// (meaningful for a [Ruler] with K > 1).
+	Converged bool
+	// Short and Long are the ADD chain's two lengths; Reps the samples of
+	// each chain at each length per try; Tries the measurements made
+	// (MeasureCoreClock measures again when the chains disagree).
+	Short, Long, Reps, Tries int
+	// Exact reports that the chains are the assembly ones; the pure-Go
+	// fallback's figures are approximate.
+	Exact bool
+	// Warnings holds Err when it is not nil, and the soft problems of the
+	// measurement.
 	Warnings []error
 }
+
+// Folding is what a small-immediate ADD chain (ADD reg, 1) costs on this
+// core, relative to a register ADD chain measured beside it: one cycle per
+// link on most cores, about 0.2 on Golden Cove-class Intel cores, which
+// fold it at register rename.
+type Folding struct {
+	// TicksPerOp is the immediate chain's slope in ticks per link (NaN
+	// when not measured).
+	TicksPerOp float64
+	// CyclesPerOp is TicksPerOp over the register ADD chain's slope:
+	// cycles per link when a register ADD takes one (NaN when not
+	// measured).
+	CyclesPerOp float64
+	// Folded reports CyclesPerOp below FoldedBelow.
+	Folded bool
+}
+
+// FoldedBelow is the cost in cycles per link below which a small-immediate
+// ADD chain counts as folded: folded chains run at 0.19–0.21 (Emerald
+// Rapids guest), unfolded ones at 1 within the 5% the core clock moves
+// between chains timed one after the other.
+const FoldedBelow = 0.75
+
+// Measured reports whether the immediate chain was measured.
+func (f Folding) Measured() bool { return !math.IsNaN(f.CyclesPerOp) && f.CyclesPerOp > 0 }
+
+// String says in one line whether the chain is folded and by how much.
+func (f Folding) String() string {
+	switch {
+	case !f.Measured():
+		return "not measured"
+	case f.Folded:
+		return fmt.Sprintf("folded at rename: %.3f cycles per link, %.1f× faster than a register ADD", f.CyclesPerOp, 1/f.CyclesPerOp)
+	default:
+		return fmt.Sprintf("not folded: %.3f cycles per link", f.CyclesPerOp)
+	}
+}
+
+// RulerThresholds are the limits of [DecideRuler].
+type RulerThresholds struct {
+	// Agree is the largest relative difference allowed between the IMUL/ADD
+	// slope ratio and the documented IMUL latency.
+	Agree float64
+	// MinCoreHz and MaxCoreHz bound a plausible core clock.
+	MinCoreHz, MaxCoreHz float64
+}
+
+// DefaultRulerThresholds are the limits the harness and the calibration use.
+//
+// Agree is 10%: sound chains timed one after the other, not interleaved,
+// agreed within 4.7% (eight runs on an Emerald Rapids guest whose core
+// clock moved between chains, ../shared/counters); twice that still lies 40
+// times below the error of a ruler made of a folded chain (IMUL/ADD 15
+// instead of 3, a factor 5). The core-clock band, 0.2 to 7 GHz, holds every
+// processor shipped at stock settings.
+var DefaultRulerThresholds = RulerThresholds{Agree: 0.10, MinCoreHz: 0.2e9, MaxCoreHz: 7e9}
+
+func (t RulerThresholds) check() error {
+	switch {
+	case !(t.Agree > 0 && t.Agree < 1):
+		return fmt.Errorf("%w: ruler agreement tolerance %v (allowed: between 0 and 1)", ErrBadCount, t.Agree)
+	case !(t.MinCoreHz > 0 && t.MaxCoreHz > t.MinCoreHz && !math.IsInf(t.MaxCoreHz, 0)):
+		return fmt.Errorf("%w: plausible core clock %v to %v Hz (allowed: 0 < min < max, finite)", ErrBadCount, t.MinCoreHz, t.MaxCoreHz)
+	}
+	return nil
+}
+
+// RulerFigures are what a ruler measured, the inputs of [DecideRuler].
+type RulerFigures struct {
+	// AddTicksPerOp, ImulTicksPerOp and ImmTicksPerOp are the register ADD,
+	// IMUL and small-immediate ADD chains' slopes in ticks per link; NaN
+	// (or ≤ 0) when a chain gave none or was not measured.
+	AddTicksPerOp, ImulTicksPerOp, ImmTicksPerOp float64
+	// ImulLatency is the documented IMUL latency in cycles, 0 when unknown.
+	ImulLatency float64
+	// CounterHz is the counter's frequency, 0 when unknown.
+	CounterHz float64
+	// Exact reports the assembly chains (false: the pure-Go fallback).
+	Exact bool
+}
+
+func usable(v float64) bool { return v > 0 && !math.IsInf(v, 0) }
+
+// DecideRuler decides what a ruler's figures are worth. A register ADD
+// takes one core cycle, so the ADD slope gives cycles per tick, accepted
+// only when:
+//
+//   - the slope is positive (else no figure, [ErrUnstable]);
+//   - the core clock it implies lies within MinCoreHz to MaxCoreHz, where
+//     the counter frequency is known (else no figure, [ErrImplausibleClock]);
+//   - the IMUL chain, where its latency is documented and it was measured,
+//     runs at that latency in the same cycles: |IMUL/ADD ÷ latency − 1| ≤
+//     Agree (else no figure, [ErrRulersDisagree], naming both chains).
+//
+// A figure no second chain could check (latency not documented, IMUL not
+// measured, pure-Go chains) is given with Checked false and Err wrapping
+// [ErrUnchecked]. It is a pure function.
+func DecideRuler(f RulerFigures, th RulerThresholds) CoreClock {
+	cc := CoreClock{AddTicksPerOp: f.AddTicksPerOp, ImulTicksPerOp: f.ImulTicksPerOp, ImulLatency: f.ImulLatency, Exact: f.Exact,
+		ImulAddRatio: math.NaN(), Imm: Folding{TicksPerOp: f.ImmTicksPerOp, CyclesPerOp: math.NaN()}}
+	if !usable(f.AddTicksPerOp) {
+		cc.Err = fmt.Errorf("%w: the register ADD chain gave no usable slope (%.4g ticks per link): no cycle figure", ErrUnstable, f.AddTicksPerOp)
+		return cc
+	}
+	cpt := 1 / f.AddTicksPerOp
+	if usable(f.CounterHz) {
+		cc.CoreHz = f.CounterHz * cpt
+	}
+	if usable(f.ImulTicksPerOp) {
+		cc.ImulAddRatio = f.ImulTicksPerOp / f.AddTicksPerOp
+	}
+	if usable(f.ImmTicksPerOp) {
+		cc.Imm.CyclesPerOp = f.ImmTicksPerOp / f.AddTicksPerOp
+		cc.Imm.Folded = cc.Imm.CyclesPerOp < FoldedBelow
+	}
+	var implausible error
+	if cc.CoreHz > 0 && (cc.CoreHz < th.MinCoreHz || cc.CoreHz > th.MaxCoreHz) {
+		implausible = fmt.Errorf("%w: the register ADD chain runs at %.4g ticks per link, which at %.6g MHz means a core clock of %.4g GHz (plausible: %g to %g GHz)",
+			ErrImplausibleClock, f.AddTicksPerOp, f.CounterHz/1e6, cc.CoreHz/1e9, th.MinCoreHz/1e9, th.MaxCoreHz/1e9)
+	}
+	disagree := f.Exact && f.ImulLatency > 0 && !math.IsNaN(cc.ImulAddRatio) && math.Abs(cc.ImulAddRatio/f.ImulLatency-1) > th.Agree
+	switch {
+	case disagree:
+		also := ""
+		if implausible != nil {
+			also = fmt.Sprintf("; one cycle per ADD would mean an implausible core clock of %.4g GHz", cc.CoreHz/1e9)
+		}
+		cc.Err = fmt.Errorf("%w: the register ADD chain runs at %.4g ticks per link and the IMUL chain at %.4g: IMUL/ADD = %.3f where this core's documented latency makes it %g (±%g%%)%s: no cycle figure",
+			ErrRulersDisagree, f.AddTicksPerOp, f.ImulTicksPerOp, cc.ImulAddRatio, f.ImulLatency, th.Agree*100, also)
+		if implausible != nil {
+			cc.Err = alsoIs{cc.Err, ErrImplausibleClock}
+		}
+	case implausible != nil:
+		cc.Err = fmt.Errorf("%w: no cycle figure", implausible)
+	case !f.Exact:
+		cc.CyclesPerTick = cpt
+		cc.Err = fmt.Errorf("%w: %w: the chains are the pure-Go fallback (GOARCH %s or -tags noasm), whose links are not single instructions: %.4g cycles per tick is approximate",
+			ErrUnchecked, ErrInexactChains, runtime.GOARCH, cpt)
+	case f.ImulLatency <= 0:
+		measured := ""
+		if !math.IsNaN(cc.ImulAddRatio) {
+			measured = fmt.Sprintf(" (IMUL/ADD measured %.3f)", cc.ImulAddRatio)
+		}
+		cc.CyclesPerTick = cpt
+		cc.Err = fmt.Errorf("%w: no multiply latency is documented for this processor (not in the CPU table, or emulated), so nothing checks the register ADD chain's %.4g cycles per tick%s", ErrUnchecked, cpt, measured)
+	case math.IsNaN(cc.ImulAddRatio):
+		cc.CyclesPerTick = cpt
+		cc.Err = fmt.Errorf("%w: the IMUL chain gave no usable slope (%.4g ticks per link), so nothing checked the register ADD chain's %.4g cycles per tick", ErrUnchecked, f.ImulTicksPerOp, cpt)
+	default:
+		cc.CyclesPerTick, cc.Checked = cpt, true
+	}
+	return cc
+}
+
+// alsoIs is err, which also is another sentinel its text already explains.
+type alsoIs struct{ err, also error }
+
+func (a alsoIs) Error() string   { return a.err.Error() }
+func (a alsoIs) Unwrap() []error { return []error{a.err, a.also} }
+
+// Refused reports whether the ruler gave no figure.
+func (c CoreClock) Refused() bool { return c.CyclesPerTick <= 0 }
 
 // CoreOptions sets how [MeasureCoreClock] runs; the zero value gives the
 // defaults.
 type CoreOptions struct {
-	Short int // short chain length in ops; 0 means 2,000
-	Long  int // long chain length in ops; 0 means 100,000 (must exceed Short by at least 1,000)
-	Reps  int // times each chain is timed; 0 means 30 (1 to 100,000)
-	// RatioTolerance is the relative deviation of ImulAddRatio from the
-	// documented latency that draws a warning; 0 means 0.03.
+	Short int // ADD chain's short length in links; 0 means 2,000
+	Long  int // ADD chain's long length; 0 means 100,000 (must exceed Short by at least 1,000)
+	Reps  int // samples of each chain at each length per try; 0 means 30 (1 to 100,000)
+	// RatioTolerance is the agreement the IMUL chain must show
+	// (RulerThresholds.Agree); 0 means DefaultRulerThresholds.Agree.
 	RatioTolerance float64
+	// Tries is how many times the chains are measured when they disagree
+	// (a disagreement every time is a fact about the CPU, not the moment);
+	// 0 means 3 (1 to 100).
+	Tries int
+	// CounterHz is the counter frequency for the plausibility of the core
+	// clock; 0 skips that check ([Measure] decides again with the
+	// frequency it measured).
+	CounterHz float64
 }
 
 // DefaultCoreOptions holds the defaults behind a zero [CoreOptions].
-var DefaultCoreOptions = CoreOptions{Short: 2000, Long: 100_000, Reps: 30, RatioTolerance: 0.03}
+var DefaultCoreOptions = CoreOptions{Short: 2000, Long: 100_000, Reps: 30, RatioTolerance: DefaultRulerThresholds.Agree, Tries: 3}
 
 func (o CoreOptions) withDefaults() (CoreOptions, error) {
 	if o.Short == 0 {
@@ -65,6 +257,9 @@ func (o CoreOptions) withDefaults() (CoreOptions, error) {
 	if o.RatioTolerance == 0 {
 		o.RatioTolerance = DefaultCoreOptions.RatioTolerance
 	}
+	if o.Tries == 0 {
+		o.Tries = DefaultCoreOptions.Tries
+	}
 	switch {
 	case o.Short < 1:
 		return o, fmt.Errorf("%w: short chain length %d (allowed: ≥ 1)", ErrBadCount, o.Short)
@@ -74,22 +269,18 @@ func (o CoreOptions) withDefaults() (CoreOptions, error) {
 		return o, fmt.Errorf("%w: reps %d (allowed: 1 to 100000)", ErrBadCount, o.Reps)
 	case !(o.RatioTolerance > 0 && o.RatioTolerance < 1):
 		return o, fmt.Errorf("%w: ratio tolerance %v (allowed: between 0 and 1)", ErrBadCount, o.RatioTolerance)
+	case o.Tries < 1 || o.Tries > 100:
+		return o, fmt.Errorf("%w: tries %d (allowed: 1 to 100)", ErrBadCount, o.Tries)
+	case math.IsNaN(o.CounterHz) || o.CounterHz < 0:
+		return o, fmt.Errorf("%w: counter frequency %v Hz (allowed: ≥ 0; 0 skips the plausibility check)", ErrBadCount, o.CounterHz)
 	}
 	return o, nil
 }
 
-// timeChain returns the ticks one call of f(n) took, and false when start
-// and stop ran on different CPUs.
-func timeChain(f func(int) uint64, n int) (uint64, bool) {
-	// The chains are assembly (or //go:noinline Go), so the compiler cannot
-	// drop the call even though its result is not used.
-	a, auxA := tsc.StartCPU()
-	f(n)
-	b, auxB := tsc.StopCPU()
-	if auxA != auxB || b < a {
-		return 0, false
-	}
-	return b - a, true
+func (o CoreOptions) thresholds() RulerThresholds {
+	t := DefaultRulerThresholds
+	t.Agree = o.RatioTolerance
+	return t
 }
 
 var (
@@ -98,11 +289,14 @@ var (
 	imulKnown bool
 )
 
-// MeasureCoreClock times the ADD and IMUL chains at two lengths, each
-// o.Reps times, interleaved, keeps the minimum of each, and derives core
-// cycles per tick from the ADD slope. The IMUL/ADD ratio is checked against
-// [CPU.ImulLatency] of this processor (detected once) where it is known. It
-// locks the calling goroutine's OS thread while it runs; pin it first.
+// MeasureCoreClock measures core cycles per tick with a [Ruler]: the
+// register ADD, IMUL and small-immediate ADD chains at two lengths each,
+// o.Reps samples of every stream, interleaved, the minimum of each kept.
+// The IMUL chain checks the ADD chain where this processor's multiply
+// latency is documented ([CPU.ImulLatency], detected once); when they
+// disagree it measures again, up to o.Tries times, and a disagreement in
+// every try is reported as a fact about this CPU. It locks the calling
+// goroutine's OS thread while it runs; pin it first.
 func MeasureCoreClock(o CoreOptions) (CoreClock, error) {
 	imulOnce.Do(func() { imulLat, imulKnown = DetectCPU().ImulLatency() })
 	return measureCoreClock(o, imulLat, imulKnown)
@@ -119,45 +313,60 @@ func measureCoreClock(o CoreOptions, lat float64, known bool) (CoreClock, error)
 	if !known {
 		lat = 0
 	}
-	cc := CoreClock{Short: o.Short, Long: o.Long, Reps: o.Reps, Exact: chain.Exact(), ImulLatency: lat}
-	chains := []func(int) uint64{chain.Add, chain.Imul}
-	lengths := []int{o.Short, o.Long}
-	var best [2][2]uint64 // [chain][length]
-	for i := range best {
-		for j := range best[i] {
-			best[i][j] = math.MaxUint64
-		}
+	// The IMUL chain spans about the ADD chain's ticks at 3 cycles a link.
+	ro := RulerOptions{
+		AddShort: o.Short, AddLong: o.Long,
+		ImulShort: max(1, o.Short/3), ImulLong: max(2, o.Long/3),
+		ImmShort: o.Short, ImmLong: o.Long,
+		ImulLatency: lat, CounterHz: o.CounterHz, K: 1, MaxSamples: o.Reps,
+		Thresholds: o.thresholds(),
 	}
 	chain.Add(o.Long) // warm up: page in the code, let the core clock settle
-	for r := 0; r < o.Reps; r++ {
-		for i, f := range chains {
-			for j, n := range lengths {
-				if t, ok := timeChain(f, n); ok && t < best[i][j] {
-					best[i][j] = t
-				}
+	var cc CoreClock
+	for try := 1; try <= o.Tries; try++ {
+		r, err := NewRuler(ro)
+		if err != nil {
+			return CoreClock{}, err
+		}
+		for range o.Reps {
+			for _, s := range r.Streams() {
+				r.Sample(s, 0, false)
 			}
 		}
-	}
-	for i := range best {
-		for j := range best[i] {
-			if best[i][j] == math.MaxUint64 {
-				return cc, fmt.Errorf("%w: every timing of a chain straddled a CPU migration", ErrUnstable)
+		for _, s := range r.Streams() {
+			if r.Taken(s) > 0 && r.kb[s].Kept() == 0 {
+				return cc, fmt.Errorf("%w: every timing of the %s chain straddled a CPU migration", ErrUnstable, s)
 			}
 		}
+		cc = r.Verdict()
+		cc.Tries = try
+		if !errors.Is(cc.Err, ErrRulersDisagree) {
+			break
+		}
 	}
-	dn := float64(o.Long - o.Short)
-	cc.AddTicksPerOp = (float64(best[0][1]) - float64(best[0][0])) / dn
-	cc.ImulTicksPerOp = (float64(best[1][1]) - float64(best[1][0])) / dn
-	if cc.AddTicksPerOp <= 0 || cc.ImulTicksPerOp <= 0 {
-		return cc, fmt.Errorf("%w: chain slopes add %.4g, imul %.4g ticks/op are not positive", ErrUnstable, cc.AddTicksPerOp, cc.ImulTicksPerOp)
-	}
-	cc.CyclesPerTick = 1 / cc.AddTicksPerOp
-	cc.ImulAddRatio = cc.ImulTicksPerOp / cc.AddTicksPerOp
-	if !cc.Exact {
-		cc.Warnings = append(cc.Warnings, fmt.Errorf("%w: this build uses the pure-Go chains (GOARCH %s or -tags noasm); core cycles are approximate", ErrInexactChains, runtime.GOARCH))
-	}
-	if known && math.Abs(cc.ImulAddRatio/lat-1) > o.RatioTolerance {
-		cc.Warnings = append(cc.Warnings, fmt.Errorf("%w: imul/add = %.3f, expected %.2f ± %.0f%%: the core clock changed while the chains ran, or the machine is busy", ErrRatio, cc.ImulAddRatio, lat, o.RatioTolerance*100))
-	}
+	cc.Short, cc.Long, cc.Reps = o.Short, o.Long, o.Reps
+	cc.finish()
 	return cc, nil
+}
+
+// finish words a disagreement that persisted over every try as a fact about
+// the CPU, and gathers the warnings.
+func (c *CoreClock) finish() {
+	if errors.Is(c.Err, ErrRulersDisagree) && c.Tries > 1 {
+		c.Err = fmt.Errorf("%w; the same in %d measurements of %d: this CPU does not run one of the chains at its documented latency (a renamer that folds the chain, or a multiply latency other than the CPU table's), not a busy moment", c.Err, c.Tries, c.Tries)
+	}
+	c.Warnings = nil
+	if c.Err != nil {
+		c.Warnings = append(c.Warnings, c.Err)
+	}
+}
+
+// withCounterHz decides c's figures again with the counter frequency
+// known, for the plausibility of the core clock.
+func (c CoreClock) withCounterHz(hz float64, th RulerThresholds) CoreClock {
+	d := DecideRuler(RulerFigures{AddTicksPerOp: c.AddTicksPerOp, ImulTicksPerOp: c.ImulTicksPerOp, ImmTicksPerOp: c.Imm.TicksPerOp,
+		ImulLatency: c.ImulLatency, CounterHz: hz, Exact: c.Exact}, th)
+	d.Converged, d.Short, d.Long, d.Reps, d.Tries = c.Converged, c.Short, c.Long, c.Reps, c.Tries
+	d.finish()
+	return d
 }

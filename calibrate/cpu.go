@@ -49,23 +49,18 @@ type CPU struct {
 	Emulated string
 }
 
-// ImulLatency returns the documented latency in core cycles of one link of
-// the IMUL (MUL) reference chain on this processor and whether it is known:
-// 3 on amd64; on arm64 the value for the core named by ArmImplementer and
-// ArmPart (see chain.ImulLatencyArm), unknown for other cores; unknown for
+// ImulLatency returns the documented latency in core cycles of one link
+// of the IMUL (arm64: MUL) reference chain on this processor and whether
+// it is known, from the CPU table ([CPU.Microarch]): 3 on Intel's big
+// cores since Nehalem and on AMD Zen; on arm64 the value for the core
+// named by ArmImplementer and ArmPart; unknown for other processors, for
 // the pure-Go chains and under emulation.
 func (c CPU) ImulLatency() (cycles float64, known bool) {
-	if c.Emulated != "" || !chain.Exact() {
+	if !chain.Exact() {
 		return 0, false
 	}
-	if cycles, known = chain.ImulLatency(); known {
-		return cycles, true
-	}
-	if c.GOARCH == "arm64" {
-		cycles, _, known = chain.ImulLatencyArm(c.ArmImplementer, c.ArmPart)
-		return cycles, known
-	}
-	return 0, false
+	m := c.Microarch()
+	return m.ImulLatency, m.ImulLatency > 0
 }
 
 // CounterConstant reports whether the counter runs at a constant rate, so

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/cyclebench/cyclebench/internal/chain"
 	"github.com/cyclebench/cyclebench/tsc"
 )
 
@@ -104,41 +103,6 @@ func TestNoMigrationCheck(t *testing.T) {
 			err := noMigrationCheck(c)
 			if !errors.Is(err, ErrNoMigrationCheck) || !strings.HasPrefix(err.Error(), "calibrate: ") || !strings.Contains(err.Error(), "pin") {
 				t.Fatalf("noMigrationCheck(%q) = %v", c, err)
-			}
-		})
-	}
-}
-
-func TestCPUImulLatency(t *testing.T) {
-	amd64Lat, amd64Known := chain.ImulLatency()
-	tests := []struct {
-		name  string
-		cpu   CPU
-		want  float64
-		known bool
-	}{
-		{"neoverse n1", CPU{GOARCH: "arm64", ArmImplementer: 0x41, ArmPart: 0xd0c}, 4, true},
-		{"neoverse v1", CPU{GOARCH: "arm64", ArmImplementer: 0x41, ArmPart: 0xd40}, 2, true},
-		{"unlisted arm core", CPU{GOARCH: "arm64", ArmImplementer: 0x41, ArmPart: 0xd03}, 0, false},
-		{"unknown arm core", CPU{GOARCH: "arm64", ArmImplementer: -1, ArmPart: -1}, 0, false},
-		{"emulated neoverse", CPU{GOARCH: "arm64", ArmImplementer: 0x41, ArmPart: 0xd0c, Emulated: "qemu"}, 0, false},
-		{"this build's x86", CPU{GOARCH: runtime.GOARCH}, amd64Lat, amd64Known},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			switch {
-			case tt.cpu.Emulated != "":
-			case !chain.Exact():
-				tt.want, tt.known = 0, false // the pure-Go chains have no documented latency
-			case amd64Known:
-				// The chain in use has one latency on its architecture,
-				// whatever the CPU struct says: only arm64 builds consult
-				// the per-core table.
-				tt.want, tt.known = amd64Lat, amd64Known
-			}
-			got, known := tt.cpu.ImulLatency()
-			if got != tt.want || known != tt.known {
-				t.Fatalf("ImulLatency() = %v, %v; want %v, %v", got, known, tt.want, tt.known)
 			}
 		})
 	}

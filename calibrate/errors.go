@@ -29,8 +29,16 @@ var (
 	// ErrImprecise (a warning): the counter frequency is known less precisely
 	// than MaxFrequencyPPM, so nanosecond figures carry that error.
 	ErrImprecise = errors.New("calibrate: frequency imprecise")
-	// ErrRatio (a warning): the IMUL/ADD slope ratio is far from the known latency ratio.
-	ErrRatio = errors.New("calibrate: imul/add ratio off")
+	// ErrRulersDisagree (a warning, and the reason for no cycle figure): the
+	// register ADD chain and the IMUL chain disagree on the core clock: the
+	// IMUL/ADD slope ratio is far from the documented IMUL latency.
+	ErrRulersDisagree = errors.New("calibrate: the core-clock rulers disagree")
+	// ErrImplausibleClock (a warning, and the reason for no cycle figure):
+	// the register ADD chain implies a core clock outside the plausible band.
+	ErrImplausibleClock = errors.New("calibrate: implausible core clock")
+	// ErrUnchecked (a warning): the cycles-per-tick figure rests on the
+	// register ADD chain alone; nothing could check it on this processor.
+	ErrUnchecked = errors.New("calibrate: core-clock ruler unchecked")
 	// ErrEmulated (a warning): the processor, and so the counter, is
 	// emulated (user-mode emulation such as qemu-user); ticks, nanoseconds
 	// and cycles describe the emulator, not any hardware.

@@ -2,15 +2,17 @@
 
 package chain
 
-const (
-	exact       = true
-	imulLatency = 3
-	imulKnown   = true
-)
+const exact = true
 
-// addChain adds 1 to x n times with dependent ADDQ $1 instructions (n > 0). Implemented in chain_amd64.s.
+// addChain adds 1 to x n times with dependent ADDQ BX, AX instructions, BX
+// holding 1 (n > 0). Implemented in chain_amd64.s.
 func addChain(x uint64, n int) uint64
 
-// imulChain multiplies x by ImulMultiplier n times with dependent IMULQ by ImulMultiplier (n > 0).
-// Implemented in chain_amd64.s.
+// addImmChain adds 1 to x n times with dependent ADDQ $1, AX instructions
+// (n > 0). Implemented in chain_amd64.s.
+func addImmChain(x uint64, n int) uint64
+
+// imulChain multiplies x by ImulMultiplier n times with dependent IMULQ BX,
+// AX instructions, BX holding ImulMultiplier (n > 0). Implemented in
+// chain_amd64.s.
 func imulChain(x uint64, n int) uint64

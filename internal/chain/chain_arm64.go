@@ -2,17 +2,16 @@
 
 package chain
 
-// The latency of a 64-bit MUL (MADD X-form) differs between arm64 cores,
-// so it is not known from the architecture alone: see [ImulLatencyArm].
-const (
-	exact       = true
-	imulLatency = 0
-	imulKnown   = false
-)
+const exact = true
 
-// addChain adds 1 to x n times with dependent ADD instructions (n > 0). Implemented in chain_arm64.s.
+// addChain adds 1 to x n times with dependent ADD R1, R0, R0 instructions,
+// R1 holding 1 (n > 0). Implemented in chain_arm64.s.
 func addChain(x uint64, n int) uint64
 
-// imulChain multiplies x by ImulMultiplier n times with dependent 64-bit MULs by ImulMultiplier (n > 0).
-// Implemented in chain_arm64.s.
+// addImmChain adds 1 to x n times with dependent ADD $1, R0, R0
+// instructions (n > 0). Implemented in chain_arm64.s.
+func addImmChain(x uint64, n int) uint64
+
+// imulChain multiplies x by ImulMultiplier n times with dependent 64-bit
+// MULs by ImulMultiplier (n > 0). Implemented in chain_arm64.s.
 func imulChain(x uint64, n int) uint64

@@ -2,21 +2,25 @@
 
 package chain
 
-const (
-	exact       = false
-	imulLatency = 0
-	imulKnown   = false
-)
+const exact = false
 
 // sink defeats constant folding of the fallback loops: the compiler cannot
-// know the increment, so it cannot replace the loop by a multiplication.
+// know the multiplier, so it cannot replace the loop by a power.
 var sink uint64 = 1
 
 //go:noinline
 func addChain(x uint64, n int) uint64 {
-	c := sink
+	c := addend
 	for i := 0; i < n; i++ {
 		x += c
+	}
+	return x
+}
+
+//go:noinline
+func addImmChain(x uint64, n int) uint64 {
+	for i := 0; i < n; i++ {
+		x++
 	}
 	return x
 }
