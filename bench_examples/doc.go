@@ -39,11 +39,17 @@
 //     45 650 593 517, 3 863 040 divisions; where int has 32 bits it is
 //     2 146 654 199 = 46 327 × 46 337. Elements counts divisions, found by
 //     one untimed dry run in New, so New costs as much as one Run.
-//   - AddChain, ImulChain: n dependent 64-bit ADDs (1 core cycle each) or
-//     IMULs (3 core cycles each) in assembly, from internal/chain: the ruler
-//     that converts counter ticks into core cycles. Under -tags noasm and on
-//     architectures without the assembly, the chains are Go loops whose
-//     per-op cost is only approximate.
+//   - AddChain, ImulChain: n dependent 64-bit ADDs of a register (1 core
+//     cycle each on every core) or IMULs (3 core cycles each on Intel's big
+//     cores and AMD Zen) in assembly, from internal/chain: the two chains of
+//     the ruler that converts counter ticks into core cycles, measured here
+//     as kernels. Under -tags noasm and on architectures without the
+//     assembly, the chains are Go loops whose per-op cost is only
+//     approximate.
+//   - AddImmChain: n dependent ADDs of the immediate 1 (ADDQ $1): 1 core
+//     cycle each on most cores, about 0.2 on Golden Cove-class Intel cores,
+//     which fold a small-immediate add at register rename. It shows the
+//     folding as measured; it is why the ruler adds a register.
 //   - Psum1, Psum2: CS:APP figure 5.1, prefix sums p[i] = p[i-1] + a[i] in
 //     float32 as in the book; Psum2 does two elements per iteration and
 //     keeps the middle value in a register. Both add in the same order, so

@@ -20,6 +20,7 @@ func ExampleAll() {
 	// Factorize  seed 004        default true, cpe false
 	// AddChain   reference chain default true, cpe true
 	// ImulChain  reference chain default true, cpe true
+	// AddImmChain reference chain default true, cpe true
 	// Psum1      CS:APP 5        default true, cpe true
 	// Psum2      CS:APP 5        default true, cpe true
 	// Combine1   CS:APP 5        default true, cpe true
@@ -63,10 +64,11 @@ func ExampleSelect() {
 	// Output:
 	// AddChain
 	// ImulChain
+	// AddImmChain
 	// Combine4
 	// Combine5
 	// Combine6
-	// 15 kernels by default
+	// 16 kernels by default
 	// true
 }
 

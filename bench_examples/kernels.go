@@ -84,6 +84,7 @@ func specs() []spec {
 		factorizeSpec(),
 		addChainSpec(),
 		imulChainSpec(),
+		addImmChainSpec(),
 		psumSpec(1),
 		psumSpec(2),
 		combineSpec(1),
@@ -97,7 +98,8 @@ func specs() []spec {
 
 // All returns every kernel, in this stable order: the seed kernels in the
 // order of the source articles (SumLoop, HashLoop, Sleep, SortInts,
-// BubbleSort, Factorize), then the reference chains (AddChain, ImulChain),
+// BubbleSort, Factorize), then the reference chains (AddChain, ImulChain,
+// AddImmChain),
 // then the CS:APP chapter 5 kernels (Psum1, Psum2, Combine1 … Combine6).
 // Each call returns a new slice.
 func All() []Kernel {

@@ -14,7 +14,7 @@ import (
 
 var wantOrder = []string{
 	"SumLoop", "HashLoop", "Sleep", "SortInts", "BubbleSort", "Factorize",
-	"AddChain", "ImulChain", "Psum1", "Psum2",
+	"AddChain", "ImulChain", "AddImmChain", "Psum1", "Psum2",
 	"Combine1", "Combine2", "Combine3", "Combine4", "Combine5", "Combine6",
 }
 
@@ -67,7 +67,7 @@ func TestAllOrderAndAttributes(t *testing.T) {
 	if !slices.Equal(got, wantOrder) {
 		t.Fatalf("All() names = %v, want %v", got, wantOrder)
 	}
-	cpe := map[string]bool{"SumLoop": true, "HashLoop": true, "AddChain": true, "ImulChain": true,
+	cpe := map[string]bool{"SumLoop": true, "HashLoop": true, "AddChain": true, "ImulChain": true, "AddImmChain": true,
 		"Psum1": true, "Psum2": true, "Combine1": true, "Combine2": true, "Combine3": true,
 		"Combine4": true, "Combine5": true, "Combine6": true}
 	units := map[string]bool{"elements": true, "ops": true, "iterations": true, "ms": true, "divisions": true}
@@ -140,7 +140,7 @@ func TestSmallSizes(t *testing.T) {
 func TestCheckBeforeRunFails(t *testing.T) {
 	// Before any Run the outputs are zero or still shuffled: Check must say so.
 	for _, name := range []string{"SumLoop", "HashLoop", "SortInts", "BubbleSort", "Factorize",
-		"AddChain", "ImulChain", "Combine1", "Combine6"} {
+		"AddChain", "ImulChain", "AddImmChain", "Combine1", "Combine6"} {
 		t.Run(name, func(t *testing.T) {
 			k, err := Lookup(name)
 			if err != nil {
@@ -177,6 +177,7 @@ func TestCheckDetectsWrongOutput(t *testing.T) {
 		{"Factorize", 10007 * 10009, "zero", func(s any) { s.(*factorState).divisor = 0 }},
 		{"AddChain", 100, "result off by one", func(s any) { s.(*chainState).acc++ }},
 		{"ImulChain", 100, "result off by one", func(s any) { s.(*chainState).acc++ }},
+		{"AddImmChain", 100, "result off by one", func(s any) { s.(*chainState).acc++ }},
 		{"Psum1", 100, "last prefix wrong", func(s any) { p := s.(*psumState).p; p[99]++ }},
 		{"Psum2", 100, "first prefix wrong", func(s any) { s.(*psumState).p[0]++ }},
 	}
@@ -270,7 +271,7 @@ func TestSelect(t *testing.T) {
 		{"^Sort", []string{"SortInts"}, nil},
 		{"Sort", []string{"SortInts", "BubbleSort"}, nil},
 		{"Sleep", []string{"Sleep"}, nil},
-		{"Chain$|^Psum", []string{"AddChain", "ImulChain", "Psum1", "Psum2"}, nil},
+		{"Chain$|^Psum", []string{"AddChain", "ImulChain", "AddImmChain", "Psum1", "Psum2"}, nil},
 		{"(", nil, ErrBadPattern},
 		{"[z-a]", nil, ErrBadPattern},
 		{"nothing", nil, ErrNoMatch},

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cyclebench/cyclebench/calibrate"
 )
 
 // grid returns n samples of about base ticks on a counter that advances q
@@ -271,8 +273,9 @@ func TestFindModes(t *testing.T) {
 
 // TestPlanRound checks the order of a round's samples: the targets there
 // and back with the ruler's long chain at the turn, then the empty loop and
-// the ruler; every other round backwards, others first; no ruler without
-// cycles.
+// the ruler's streams (ADD short and long, IMUL short and long where the
+// IMUL chain checks); every other round backwards, others first; no ruler
+// without cycles.
 func TestPlanRound(t *testing.T) {
 	over := &stream{}
 	a := &target{inst: Instance{Name: "A"}, rs: []int{8}, overs: []*stream{over}}
@@ -286,14 +289,14 @@ func TestPlanRound(t *testing.T) {
 				out = append(out, s.t.inst.Name)
 			case slotOverhead:
 				out = append(out, "O")
-			case slotShort:
-				out = append(out, "S")
-			case slotLong:
-				out = append(out, "L")
+			case slotRuler:
+				out = append(out, map[calibrate.RulerStream]string{calibrate.AddShort: "S", calibrate.AddLong: "L", calibrate.ImulShort: "s", calibrate.ImulLong: "l"}[s.rs])
 			}
 		}
 		return strings.Join(out, " ")
 	}
+	addOnly := []calibrate.RulerStream{calibrate.AddShort, calibrate.AddLong}
+	checked := []calibrate.RulerStream{calibrate.AddShort, calibrate.AddLong, calibrate.ImulShort, calibrate.ImulLong}
 	for _, tt := range []struct {
 		targets  []*target
 		rounds   int
@@ -301,6 +304,8 @@ func TestPlanRound(t *testing.T) {
 		want     string
 	}{
 		{[]*target{a, b}, 0, false, "A B L B A O S L"},
+		{[]*target{a}, 2, false, "A L A O S L s l"}, // with the IMUL chain
+		{[]*target{a}, 3, false, "l s L S O A L A"},
 		{[]*target{a, b}, 1, false, "L S O B A L A B"},
 		{[]*target{a}, 0, false, "A L A O S L"},
 		{[]*target{a}, 1, false, "L S O A L A"},
@@ -309,8 +314,12 @@ func TestPlanRound(t *testing.T) {
 		{[]*target{a, b}, 0, true, "A B B A O"},
 		{[]*target{a, b}, 1, true, "O B A A B"},
 	} {
-		e := &engine{targets: tt.targets, rounds: tt.rounds}
-		e.cfg.NoCycles = tt.noCycles
+		e := &engine{targets: tt.targets, rounds: tt.rounds, rstreams: addOnly}
+		if tt.noCycles {
+			e.rstreams = nil
+		} else if strings.Contains(tt.want, " s") { // the IMUL streams
+			e.rstreams = checked
+		}
 		if got := layout(e); got != tt.want {
 			t.Errorf("%d targets, round %d, NoCycles %v: %q, want %q", len(tt.targets), tt.rounds, tt.noCycles, got, tt.want)
 		}

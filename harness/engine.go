@@ -11,6 +11,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/cyclebench/cyclebench/affinity"
@@ -85,20 +86,6 @@ func sampleFenced(f func(), r int, cpu int, checkCPU bool) (ticks uint64, ok boo
 	return b - a, true
 }
 
-// sampleChain times one ADD chain of n links: the ruler.
-//
-//go:noinline
-func sampleChain(n int, cpu int, checkCPU bool) (ticks uint64, ok bool) {
-	a, auxA := tsc.StartCPU()
-	s := chain.Add(n)
-	b, auxB := tsc.StopCPU()
-	runtime.KeepAlive(s)
-	if auxA != auxB || b < a || (checkCPU && tsc.AuxCPU(auxB) != cpu) {
-		return 0, false
-	}
-	return b - a, true
-}
-
 // stream is one K-best series of samples.
 type stream struct {
 	kb        *stats.KBest
@@ -128,6 +115,21 @@ func (s *stream) add(v float64, ok bool) {
 func (s *stream) done(maxSamples int) bool {
 	return s.kb.Converged() || s.taken >= maxSamples
 }
+
+// rulerShort is the ruler's short ADD chain in links: long enough to hold
+// the timing's fixed cost, short enough to cost nothing.
+const rulerShort = 256
+
+// imulShare is the share of the ADD chain's span (beyond the short chain)
+// that the IMUL chain spans: it checks a ratio to DefaultRulerThresholds'
+// 10%, so a span of a thousand counter quanta (a quarter of the
+// DefaultMinRegionSteps the ADD chain spans) resolves it a hundred times
+// over, for about 5% more sampling time per round.
+const imulShare = 0.25
+
+// rulerChains, when set (by tests), replaces the ruler's ADD and IMUL
+// chains: a ruler that lies must be refused.
+var rulerChains struct{ add, imul func(uint64, int) uint64 }
 
 // refEpsilon caps the relative tolerance of the reference-chain streams.
 // Every cycle figure is the target's ticks times the ruler's cycles per
@@ -185,17 +187,17 @@ type engine struct {
 	commonR  bool
 	targets  []*target
 	overs    map[int]*stream // the empty loop, by R
-	short    *stream
-	long     *stream
-	shortLen int
-	longLen  int
-	rulerQ   float64 // the counter quantum the long chain was sized for
+	ruler    *calibrate.Ruler
+	rstreams []calibrate.RulerStream // the ruler's streams, sampled every round
+	rulerQ   float64                 // the counter quantum the long chain was sized for
 	rounds   int
 	wall     time.Duration
-	cpt      float64 // core cycles per tick, from the ruler
-	cptFrom  string  // CyclesRuler, or CyclesCalibration when the ruler gave no slope
-	refOK    bool    // both ruler streams converged
-	warnings []error // the loop's own: pinning, calibration, ruler, CPU share
+	verdict  calibrate.CoreClock // the ruler's verdict (finishRuler)
+	cpt      float64             // core cycles per tick, from the ruler; 0 when refused
+	cptFrom  string              // CyclesRuler, or CyclesCalibration when the ruler gave no slope
+	checked  bool                // a second chain checked cpt
+	refOK    bool                // both ADD streams converged
+	warnings []error             // the loop's own: pinning, calibration, ruler, CPU share
 
 	// CPU time and utilisation of the whole loop.
 	threadCPU    time.Duration
@@ -279,6 +281,7 @@ func newEngine(cfg Config, cal *calibrate.Calibration, th *pinned.Thread, insts 
 	}
 	if !cfg.NoCycles {
 		runtime.KeepAlive(chain.Add(100_000))
+		runtime.KeepAlive(chain.Imul(30_000))
 	}
 
 	need := 0.0
@@ -308,27 +311,65 @@ func newEngine(cfg Config, cal *calibrate.Calibration, th *pinned.Thread, insts 
 			return nil, err
 		}
 	}
-	refEps := math.Min(cfg.Epsilon, refEpsilon)
-	abs := cfg.absTicks(e.step)
-	var err error
-	if e.short, err = newStream(cfg.K, refEps, abs, cfg.MaxSamples); err != nil {
-		return nil, err
+	if cfg.NoCycles {
+		return e, nil
 	}
-	e.long, _ = newStream(cfg.K, refEps, abs, cfg.MaxSamples)
-	e.shortLen = 256
 	e.rulerQ = e.step
 	for _, t := range e.targets {
 		e.rulerQ = math.Max(e.rulerQ, t.quantum)
 	}
-	e.sizeRuler(need)
+	lat, _ := cal.CPU.ImulLatency()
+	ro := calibrate.RulerOptions{
+		AddShort: rulerShort, ImulLatency: lat, CounterHz: e.hz,
+		K: cfg.K, Epsilon: math.Min(cfg.Epsilon, refEpsilon), AbsTicks: cfg.absTicks(e.step), MaxSamples: cfg.MaxSamples,
+		Add: rulerChains.add, Imul: rulerChains.imul,
+	}
+	ro.AddLong, ro.ImulShort, ro.ImulLong = e.rulerLengths(need)
+	if lat <= 0 {
+		// Nothing documents the multiply here: the IMUL chain could
+		// check nothing, so it is not sampled.
+		ro.ImulShort, ro.ImulLong = 0, 0
+	}
+	var err error
+	if e.ruler, err = calibrate.NewRuler(ro); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrBadConfig, err)
+	}
+	e.rstreams = e.ruler.Streams()
 	e.probeRuler()
 	return e, nil
 }
 
-// sizeRuler makes the ruler's long chain span need ticks beyond the short
-// one, at the calibration's core-clock ratio.
+// linksPerTick is how many links of the register ADD chain run per counter
+// tick, as the calibration measured it (whether or not its ruler was
+// accepted: this only sizes the chains), for sizing the ruler's chains.
+func (e *engine) linksPerTick() float64 {
+	if a := e.cal.Core.AddTicksPerOp; a > 0 && !math.IsInf(a, 0) {
+		return 1 / a
+	}
+	return math.Max(e.cal.Core.CyclesPerTick, 0.1)
+}
+
+// rulerLengths returns the long ADD chain that spans need ticks beyond the
+// short one, and the IMUL chain's short and long lengths, which span the
+// short ADD chain's ticks and imulShare of need beyond it, at three cycles
+// a link (the exact latency does not matter for sizing).
+func (e *engine) rulerLengths(need float64) (addLong, imulShort, imulLong int) {
+	lpt := e.linksPerTick()
+	addLong = rulerShort + int(math.Ceil(need*lpt))
+	imulShort = rulerShort / 3
+	imulLong = imulShort + int(math.Ceil(imulShare*need*lpt/3))
+	return addLong, imulShort, max(imulLong, imulShort+1)
+}
+
+// sizeRuler lengthens the ruler's long chains to span need ticks beyond the
+// short ones (never shortens them); the streams whose length changed start
+// again.
 func (e *engine) sizeRuler(need float64) {
-	e.longLen = max(e.longLen, e.shortLen+int(math.Ceil(need*math.Max(e.cal.Core.CyclesPerTick, 0.1))))
+	if e.ruler == nil {
+		return
+	}
+	addLong, _, imulLong := e.rulerLengths(need)
+	e.ruler.Resize(max(addLong, e.ruler.Ops(calibrate.AddLong)), max(imulLong, e.ruler.Ops(calibrate.ImulLong)))
 }
 
 // probeRuler lengthens the ruler when its long chain's samples show a
@@ -338,12 +379,9 @@ func (e *engine) sizeRuler(need float64) {
 // from one Measure to the next). probeSamples samples of the long chain
 // cost a few hundred microseconds at most.
 func (e *engine) probeRuler() {
-	if e.cfg.NoCycles {
-		return
-	}
 	buf := make([]uint64, 0, probeSamples)
 	for i := 0; i < probeSamples; i++ {
-		if v, ok := sampleChain(e.longLen, e.cpu, e.checkCPU); ok {
+		if v, ok := e.ruler.Time(calibrate.AddLong, e.cpu, e.checkCPU); ok {
 			buf = append(buf, v)
 		}
 	}
@@ -454,15 +492,15 @@ func (e *engine) exhausted() bool {
 const (
 	slotTarget = iota
 	slotOverhead
-	slotShort
-	slotLong
+	slotRuler
 )
 
 type slot struct {
 	kind int
 	t    *target
-	s    *stream // the overhead stream of slotOverhead
-	r    int     // its R
+	s    *stream               // the overhead stream of slotOverhead
+	r    int                   // its R
+	rs   calibrate.RulerStream // the ruler's stream of slotRuler
 }
 
 // run takes rounds until [decideStop] says so. A round visits the targets
@@ -556,12 +594,13 @@ func (e *engine) othersDone() bool {
 			}
 		}
 	}
-	return e.cfg.NoCycles || (e.short.done(m) && e.long.done(m))
+	return e.ruler == nil || e.ruler.Done()
 }
 
 // plan lists the samples of the next round in order (see run): every
-// target there and back with the ruler's long chain between, the empty loop
-// of every R variant, and the ruler again.
+// target there and back with the ruler's long ADD chain between, the empty
+// loop of every R variant, and the ruler's streams (ADD short and long,
+// then IMUL short and long where the IMUL chain checks the ADD chain).
 func (e *engine) plan(slots []slot) []slot {
 	for _, t := range e.targets {
 		t.lastOK = false
@@ -571,8 +610,8 @@ func (e *engine) plan(slots []slot) []slot {
 	if e.rounds%2 == 1 {
 		slices.Reverse(slots)
 	}
-	if !e.cfg.NoCycles {
-		slots = append(slots, slot{kind: slotLong})
+	if len(e.rstreams) > 0 {
+		slots = append(slots, slot{kind: slotRuler, rs: calibrate.AddLong})
 	}
 	for i := nt - 1; i >= 0; i-- {
 		slots = append(slots, slots[i])
@@ -585,8 +624,8 @@ func (e *engine) plan(slots []slot) []slot {
 			}
 		}
 	}
-	if !e.cfg.NoCycles {
-		slots = append(slots, slot{kind: slotShort}, slot{kind: slotLong})
+	for _, rs := range e.rstreams {
+		slots = append(slots, slot{kind: slotRuler, rs: rs})
 	}
 	if e.rounds%2 == 1 {
 		// The others first, backwards.
@@ -646,12 +685,8 @@ func (e *engine) do(s slot) {
 		if ok {
 			e.mon.keepBest(&s.s.hw, v, s.r)
 		}
-	case slotShort:
-		v, ok := sampleChain(e.shortLen, e.cpu, e.checkCPU)
-		e.short.add(float64(v), ok)
-	case slotLong:
-		v, ok := sampleChain(e.longLen, e.cpu, e.checkCPU)
-		e.long.add(float64(v), ok)
+	case slotRuler:
+		e.ruler.Sample(s.rs, e.cpu, e.checkCPU)
 	}
 }
 
@@ -703,33 +738,52 @@ func (e *engine) retune(t *target) {
 		u.retunes++
 		_ = e.reset(u) // cannot fail: the same K, ε and MaxSamples made it before
 	}
-	before := e.longLen
-	if e.sizeRuler(d.Need); e.longLen != before {
-		e.long.kb.Reset()
-		e.long.taken, e.long.discarded = 0, 0
-	}
+	e.sizeRuler(d.Need)
 }
 
-// finishRuler turns the ADD-chain streams into core cycles per tick.
+// finishRuler turns the ruler's streams into core cycles per tick, with
+// calibrate.DecideRuler's verdict: a figure only when the ADD and IMUL
+// chains agree (or nothing could check them: then the calibration's
+// warning says so); when the ADD chain gave no slope at all, the
+// calibration's figure, if it had one; otherwise no figure, and a warning
+// naming both chains.
 func (e *engine) finishRuler() {
-	if e.cfg.NoCycles {
+	if e.ruler == nil {
 		return
 	}
-	e.refOK = e.short.kb.Converged() && e.long.kb.Converged()
+	v := e.ruler.Verdict()
+	e.verdict, e.refOK = v, v.Converged
+	cal := e.cal.Core
 	switch {
-	case e.long.kb.Kept() > 0 && e.short.kb.Kept() > 0 && e.long.kb.Min() > e.short.kb.Min():
-		e.cpt, e.cptFrom = float64(e.longLen-e.shortLen)/(e.long.kb.Min()-e.short.kb.Min()), CyclesRuler
+	case !v.Refused():
+		e.cpt, e.cptFrom, e.checked = v.CyclesPerTick, CyclesRuler, v.Checked
 		if !e.refOK {
 			e.warnings = append(e.warnings, fmt.Errorf("%w: the reference chain did not converge; the cycle estimate is less certain", ErrNoCycles))
 		}
-	default:
-		e.cpt, e.cptFrom = e.cal.Core.CyclesPerTick, CyclesCalibration
+		if !v.Checked && cal.Checked {
+			e.warnings = append(e.warnings, fmt.Errorf("%w: %w", ErrNoCycles, v.Err))
+		}
+	case errors.Is(v.Err, calibrate.ErrUnstable) && !cal.Refused():
+		e.cpt, e.cptFrom, e.checked = cal.CyclesPerTick, CyclesCalibration, cal.Checked
 		e.refOK = false
 		e.warnings = append(e.warnings, fmt.Errorf("%w: the reference chain gave no usable slope; the calibration's %.4f cycles/tick is used", ErrNoCycles, e.cpt))
+	default:
+		e.refOK = false
+		why := "the calibration's chains agreed a moment before: measure again to tell a busy moment from a fact about this CPU"
+		if cal.Refused() {
+			why = "the calibration's chains were refused too: " + errorText(cal.Err)
+		}
+		e.warnings = append(e.warnings, fmt.Errorf("%w: %w (%s)", ErrNoCycles, v.Err, why))
 	}
-	if !chain.Exact() {
-		e.warnings = append(e.warnings, fmt.Errorf("%w: the reference chain is the pure-Go fallback on this build; cycles are approximate", ErrNoCycles))
+}
+
+// errorText is err's message without the package prefix it starts with.
+func errorText(err error) string {
+	s := err.Error()
+	if i := strings.Index(s, ": "); i >= 0 && !strings.Contains(s[:i], " ") {
+		return s[i+2:]
 	}
+	return s
 }
 
 // cpuFigures reads the loop's thread CPU time and utilisation and warns
@@ -812,8 +866,11 @@ func (e *engine) result(t *target) (Result, error) {
 	}
 	res.Nanoseconds = res.Ticks / e.hz * 1e9
 	if !cfg.NoCycles {
+		res.Ruler = e.verdict
 		res.CyclesPerTick, res.ReferenceConverged = e.cpt, e.refOK
-		res.Cycles, res.CyclesSource = res.Ticks*e.cpt, e.cptFrom
+		if e.cpt > 0 {
+			res.Cycles, res.CyclesSource, res.CyclesChecked = res.Ticks*e.cpt, e.cptFrom, e.checked
+		}
 	}
 	name := nameOr(t.inst.Name)
 	res.Counters = counters(t.hw, t.overs[0].hw)
@@ -821,7 +878,7 @@ func (e *engine) result(t *target) (Result, error) {
 		if res.Cycles > 0 && math.Abs(pmu/res.Cycles-1) > 0.01 {
 			res.Warnings = append(res.Warnings, fmt.Errorf("%w: %s: the PMU counts %.5g cycles per call and the ruler %.5g (%.2g%% apart)", ErrCounters, name, pmu, res.Cycles, 100*(pmu/res.Cycles-1)))
 		}
-		res.Cycles, res.CyclesSource = pmu, CyclesPMU
+		res.Cycles, res.CyclesSource, res.CyclesChecked = pmu, CyclesPMU, true
 	}
 	if d := res.Disturbed; e.mon != nil && e.mon.faultsKept {
 		res.Warnings = append(res.Warnings, fmt.Errorf("harness: %s: %d of %d samples took page faults; the faults are part of the function's cost (it touches new memory) and those samples were kept", name, d.FaultingSamples, res.Samples))

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/cyclebench/cyclebench/calibrate"
 	"github.com/cyclebench/cyclebench/cputime"
 	"github.com/cyclebench/cyclebench/stats"
 )
@@ -41,14 +42,24 @@ type Result struct {
 	// Nanoseconds is Ticks converted with TicksPerSecond.
 	Nanoseconds float64
 	// Cycles is core cycles per call: Ticks × CyclesPerTick from the ruler,
-	// or the PMU's count (see CyclesSource). 0 when there is no figure
-	// (Config.NoCycles, or see Warnings).
+	// or the PMU's count (see CyclesSource). 0 when there is no figure:
+	// Config.NoCycles, or a ruler that was refused because its two chains
+	// disagreed or implied an impossible core clock (a warning wrapping
+	// ErrNoCycles names both chains' figures; Ruler.Err says why).
 	Cycles float64
 	// CyclesSource says where Cycles came from: CyclesRuler ("ruler"),
 	// CyclesPMU ("pmu"), CyclesCalibration ("calibration": the ruler gave
 	// no slope and the calibration's ratio, measured at another moment, was
 	// used; a warning says so), or "" when there is no cycle figure.
 	CyclesSource string
+	// CyclesChecked reports that Cycles was cross-checked: the ruler's
+	// register ADD chain and its IMUL chain (at this core's documented
+	// latency) agreed, or the PMU counted them. False when there is no
+	// figure and when the figure rests on the ADD chain alone (the
+	// multiply latency of this core is not documented, or the chains are
+	// the pure-Go fallback; a calibration warning wrapping
+	// calibrate.ErrUnchecked says so).
+	CyclesChecked bool
 	// Counters are the extra events of Config.Events, per call.
 	Counters []Counter
 	// Converged reports whether the K best target samples agreed within
@@ -97,9 +108,15 @@ type Result struct {
 	TicksPerSecond float64
 	// FrequencySource says where TicksPerSecond came from.
 	FrequencySource string
-	// CyclesPerTick is the core-clock ratio measured by the ADD chain
-	// interleaved with the target (0 with NoCycles).
+	// CyclesPerTick is the core-clock ratio measured by the ruler
+	// interleaved with the target (0 with NoCycles, and when the ruler was
+	// refused).
 	CyclesPerTick float64
+	// Ruler is the verdict of the core-clock ruler measured beside the
+	// target (calibrate.DecideRuler): both chains' slopes in ticks per
+	// link, their ratio, the core clock implied and, in Ruler.Err, why it
+	// was refused or unchecked. Zero with NoCycles.
+	Ruler calibrate.CoreClock
 	// ReferenceConverged reports whether both reference-chain streams converged.
 	ReferenceConverged bool
 	// Step is the counter's step in ticks, as detected (tsc.Steps).

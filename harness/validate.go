@@ -59,13 +59,28 @@ type Check struct {
 // Validation is the outcome of [Validate].
 type Validation struct {
 	Calibration *calibrate.Calibration
-	// AddTicks and ImulTicks fit ticks per call against chain length; their
+	// AddTicks, ImulTicks and ImmTicks fit ticks per call against chain
+	// length for the register ADD, IMUL and immediate ADD chains; their
 	// slopes are ticks per op.
-	AddTicks, ImulTicks stats.Fit
-	// AddCycles and ImulCycles fit estimated core cycles per call against
-	// chain length; their slopes are cycles per op (truth 1 and 3).
-	AddCycles, ImulCycles stats.Fit
-	Lengths               []int
+	AddTicks, ImulTicks, ImmTicks stats.Fit
+	// AddCycles, ImulCycles and ImmCycles fit estimated core cycles per
+	// call against chain length; their slopes are cycles per op (truth 1,
+	// the IMUL latency, and 1 or about 0.2 where the core folds the
+	// immediate ADD).
+	AddCycles, ImulCycles, ImmCycles stats.Fit
+	// AddCyclesByImul fits the register ADD chain's ticks converted with
+	// each measurement's IMUL chain instead of its ADD chain (cycles per
+	// tick = the IMUL latency over the IMUL chain's ticks per link): the
+	// ADD kernel judged by the other ruler (truth 1). Empty where the IMUL
+	// latency is not documented.
+	AddCyclesByImul stats.Fit
+	// RulerRatios are the IMUL/ADD slope ratios of the ruler of every
+	// measurement of the validation, in order; RulersChecked counts those
+	// whose ruler was checked (the chains agreed at the documented
+	// latency), RulersRefused those that gave no cycle figure.
+	RulerRatios                  []float64
+	RulersChecked, RulersRefused int
+	Lengths                      []int
 	// ImulAddRatio is ImulCycles.Slope / AddCycles.Slope (truth: the IMUL
 	// latency, 3): each chain length is converted with the ruler of its own
 	// measurement, so the core clock's moves between measurements cancel.
@@ -73,6 +88,10 @@ type Validation struct {
 	// the core clock held still over the whole validation (a warning says
 	// when it is more than 1% off: the machine was not quiet).
 	ImulAddRatio, TickRatio float64
+	// ImmFolded reports that the immediate ADD chain runs well under a
+	// cycle per op (calibrate.FoldedBelow) against the register ADD chain:
+	// the core folds it at rename.
+	ImmFolded bool
 	// Empty is the empty function's result in latency mode (truth 0 after
 	// subtraction). EmptyThroughput is the same in throughput mode, reported
 	// and not judged: calling a function in a tight loop costs the same for
@@ -96,7 +115,11 @@ type Validation struct {
 	// LatencyCycles are the latency-mode Cycles of the 1000-ADD kernel over
 	// Reps measurements (LatencyAdd is the first), LatencyCV their
 	// coefficient of variation, LatencyWall the total time.
-	LatencyCycles []float64
+	// LatencyByImul are the same measurements' ticks converted with their
+	// IMUL chain (empty where the IMUL latency is not documented): the
+	// figures the latency check judges, so that a ruler made of ADDs does
+	// not judge ADDs.
+	LatencyCycles, LatencyByImul []float64
 	LatencyCV     float64
 	LatencyWall   time.Duration
 	// BenchNs are testing.Benchmark's ns/op of the same kernel over Reps
@@ -119,12 +142,19 @@ type Validation struct {
 }
 
 // Validate checks the harness against kernels whose cost is known: dependent
-// ADD and IMUL chains (1 and 3 core cycles per op) measured in throughput
-// mode at several lengths, 1000 ADDs and 1000 IMULs measured in latency
-// mode (1000 and 3000 cycles per call, absolute), the empty function (0),
-// and compares its repeatability (both modes) and speed with
+// register ADD and IMUL chains (1 and 3 core cycles per op) measured in
+// throughput mode at several lengths, 1000 ADDs and 1000 IMULs measured in
+// latency mode (1000 and 3000 cycles per call, absolute), the empty
+// function (0), and compares its repeatability (both modes) and speed with
 // testing.Benchmark on the same kernel in the same run. It takes about 13 s
 // with the benchmark comparison, 1 s without.
+//
+// No chain is judged by a ruler made of itself: every measurement's ruler
+// must have been checked (its ADD and IMUL chains agreed), the ADD kernel
+// is judged in cycles of the IMUL chain measured beside it and the IMUL
+// kernel in cycles of the ADD chain, and the immediate ADD kernel's cycles
+// must follow its ticks (about 0.2 cycles per op where the core folds it,
+// 1 elsewhere), which a ruler made of that folded chain would not give.
 //
 // Each check is made as soon as its measurements are in. When a
 // measurement fails (cancelled through Config.Context, for example), the
@@ -178,9 +208,31 @@ func Validate(o ValidateOptions) (*Validation, error) {
 		add(Check{Name: name, Value: val, Truth: truth, Tolerance: tol, Unit: unit, Pass: math.Abs(val-truth) <= tol, Detail: detail})
 	}
 
-	// Chains at several lengths, ADD and IMUL interleaved.
+	// rulers records each measurement's ruler.
+	rulers := func(r Result) {
+		v.RulerRatios = append(v.RulerRatios, r.Ruler.ImulAddRatio)
+		switch {
+		case r.CyclesPerTick <= 0:
+			v.RulersRefused++
+		case r.Ruler.Checked:
+			v.RulersChecked++
+		}
+	}
+	// The IMUL latency is documented per core (3 on Intel's big cores and
+	// AMD Zen; 2 to 4 on arm64 cores): where it is not known, the figures
+	// that need it are reported, not judged.
+	lat, known := cal.CPU.ImulLatency()
+	// byImul converts r's ticks with its own IMUL chain (0 without one).
+	byImul := func(r Result) float64 {
+		if !known || !(r.Ruler.ImulTicksPerOp > 0) {
+			return 0
+		}
+		return r.Ticks * lat / r.Ruler.ImulTicksPerOp
+	}
+
+	// Chains at several lengths, the three interleaved.
 	xs := make([]float64, len(o.Lengths))
-	var addT, addC, mulT, mulC []float64
+	var addT, addC, addI, mulT, mulC, immT, immC []float64
 	for i, n := range o.Lengths {
 		say("chains: %d ops", n)
 		xs[i] = float64(n)
@@ -188,7 +240,7 @@ func Validate(o ValidateOptions) (*Validation, error) {
 			name string
 			f    func(uint64, int) uint64
 			t, y *[]float64
-		}{{"AddChain", chain.AddFrom, &addT, &addC}, {"ImulChain", chain.ImulFrom, &mulT, &mulC}} {
+		}{{"AddChain", chain.AddFrom, &addT, &addC}, {"ImulChain", chain.ImulFrom, &mulT, &mulC}, {"AddImmChain", chain.AddImmFrom, &immT, &immC}} {
 			// Each call continues the previous call's chain, so repeated
 			// calls cost exactly n ops (see chain.AddFrom).
 			cfg := base
@@ -197,16 +249,25 @@ func Validate(o ValidateOptions) (*Validation, error) {
 			if err != nil {
 				return stop(err)
 			}
+			rulers(r)
 			*c.t = append(*c.t, r.Ticks)
 			*c.y = append(*c.y, r.Cycles)
+			if c.name == "AddChain" {
+				addI = append(addI, byImul(r))
+			}
 			v.Warnings = append(v.Warnings, notConverged(r)...)
 		}
 	}
 	for _, f := range []struct {
 		fit *stats.Fit
 		ys  []float64
-	}{{&v.AddTicks, addT}, {&v.AddCycles, addC}, {&v.ImulTicks, mulT}, {&v.ImulCycles, mulC}} {
+	}{{&v.AddTicks, addT}, {&v.AddCycles, addC}, {&v.ImulTicks, mulT}, {&v.ImulCycles, mulC}, {&v.ImmTicks, immT}, {&v.ImmCycles, immC}} {
 		if *f.fit, err = stats.LinearFit(xs, f.ys); err != nil {
+			return stop(fmt.Errorf("harness: fitting the chains: %w", err))
+		}
+	}
+	if known && !slices.Contains(addI, 0) {
+		if v.AddCyclesByImul, err = stats.LinearFit(xs, addI); err != nil {
 			return stop(fmt.Errorf("harness: fitting the chains: %w", err))
 		}
 	}
@@ -215,25 +276,45 @@ func Validate(o ValidateOptions) (*Validation, error) {
 	if math.Abs(v.TickRatio/v.ImulAddRatio-1) > 0.01 {
 		v.Warnings = append(v.Warnings, fmt.Errorf("harness: the IMUL/ADD ratio in ticks (%.3f) is more than 1%% off the ratio in cycles (%.3f): the core clock moved between the measurements (the machine was not quiet); the cycle figures account for it", v.TickRatio, v.ImulAddRatio))
 	}
-	// The IMUL latency is documented per core (3 on x86-64; 2 to 4 on arm64
-	// cores): where it is not known, the IMUL figures are reported, not judged.
-	lat, known := cal.CPU.ImulLatency()
 	if !known {
-		v.Warnings = append(v.Warnings, fmt.Errorf("harness: the multiply latency of this core is not documented: the IMUL/ADD ratio (%.3f) and cycles per IMUL (%.3f) are reported, not checked", v.ImulAddRatio, v.ImulCycles.Slope))
+		v.Warnings = append(v.Warnings, fmt.Errorf("harness: the multiply latency of this core is not documented: the rulers are unchecked, and the IMUL/ADD ratio (%.3f) and cycles per IMUL (%.3f) are reported, not judged", v.ImulAddRatio, v.ImulCycles.Slope))
+	}
+	rulerCheck := func() {
+		if !known {
+			return
+		}
+		worst := 0.0
+		for _, q := range v.RulerRatios {
+			if math.IsNaN(q) || math.Abs(q/lat-1) > math.Abs(worst/lat-1) {
+				worst = q
+			}
+		}
+		n := len(v.RulerRatios)
+		add(Check{Name: "the rulers agree (IMUL/ADD of every measurement's ruler)", Value: worst, Truth: lat, Tolerance: lat * calibrate.DefaultRulerThresholds.Agree,
+			Pass: v.RulersChecked == n && n > 0,
+			Detail: fmt.Sprintf("%d of %d rulers checked, %d refused; the ratio farthest from %g is shown", v.RulersChecked, n, v.RulersRefused, lat)})
 	}
 	if known {
-		within("IMUL/ADD slope ratio, cycles", v.ImulAddRatio, lat, 0.03, "",
-			fmt.Sprintf("slopes %.4f and %.4f cycles/op; in ticks %.4f and %.4f (ratio %.4f)", v.ImulCycles.Slope, v.AddCycles.Slope, v.ImulTicks.Slope, v.AddTicks.Slope, v.TickRatio))
+		within("cycles per register ADD, by the IMUL ruler", v.AddCyclesByImul.Slope, 1, 0.03, "cycles/op",
+			fmt.Sprintf("slope of ticks × IMUL latency / the IMUL chain's ticks per link, ± %.4f (95%%); by the ADD ruler %.4f", v.AddCyclesByImul.SlopeCI, v.AddCycles.Slope))
+		within("cycles per IMUL, by the ADD ruler", v.ImulCycles.Slope, lat, 0.03*lat, "cycles/op",
+			fmt.Sprintf("slope of cycles against length, ± %.4f (95%%); in ticks %.4f and %.4f per IMUL and ADD (ratio %.4f)", v.ImulCycles.SlopeCI, v.ImulTicks.Slope, v.AddTicks.Slope, v.TickRatio))
 	}
-	within("core cycles per ADD", v.AddCycles.Slope, 1, 0.03, "cycles/op",
-		fmt.Sprintf("slope of cycles against length, ± %.4f (95%%)", v.AddCycles.SlopeCI))
-	if known {
-		within("core cycles per IMUL", v.ImulCycles.Slope, lat, 0.09, "cycles/op",
-			fmt.Sprintf("slope of cycles against length, ± %.4f (95%%)", v.ImulCycles.SlopeCI))
+	// The immediate ADD's cost in register ADDs, from ticks alone, against
+	// what the ruler made of it: a ruler made of a folded chain would give
+	// 1 cycle per op where the ticks say 0.2.
+	immRatio := v.ImmTicks.Slope / v.AddTicks.Slope
+	v.ImmFolded = immRatio < calibrate.FoldedBelow
+	folded := "not folded"
+	if v.ImmFolded {
+		folded = fmt.Sprintf("folded at rename (%.1f× faster than a register ADD)", 1/immRatio)
 	}
+	within("cycles per immediate ADD follow its ticks", v.ImmCycles.Slope, immRatio, 0.05*immRatio, "cycles/op",
+		fmt.Sprintf("truth: its ticks per op over the register ADD's (%.4f / %.4f): %s", v.ImmTicks.Slope, v.AddTicks.Slope, folded))
 	add(Check{Name: "R² of the ADD fit, cycles", Value: v.AddCycles.R2, Truth: 0.9999, Unit: "", Pass: v.AddCycles.R2 >= 0.9999,
 		Detail: fmt.Sprintf("lengths %d to %d", o.Lengths[0], o.Lengths[len(o.Lengths)-1])})
 	add(Check{Name: "R² of the IMUL fit, cycles", Value: v.ImulCycles.R2, Truth: 0.9999, Pass: v.ImulCycles.R2 >= 0.9999})
+	add(Check{Name: "R² of the immediate ADD fit, cycles", Value: v.ImmCycles.R2, Truth: 0.9999, Pass: v.ImmCycles.R2 >= 0.9999})
 
 	say("empty function")
 	// Judged in latency mode, where a fence before each call makes the
@@ -245,11 +326,13 @@ func Validate(o ValidateOptions) (*Validation, error) {
 	if v.Empty, err = Measure(emptyCfg, func() {}); err != nil {
 		return stop(err)
 	}
+	rulers(v.Empty)
 	within("empty function after overhead subtraction, latency mode", v.Empty.Ticks, 0, 2, "ticks",
 		fmt.Sprintf("R = %d calls per sample, overhead %.0f ticks per sample, counter step %.3g ticks", v.Empty.Repeat, v.Empty.OverheadTicks, cal.Step.Step))
 	if v.EmptyThroughput, err = Measure(base, func() {}); err != nil {
 		return stop(err)
 	}
+	rulers(v.EmptyThroughput)
 
 	// Repeatability: the 1000-ADD kernel, Reps times each way.
 	k1000 := func() { sink = chain.AddFrom(sink, 1000) }
@@ -260,6 +343,7 @@ func Validate(o ValidateOptions) (*Validation, error) {
 		if err != nil {
 			return stop(err)
 		}
+		rulers(r)
 		v.HarnessCycles = append(v.HarnessCycles, r.Cycles)
 	}
 	v.HarnessWall = time.Since(t0)
@@ -275,6 +359,7 @@ func Validate(o ValidateOptions) (*Validation, error) {
 	if v.LatencyImul, err = Measure(lcfg, func() { sink += chain.Imul(1000) }); err != nil {
 		return stop(err)
 	}
+	rulers(v.LatencyImul)
 	v.Warnings = append(v.Warnings, notConverged(v.LatencyImul)...)
 	if known {
 		within("latency of 1000 IMULs", v.LatencyImul.Cycles, 1000*lat, 10*lat, "cycles",
@@ -288,6 +373,10 @@ func Validate(o ValidateOptions) (*Validation, error) {
 		if err != nil {
 			return stop(err)
 		}
+		rulers(r)
+		if known {
+			v.LatencyByImul = append(v.LatencyByImul, byImul(r))
+		}
 		if i == 0 {
 			v.LatencyAdd = r
 			v.Warnings = append(v.Warnings, notConverged(r)...)
@@ -296,14 +385,18 @@ func Validate(o ValidateOptions) (*Validation, error) {
 	}
 	v.LatencyWall = time.Since(t0)
 	v.LatencyCV = cv(v.LatencyCycles)
-	addLat := v.LatencyAdd.Cycles
-	for _, c := range v.LatencyCycles {
-		if math.Abs(c-1000) > math.Abs(addLat-1000) {
-			addLat = c // the worst of the repetitions is judged
+	if known {
+		// Judged in cycles of the IMUL chain measured beside it.
+		addLat := v.LatencyByImul[0]
+		for _, c := range v.LatencyByImul {
+			if math.Abs(c-1000) > math.Abs(addLat-1000) {
+				addLat = c // the worst of the repetitions is judged
+			}
 		}
+		within("latency of 1000 ADDs, by the IMUL ruler", addLat, 1000, 10, "cycles",
+			fmt.Sprintf("the farthest from 1000 of %d latency-mode measurements (%s to %s; by the ADD ruler %s to %s), each call fenced", len(v.LatencyByImul),
+				sigStr(slicesMin(v.LatencyByImul)), sigStr(slicesMax(v.LatencyByImul)), sigStr(slicesMin(v.LatencyCycles)), sigStr(slicesMax(v.LatencyCycles))))
 	}
-	within("latency of 1000 ADDs", addLat, 1000, 10, "cycles",
-		fmt.Sprintf("the farthest from 1000 of %d latency-mode measurements (%s to %s), each call fenced", len(v.LatencyCycles), sigStr(slicesMin(v.LatencyCycles)), sigStr(slicesMax(v.LatencyCycles))))
 	add(Check{Name: "CV of Cycles, 1000-ADD kernel, latency", Value: v.LatencyCV * 100, Truth: 0.1, Unit: "%", Pass: v.LatencyCV <= 0.001,
 		Detail: fmt.Sprintf("%d measurements in %v", o.Reps, v.LatencyWall.Round(time.Millisecond))})
 	perResult := (v.HarnessWall + v.LatencyWall) / time.Duration(2*o.Reps)
@@ -336,7 +429,11 @@ func Validate(o ValidateOptions) (*Validation, error) {
 	}
 
 	// Speed: a ~1 µs kernel.
-	n1us := max(1, int(math.Round(1e-6*cal.Frequency.Hz*math.Max(cal.Core.CyclesPerTick, 0.1))))
+	linksPerTick := math.Max(cal.Core.CyclesPerTick, 0.1)
+	if a := cal.Core.AddTicksPerOp; a > 0 && !math.IsInf(a, 0) {
+		linksPerTick = 1 / a
+	}
+	n1us := max(1, int(math.Round(1e-6*cal.Frequency.Hz*linksPerTick)))
 	k1us := func() { sink = chain.AddFrom(sink, n1us) }
 	say("speed: a %d-ADD kernel (~1 µs) ×%d", n1us, speedReps)
 	speed := make([]Result, 0, speedReps)
@@ -349,6 +446,7 @@ func Validate(o ValidateOptions) (*Validation, error) {
 		}
 		v.SpeedWalls = append(v.SpeedWalls, time.Since(t0))
 		r.Name = fmt.Sprintf("AddChain(%d)", n1us)
+		rulers(r)
 		speed = append(speed, r)
 		allConverged = allConverged && r.Converged
 	}
@@ -378,6 +476,7 @@ func Validate(o ValidateOptions) (*Validation, error) {
 	}
 	add(Check{Name: "median wall time for a converged ~1 µs kernel", Value: float64(v.SpeedWall.Microseconds()) / 1000, Truth: 20, Unit: "ms",
 		Pass: v.SpeedWall <= 20*time.Millisecond && allConverged, Detail: speedDetail})
+	rulerCheck()
 	v.Pass = true
 	for _, c := range v.Checks {
 		v.Pass = v.Pass && c.Pass
