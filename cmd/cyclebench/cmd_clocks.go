@@ -545,8 +545,8 @@ func (r clocksReport) csv() *table {
 				row = append(row, nil)
 			}
 			var cycles any
-			if kb.Cycles > 0 {
-				cycles = kb.Cycles
+			if kb.Cycles != nil && *kb.Cycles > 0 {
+				cycles = *kb.Cycles
 			}
 			t.add(append(row, kb.Nanoseconds, nil, nil, nil, nil, nil, k.Reference, nil, nil, nil, cycles, kb.Converged, k.Check)...)
 		}

@@ -45,7 +45,7 @@ func recordedKBest(name string, ns float64, converged bool) *harness.Result {
 		Converged: converged, Samples: 23, Repeat: 1, Repeats: []int{1},
 		Best: []float64{ticks + 49, ticks + 52, ticks + 61}, Spread: 12 / ticks, OverheadTicks: 48.9, OverheadConverged: true,
 		TicksPerSecond: hz, FrequencySource: "bracket: monotonic clock (CLOCK_MONOTONIC via the Go runtime)",
-		CyclesPerTick: cpt, ReferenceConverged: true, Step: 1, Quantum: 24.45, CPU: 1, Priority: "high", Wall: 61 * time.Millisecond, Config: cfg,
+		CyclesPerTick: cpt, ReferenceConverged: true, CyclesChecked: true, Step: 1, Quantum: 24.45, CPU: 1, Priority: "high", Wall: 61 * time.Millisecond, Config: cfg,
 	}
 	if !converged {
 		r.Samples, r.Spread = 1000, 0.013

@@ -16,8 +16,11 @@ const infoDescription = `
 info describes the processor, the counter and its calibration on a thread
 pinned to one CPU: the counter frequency with its method, source,
 uncertainty and every cross-check, the counter step, the cost of an empty
-start/stop pair, core cycles per tick, the CPUs this process may use and
-the priority it could obtain. Counter figures are in ticks, not cycles.`
+start/stop pair, core cycles per tick with the verdict of its two rulers
+(a register ADD chain checked against an IMUL chain), whether this core
+folds small-immediate ADD chains at rename, what the CPU table knows of the
+core, the CPUs this process may use and the priority it could obtain.
+Counter figures are in ticks, not cycles.`
 
 func runInfo(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("info", "[-format table|json|csv] [-cpu N] [-duration D]", infoDescription, stdout)
@@ -97,11 +100,30 @@ type infoReport struct {
 	OverheadAsmTicksMedian float64 `json:"overhead_asm_ticks_median"`
 	OverheadPairs          int     `json:"overhead_pairs"`
 
-	CoreCyclesPerTick float64 `json:"core_cycles_per_tick"`
-	CoreHz            float64 `json:"core_hz"`
-	ImulAddRatio      float64 `json:"imul_add_ratio"`
-	ImulLatency       float64 `json:"imul_latency"`
-	CoreChainsExact   bool    `json:"core_chains_exact"`
+	// CoreCyclesPerTick is null when the ruler was refused (CoreRefused
+	// says why); CoreHz is the core clock the ADD chain implies, also then.
+	CoreCyclesPerTick *float64 `json:"core_cycles_per_tick"`
+	CoreHz            float64  `json:"core_hz"`
+	CoreChecked       bool     `json:"core_cycles_checked"`
+	CoreRefused       string   `json:"core_cycles_refused"`   // "" when there is a figure
+	CoreUnchecked     string   `json:"core_cycles_unchecked"` // "" when checked or refused
+	AddTicksPerOp     float64  `json:"add_ticks_per_op"`
+	ImulTicksPerOp    float64  `json:"imul_ticks_per_op"`
+	ImulAddRatio      float64  `json:"imul_add_ratio"`
+	ImulLatency       float64  `json:"imul_latency"`
+	CoreChainsExact   bool     `json:"core_chains_exact"`
+	// AddImmCyclesPerOp is the small-immediate ADD chain's cost in register
+	// ADDs (one cycle each); AddImmFolded whether that is folding.
+	AddImmCyclesPerOp float64 `json:"add_imm_cycles_per_op"`
+	AddImmFolded      bool    `json:"add_imm_folded"`
+	// Microarch is the CPU table's entry ("" when not in it).
+	Microarch       string  `json:"microarch"`
+	MicroarchImul   float64 `json:"microarch_imul_latency"`
+	MicroarchFolds  string  `json:"microarch_folds_add_imm"`
+	MicroarchSource string  `json:"microarch_source"`
+	// Emulated reports an emulated processor (qemu-user): the CPU table
+	// does not apply.
+	Emulated bool `json:"emulated"`
 
 	AllowedCPUs []int        `json:"allowed_cpus"`
 	PinnedCPU   int          `json:"pinned_cpu"`
@@ -186,7 +208,8 @@ func gatherInfo(cpu int, d time.Duration) (*infoReport, error) {
 
 // newInfoReport lays out a calibration and what the process may do.
 func newInfoReport(c *calibrate.Calibration, allowed []int, pinnedCPU int, caps affinity.Capabilities) *infoReport {
-	return &infoReport{
+	m := c.CPU.Microarch()
+	r := &infoReport{
 		CPU:          c.CPU.Brand,
 		Vendor:       c.CPU.Vendor,
 		Family:       c.CPU.Family,
@@ -218,11 +241,20 @@ func newInfoReport(c *calibrate.Calibration, allowed []int, pinnedCPU int, caps 
 		OverheadAsmTicksMedian: c.Overhead.AsmMedian,
 		OverheadPairs:          c.Overhead.Pairs,
 
-		CoreCyclesPerTick: c.Core.CyclesPerTick,
-		CoreHz:            c.Frequency.Hz * c.Core.CyclesPerTick,
-		ImulAddRatio:      c.Core.ImulAddRatio,
+		CoreHz:            c.Core.CoreHz,
+		CoreChecked:       c.Core.Checked,
+		AddTicksPerOp:     nanToZero(c.Core.AddTicksPerOp),
+		ImulTicksPerOp:    nanToZero(c.Core.ImulTicksPerOp),
+		ImulAddRatio:      nanToZero(c.Core.ImulAddRatio),
 		ImulLatency:       c.Core.ImulLatency,
 		CoreChainsExact:   c.Core.Exact,
+		AddImmCyclesPerOp: nanToZero(c.Core.Imm.CyclesPerOp),
+		AddImmFolded:      c.Core.Imm.Folded,
+		Microarch:         m.Name,
+		MicroarchImul:     m.ImulLatency,
+		MicroarchFolds:    m.FoldsAddImm.String(),
+		MicroarchSource:   m.Source,
+		Emulated:          c.CPU.Emulated != "",
 
 		AllowedCPUs: append([]int{}, allowed...),
 		PinnedCPU:   pinnedCPU,
@@ -239,6 +271,16 @@ func newInfoReport(c *calibrate.Calibration, allowed []int, pinnedCPU int, caps 
 		GOARCH:    sys.goarch,
 		Warnings:  errorStrings(c.Warnings),
 	}
+	if cpt := c.Core.CyclesPerTick; cpt > 0 {
+		r.CoreCyclesPerTick = &cpt
+	}
+	switch {
+	case c.Core.Refused() && c.Core.Err != nil:
+		r.CoreRefused = withoutPackages.Replace(c.Core.Err.Error())
+	case !c.Core.Checked && c.Core.Err != nil:
+		r.CoreUnchecked = withoutPackages.Replace(c.Core.Err.Error())
+	}
+	return r
 }
 
 // table lays r out as a key/value table.
@@ -275,19 +317,39 @@ func (r *infoReport) table() *table {
 	row("tsc_step", "%s", step)
 	row("overhead_ticks", "min %s, median %s (in one assembly function: min %s, median %s)",
 		sig(r.OverheadTicks, 4), sig(r.OverheadTicksMedian, 4), sig(r.OverheadAsmTicks, 4), sig(r.OverheadAsmTicksMedian, 4))
-	if r.CoreCyclesPerTick > 0 {
-		row("core_cycles_per_tick", "%.4f (core clock ≈ %.3f GHz)", r.CoreCyclesPerTick, r.CoreHz/1e9)
-	} else {
+	switch {
+	case r.CoreCyclesPerTick == nil && r.CoreRefused != "":
+		row("core_cycles_per_tick", "none: %s", r.CoreRefused)
+	case r.CoreCyclesPerTick == nil:
 		row("core_cycles_per_tick", "unknown")
+	case r.CoreChecked:
+		row("core_cycles_per_tick", "%.4f (core clock ≈ %.3f GHz; checked: the register ADD and IMUL chains agree)", *r.CoreCyclesPerTick, r.CoreHz/1e9)
+	default:
+		row("core_cycles_per_tick", "%.4f (core clock ≈ %.3f GHz; %s)", *r.CoreCyclesPerTick, r.CoreHz/1e9, r.CoreUnchecked)
 	}
-	ratio := fmt.Sprintf("%.3f", r.ImulAddRatio)
+	ratio := sig(r.ImulAddRatio, 4)
+	if r.ImulAddRatio == 0 {
+		ratio = "not measured"
+	}
 	if r.ImulLatency > 0 {
 		ratio += fmt.Sprintf(" (expected %g)", r.ImulLatency)
+	} else {
+		ratio += " (the multiply latency of this core is not documented: not judged)"
 	}
 	if !r.CoreChainsExact {
 		ratio += " (pure-Go chains, approximate)"
 	}
 	row("imul_add_ratio", "%s", ratio)
+	row("add_imm_chain", "%s", addImmText(r))
+	switch {
+	case r.Emulated:
+		row("cpu_table", "does not apply: the processor is emulated, so the cycle figure is unchecked")
+	case r.Microarch != "":
+		m := calibrate.Microarch{Name: r.Microarch, ImulLatency: r.MicroarchImul}
+		row("cpu_table", "%s; folds ADD-immediate chains: %s (%s)", m, r.MicroarchFolds, r.MicroarchSource)
+	default:
+		row("cpu_table", "not in the table: the multiply latency is not vouched for, so the cycle figure is unchecked")
+	}
 	row("allowed_cpus", "%s", affinity.FormatCPUs(r.AllowedCPUs))
 	if r.PinnedCPU >= 0 {
 		row("pinned_cpu", "%d", r.PinnedCPU)
@@ -326,4 +388,39 @@ func plural(n float64, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// addImmText says whether the small-immediate ADD chain is folded on this
+// core, as measured, beside what the CPU table expects.
+func addImmText(r *infoReport) string {
+	if r.AddImmCyclesPerOp <= 0 {
+		return "not measured"
+	}
+	measured := fmt.Sprintf("not folded: %.3f cycles per link", r.AddImmCyclesPerOp)
+	if r.AddImmFolded {
+		measured = fmt.Sprintf("folded at rename: %.3f cycles per link, %.1f× faster than a register ADD", r.AddImmCyclesPerOp, 1/r.AddImmCyclesPerOp)
+	}
+	switch {
+	case r.MicroarchFolds == calibrate.FoldUnknown.String():
+		return measured + " (the CPU table does not say)"
+	case (r.MicroarchFolds == calibrate.FoldYes.String()) == r.AddImmFolded:
+		return measured + " (as the CPU table says)"
+	default:
+		return measured + " (the CPU table says " + r.MicroarchFolds + ": measured otherwise)"
+	}
+}
+
+// coreClockText describes a calibration's core-clock ruler in one line:
+// its figure and whether it was checked, or why there is none.
+func coreClockText(c *calibrate.Calibration) string {
+	cc := c.Core
+	switch {
+	case cc.Refused() && cc.Err != nil:
+		return "none: " + withoutPackages.Replace(cc.Err.Error())
+	case cc.Refused():
+		return "unknown"
+	case cc.Checked:
+		return fmt.Sprintf("%s (core clock ≈ %.3f GHz; checked by the IMUL chain)", sig(cc.CyclesPerTick, 5), cc.CoreHz/1e9)
+	}
+	return fmt.Sprintf("%s (core clock ≈ %.3f GHz; unchecked)", sig(cc.CyclesPerTick, 5), cc.CoreHz/1e9)
 }

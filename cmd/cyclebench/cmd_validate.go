@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -13,11 +14,14 @@ import (
 func runValidate(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("validate", "[-quick] [-reps N] [-format table|json|csv] [flags]",
 		"Check the harness on this machine against kernels whose cost is known:\n"+
-			"dependent ADD and IMUL chains at several lengths (1 and 3 core cycles per op),\n"+
-			"1000 ADDs and 1000 IMULs one call at a time (latency mode), the empty function\n"+
-			"(0 after overhead subtraction), and repeatability and speed against\n"+
-			"testing.Benchmark on the same kernel in the same run (about 13 s; 2 s with\n"+
-			"-quick). Each check prints PASS or FAIL with what it measured and wanted.", stdout)
+			"dependent register ADD and IMUL chains at several lengths (1 and 3 core cycles\n"+
+			"per op), each judged by the ruler made of the other chain; an immediate ADD\n"+
+			"chain, whose cycles must follow its ticks (about 0.2 per op where the core folds\n"+
+			"it at rename, 1 elsewhere); every measurement's two rulers agreeing; 1000 ADDs\n"+
+			"and 1000 IMULs one call at a time (latency mode), the empty function (0 after\n"+
+			"overhead subtraction), and repeatability and speed against testing.Benchmark on\n"+
+			"the same kernel in the same run (about 15 s; 3 s with -quick). Each check prints\n"+
+			"PASS or FAIL with what it measured and wanted.", stdout)
 	reps := fs.Int("reps", 10, "repetitions `N` of the 1000-ADD kernel for the repeatability checks (3 to 1000)")
 	quick := fs.Bool("quick", false, "skip the testing.Benchmark side (it takes about a second per repetition)")
 	o := addOutputFlags(fs, stdout, stderr, false, formatTable, formatJSON, formatCSV)
@@ -113,11 +117,19 @@ func validationTable(v *harness.Validation) *table {
 		t.kv("cross_check", "%s ppm: %s", signedSig(cc.DiffPPM, 3), cc.Source)
 	}
 	t.kv("tsc_step", "%s ticks", sig(cal.Step.Step, 4))
-	t.kv("core_cycles_per_tick", "%s (calibration)", sig(cal.Core.CyclesPerTick, 5))
+	t.kv("core_cycles_per_tick", "%s", coreClockText(cal))
 	t.blank()
 	if v.AddCycles.N > 0 {
 		t.kv("ADD chain", "%s ticks/op, %s cycles/op ± %s, R² %s", sig(v.AddTicks.Slope, 5), sig(v.AddCycles.Slope, 5), sig(v.AddCycles.SlopeCI, 2), sig(v.AddCycles.R2, 8))
 		t.kv("IMUL chain", "%s ticks/op, %s cycles/op ± %s, R² %s", sig(v.ImulTicks.Slope, 5), sig(v.ImulCycles.Slope, 5), sig(v.ImulCycles.SlopeCI, 2), sig(v.ImulCycles.R2, 8))
+		folded := "not folded"
+		if v.ImmFolded {
+			folded = "folded at rename"
+		}
+		t.kv("immediate ADD chain", "%s ticks/op, %s cycles/op ± %s, R² %s (%s)", sig(v.ImmTicks.Slope, 5), sig(v.ImmCycles.Slope, 5), sig(v.ImmCycles.SlopeCI, 2), sig(v.ImmCycles.R2, 8), folded)
+	}
+	if n := len(v.RulerRatios); n > 0 {
+		t.kv("rulers", "%d of %d checked (IMUL/ADD %s to %s), %d refused", v.RulersChecked, n, sig(minFinite(v.RulerRatios), 4), sig(maxFinite(v.RulerRatios), 4), v.RulersRefused)
 	}
 	if v.EmptyThroughput.Samples > 0 {
 		t.kv("empty function", "%s ticks/call latency (R %d, overhead %s ticks/sample); %s ticks/call throughput (R %d, overhead %s ticks/sample)",
@@ -125,6 +137,9 @@ func validationTable(v *harness.Validation) *table {
 	}
 	if len(v.LatencyCycles) > 0 {
 		t.kv("latency", "1000 ADDs %s cycles (CV %s%% over %d), 1000 IMULs %s cycles", sig(v.LatencyAdd.Cycles, 6), sig(v.LatencyCV*100, 3), len(v.LatencyCycles), sig(v.LatencyImul.Cycles, 6))
+		if len(v.LatencyByImul) > 0 {
+			t.kv("", "1000 ADDs by the IMUL ruler: %s to %s cycles", sig(minFinite(v.LatencyByImul), 6), sig(maxFinite(v.LatencyByImul), 6))
+		}
 	}
 	if len(v.HarnessCycles) > 0 {
 		t.kv("1000-ADD kernel", "cyclebench CV %s%% over %d in %v", sig(v.HarnessCV*100, 3), len(v.HarnessCycles), v.HarnessWall.Round(time.Millisecond))
@@ -184,9 +199,17 @@ func writeValidationJSON(w io.Writer, v *harness.Validation) error {
 		ImulTicksPerOp   float64   `json:"imul_ticks_per_op"`
 		ImulAddRatio     float64   `json:"imul_add_ratio"`
 		AddCyclesPerOp   float64   `json:"add_cycles_per_op"`
+		AddCyclesByImul  float64   `json:"add_cycles_per_op_by_imul"`
 		ImulCyclesPerOp  float64   `json:"imul_cycles_per_op"`
+		ImmTicksPerOp    float64   `json:"imm_ticks_per_op"`
+		ImmCyclesPerOp   float64   `json:"imm_cycles_per_op"`
+		ImmFolded        bool      `json:"imm_folded"`
 		AddR2            float64   `json:"add_r2"`
 		ImulR2           float64   `json:"imul_r2"`
+		RulerRatios      []float64 `json:"ruler_imul_add_ratios"`
+		RulersChecked    int       `json:"rulers_checked"`
+		RulersRefused    int       `json:"rulers_refused"`
+		LatencyByImul    []float64 `json:"latency_add_cycles_by_imul"`
 		EmptyTicks       float64   `json:"empty_ticks"`
 		HarnessCV        float64   `json:"harness_cv"`
 		HarnessCycles    []float64 `json:"harness_cycles"`
@@ -204,7 +227,10 @@ func writeValidationJSON(w io.Writer, v *harness.Validation) error {
 	}{
 		Pass: v.Pass, TSCHz: v.Calibration.Frequency.Hz, TSCHzPPM: v.Calibration.Frequency.PPM, TSCStep: v.Calibration.Step.Step,
 		AddTicksPerOp: v.AddTicks.Slope, ImulTicksPerOp: v.ImulTicks.Slope, ImulAddRatio: v.ImulAddRatio,
-		AddCyclesPerOp: v.AddCycles.Slope, ImulCyclesPerOp: v.ImulCycles.Slope, AddR2: v.AddTicks.R2, ImulR2: v.ImulTicks.R2,
+		AddCyclesPerOp: v.AddCycles.Slope, AddCyclesByImul: v.AddCyclesByImul.Slope, ImulCyclesPerOp: v.ImulCycles.Slope,
+		ImmTicksPerOp: v.ImmTicks.Slope, ImmCyclesPerOp: v.ImmCycles.Slope, ImmFolded: v.ImmFolded,
+		AddR2: v.AddTicks.R2, ImulR2: v.ImulTicks.R2,
+		RulerRatios: finiteOrZero(v.RulerRatios), RulersChecked: v.RulersChecked, RulersRefused: v.RulersRefused, LatencyByImul: append([]float64{}, v.LatencyByImul...),
 		EmptyTicks: v.Empty.Ticks, HarnessCV: v.HarnessCV, HarnessCycles: v.HarnessCycles, HarnessWall: v.HarnessWall.Seconds(),
 		BenchCV: v.BenchCV, BenchNs: v.BenchNs, BenchWall: v.BenchWall.Seconds(),
 		SpeedWall: v.SpeedWall.Seconds(), SpeedWalls: []float64{}, SpeedBenchWall: v.SpeedBenchWall.Seconds(),
@@ -222,4 +248,28 @@ func writeValidationJSON(w io.Writer, v *harness.Validation) error {
 		out.Checks = append(out.Checks, check(c))
 	}
 	return writeJSON(w, out)
+}
+
+// minFinite and maxFinite return the smallest and largest finite value of
+// xs (NaN when there is none).
+func minFinite(xs []float64) float64 { return extremeFinite(xs, -1) }
+func maxFinite(xs []float64) float64 { return extremeFinite(xs, 1) }
+
+func extremeFinite(xs []float64, sign float64) float64 {
+	m := math.NaN()
+	for _, x := range xs {
+		if !math.IsNaN(x) && !math.IsInf(x, 0) && (math.IsNaN(m) || sign*(x-m) > 0) {
+			m = x
+		}
+	}
+	return m
+}
+
+// finiteOrZero returns a copy of xs with NaN and ±Inf as 0, for JSON.
+func finiteOrZero(xs []float64) []float64 {
+	out := make([]float64, len(xs))
+	for i, x := range xs {
+		out[i] = nanToZero(x)
+	}
+	return out
 }

@@ -102,10 +102,12 @@ func jsonType(v any) string {
 
 // sameJSONShape checks that got and the golden want have the same keys with
 // the same JSON types, at the top level and in the first element of each
-// array of objects.
+// array of objects. A null where the golden file has a number is a figure
+// this machine cannot give (cycles where the core-clock ruler was refused)
+// and is accepted.
 func sameJSONShape(t *testing.T, path string, got, want any) {
 	t.Helper()
-	if gt, wt := jsonType(got), jsonType(want); gt != wt {
+	if gt, wt := jsonType(got), jsonType(want); gt != wt && (gt != "null" || wt != "number") {
 		t.Errorf("%s is %s, want %s", path, gt, wt)
 		return
 	}
@@ -157,7 +159,7 @@ func TestInfoLive(t *testing.T) {
 	t.Run("text", func(t *testing.T) {
 		out := liveRun(t, "info", "-duration", "10ms")
 		sameShape(t, out, readGolden(t, "info.golden"),
-			"tsc_hz", "tsc_hz_ppm", "overhead_ticks", "core_cycles_per_tick", "took", "family/model/stepping")
+			"tsc_hz", "tsc_hz_ppm", "overhead_ticks", "took", "family/model/stepping")
 	})
 	t.Run("json", func(t *testing.T) {
 		out := liveRun(t, "info", "-json", "-duration", "10ms")
@@ -176,8 +178,17 @@ func TestInfoLive(t *testing.T) {
 		if r.OverheadTicks > r.OverheadTicksMedian || r.OverheadAsmTicks > r.OverheadAsmTicksMedian {
 			t.Errorf("overhead min > median: %v/%v, asm %v/%v", r.OverheadTicks, r.OverheadTicksMedian, r.OverheadAsmTicks, r.OverheadAsmTicksMedian)
 		}
-		if r.CoreCyclesPerTick > 0 && math.Abs(r.CoreHz-r.TSCHz*r.CoreCyclesPerTick) > 1 {
-			t.Errorf("core_hz %v != tsc_hz × core_cycles_per_tick = %v", r.CoreHz, r.TSCHz*r.CoreCyclesPerTick)
+		// A core-clock figure is plausible and says whether it was
+		// checked; no figure says why.
+		if cpt := r.CoreCyclesPerTick; cpt != nil {
+			if math.Abs(r.CoreHz-r.TSCHz**cpt) > 1 || r.CoreHz < 0.2e9 || r.CoreHz > 7e9 {
+				t.Errorf("core_hz %v: want tsc_hz × core_cycles_per_tick = %v within 0.2-7 GHz", r.CoreHz, r.TSCHz**cpt)
+			}
+			if r.CoreChecked == (r.CoreUnchecked != "") || r.CoreRefused != "" {
+				t.Errorf("a figure, checked %v, unchecked because %q, refused because %q: want checked or a reason", r.CoreChecked, r.CoreUnchecked, r.CoreRefused)
+			}
+		} else if r.CoreRefused == "" || r.CoreChecked {
+			t.Errorf("no core-clock figure and no reason")
 		}
 		if len(r.AllowedCPUs) == 0 {
 			t.Errorf("allowed_cpus empty")

@@ -52,19 +52,44 @@ func convergedText(r harness.Result) shown {
 }
 
 // cyclesCell shows a cycle figure, marked "~" when the core-clock ruler
-// behind it did not converge; "-" without cycles.
+// behind it did not converge and "?" when nothing could check it; "-"
+// without cycles (a refused ruler, or none).
 func cyclesCell(r harness.Result, v float64, digits int) any {
 	if r.CyclesPerTick <= 0 {
 		return nil
 	}
+	mark := ""
 	if !r.ReferenceConverged {
-		return shown{v, "~" + sig(v, digits)}
+		mark = "~"
+	}
+	if uncheckedRuler(r) {
+		mark += "?"
+	}
+	if mark != "" {
+		return shown{v, mark + sig(v, digits)}
 	}
 	return v
 }
 
-// rulerNote is the legend of the "~" mark.
-const rulerNote = "~ marks cycles converted with a core-clock ruler (the ADD chain measured alongside) that did not converge: less certain"
+// uncheckedRuler reports a cycle figure from a ruler measured in this run
+// that no second chain could check (results read from files do not say).
+func uncheckedRuler(r harness.Result) bool {
+	return r.CyclesPerTick > 0 && r.CyclesSource == harness.CyclesRuler && !r.CyclesChecked && r.Ruler.AddTicksPerOp > 0
+}
+
+// rulerNote is the legend of the "~" mark, uncheckedNote of the "?" mark.
+const (
+	rulerNote     = "~ marks cycles converted with a core-clock ruler (the register ADD chain measured alongside) that did not converge: less certain"
+	uncheckedNote = "? marks cycles from a core-clock ruler that no second chain could check on this processor (see the calibration's warning)"
+)
+
+// cyclesJSON is a cycle figure for JSON: null when there is none.
+func cyclesJSON(r harness.Result, v float64) *float64 {
+	if r.CyclesPerTick <= 0 && r.CyclesSource != harness.CyclesPMU {
+		return nil
+	}
+	return &v
+}
 
 // header is the context every output format carries: machine, counter and
 // measuring configuration.
@@ -172,6 +197,9 @@ func resultWarnings(h header, rs []measured) []string {
 		}
 		if r.CyclesPerTick > 0 && !r.ReferenceConverged && !slices.Contains(ws, rulerNote) {
 			ws = append(ws, rulerNote)
+		}
+		if uncheckedRuler(r.Result) && !slices.Contains(ws, uncheckedNote) {
+			ws = append(ws, uncheckedNote)
 		}
 	}
 	return append(h.Warnings, ws...)
@@ -379,7 +407,11 @@ func writeResultBench(w io.Writer, h header, rs []measured) error {
 	}
 	if h.TSCHz > 0 { // not in a header read from go test output
 		fmt.Fprintf(&b, "# tsc-hz measured: %.0f Hz ± %s ppm (%s)\n", h.TSCHz, sig(h.TSCHzPPM, 3), h.TSCHzSource)
-		fmt.Fprintf(&b, "# core-cycles-per-tick measured: %s (the ADD-chain ruler of each result is in -format json)\n", sig(h.CyclesPerTick, 6))
+		if h.CyclesPerTick > 0 {
+			fmt.Fprintf(&b, "# core-cycles-per-tick measured: %s (the ruler of each result, a register ADD chain checked by an IMUL chain, is in -format json)\n", sig(h.CyclesPerTick, 6))
+		} else {
+			fmt.Fprintf(&b, "# core-cycles-per-tick: none (the calibration's ruler was refused; see the warnings): no cycles/op\n")
+		}
 		fmt.Fprintf(&b, "# tsc-step: %s ticks\n", sig(h.TSCStep, 4))
 	}
 	for _, wr := range h.Warnings {
@@ -434,11 +466,12 @@ type jsonResult struct {
 	Kernel           string    `json:"kernel,omitempty"`
 	N                int       `json:"n,omitempty"`
 	Unit             string    `json:"unit,omitempty"`
-	Cycles           float64   `json:"cycles"`
+	Cycles           *float64  `json:"cycles"` // null when there is no cycle figure
+	CyclesChecked    bool      `json:"cycles_checked"`
 	Ticks            float64   `json:"ticks"`
 	Nanoseconds      float64   `json:"ns"`
 	Elements         float64   `json:"elements,omitempty"`
-	CyclesPerElement float64   `json:"cycles_per_element,omitempty"`
+	CyclesPerElement *float64  `json:"cycles_per_element,omitempty"`
 	TicksPerElement  float64   `json:"ticks_per_element,omitempty"`
 	NsPerElement     float64   `json:"ns_per_element,omitempty"`
 	Converged        bool      `json:"converged"`
@@ -467,7 +500,7 @@ type jsonResult struct {
 func toJSON(r measured) jsonResult {
 	j := jsonResult{
 		Name: r.Name, Mode: r.Mode.String(), Kernel: r.Kernel, N: r.N, Unit: r.Unit,
-		Cycles: r.Cycles, Ticks: r.Ticks, Nanoseconds: r.Nanoseconds,
+		Cycles: cyclesJSON(r.Result, r.Cycles), CyclesChecked: r.CyclesChecked, Ticks: r.Ticks, Nanoseconds: r.Nanoseconds,
 		Converged: r.Converged, Usable: usable(r.Result), Samples: r.Samples, Discarded: r.Discarded, Repeat: r.Repeat,
 		Best: r.Best, Spread: nanToZero(r.Spread), OverheadTicks: nanToZero(r.OverheadTicks),
 		CyclesPerTick: r.CyclesPerTick, RulerConverged: r.ReferenceConverged, QuantumTicks: r.Quantum,
@@ -479,7 +512,7 @@ func toJSON(r measured) jsonResult {
 		j.Best = []float64{}
 	}
 	if r.elemOK {
-		j.Elements, j.CyclesPerElement, j.TicksPerElement, j.NsPerElement = r.Elements, r.CyclesPerElement, r.TicksPerElement, r.NsPerElement
+		j.Elements, j.CyclesPerElement, j.TicksPerElement, j.NsPerElement = r.Elements, cyclesJSON(r.Result, r.CyclesPerElement), r.TicksPerElement, r.NsPerElement
 	}
 	return j
 }

@@ -19,7 +19,7 @@ import (
 var (
 	errVM          = fmt.Errorf("%w (KVMKVMKVM): the counter may be virtualised and other guests share the host", calibrate.ErrVirtual)
 	errInvariant   = fmt.Errorf("%w: CPUID 0x80000007 EDX[8] is clear; ticks do not convert to time with one frequency", calibrate.ErrNotInvariant)
-	errRatio       = fmt.Errorf("%w: IMUL/ADD = 2.41, want 3 ± 3%%: the machine was busy", calibrate.ErrRatio)
+	errRatio       = fmt.Errorf("%w: the multiply latency of this core is not in the CPU table, so nothing checks the register ADD chain's 1.3267 cycles per tick", calibrate.ErrUnchecked)
 	errDiscards    = fmt.Errorf("%w: 412 of 1000 samples (41%%) straddled CPUs", harness.ErrDiscards)
 	errPriority    = fmt.Errorf("%w to high: operation not permitted", affinity.ErrPriority)
 	errPriorityGot = errors.New("harness: priority high asked, normal obtained")
