@@ -53,13 +53,22 @@
 // # Core cycles
 //
 // The TSC runs at a constant reference rate while the core clock moves.
-// [MeasureCoreClock] times a dependent ADD chain (one core cycle per ADD)
-// at two lengths; the slope is ticks per cycle, its inverse core cycles per
-// tick. A dependent IMUL chain is timed interleaved with it; where the
-// multiply's latency is documented (3 cycles on every x86-64 core; on arm64
-// 4 on Cortex-A76 and Neoverse N1, 2 on Neoverse V1, unknown on other
-// cores, see [CPU.ImulLatency]) the IMUL/ADD slope ratio should equal it
-// and a warning says when it does not.
+// A [Ruler] times a dependent chain of register ADDs (one core cycle each
+// on every x86-64 and arm64 core) at two lengths; the slope is ticks per
+// cycle, its inverse core cycles per tick. A ruler is a claim about the
+// CPU, so a second, independent one stands beside it: a dependent IMUL
+// chain, whose latency the CPU table documents per core ([CPU.Microarch]:
+// 3 cycles on Intel's big cores since Nehalem and on AMD Zen; on arm64 4 on
+// Cortex-A76 and Neoverse N1, 2 on Neoverse V1). [DecideRuler] accepts the
+// figure only when the IMUL/ADD slope ratio is within 10% of that latency
+// and the core clock implied lies within 0.2–7 GHz; otherwise there is no
+// figure (CyclesPerTick 0) and the error names both chains. Where nothing
+// documents the multiply the figure is given unchecked ([ErrUnchecked]).
+// A chain of ADDs of a small immediate is no ruler: Golden Cove-class
+// Intel cores (Sapphire, Emerald and Granite Rapids, Alder Lake P-cores and
+// later) fold it at register rename, about 0.2 cycles per link;
+// [MeasureCoreClock] measures it beside the ruler and reports the folding
+// ([Folding]).
 //
 // # Emulation and migration
 //

@@ -261,7 +261,20 @@ func (r *Ruler) Figures() RulerFigures {
 		ImulLatency:    r.o.ImulLatency,
 		CounterHz:      r.o.CounterHz,
 		Exact:          chain.Exact(),
+		Spread:         r.spread(AddLong) + r.spread(ImulLong),
 	}
+}
+
+// spread is the relative spread of stream s's K best samples, 0 when it
+// has fewer or is not measured.
+func (r *Ruler) spread(s RulerStream) float64 {
+	if r.kb[s] == nil {
+		return 0
+	}
+	if v := r.kb[s].Spread(); v > 0 && !math.IsInf(v, 0) {
+		return v
+	}
+	return 0
 }
 
 // Verdict returns the core clock the ruler's samples give, decided by

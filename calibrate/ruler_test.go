@@ -116,6 +116,10 @@ func TestDecideRuler(t *testing.T) {
 			1, true, nil, nil, false},
 		{"ratio just past it", RulerFigures{AddTicksPerOp: 1, ImulTicksPerOp: 3.31, ImulLatency: 3, CounterHz: 3e9, Exact: true},
 			0, false, ErrRulersDisagree, []string{"1 ticks per link", "3.31", "3.310", "documented latency makes it 3", "±10%", "no cycle figure"}, false},
+		{"13% off on a busy moment whose best samples spread by 5%", RulerFigures{AddTicksPerOp: 1, ImulTicksPerOp: 3.4, ImulLatency: 3, CounterHz: 3e9, Exact: true, Spread: 0.05},
+			1, true, nil, nil, false},
+		{"a folded ruler however much the samples spread", RulerFigures{AddTicksPerOp: 0.15, ImulTicksPerOp: 2.3, ImulLatency: 3, Exact: true, Spread: 3},
+			0, false, ErrRulersDisagree, []string{"±50%"}, false},
 		{"a multiply slower than the table says (4 cycles)", RulerFigures{AddTicksPerOp: 0.75, ImulTicksPerOp: 3, ImulLatency: 3, CounterHz: 2.1e9, Exact: true},
 			0, false, ErrRulersDisagree, []string{"4.000"}, false},
 		{"arm64 core not in the table: unchecked", RulerFigures{AddTicksPerOp: 0.04, ImulTicksPerOp: 0.12, ImulLatency: 0, CounterHz: 100e6, Exact: true},
@@ -179,8 +183,9 @@ func TestRulerBadOptions(t *testing.T) {
 		{"imm too long", func(o *RulerOptions) { o.ImmShort, o.ImmLong = 1, 2e9 }, "2000000000"},
 		{"latency", func(o *RulerOptions) { o.ImulLatency = math.NaN() }, "NaN"},
 		{"counter", func(o *RulerOptions) { o.CounterHz = -1 }, "-1"},
-		{"agreement", func(o *RulerOptions) { o.Thresholds = RulerThresholds{Agree: 2, MinCoreHz: 1, MaxCoreHz: 2} }, "tolerance 2"},
-		{"clock band", func(o *RulerOptions) { o.Thresholds = RulerThresholds{Agree: 0.1, MinCoreHz: 2, MaxCoreHz: 1} }, "2 to 1 Hz"},
+		{"agreement", func(o *RulerOptions) { o.Thresholds = RulerThresholds{Agree: 2, MaxAgree: 0.5, MinCoreHz: 1, MaxCoreHz: 2} }, "tolerance 2"},
+		{"agreement cap", func(o *RulerOptions) { o.Thresholds = RulerThresholds{Agree: 0.1, MaxAgree: 0.05, MinCoreHz: 1, MaxCoreHz: 2} }, "cap 0.05"},
+		{"clock band", func(o *RulerOptions) { o.Thresholds = RulerThresholds{Agree: 0.1, MaxAgree: 0.5, MinCoreHz: 2, MaxCoreHz: 1} }, "2 to 1 Hz"},
 		{"k-best", func(o *RulerOptions) { o.Epsilon = -1 }, "eps"},
 	}
 	for _, tt := range tests {

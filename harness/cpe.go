@@ -75,8 +75,9 @@ type CPEResult struct {
 	// a cost per element, and a warning says why. Its Verdict is "" when
 	// there were fewer than MinSizes points.
 	Linearity stats.Linearity
-	// CyclesPerTick is the core-clock ratio of the ADD-chain ruler measured
-	// in the same rounds as every point (one ruler for the whole sweep).
+	// CyclesPerTick is the core-clock ratio of the ruler measured in the
+	// same rounds as every point (one ruler for the whole sweep); 0 when it
+	// was refused.
 	CyclesPerTick float64
 	// Warnings holds soft problems of the sweep as a whole: pinning,
 	// priority, calibration, the ruler, points that did not converge,
@@ -134,8 +135,8 @@ func CPE(cfg Config, sizes []int, build func(n int) (Instance, error)) (CPEResul
 // sizes interleaved in one loop: each round samples every size not yet
 // converged forward and then backward (1 2 … n n … 2 1), each sample
 // preceded by one untimed call (or Setup) so that the other sizes' data do
-// not leave it with a cold cache, then the empty loops and the ADD-chain
-// ruler; every other round runs in the reverse order. So a slow drift of
+// not leave it with a cold cache, then the empty loops and the ruler's
+// chains; every other round runs in the reverse order. So a slow drift of
 // the core clock or of the machine's load affects every size alike, and
 // one ruler converts every size of a sweep to cycles. Every size is
 // sampled in every round until each one's K best samples agree (or it has

@@ -15,7 +15,9 @@
 //   - each target: R calls of it between tsc.StartCPU and tsc.StopCPU, there
 //     and back (A B B A) when there are several;
 //   - the same loop around an empty function: the overhead to subtract;
-//   - a dependent ADD chain at two lengths: the core-clock ruler.
+//   - the core-clock ruler (calibrate.Ruler): a dependent chain of register
+//     ADDs at two lengths, and where this core's multiply latency is
+//     documented a dependent IMUL chain that checks it.
 //
 // Every other round runs backwards, so a slow drift affects every stream
 // alike. Each stream keeps its K smallest samples (package stats); a target
@@ -30,8 +32,14 @@
 //
 // The result per call is (v1(target) − v1(empty)) / R ticks, converted to
 // nanoseconds with the calibrated counter frequency (package calibrate) and
-// to core cycles with the ruler's slope measured in the same rounds: one ADD
-// is one core cycle, whatever the counter's rate.
+// to core cycles with the ruler's slope measured in the same rounds: one
+// register ADD is one core cycle on every core, whatever the counter's rate.
+// The figure is given only when the IMUL chain agrees with the ADD chain at
+// its documented latency and the core clock they imply is plausible
+// (calibrate.DecideRuler); otherwise Result.Cycles is 0 and a warning
+// names both chains' figures. An ADD of a small immediate would not do:
+// Golden Cove-class Intel cores fold it at register rename (0.2 cycles per
+// link).
 //
 // The engine's decisions are pure functions of what it has seen, tested
 // without hardware: the choice of R, the counter quantum the samples show,

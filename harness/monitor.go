@@ -57,7 +57,7 @@ type Counter struct {
 
 // Cycle sources of Result.CyclesSource.
 const (
-	CyclesRuler       = "ruler"       // the ADD-chain ruler measured beside the target
+	CyclesRuler       = "ruler"       // the core-clock ruler measured beside the target
 	CyclesPMU         = "pmu"         // the processor's cycle counter
 	CyclesCalibration = "calibration" // the calibration's ratio: the ruler gave no slope
 )

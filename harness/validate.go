@@ -120,8 +120,8 @@ type Validation struct {
 	// figures the latency check judges, so that a ruler made of ADDs does
 	// not judge ADDs.
 	LatencyCycles, LatencyByImul []float64
-	LatencyCV     float64
-	LatencyWall   time.Duration
+	LatencyCV                    float64
+	LatencyWall                  time.Duration
 	// BenchNs are testing.Benchmark's ns/op of the same kernel over Reps
 	// runs; BenchCV their coefficient of variation; BenchWall the total.
 	BenchNs   []float64
@@ -283,16 +283,17 @@ func Validate(o ValidateOptions) (*Validation, error) {
 		if !known {
 			return
 		}
-		worst := 0.0
+		worst := math.NaN()
 		for _, q := range v.RulerRatios {
-			if math.IsNaN(q) || math.Abs(q/lat-1) > math.Abs(worst/lat-1) {
+			if !math.IsNaN(q) && (math.IsNaN(worst) || math.Abs(q/lat-1) > math.Abs(worst/lat-1)) {
 				worst = q
 			}
 		}
 		n := len(v.RulerRatios)
 		add(Check{Name: "the rulers agree (IMUL/ADD of every measurement's ruler)", Value: worst, Truth: lat, Tolerance: lat * calibrate.DefaultRulerThresholds.Agree,
-			Pass: v.RulersChecked == n && n > 0,
-			Detail: fmt.Sprintf("%d of %d rulers checked, %d refused; the ratio farthest from %g is shown", v.RulersChecked, n, v.RulersRefused, lat)})
+			Pass:   v.RulersChecked == n && n > 0,
+			Detail: fmt.Sprintf("%d of %d rulers checked, %d refused; the ratio farthest from %g is shown (the tolerance widens by how far each ruler's best samples spread, up to %g%%)",
+				v.RulersChecked, n, v.RulersRefused, lat, 100*calibrate.DefaultRulerThresholds.MaxAgree)})
 	}
 	if known {
 		within("cycles per register ADD, by the IMUL ruler", v.AddCyclesByImul.Slope, 1, 0.03, "cycles/op",
