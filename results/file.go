@@ -127,8 +127,8 @@ type Machine struct {
 	// CounterStep is the counter's detected step in ticks ("tsc_step").
 	CounterStep float64
 	// CyclesPerTick is the core-clock ratio of the run (core cycles per
-	// counter tick, measured with the ADD-chain ruler); 0 when the run had
-	// no ruler.
+	// counter tick, measured with the core-clock ruler); 0 when the run had
+	// no ruler or it was refused.
 	CyclesPerTick float64
 	// LogicalCPUs is the number of logical CPUs the process could use.
 	LogicalCPUs int

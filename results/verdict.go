@@ -233,7 +233,7 @@ func (t *Table) notes(files []File) {
 		}
 	}
 	base := t.Columns[t.Baseline].Name
-	t.Notes = append(t.Notes, fmt.Sprintf("cycles are estimated core cycles per call (the ADD-chain ruler), comparable across machines whose counters differ; ratios are cycles over the baseline's (%s): below 1 is fewer cycles than %s", base, base))
+	t.Notes = append(t.Notes, fmt.Sprintf("cycles are estimated core cycles per call (the core-clock ruler), comparable across machines whose counters differ; ratios are cycles over the baseline's (%s): below 1 is fewer cycles than %s", base, base))
 	if perElem {
 		t.Notes = append(t.Notes, "per-element figures are per call over the elements of one call (the kernel's unit: elements, iterations, ops)")
 	}

@@ -50,7 +50,7 @@ func golden(t *testing.T, name, got string) {
 }
 
 var (
-	hexRE    = regexp.MustCompile(`0x[0-9a-fA-F]+`)
+	hexRE = regexp.MustCompile(`0x[0-9a-fA-F]+`)
 	// A number may carry the marks of a less certain ("~") or unchecked
 	// ("?") cycle figure.
 	numberRE = regexp.MustCompile(`[~?]{0,2}[-+±]?[0-9]+(\.[0-9]+)?`)
