@@ -183,9 +183,15 @@ func TestRulerBadOptions(t *testing.T) {
 		{"imm too long", func(o *RulerOptions) { o.ImmShort, o.ImmLong = 1, 2e9 }, "2000000000"},
 		{"latency", func(o *RulerOptions) { o.ImulLatency = math.NaN() }, "NaN"},
 		{"counter", func(o *RulerOptions) { o.CounterHz = -1 }, "-1"},
-		{"agreement", func(o *RulerOptions) { o.Thresholds = RulerThresholds{Agree: 2, MaxAgree: 0.5, MinCoreHz: 1, MaxCoreHz: 2} }, "tolerance 2"},
-		{"agreement cap", func(o *RulerOptions) { o.Thresholds = RulerThresholds{Agree: 0.1, MaxAgree: 0.05, MinCoreHz: 1, MaxCoreHz: 2} }, "cap 0.05"},
-		{"clock band", func(o *RulerOptions) { o.Thresholds = RulerThresholds{Agree: 0.1, MaxAgree: 0.5, MinCoreHz: 2, MaxCoreHz: 1} }, "2 to 1 Hz"},
+		{"agreement", func(o *RulerOptions) {
+			o.Thresholds = RulerThresholds{Agree: 2, MaxAgree: 0.5, MinCoreHz: 1, MaxCoreHz: 2}
+		}, "tolerance 2"},
+		{"agreement cap", func(o *RulerOptions) {
+			o.Thresholds = RulerThresholds{Agree: 0.1, MaxAgree: 0.05, MinCoreHz: 1, MaxCoreHz: 2}
+		}, "cap 0.05"},
+		{"clock band", func(o *RulerOptions) {
+			o.Thresholds = RulerThresholds{Agree: 0.1, MaxAgree: 0.5, MinCoreHz: 2, MaxCoreHz: 1}
+		}, "2 to 1 Hz"},
 		{"k-best", func(o *RulerOptions) { o.Epsilon = -1 }, "eps"},
 	}
 	for _, tt := range tests {

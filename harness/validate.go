@@ -291,7 +291,7 @@ func Validate(o ValidateOptions) (*Validation, error) {
 		}
 		n := len(v.RulerRatios)
 		add(Check{Name: "the rulers agree (IMUL/ADD of every measurement's ruler)", Value: worst, Truth: lat, Tolerance: lat * calibrate.DefaultRulerThresholds.Agree,
-			Pass:   v.RulersChecked == n && n > 0,
+			Pass: v.RulersChecked == n && n > 0,
 			Detail: fmt.Sprintf("%d of %d rulers checked, %d refused; the ratio farthest from %g is shown (the tolerance widens by how far each ruler's best samples spread, up to %g%%)",
 				v.RulersChecked, n, v.RulersRefused, lat, 100*calibrate.DefaultRulerThresholds.MaxAgree)})
 	}
