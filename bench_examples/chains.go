@@ -51,11 +51,13 @@ func powMod64(m uint64, n int) uint64 {
 	return r
 }
 
-func addChainSpec() spec {
+// chainSpec is the kernel of one chain: n links per run, each run
+// continuing the last (imul: the chain multiplies, starting from 1).
+func chainSpec(name, description string, run func(uint64, int) uint64, imul bool) spec {
 	return spec{
 		k: Kernel{
-			Name:        "AddChain",
-			Description: "n dependent 64-bit ADDs of a register in assembly: 1 core cycle per op on every core",
+			Name:        name,
+			Description: description,
 			Seed:        "reference chain",
 			DefaultN:    10000,
 			MinN:        1,
@@ -65,48 +67,24 @@ func addChainSpec() spec {
 			CPE:         true,
 		},
 		build: func(n int) Instance {
-			s := &chainState{name: "AddChain", n: n, run: chain.AddFrom}
+			s := &chainState{name: name, n: n, run: run, imul: imul}
+			if imul {
+				s.acc = 1
+			}
 			return Instance{Run: s.runChain, Check: s.check, Elements: float64(n), state: s}
 		},
 	}
+}
+
+func addChainSpec() spec {
+	return chainSpec("AddChain", "n dependent 64-bit ADDs of a register in assembly: 1 core cycle per op on every core", chain.AddFrom, false)
 }
 
 func imulChainSpec() spec {
-	return spec{
-		k: Kernel{
-			Name:        "ImulChain",
-			Description: "n dependent 64-bit IMULs in assembly: 3 core cycles per op on Intel's big cores and AMD Zen",
-			Seed:        "reference chain",
-			DefaultN:    10000,
-			MinN:        1,
-			MaxN:        1 << 30,
-			Unit:        "ops",
-			Default:     true,
-			CPE:         true,
-		},
-		build: func(n int) Instance {
-			s := &chainState{name: "ImulChain", n: n, run: chain.ImulFrom, imul: true, acc: 1}
-			return Instance{Run: s.runChain, Check: s.check, Elements: float64(n), state: s}
-		},
-	}
+	return chainSpec("ImulChain", "n dependent 64-bit IMULs in assembly: 3 core cycles per op on Intel's big cores and AMD Zen", chain.ImulFrom, true)
 }
 
 func addImmChainSpec() spec {
-	return spec{
-		k: Kernel{
-			Name:        "AddImmChain",
-			Description: "n dependent ADDs of the immediate 1 in assembly: 1 core cycle per op on most cores, about 0.2 where the core folds them at rename (Golden Cove-class Intel)",
-			Seed:        "reference chain",
-			DefaultN:    10000,
-			MinN:        1,
-			MaxN:        1 << 30,
-			Unit:        "ops",
-			Default:     true,
-			CPE:         true,
-		},
-		build: func(n int) Instance {
-			s := &chainState{name: "AddImmChain", n: n, run: chain.AddImmFrom}
-			return Instance{Run: s.runChain, Check: s.check, Elements: float64(n), state: s}
-		},
-	}
+	return chainSpec("AddImmChain", "n dependent ADDs of the immediate 1 in assembly: 1 core cycle per op on most cores, "+
+		"about 0.2 where the core folds them at rename (Golden Cove-class Intel)", chain.AddImmFrom, false)
 }
