@@ -325,3 +325,40 @@ func TestPlanRound(t *testing.T) {
 		}
 	}
 }
+
+func TestStateVerdict(t *testing.T) {
+	nan := math.NaN()
+	tests := []struct {
+		name     string
+		s        MachineState
+		measured bool
+		quiet    bool
+		resolves float64
+		text     []string
+	}{
+		{"quiet", MachineState{ThroughputCV: 0.0001, LatencyCV: 0.00008, Detectable: 0.00012, ClockSpread: 0.0075}, true, true, 0.00028,
+			[]string{"quiet enough to resolve 0.1%", "0.01% (throughput)", "0.008% (latency)", "resolves 0.012%", "moved by 0.75%"}},
+		{"spread of results too wide", MachineState{ThroughputCV: 0.0025, LatencyCV: 0.0002, Detectable: 0.00012}, true, false, 0.007,
+			[]string{"noisy: differences below 0.7% are not resolvable now", "quieter moment"}},
+		{"latency spread too wide", MachineState{ThroughputCV: 0.0001, LatencyCV: 0.0015, Detectable: 0.0001}, true, false, 0.00028,
+			[]string{"noisy"}},
+		{"the comparison resolves too little", MachineState{ThroughputCV: 0.0001, LatencyCV: 0.0001, Detectable: 0.004}, true, false, 0.004,
+			[]string{"differences below 0.4%"}},
+		{"no A/A figure", MachineState{ThroughputCV: 0.0001, LatencyCV: 0.0001, Detectable: nan}, true, true, 0.00028,
+			[]string{"quiet"}},
+		{"not measured", MachineState{Detectable: nan}, false, false, nan, []string{"not measured"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			quiet, resolves, verdict := stateVerdict(tt.s, tt.measured)
+			if quiet != tt.quiet || !(math.Abs(resolves-tt.resolves) < 1e-12 || math.IsNaN(resolves) && math.IsNaN(tt.resolves)) {
+				t.Fatalf("stateVerdict = %v, %v, %q; want quiet %v, resolves %v", quiet, resolves, verdict, tt.quiet, tt.resolves)
+			}
+			for _, s := range tt.text {
+				if !strings.Contains(verdict, s) {
+					t.Errorf("verdict %q does not say %q", verdict, s)
+				}
+			}
+		})
+	}
+}

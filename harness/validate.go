@@ -16,14 +16,41 @@ import (
 	"github.com/cyclebench/cyclebench/stats"
 )
 
-// speedReps is how many times Validate measures the ~1 µs kernel; the
-// median wall time is judged, as the exec-to-exit figure is a median: a
-// single measurement takes 6 ms on an AMD Zen 4 guest, but about one in ten
-// falls in a stretch where the core clock drifts by 1–2% over tens of
-// milliseconds, and the ruler, which must hold two counter quanta (0.05%),
-// then runs until the drift stops (25–77 ms seen). The detail lists every
-// wall time, so such a stretch still shows.
-const speedReps = 5
+// Limits of Validate, each with its reason.
+const (
+	// speedReps is how many times Validate measures the ~1 µs kernel; the
+	// median wall time is judged, as the exec-to-exit figure is a median:
+	// about one measurement in ten falls in a stretch where the core clock
+	// drifts by 1–2% over tens of milliseconds and the ruler waits it out.
+	// The detail lists every wall time, so such a stretch still shows.
+	speedReps = 5
+	// slopeTol is the relative tolerance of a chain's cycles per op: a
+	// ruler made of a folded chain is off by 400%, a multiply latency
+	// other than the table's by 33% or more; the slopes of sound chains
+	// come within 0.5% on a busy guest.
+	slopeTol = 0.03
+	// minR2 is the least R² of a fit of cycles against length: a chain's
+	// cost is linear in its length, and one point 2% off the line of seven
+	// from 1e3 to 1e5 ops already brings R² to 0.9995.
+	minR2 = 0.9999
+	// maxEmptyTicks bounds the empty function's cost after the overhead is
+	// subtracted, in ticks per call: the resolution of one call's share of
+	// a sample on the counters seen.
+	maxEmptyTicks = 2
+	// quietCVThroughput and quietCVLatency are the spreads (CV) of ten
+	// results of a 1000-ADD kernel that a quiet moment gives on the guests
+	// seen (0.02–0.1% and 0.01–0.05%); above them the machine is noisy now.
+	quietCVThroughput, quietCVLatency = 0.002, 0.001
+	// quietDetectable is the smallest difference an A/A comparison must
+	// resolve for the moment to count as quiet.
+	quietDetectable = 0.001
+	// maxResultWall bounds the wall time per result and the median time to
+	// a converged ~1 µs kernel: the tool's speed, judged where the machine
+	// lets it show.
+	maxResultWall = 20 * time.Millisecond
+	// minBenchRatio is how many times testing.B's spread must exceed ours.
+	minBenchRatio = 5
+)
 
 // ValidateOptions sets what [Validate] runs; the zero value gives the
 // defaults.
@@ -31,16 +58,26 @@ type ValidateOptions struct {
 	// Config is the base measurement configuration (K, ε, CPU, ...); its
 	// Name, Elements and Setup are ignored. Start from DefaultConfig().
 	Config Config
-	// Lengths are the chain lengths fitted; nil means 1e3, 2e3, 5e3, 1e4,
-	// 2e4, 5e4, 1e5. At least 3, each ≥ 1.
+	// Lengths are the chain lengths of the throughput sweep; nil means
+	// 1e3, 2e3, 5e3, 1e4, 2e4, 5e4, 1e5. At least 3, each 1 to 1e9.
 	Lengths []int
+	// LatencyLengths are the chain lengths of the latency sweep (each call
+	// fenced); nil means 100, 200, 500, 1000, 2000, 5000: short enough that
+	// the intercept (a few cycles) is not lost in the long chains' noise.
+	// At least 3, each 1 to 1e9.
+	LatencyLengths []int
 	// Reps is how many times the 1000-ADD kernel is measured by each of
-	// Measure and testing.Benchmark for the repeatability check; 0 means
+	// Measure and testing.Benchmark for the repeatability figures; 0 means
 	// 10 (allowed 3 to 1000).
 	Reps int
 	// SkipBenchmark skips the testing.Benchmark side of the comparison
 	// (each repetition of it takes about a second).
 	SkipBenchmark bool
+	// MaxCV, when above 0, makes the machine's state decide Pass too: the
+	// spread (coefficient of variation) of the Reps results in each mode
+	// must be at most MaxCV (0.001 for 0.1%), for a CI job that gates on a
+	// quiet runner. 0 reports the state without judging it.
+	MaxCV float64
 	// Progress, when not nil, is told what Validate is doing.
 	Progress func(step string)
 }
@@ -54,79 +91,107 @@ type Check struct {
 	Unit      string
 	Pass      bool
 	Detail    string // how the value was obtained, or why it failed
+	// State marks a figure of the machine's state now (spread, speed)
+	// rather than a truth about the tool: it decides Validation.Pass only
+	// when ValidateOptions.MaxCV asks (the spreads then).
+	State bool
+	// Bound is "≥" or "≤" for a bound check (Tolerance 0), "" otherwise.
+	Bound string
+}
+
+// MachineState is how noisy the machine is now, as Validate measured it:
+// facts about the moment, not verdicts on the tool.
+type MachineState struct {
+	// ThroughputCV and LatencyCV are the coefficients of variation of the
+	// Reps results of the 1000-ADD kernel in each mode; BenchCV
+	// testing.Benchmark's on the same kernel (0 when skipped).
+	ThroughputCV, LatencyCV, BenchCV float64
+	// Detectable is the smallest relative difference an A/A comparison of
+	// the 1000-ADD kernel (Compare, 1000 pairs) would detect now in 80% of
+	// runs (stats.Comparison.Detectable); NaN when it failed.
+	Detectable float64
+	// ClockSpread is how far the core clock moved over the validation:
+	// (max − min)/min of the cycles per tick of every measurement's ruler.
+	ClockSpread float64
+	// Discarded and Samples count the target samples thrown away (a
+	// migration, a context switch, a page fault) and taken, over every
+	// measurement.
+	Discarded, Samples int
+	// Resolves is the smallest relative difference between two results
+	// that this moment lets one tell apart: the larger of Detectable and
+	// 2.8 × the throughput CV (two results, 95%).
+	Resolves float64
+	// Quiet reports a moment quiet enough to resolve 0.1%: both CVs at
+	// most their quiet figures and Resolves at most 0.1%.
+	Quiet bool
+	// Verdict says it in one line.
+	Verdict string
 }
 
 // Validation is the outcome of [Validate].
 type Validation struct {
 	Calibration *calibrate.Calibration
-	// AddTicks, ImulTicks and ImmTicks fit ticks per call against chain
-	// length for the register ADD, IMUL and immediate ADD chains; their
-	// slopes are ticks per op.
-	AddTicks, ImulTicks, ImmTicks stats.Fit
-	// AddCycles, ImulCycles and ImmCycles fit estimated core cycles per
-	// call against chain length; their slopes are cycles per op (truth 1,
-	// the IMUL latency, and 1 or about 0.2 where the core folds the
-	// immediate ADD).
+	// Lengths are the throughput sweep's chain lengths. AddTicks, ImulTicks
+	// and ImmTicks fit ticks per call against length for the register ADD,
+	// IMUL and immediate ADD chains; AddCycles, ImulCycles and ImmCycles
+	// fit cycles per call, each length converted with its own
+	// measurement's ruler (truth: 1, the IMUL latency, and 1 or about 0.2
+	// where the core folds the immediate ADD). AddCyclesByImul fits the
+	// register ADD chain's ticks converted with each measurement's IMUL
+	// chain instead (cycles per tick = the IMUL latency over the IMUL
+	// chain's ticks per link): the ADD kernel judged by the other ruler
+	// (empty where the IMUL latency is not documented).
+	Lengths                          []int
+	AddTicks, ImulTicks, ImmTicks    stats.Fit
 	AddCycles, ImulCycles, ImmCycles stats.Fit
-	// AddCyclesByImul fits the register ADD chain's ticks converted with
-	// each measurement's IMUL chain instead of its ADD chain (cycles per
-	// tick = the IMUL latency over the IMUL chain's ticks per link): the
-	// ADD kernel judged by the other ruler (truth 1). Empty where the IMUL
-	// latency is not documented.
-	AddCyclesByImul stats.Fit
+	AddCyclesByImul                  stats.Fit
+	// ImulAddRatio is ImulCycles.Slope / AddCycles.Slope (truth: the IMUL
+	// latency, 3): the core clock's moves between measurements cancel.
+	// TickRatio is ImulTicks.Slope / AddTicks.Slope: equal to it only when
+	// the core clock held still over the whole sweep.
+	ImulAddRatio, TickRatio float64
+	// ImmFolded reports that the immediate ADD chain runs well under a
+	// cycle per op (calibrate.FoldedBelow) against the register ADD chain:
+	// the core folds it at rename.
+	ImmFolded bool
+	// LatencyLengths are the latency sweep's lengths; LatencyAdd and
+	// LatencyImul fit latency-mode cycles per call (each call fenced, a
+	// chain of its own) against length: the slope is cycles per op, the
+	// intercept what a fenced call costs beyond the fenced empty call (the
+	// call, the fence, the chain's loads and the loop's exit), which
+	// differs between cores. LatencyAddByImul is the ADD chain in cycles
+	// of the IMUL chain measured beside it.
+	LatencyLengths          []int
+	LatencyAdd, LatencyImul stats.Fit
+	LatencyAddByImul        stats.Fit
 	// RulerRatios are the IMUL/ADD slope ratios of the ruler of every
 	// measurement of the validation, in order; RulersChecked counts those
 	// whose ruler was checked (the chains agreed at the documented
 	// latency), RulersRefused those that gave no cycle figure.
 	RulerRatios                  []float64
 	RulersChecked, RulersRefused int
-	Lengths                      []int
-	// ImulAddRatio is ImulCycles.Slope / AddCycles.Slope (truth: the IMUL
-	// latency, 3): each chain length is converted with the ruler of its own
-	// measurement, so the core clock's moves between measurements cancel.
-	// TickRatio is ImulTicks.Slope / AddTicks.Slope: equal to it only when
-	// the core clock held still over the whole validation (a warning says
-	// when it is more than 1% off: the machine was not quiet).
-	ImulAddRatio, TickRatio float64
-	// ImmFolded reports that the immediate ADD chain runs well under a
-	// cycle per op (calibrate.FoldedBelow) against the register ADD chain:
-	// the core folds it at rename.
-	ImmFolded bool
 	// Empty is the empty function's result in latency mode (truth 0 after
-	// subtraction). EmptyThroughput is the same in throughput mode, reported
-	// and not judged: calling a function in a tight loop costs the same for
-	// every function only when the core's branch predictors treat their
-	// addresses alike, and on an AMD Zen 4 guest an empty function took 3.2
-	// to 5.3 ticks per call depending on its address and the moment, so the
-	// empty loop subtracted can be up to 2 ticks per call off another
-	// function's call cost in that mode.
+	// subtraction). EmptyThroughput is the same in throughput mode,
+	// reported and not judged: calling a function in a tight loop costs
+	// the same for every function only when the core's branch predictors
+	// treat their addresses alike (3.2 to 5.3 ticks per call on an AMD
+	// Zen 4 guest, by address and moment).
 	Empty, EmptyThroughput Result
 	// HarnessCycles are the 1000-ADD kernel's Cycles over Reps throughput
-	// measurements; HarnessCV their coefficient of variation; HarnessWall
-	// the total time.
-	HarnessCycles []float64
-	HarnessCV     float64
-	HarnessWall   time.Duration
-	// LatencyAdd and LatencyImul are the latency-mode results (calls fenced
-	// apart) of 1000 dependent ADDs and 1000 dependent IMULs, each an
-	// independent chain per call: truth 1000 and 1000 × the IMUL latency
-	// cycles per call.
-	LatencyAdd, LatencyImul Result
-	// LatencyCycles are the latency-mode Cycles of the 1000-ADD kernel over
-	// Reps measurements (LatencyAdd is the first), LatencyCV their
-	// coefficient of variation, LatencyWall the total time.
-	// LatencyByImul are the same measurements' ticks converted with their
-	// IMUL chain (empty where the IMUL latency is not documented): the
-	// figures the latency check judges, so that a ruler made of ADDs does
-	// not judge ADDs.
-	LatencyCycles, LatencyByImul []float64
-	LatencyCV                    float64
-	LatencyWall                  time.Duration
+	// measurements, HarnessCV their coefficient of variation, HarnessWall
+	// the total time; LatencyCycles, LatencyCV and LatencyWall the same in
+	// latency mode.
+	HarnessCycles, LatencyCycles []float64
+	HarnessCV, LatencyCV         float64
+	HarnessWall, LatencyWall     time.Duration
 	// BenchNs are testing.Benchmark's ns/op of the same kernel over Reps
 	// runs; BenchCV their coefficient of variation; BenchWall the total.
 	BenchNs   []float64
 	BenchCV   float64
 	BenchWall time.Duration
+	// AA is an A/A comparison of the 1000-ADD kernel: what Compare
+	// resolves now (State.Detectable).
+	AA Comparison
 	// SpeedWalls are the wall times Measure took for a ~1 µs kernel
 	// (after calibration), speedReps measurements in a row, and SpeedWall
 	// their median, the figure judged; SpeedKernel is the result of the
@@ -136,170 +201,263 @@ type Validation struct {
 	SpeedWall      time.Duration
 	SpeedWalls     []time.Duration
 	SpeedBenchWall time.Duration
-	Checks         []Check
-	Pass           bool
-	Warnings       []error
+	// State is the machine's state over the validation.
+	State MachineState
+	// Checks are the checks made: the tool's correctness (State false)
+	// and the machine's state (State true).
+	Checks []Check
+	// Pass reports that every correctness check passed (and, with
+	// ValidateOptions.MaxCV, that the spreads were within it).
+	Pass     bool
+	Warnings []error
 }
 
-// Validate checks the harness against kernels whose cost is known: dependent
-// register ADD and IMUL chains (1 and 3 core cycles per op) measured in
-// throughput mode at several lengths, 1000 ADDs and 1000 IMULs measured in
-// latency mode (1000 and 3000 cycles per call, absolute), the empty
-// function (0), and compares its repeatability (both modes) and speed with
-// testing.Benchmark on the same kernel in the same run. It takes about 13 s
-// with the benchmark comparison, 1 s without.
+// Validate checks the harness against kernels whose cost is known, and
+// measures how noisy the machine is now.
 //
-// No chain is judged by a ruler made of itself: every measurement's ruler
-// must have been checked (its ADD and IMUL chains agreed), the ADD kernel
-// is judged in cycles of the IMUL chain measured beside it and the IMUL
-// kernel in cycles of the ADD chain, and the immediate ADD kernel's cycles
-// must follow its ticks (about 0.2 cycles per op where the core folds it,
-// 1 elsewhere), which a ruler made of that folded chain would not give.
+// The correctness checks judge truths that hold on every CPU, from slopes
+// rather than absolute figures: cycles per op of dependent register ADD
+// and IMUL chains (1 and the documented IMUL latency, 3 on Intel's big
+// cores and AMD Zen), fitted over several lengths in throughput mode and,
+// each call fenced, in latency mode; an immediate ADD chain whose cycles
+// must follow its ticks (about 0.2 per op where the core folds it at
+// rename, 1 elsewhere); the linearity of the fits; the empty function (0
+// after overhead subtraction); and the rulers of every measurement
+// agreeing. No chain is judged by a ruler made of itself: the ADD chain is
+// judged in cycles of the IMUL chain measured beside it and the IMUL chain
+// in cycles of the ADD chain. Each sweep is measured twice, up and down
+// the lengths, and the less disturbed result of each length (the fewer
+// ticks: noise only adds time) is fitted.
 //
-// Each check is made as soon as its measurements are in. When a
-// measurement fails (cancelled through Config.Context, for example), the
-// Validation made so far, with the checks that were complete, comes with
-// the error; Pass is then false.
+// The machine's state is measured and stated, not judged unless
+// ValidateOptions.MaxCV asks: the spread of ten results in each mode,
+// testing.Benchmark's beside it, the smallest difference an A/A comparison
+// resolves now, how far the core clock moved, the samples disturbed, and
+// the wall time to a result.
+//
+// It takes about 15 s with the testing.Benchmark comparison, 2 s without.
+// When a measurement fails (cancelled through Config.Context, for
+// example), the Validation made so far, with the checks that were
+// complete, comes with the error; Pass is then false.
 func Validate(o ValidateOptions) (*Validation, error) {
 	if o.Lengths == nil {
 		o.Lengths = []int{1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000}
 	}
+	if o.LatencyLengths == nil {
+		o.LatencyLengths = []int{100, 200, 500, 1000, 2000, 5000}
+	}
 	if o.Reps == 0 {
 		o.Reps = 10
 	}
-	if len(o.Lengths) < 3 {
-		return nil, fmt.Errorf("%w: %d chain lengths (allowed: at least 3)", ErrBadConfig, len(o.Lengths))
-	}
-	for _, n := range o.Lengths {
-		if n < 1 || n > 1e9 {
-			return nil, fmt.Errorf("%w: chain length %d (allowed: 1 to 1e9)", ErrBadConfig, n)
+	for _, l := range []struct {
+		what string
+		ns   []int
+	}{{"chain", o.Lengths}, {"latency chain", o.LatencyLengths}} {
+		if len(l.ns) < 3 {
+			return nil, fmt.Errorf("%w: %d %s lengths (allowed: at least 3)", ErrBadConfig, len(l.ns), l.what)
+		}
+		for _, n := range l.ns {
+			if n < 1 || n > 1e9 {
+				return nil, fmt.Errorf("%w: %s length %d (allowed: 1 to 1e9)", ErrBadConfig, l.what, n)
+			}
 		}
 	}
 	if o.Reps < 3 || o.Reps > 1000 {
 		return nil, fmt.Errorf("%w: reps %d (allowed: 3 to 1000)", ErrBadConfig, o.Reps)
 	}
-	say := func(format string, a ...any) {
-		if o.Progress != nil {
-			o.Progress(fmt.Sprintf(format, a...))
-		}
+	if math.IsNaN(o.MaxCV) || o.MaxCV < 0 || o.MaxCV >= 1 {
+		return nil, fmt.Errorf("%w: MaxCV %v (allowed: 0, to report the machine's state without judging it, or above 0 and below 1)", ErrBadConfig, o.MaxCV)
 	}
 	base := o.Config
 	base.Name, base.Elements, base.Setup = "", 0, nil
 	if _, err := base.WithDefaults(); err != nil {
 		return nil, err
 	}
-	say("calibrating")
+	vr := &validator{o: o}
+	vr.say("calibrating")
 	cal, err := calibrate.Get()
 	if err != nil {
 		return nil, err
 	}
 	base.Calibration = cal
-	v := &Validation{Calibration: cal, Lengths: o.Lengths}
-	v.Warnings = append(v.Warnings, cal.Warnings...)
-	var sink uint64
-	defer runtime.KeepAlive(&sink)
-	// stop returns v as far as it got, with err.
-	stop := func(err error) (*Validation, error) {
-		v.Pass = false
-		return v, err
-	}
-	add := func(c Check) { v.Checks = append(v.Checks, c) }
-	within := func(name string, val, truth, tol float64, unit, detail string) {
-		add(Check{Name: name, Value: val, Truth: truth, Tolerance: tol, Unit: unit, Pass: math.Abs(val-truth) <= tol, Detail: detail})
-	}
+	vr.base = base
+	vr.v = &Validation{Calibration: cal, Lengths: o.Lengths, LatencyLengths: o.LatencyLengths, State: MachineState{Detectable: math.NaN()}}
+	vr.v.Warnings = append(vr.v.Warnings, cal.Warnings...)
+	vr.lat, vr.known = cal.CPU.ImulLatency()
+	err = vr.run()
+	runtime.KeepAlive(&vr.sink)
+	vr.finish()
+	return vr.v, err
+}
 
-	// rulers records each measurement's ruler.
-	rulers := func(r Result) {
-		v.RulerRatios = append(v.RulerRatios, r.Ruler.ImulAddRatio)
-		switch {
-		case r.CyclesPerTick <= 0:
-			v.RulersRefused++
-		case r.Ruler.Checked:
-			v.RulersChecked++
-		}
-	}
-	// The IMUL latency is documented per core (3 on Intel's big cores and
-	// AMD Zen; 2 to 4 on arm64 cores): where it is not known, the figures
-	// that need it are reported, not judged.
-	lat, known := cal.CPU.ImulLatency()
-	// byImul converts r's ticks with its own IMUL chain (0 without one).
-	byImul := func(r Result) float64 {
-		if !known || !(r.Ruler.ImulTicksPerOp > 0) {
-			return 0
-		}
-		return r.Ticks * lat / r.Ruler.ImulTicksPerOp
-	}
+// validator is one run of Validate.
+type validator struct {
+	o          ValidateOptions
+	base       Config
+	v          *Validation
+	lat        float64 // the documented IMUL latency
+	known      bool    // lat is documented
+	sink       uint64
+	cpt        []float64 // every measurement's cycles per tick
+	disc, samp int
+}
 
-	// Chains at several lengths, the three interleaved.
-	xs := make([]float64, len(o.Lengths))
-	var addT, addC, addI, mulT, mulC, immT, immC []float64
-	for i, n := range o.Lengths {
-		say("chains: %d ops", n)
-		xs[i] = float64(n)
-		for _, c := range []struct {
-			name string
-			f    func(uint64, int) uint64
-			t, y *[]float64
-		}{{"AddChain", chain.AddFrom, &addT, &addC}, {"ImulChain", chain.ImulFrom, &mulT, &mulC}, {"AddImmChain", chain.AddImmFrom, &immT, &immC}} {
-			// Each call continues the previous call's chain, so repeated
-			// calls cost exactly n ops (see chain.AddFrom).
-			cfg := base
-			cfg.Name = fmt.Sprintf("%s(%d)", c.name, n)
-			r, err := Measure(cfg, func() { sink = c.f(sink, n) })
+func (vr *validator) say(format string, a ...any) {
+	if vr.o.Progress != nil {
+		vr.o.Progress(fmt.Sprintf(format, a...))
+	}
+}
+
+func (vr *validator) add(c Check) { vr.v.Checks = append(vr.v.Checks, c) }
+
+// within adds a check that val lies within tol of truth.
+func (vr *validator) within(name string, val, truth, tol float64, unit, detail string) {
+	vr.add(Check{Name: name, Value: val, Truth: truth, Tolerance: tol, Unit: unit, Pass: math.Abs(val-truth) <= tol, Detail: detail})
+}
+
+// measure runs Measure and records the result's ruler and samples.
+func (vr *validator) measure(cfg Config, f func()) (Result, error) {
+	r, err := Measure(cfg, f)
+	if err != nil {
+		return r, err
+	}
+	v := vr.v
+	v.RulerRatios = append(v.RulerRatios, r.Ruler.ImulAddRatio)
+	switch {
+	case r.CyclesPerTick <= 0:
+		v.RulersRefused++
+	case r.Ruler.Checked:
+		v.RulersChecked++
+	}
+	if r.CyclesPerTick > 0 {
+		vr.cpt = append(vr.cpt, r.CyclesPerTick)
+	}
+	vr.disc += r.Discarded
+	vr.samp += r.Samples
+	if !r.Converged {
+		v.Warnings = append(v.Warnings, fmt.Errorf("%w: %s (%s)", ErrNotConverged, nameOr(cfg.Name), cfg.Mode))
+	}
+	return r, nil
+}
+
+// byImul converts r's ticks with its own IMUL chain (NaN without one).
+func (vr *validator) byImul(r Result) float64 {
+	if !vr.known || !(r.Ruler.ImulTicksPerOp > 0) {
+		return math.NaN()
+	}
+	return r.Ticks * vr.lat / r.Ruler.ImulTicksPerOp
+}
+
+// sweepKernel is one chain of a sweep: x continued from call to call.
+type sweepKernel struct {
+	name string
+	f    func(x uint64, n int) uint64
+}
+
+// sweep measures every kernel at every length in mode, in two passes, up
+// the lengths and down again, and keeps per length and kernel the result
+// with the fewer ticks: noise only adds time, so it is the less disturbed.
+func (vr *validator) sweep(mode Mode, lengths []int, ks []sweepKernel) ([][]Result, error) {
+	best := make([][]Result, len(ks))
+	for i := range best {
+		best[i] = make([]Result, len(lengths))
+	}
+	order := make([]int, 0, 2*len(lengths))
+	for i := range lengths {
+		order = append(order, i)
+	}
+	for i := len(lengths) - 1; i >= 0; i-- {
+		order = append(order, i)
+	}
+	for pass, li := range order {
+		n := lengths[li]
+		vr.say("%s chains: %d ops (%d of %d)", mode, n, pass+1, len(order))
+		for ki, k := range ks {
+			cfg := vr.base
+			cfg.Mode = mode
+			cfg.Name = fmt.Sprintf("%s(%d)", k.name, n)
+			var f func()
+			if mode == Latency {
+				// Each fenced call is a chain of its own.
+				f = func() { vr.sink += k.f(0, n) }
+			} else {
+				// Each call continues the last, so calls back to back
+				// cost exactly n ops (see chain.AddFrom).
+				f = func() { vr.sink = k.f(vr.sink, n) }
+			}
+			r, err := vr.measure(cfg, f)
 			if err != nil {
-				return stop(err)
+				return nil, err
 			}
-			rulers(r)
-			*c.t = append(*c.t, r.Ticks)
-			*c.y = append(*c.y, r.Cycles)
-			if c.name == "AddChain" {
-				addI = append(addI, byImul(r))
+			if old := best[ki][li]; old.Samples == 0 || r.Ticks < old.Ticks {
+				best[ki][li] = r
 			}
-			v.Warnings = append(v.Warnings, notConverged(r)...)
 		}
+	}
+	return best, nil
+}
+
+// fit fits the figure of each result against the lengths.
+func fit(lengths []int, rs []Result, figure func(Result) float64) (stats.Fit, error) {
+	xs, ys := make([]float64, len(rs)), make([]float64, len(rs))
+	for i, r := range rs {
+		xs[i], ys[i] = float64(lengths[i]), figure(r)
+	}
+	return stats.LinearFit(xs, ys)
+}
+
+func ticksOf(r Result) float64  { return r.Ticks }
+func cyclesOf(r Result) float64 { return r.Cycles }
+
+// run makes the measurements and the checks, in order.
+func (vr *validator) run() error {
+	v := vr.v
+	if !vr.known {
+		v.Warnings = append(v.Warnings, fmt.Errorf("harness: the multiply latency of this processor is not documented: the rulers are unchecked, no chain can be judged by another's ruler, and the IMUL figures are reported, not judged"))
+	}
+	if err := vr.throughputSweep(); err != nil {
+		return err
+	}
+	if err := vr.latencySweep(); err != nil {
+		return err
+	}
+	if err := vr.empty(); err != nil {
+		return err
+	}
+	vr.linear()
+	if err := vr.state(); err != nil {
+		return err
+	}
+	vr.rulersAgree()
+	return nil
+}
+
+func (vr *validator) throughputSweep() error {
+	v := vr.v
+	rs, err := vr.sweep(Throughput, v.Lengths, []sweepKernel{{"AddChain", chain.AddFrom}, {"ImulChain", chain.ImulFrom}, {"AddImmChain", chain.AddImmFrom}})
+	if err != nil {
+		return err
 	}
 	for _, f := range []struct {
-		fit *stats.Fit
-		ys  []float64
-	}{{&v.AddTicks, addT}, {&v.AddCycles, addC}, {&v.ImulTicks, mulT}, {&v.ImulCycles, mulC}, {&v.ImmTicks, immT}, {&v.ImmCycles, immC}} {
-		if *f.fit, err = stats.LinearFit(xs, f.ys); err != nil {
-			return stop(fmt.Errorf("harness: fitting the chains: %w", err))
-		}
-	}
-	if known && !slices.Contains(addI, 0) {
-		if v.AddCyclesByImul, err = stats.LinearFit(xs, addI); err != nil {
-			return stop(fmt.Errorf("harness: fitting the chains: %w", err))
+		fit    *stats.Fit
+		rs     []Result
+		figure func(Result) float64
+	}{{&v.AddTicks, rs[0], ticksOf}, {&v.AddCycles, rs[0], cyclesOf}, {&v.ImulTicks, rs[1], ticksOf}, {&v.ImulCycles, rs[1], cyclesOf},
+		{&v.ImmTicks, rs[2], ticksOf}, {&v.ImmCycles, rs[2], cyclesOf}} {
+		if *f.fit, err = fit(v.Lengths, f.rs, f.figure); err != nil {
+			return fmt.Errorf("harness: fitting the chains: %w", err)
 		}
 	}
 	v.ImulAddRatio = v.ImulCycles.Slope / v.AddCycles.Slope
 	v.TickRatio = v.ImulTicks.Slope / v.AddTicks.Slope
-	if math.Abs(v.TickRatio/v.ImulAddRatio-1) > 0.01 {
-		v.Warnings = append(v.Warnings, fmt.Errorf("harness: the IMUL/ADD ratio in ticks (%.3f) is more than 1%% off the ratio in cycles (%.3f): the core clock moved between the measurements (the machine was not quiet); the cycle figures account for it", v.TickRatio, v.ImulAddRatio))
-	}
-	if !known {
-		v.Warnings = append(v.Warnings, fmt.Errorf("harness: the multiply latency of this core is not documented: the rulers are unchecked, and the IMUL/ADD ratio (%.3f) and cycles per IMUL (%.3f) are reported, not judged", v.ImulAddRatio, v.ImulCycles.Slope))
-	}
-	rulerCheck := func() {
-		if !known {
-			return
+	if vr.known {
+		if v.AddCyclesByImul, err = fit(v.Lengths, rs[0], vr.byImul); err != nil {
+			return fmt.Errorf("harness: fitting the chains: %w", err)
 		}
-		worst := math.NaN()
-		for _, q := range v.RulerRatios {
-			if !math.IsNaN(q) && (math.IsNaN(worst) || math.Abs(q/lat-1) > math.Abs(worst/lat-1)) {
-				worst = q
-			}
-		}
-		n := len(v.RulerRatios)
-		add(Check{Name: "the rulers agree (IMUL/ADD of every measurement's ruler)", Value: worst, Truth: lat, Tolerance: lat * calibrate.DefaultRulerThresholds.Agree,
-			Pass: v.RulersChecked == n && n > 0,
-			Detail: fmt.Sprintf("%d of %d rulers checked, %d refused; the ratio farthest from %g is shown (the tolerance widens by how far each ruler's best samples spread, up to %g%%)",
-				v.RulersChecked, n, v.RulersRefused, lat, 100*calibrate.DefaultRulerThresholds.MaxAgree)})
-	}
-	if known {
-		within("cycles per register ADD, by the IMUL ruler", v.AddCyclesByImul.Slope, 1, 0.03, "cycles/op",
-			fmt.Sprintf("slope of ticks × IMUL latency / the IMUL chain's ticks per link, ± %.4f (95%%); by the ADD ruler %.4f", v.AddCyclesByImul.SlopeCI, v.AddCycles.Slope))
-		within("cycles per IMUL, by the ADD ruler", v.ImulCycles.Slope, lat, 0.03*lat, "cycles/op",
-			fmt.Sprintf("slope of cycles against length, ± %.4f (95%%); in ticks %.4f and %.4f per IMUL and ADD (ratio %.4f)", v.ImulCycles.SlopeCI, v.ImulTicks.Slope, v.AddTicks.Slope, v.TickRatio))
+		vr.within("cycles per register ADD, throughput, by the IMUL ruler", v.AddCyclesByImul.Slope, 1, slopeTol, "cycles/op",
+			fmt.Sprintf("slope over %d lengths of ticks × IMUL latency / the IMUL chain's ticks per link, ± %.4f (95%%); by the ADD ruler %.4f", len(v.Lengths), v.AddCyclesByImul.SlopeCI, v.AddCycles.Slope))
+		vr.within("cycles per IMUL, throughput, by the ADD ruler", v.ImulCycles.Slope, vr.lat, slopeTol*vr.lat, "cycles/op",
+			fmt.Sprintf("slope over %d lengths, ± %.4f (95%%); in ticks %.4f and %.4f per IMUL and ADD (ratio %.4f)", len(v.Lengths), v.ImulCycles.SlopeCI, v.ImulTicks.Slope, v.AddTicks.Slope, v.TickRatio))
 	}
 	// The immediate ADD's cost in register ADDs, from ticks alone, against
 	// what the ruler made of it: a ruler made of a folded chain would give
@@ -310,106 +468,148 @@ func Validate(o ValidateOptions) (*Validation, error) {
 	if v.ImmFolded {
 		folded = fmt.Sprintf("folded at rename (%.1f× faster than a register ADD)", 1/immRatio)
 	}
-	within("cycles per immediate ADD follow its ticks", v.ImmCycles.Slope, immRatio, 0.05*immRatio, "cycles/op",
+	vr.within("cycles per immediate ADD follow its ticks", v.ImmCycles.Slope, immRatio, 0.05*immRatio, "cycles/op",
 		fmt.Sprintf("truth: its ticks per op over the register ADD's (%.4f / %.4f): %s", v.ImmTicks.Slope, v.AddTicks.Slope, folded))
-	add(Check{Name: "R² of the ADD fit, cycles", Value: v.AddCycles.R2, Truth: 0.9999, Unit: "", Pass: v.AddCycles.R2 >= 0.9999,
-		Detail: fmt.Sprintf("lengths %d to %d", o.Lengths[0], o.Lengths[len(o.Lengths)-1])})
-	add(Check{Name: "R² of the IMUL fit, cycles", Value: v.ImulCycles.R2, Truth: 0.9999, Pass: v.ImulCycles.R2 >= 0.9999})
-	add(Check{Name: "R² of the immediate ADD fit, cycles", Value: v.ImmCycles.R2, Truth: 0.9999, Pass: v.ImmCycles.R2 >= 0.9999})
+	return nil
+}
 
-	say("empty function")
+func (vr *validator) latencySweep() error {
+	v := vr.v
+	rs, err := vr.sweep(Latency, v.LatencyLengths, []sweepKernel{{"AddChain", chain.AddFrom}, {"ImulChain", chain.ImulFrom}})
+	if err != nil {
+		return err
+	}
+	if v.LatencyAdd, err = fit(v.LatencyLengths, rs[0], cyclesOf); err != nil {
+		return fmt.Errorf("harness: fitting the latency chains: %w", err)
+	}
+	if v.LatencyImul, err = fit(v.LatencyLengths, rs[1], cyclesOf); err != nil {
+		return fmt.Errorf("harness: fitting the latency chains: %w", err)
+	}
+	if !vr.known {
+		return nil
+	}
+	if v.LatencyAddByImul, err = fit(v.LatencyLengths, rs[0], vr.byImul); err != nil {
+		return fmt.Errorf("harness: fitting the latency chains: %w", err)
+	}
+	vr.within("cycles per register ADD, latency, by the IMUL ruler", v.LatencyAddByImul.Slope, 1, slopeTol, "cycles/op",
+		fmt.Sprintf("slope over %d lengths, each call fenced, ± %.4f (95%%); intercept %.1f cycles: what a fenced call costs beyond the fenced empty call", len(v.LatencyLengths), v.LatencyAddByImul.SlopeCI, v.LatencyAddByImul.Intercept))
+	vr.within("cycles per IMUL, latency, by the ADD ruler", v.LatencyImul.Slope, vr.lat, slopeTol*vr.lat, "cycles/op",
+		fmt.Sprintf("slope over %d lengths, each call fenced, ± %.4f (95%%); intercept %.1f cycles", len(v.LatencyLengths), v.LatencyImul.SlopeCI, v.LatencyImul.Intercept))
+	return nil
+}
+
+func (vr *validator) empty() error {
+	v := vr.v
+	vr.say("empty function")
 	// Judged in latency mode, where a fence before each call makes the
-	// timing loop's cost additive; in throughput mode the cost of calling
-	// an empty function moves between modes of up to 2 ticks per call on
-	// some cores (see EmptyThroughput).
-	emptyCfg := base
-	emptyCfg.Mode = Latency
-	if v.Empty, err = Measure(emptyCfg, func() {}); err != nil {
-		return stop(err)
+	// timing loop's cost additive (see Validation.EmptyThroughput).
+	cfg := vr.base
+	cfg.Mode, cfg.Name = Latency, "the empty function"
+	var err error
+	if v.Empty, err = vr.measure(cfg, func() {}); err != nil {
+		return err
 	}
-	rulers(v.Empty)
-	within("empty function after overhead subtraction, latency mode", v.Empty.Ticks, 0, 2, "ticks",
-		fmt.Sprintf("R = %d calls per sample, overhead %.0f ticks per sample, counter step %.3g ticks", v.Empty.Repeat, v.Empty.OverheadTicks, cal.Step.Step))
-	if v.EmptyThroughput, err = Measure(base, func() {}); err != nil {
-		return stop(err)
-	}
-	rulers(v.EmptyThroughput)
+	vr.within("empty function after overhead subtraction, latency mode", v.Empty.Ticks, 0, maxEmptyTicks, "ticks",
+		fmt.Sprintf("R = %d calls per sample, overhead %.0f ticks per sample, counter step %.3g ticks", v.Empty.Repeat, v.Empty.OverheadTicks, v.Calibration.Step.Step))
+	cfg.Mode = Throughput
+	v.EmptyThroughput, err = vr.measure(cfg, func() {})
+	return err
+}
 
-	// Repeatability: the 1000-ADD kernel, Reps times each way.
-	k1000 := func() { sink = chain.AddFrom(sink, 1000) }
-	say("repeatability: Measure ×%d", o.Reps)
-	t0 := time.Now()
-	for i := 0; i < o.Reps; i++ {
-		r, err := Measure(base, k1000)
-		if err != nil {
-			return stop(err)
-		}
-		rulers(r)
-		v.HarnessCycles = append(v.HarnessCycles, r.Cycles)
+// linear checks the linearity of the fits.
+func (vr *validator) linear() {
+	v := vr.v
+	fits := []struct {
+		name string
+		f    stats.Fit
+	}{{"ADD", v.AddCycles}, {"IMUL", v.ImulCycles}, {"immediate ADD", v.ImmCycles}, {"ADD latency", v.LatencyAdd}, {"IMUL latency", v.LatencyImul}}
+	worst, parts := math.Inf(1), make([]string, len(fits))
+	for i, f := range fits {
+		worst = math.Min(worst, f.f.R2)
+		parts[i] = fmt.Sprintf("%s %.6f", f.name, f.f.R2)
 	}
-	v.HarnessWall = time.Since(t0)
-	v.HarnessCV = cv(v.HarnessCycles)
-	add(Check{Name: "CV of Cycles, 1000-ADD kernel, throughput", Value: v.HarnessCV * 100, Truth: 0.2, Unit: "%", Pass: v.HarnessCV <= 0.002,
-		Detail: fmt.Sprintf("%d measurements in %v", o.Reps, v.HarnessWall.Round(time.Millisecond))})
+	vr.add(Check{Name: "R² of the fits of cycles against length, the least", Value: worst, Truth: minR2, Bound: "≥", Pass: worst >= minR2, Detail: strings.Join(parts, ", ")})
+}
 
-	// Latency: independent chains, each call fenced from the last.
-	lcfg := base
-	lcfg.Mode = Latency
-	say("latency: 1000 IMULs")
-	lcfg.Name = "ImulChain(1000)"
-	if v.LatencyImul, err = Measure(lcfg, func() { sink += chain.Imul(1000) }); err != nil {
-		return stop(err)
+// rulersAgree checks that every measurement's ruler was checked.
+func (vr *validator) rulersAgree() {
+	v := vr.v
+	if !vr.known {
+		return
 	}
-	rulers(v.LatencyImul)
-	v.Warnings = append(v.Warnings, notConverged(v.LatencyImul)...)
-	if known {
-		within("latency of 1000 IMULs", v.LatencyImul.Cycles, 1000*lat, 10*lat, "cycles",
-			fmt.Sprintf("latency mode, %d samples of %d calls", v.LatencyImul.Samples, v.LatencyImul.Repeat))
+	worstRatio := math.NaN()
+	for _, q := range v.RulerRatios {
+		if !math.IsNaN(q) && (math.IsNaN(worstRatio) || math.Abs(q/vr.lat-1) > math.Abs(worstRatio/vr.lat-1)) {
+			worstRatio = q
+		}
 	}
-	say("latency: 1000 ADDs ×%d", o.Reps)
-	lcfg.Name = "AddChain(1000)"
-	t0 = time.Now()
-	for i := 0; i < o.Reps; i++ {
-		r, err := Measure(lcfg, func() { sink += chain.Add(1000) })
-		if err != nil {
-			return stop(err)
+	n := len(v.RulerRatios)
+	vr.add(Check{Name: "the rulers agree (IMUL/ADD of every measurement's ruler)", Value: worstRatio, Truth: vr.lat, Tolerance: vr.lat * calibrate.DefaultRulerThresholds.Agree,
+		Pass: v.RulersChecked == n && n > 0,
+		Detail: fmt.Sprintf("%d of %d rulers checked, %d refused; the ratio farthest from %g is shown (the tolerance widens by how far each ruler's best samples spread, up to %g%%)",
+			v.RulersChecked, n, v.RulersRefused, vr.lat, 100*calibrate.DefaultRulerThresholds.MaxAgree)})
+}
+
+// state measures the machine's state: the spread of repeated results in
+// each mode, testing.Benchmark's, an A/A comparison and the speed.
+func (vr *validator) state() error {
+	v, o := vr.v, vr.o
+	k1000 := func() { vr.sink = chain.AddFrom(vr.sink, 1000) }
+	for _, m := range []struct {
+		mode   Mode
+		cycles *[]float64
+		cv     *float64
+		wall   *time.Duration
+		quiet  float64
+	}{{Throughput, &v.HarnessCycles, &v.HarnessCV, &v.HarnessWall, quietCVThroughput}, {Latency, &v.LatencyCycles, &v.LatencyCV, &v.LatencyWall, quietCVLatency}} {
+		vr.say("repeatability, %s: Measure ×%d", m.mode, o.Reps)
+		cfg := vr.base
+		cfg.Mode, cfg.Name = m.mode, "AddChain(1000)"
+		f := k1000
+		if m.mode == Latency {
+			f = func() { vr.sink += chain.Add(1000) }
 		}
-		rulers(r)
-		if known {
-			v.LatencyByImul = append(v.LatencyByImul, byImul(r))
-		}
-		if i == 0 {
-			v.LatencyAdd = r
-			v.Warnings = append(v.Warnings, notConverged(r)...)
-		}
-		v.LatencyCycles = append(v.LatencyCycles, r.Cycles)
-	}
-	v.LatencyWall = time.Since(t0)
-	v.LatencyCV = cv(v.LatencyCycles)
-	if known {
-		// Judged in cycles of the IMUL chain measured beside it.
-		addLat := v.LatencyByImul[0]
-		for _, c := range v.LatencyByImul {
-			if math.Abs(c-1000) > math.Abs(addLat-1000) {
-				addLat = c // the worst of the repetitions is judged
+		t0 := time.Now()
+		for range o.Reps {
+			r, err := vr.measure(cfg, f)
+			if err != nil {
+				return err
 			}
+			*m.cycles = append(*m.cycles, r.Cycles)
 		}
-		within("latency of 1000 ADDs, by the IMUL ruler", addLat, 1000, 10, "cycles",
-			fmt.Sprintf("the farthest from 1000 of %d latency-mode measurements (%s to %s; by the ADD ruler %s to %s), each call fenced", len(v.LatencyByImul),
-				sigStr(slicesMin(v.LatencyByImul)), sigStr(slicesMax(v.LatencyByImul)), sigStr(slicesMin(v.LatencyCycles)), sigStr(slicesMax(v.LatencyCycles))))
+		*m.wall = time.Since(t0)
+		*m.cv = cv(*m.cycles)
+		bound := m.quiet
+		if o.MaxCV > 0 {
+			bound = o.MaxCV
+		}
+		vr.add(Check{Name: fmt.Sprintf("CV of Cycles, 1000-ADD kernel, %s", m.mode), Value: *m.cv * 100, Truth: bound * 100, Unit: "%", Bound: "≤",
+			Pass: *m.cv <= bound, State: true, Detail: fmt.Sprintf("%d measurements in %v", o.Reps, m.wall.Round(time.Millisecond))})
 	}
-	add(Check{Name: "CV of Cycles, 1000-ADD kernel, latency", Value: v.LatencyCV * 100, Truth: 0.1, Unit: "%", Pass: v.LatencyCV <= 0.001,
-		Detail: fmt.Sprintf("%d measurements in %v", o.Reps, v.LatencyWall.Round(time.Millisecond))})
 	perResult := (v.HarnessWall + v.LatencyWall) / time.Duration(2*o.Reps)
-	add(Check{Name: "wall time per result, 1000-ADD kernel", Value: float64(perResult.Microseconds()) / 1000, Truth: 20, Unit: "ms", Pass: perResult <= 20*time.Millisecond,
-		Detail: fmt.Sprintf("%d results of both modes in %v", 2*o.Reps, (v.HarnessWall + v.LatencyWall).Round(time.Millisecond))})
+	vr.add(Check{Name: "wall time per result, 1000-ADD kernel", Value: float64(perResult.Microseconds()) / 1000, Truth: msOf(maxResultWall), Unit: "ms", Bound: "≤",
+		Pass: perResult <= maxResultWall, State: true, Detail: fmt.Sprintf("%d results of both modes in %v", 2*o.Reps, (v.HarnessWall + v.LatencyWall).Round(time.Millisecond))})
+
+	vr.say("an A/A comparison")
+	cfg := vr.base
+	cfg.Name = "AddChain(1000)"
+	aa, err := Compare(cfg, Instance{Name: "A", Run: k1000}, Instance{Name: "A'", Run: k1000}, CompareOptions{Pairs: 1000})
+	v.AA = aa
+	if err != nil {
+		if cfg.Context != nil && cfg.Context.Err() != nil {
+			return err
+		}
+		v.Warnings = append(v.Warnings, fmt.Errorf("harness: the A/A comparison failed, so what a comparison resolves now is not known: %w", err))
+	} else {
+		v.State.Detectable = aa.Stats.Detectable
+	}
 
 	if !o.SkipBenchmark {
-		say("repeatability: testing.Benchmark ×%d", o.Reps)
-		t0 = time.Now()
-		for i := 0; i < o.Reps; i++ {
-			if base.Context != nil && base.Context.Err() != nil {
-				return stop(fmt.Errorf("harness: validation cancelled: %w", base.Context.Err()))
+		vr.say("repeatability: testing.Benchmark ×%d", o.Reps)
+		t0 := time.Now()
+		for range o.Reps {
+			if vr.base.Context != nil && vr.base.Context.Err() != nil {
+				return fmt.Errorf("harness: validation cancelled: %w", vr.base.Context.Err())
 			}
 			br := testing.Benchmark(func(b *testing.B) {
 				for b.Loop() {
@@ -424,30 +624,34 @@ func Validate(o ValidateOptions) (*Validation, error) {
 		v.BenchCV = cv(v.BenchNs)
 		if v.BenchCV > 0 {
 			ratio := v.BenchCV / math.Max(v.HarnessCV, 1e-12)
-			add(Check{Name: "testing.B CV / cyclebench CV", Value: ratio, Truth: 5, Pass: ratio >= 5,
+			vr.add(Check{Name: "testing.B CV / cyclebench CV", Value: ratio, Truth: minBenchRatio, Bound: "≥", Pass: ratio >= minBenchRatio, State: true,
 				Detail: fmt.Sprintf("testing.B CV %.3g%% over %d runs in %v", v.BenchCV*100, len(v.BenchNs), v.BenchWall.Round(time.Millisecond))})
 		}
 	}
+	return vr.speed()
+}
 
-	// Speed: a ~1 µs kernel.
+// speed measures the time to a converged result of a ~1 µs kernel.
+func (vr *validator) speed() error {
+	v, cal := vr.v, vr.v.Calibration
 	linksPerTick := math.Max(cal.Core.CyclesPerTick, 0.1)
 	if a := cal.Core.AddTicksPerOp; a > 0 && !math.IsInf(a, 0) {
 		linksPerTick = 1 / a
 	}
 	n1us := max(1, int(math.Round(1e-6*cal.Frequency.Hz*linksPerTick)))
-	k1us := func() { sink = chain.AddFrom(sink, n1us) }
-	say("speed: a %d-ADD kernel (~1 µs) ×%d", n1us, speedReps)
+	k1us := func() { vr.sink = chain.AddFrom(vr.sink, n1us) }
+	vr.say("speed: a %d-ADD kernel (~1 µs) ×%d", n1us, speedReps)
 	speed := make([]Result, 0, speedReps)
 	allConverged := true
+	cfg := vr.base
+	cfg.Name = fmt.Sprintf("AddChain(%d)", n1us)
 	for range speedReps {
-		t0 = time.Now()
-		r, err := Measure(base, k1us)
+		t0 := time.Now()
+		r, err := vr.measure(cfg, k1us)
 		if err != nil {
-			return stop(err)
+			return err
 		}
 		v.SpeedWalls = append(v.SpeedWalls, time.Since(t0))
-		r.Name = fmt.Sprintf("AddChain(%d)", n1us)
-		rulers(r)
 		speed = append(speed, r)
 		allConverged = allConverged && r.Converged
 	}
@@ -458,8 +662,8 @@ func Validate(o ValidateOptions) (*Validation, error) {
 	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(v.SpeedWalls[a], v.SpeedWalls[b]) })
 	mid := order[len(order)/2]
 	v.SpeedKernel, v.SpeedWall = speed[mid], v.SpeedWalls[mid]
-	if !o.SkipBenchmark {
-		t0 = time.Now()
+	if !vr.o.SkipBenchmark {
+		t0 := time.Now()
 		testing.Benchmark(func(b *testing.B) {
 			for b.Loop() {
 				k1us()
@@ -471,41 +675,58 @@ func Validate(o ValidateOptions) (*Validation, error) {
 	for i, w := range v.SpeedWalls {
 		walls[i] = strconv.FormatFloat(float64(w.Microseconds())/1000, 'f', 1, 64)
 	}
-	speedDetail := fmt.Sprintf("median of %d results (%s ms); %s: %.0f ns, all converged %v", len(v.SpeedWalls), strings.Join(walls, ", "), v.SpeedKernel.Name, v.SpeedKernel.Nanoseconds, allConverged)
+	detail := fmt.Sprintf("median of %d results (%s ms); %s: %.0f ns, all converged %v", len(v.SpeedWalls), strings.Join(walls, ", "), v.SpeedKernel.Name, v.SpeedKernel.Nanoseconds, allConverged)
 	if v.SpeedBenchWall > 0 {
-		speedDetail += fmt.Sprintf("; testing.Benchmark took %v (%.0f× longer)", v.SpeedBenchWall.Round(time.Millisecond), v.SpeedBenchWall.Seconds()/v.SpeedWall.Seconds())
+		detail += fmt.Sprintf("; testing.Benchmark took %v (%.0f× longer)", v.SpeedBenchWall.Round(time.Millisecond), v.SpeedBenchWall.Seconds()/v.SpeedWall.Seconds())
 	}
-	add(Check{Name: "median wall time for a converged ~1 µs kernel", Value: float64(v.SpeedWall.Microseconds()) / 1000, Truth: 20, Unit: "ms",
-		Pass: v.SpeedWall <= 20*time.Millisecond && allConverged, Detail: speedDetail})
-	rulerCheck()
-	v.Pass = true
+	vr.add(Check{Name: "median wall time for a converged ~1 µs kernel", Value: float64(v.SpeedWall.Microseconds()) / 1000, Truth: msOf(maxResultWall), Unit: "ms", Bound: "≤",
+		Pass: v.SpeedWall <= maxResultWall && allConverged, State: true, Detail: detail})
+	return nil
+}
+
+func msOf(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// finish fills the machine's state and its verdict, and Pass.
+func (vr *validator) finish() {
+	v := vr.v
+	s := &v.State
+	s.ThroughputCV, s.LatencyCV, s.BenchCV = v.HarnessCV, v.LatencyCV, v.BenchCV
+	s.Discarded, s.Samples = vr.disc, vr.samp
+	if len(vr.cpt) > 0 {
+		s.ClockSpread = slices.Max(vr.cpt)/slices.Min(vr.cpt) - 1
+	}
+	s.Quiet, s.Resolves, s.Verdict = stateVerdict(*s, len(v.HarnessCycles) > 0)
+	v.Pass = len(v.Checks) > 0
 	for _, c := range v.Checks {
-		v.Pass = v.Pass && c.Pass
+		if !c.Pass && (!c.State || (vr.o.MaxCV > 0 && strings.HasPrefix(c.Name, "CV of"))) {
+			v.Pass = false
+		}
 	}
-	return v, nil
 }
 
-func sigStr(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
-
-func slicesMin(xs []float64) float64 {
-	if len(xs) == 0 {
-		return math.NaN()
+// stateVerdict judges a machine state: quiet when the spreads of repeated
+// results are at most what a quiet moment gives and a comparison resolves
+// 0.1%; the verdict says what differences can be resolved now.
+func stateVerdict(s MachineState, measured bool) (quiet bool, resolves float64, verdict string) {
+	if !measured {
+		return false, math.NaN(), "not measured (the validation stopped before the repeated results)"
 	}
-	return slices.Min(xs)
-}
-
-func slicesMax(xs []float64) float64 {
-	if len(xs) == 0 {
-		return math.NaN()
+	resolves = 2.8 * s.ThroughputCV
+	if !math.IsNaN(s.Detectable) {
+		resolves = math.Max(resolves, s.Detectable)
 	}
-	return slices.Max(xs)
-}
-
-func notConverged(r Result) []error {
-	if r.Converged {
-		return nil
+	quiet = s.ThroughputCV <= quietCVThroughput && s.LatencyCV <= quietCVLatency && resolves <= quietDetectable
+	facts := fmt.Sprintf("ten results spread by %.2g%% (throughput) and %.2g%% (latency)", 100*s.ThroughputCV, 100*s.LatencyCV)
+	if !math.IsNaN(s.Detectable) {
+		facts += fmt.Sprintf(", an A/A comparison resolves %.2g%%", 100*s.Detectable)
 	}
-	return []error{fmt.Errorf("%w: %s", ErrNotConverged, r.Name)}
+	if s.ClockSpread > 0 {
+		facts += fmt.Sprintf(", the core clock moved by %.2g%%", 100*s.ClockSpread)
+	}
+	if quiet {
+		return true, resolves, fmt.Sprintf("quiet enough to resolve %.2g%%: %s", 100*quietDetectable, facts)
+	}
+	return false, resolves, fmt.Sprintf("noisy: differences below %.2g%% are not resolvable now (%s); compare side by side in one run, or measure at a quieter moment or on another CPU", 100*resolves, facts)
 }
 
 // cv returns the coefficient of variation of xs (0 for fewer than 2 values).

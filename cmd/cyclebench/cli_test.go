@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -508,5 +509,21 @@ func TestSig(t *testing.T) {
 	}
 	if got := signedSig(0.5, 2); got != "+0.5" {
 		t.Errorf("signedSig(0.5, 2) = %q, want +0.5", got)
+	}
+}
+
+func TestParseMaxCV(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want float64
+		bad  bool
+	}{
+		{"", 0, false}, {"0.1%", 0.001, false}, {"0.001", 0.001, false}, {" 2%", 0.02, false},
+		{"0", 0, true}, {"-1%", 0, true}, {"100%", 0, true}, {"1", 0, true}, {"NaN", 0, true}, {"x%", 0, true},
+	} {
+		got, err := parseMaxCV(tt.in)
+		if (err != nil) != tt.bad || math.Abs(got-tt.want) > 1e-15 {
+			t.Errorf("parseMaxCV(%q) = %v, %v; want %v, error %v", tt.in, got, err, tt.want, tt.bad)
+		}
 	}
 }

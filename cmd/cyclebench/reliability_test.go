@@ -170,6 +170,14 @@ func badInputs(t *testing.T) []badInput {
 		{name: "cli run -o missing directory", args: []string{"run", "-bench", "^SortInts$", "-o", filepath.Join(dir, "missing", "out.json")}, want: []string{filepath.Join(dir, "missing", "out.json"), "does not exist"}, exit: 2},
 		{name: "cli run -o a directory", args: []string{"run", "-bench", "^SortInts$", "-o", dir}, want: []string{dir, "is a directory"}, exit: 2},
 		{name: "cli validate -reps", args: []string{"validate", "-reps", "2"}, want: []string{"-reps 2", "3 to 1000"}, exit: 2},
+		{name: "cli validate -max-cv word", args: []string{"validate", "-max-cv", "tight"}, want: []string{`-max-cv "tight"`, "0.1%", "0.001"}, exit: 2},
+		{name: "cli validate -max-cv 100%", args: []string{"validate", "-max-cv", "100%"}, want: []string{`-max-cv "100%"`, "below 100%"}, exit: 2},
+		{name: "cli validate -max-cv 0", args: []string{"validate", "-max-cv", "0"}, want: []string{`-max-cv "0"`, "above 0%"}, exit: 2},
+		{name: "harness Validate MaxCV", lib: func() error { _, err := harness.Validate(harness.ValidateOptions{MaxCV: -1}); return err }, is: harness.ErrBadConfig, want: []string{"MaxCV -1", "below 1"}},
+		{name: "harness Validate latency lengths", lib: func() error {
+			_, err := harness.Validate(harness.ValidateOptions{LatencyLengths: []int{0, 10, 20}})
+			return err
+		}, is: harness.ErrBadConfig, want: []string{"latency chain length 0", "1 to 1e9"}},
 		{name: "cli calibrate -duration", args: []string{"calibrate", "-duration", "2h"}, want: []string{"2h0m0s", calibrate.MaxDuration.String()}, exit: 2},
 		{name: "cli calibrate -method", args: []string{"calibrate", "-method", "guess"}, want: []string{`"guess"`, "bracket, sleep, both"}, exit: 2},
 		{name: "cli info -cpu", args: []string{"info", "-cpu", "4095"}, want: []string{"4095", "allowed set"}, exit: 2, linuxOnly: true},
