@@ -19,7 +19,9 @@ func fakeValidation() *harness.Validation {
 	fr := fakeBracket
 	cal := &calibrate.Calibration{CPU: fakeCPU, Frequency: fr, Step: tsc.StepInfo{Step: 24.5},
 		Core: calibrate.CoreClock{CyclesPerTick: 1.2531, Checked: true, CoreHz: 1.2531 * fakeKernelHz, AddTicksPerOp: 0.798, ImulTicksPerOp: 2.394, ImulAddRatio: 3, ImulLatency: 3, Exact: true}}
-	fit := func(slope, icpt float64) stats.Fit { return stats.Fit{N: 7, Slope: slope, SlopeCI: 0.0004, Intercept: icpt, InterceptCI: 0.5, R2: 0.9999999} }
+	fit := func(slope, icpt float64) stats.Fit {
+		return stats.Fit{N: 7, Slope: slope, SlopeCI: 0.0004, Intercept: icpt, InterceptCI: 0.5, R2: 0.9999999}
+	}
 	v := &harness.Validation{
 		Calibration: cal, Lengths: []int{1000, 2000, 5000, 10000, 20000, 50000, 100000}, LatencyLengths: []int{100, 200, 500, 1000, 2000, 5000},
 		AddTicks: fit(0.798, 20), ImulTicks: fit(2.394, 25), ImmTicks: fit(0.7981, 20), AddCycles: fit(1.0001, 25), ImulCycles: fit(3.0002, 31),
