@@ -94,7 +94,7 @@ func (d *driver) run(phase, tool string, rep int, dir string, name string, args 
 		e.Err = err.Error()
 	}
 	d.log = append(d.log, e)
-	fmt.Fprintf(d.stderr, "%-9s %-19s %3d %8.3f s  load %s -> %s%s\n", phase, tool, rep+1, e.Seconds, e.Before, e.After, prefixed("  ERROR ", e.Err))
+	fmt.Fprintf(d.stderr, "%-13s %-19s %3d %8.3f s  load %s -> %s%s\n", phase, tool, rep+1, e.Seconds, e.Before, e.After, prefixed("  ERROR ", e.Err))
 	return so.Bytes(), dur, err
 }
 
@@ -417,7 +417,7 @@ func (d *driver) detection(tools []tool, pairs []pair) {
 				}
 				a, b := strconv.Itoa(p.A), strconv.Itoa(p.B)
 				t := get(tl.ID, p.Label)
-				phase := "detect" + p.Label
+				phase := "detect " + p.Label
 				switch tl.ID {
 				case "cyclebench", "testingb", "hrtime":
 					out, _, err := d.worker(phase, tl.ID, rep, "compare", "-tool", tl.ID, "-a", a, "-b", b,
