@@ -54,6 +54,10 @@ type Frequency struct {
 	// CrossChecks compares Hz with every other figure this machine offers.
 	CrossChecks []CrossCheck
 	Warnings    []error
+	// Pending reports a kernel figure taken at once, whose confirming
+	// bracket is still open ([Options.DeferConfirm]): [Confirmed] closes
+	// it.
+	Pending bool
 }
 
 // CrossCheck is one independent figure for the counter frequency.

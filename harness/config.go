@@ -23,7 +23,7 @@ const (
 	DefaultEpsilon        = 0.01
 	DefaultMaxSamples     = 1000
 	DefaultMaxTime        = 10 * time.Second
-	DefaultWarmup         = 2 * time.Millisecond
+	DefaultWarmup         = 500 * time.Microsecond
 	DefaultMinRegionSteps = 4000
 	DefaultAbsSteps       = 2
 	// MaxRepeat bounds the automatic choice of R.
@@ -145,7 +145,9 @@ type Config struct {
 	// KeepGC leaves the garbage collector running during the loop.
 	KeepGC bool
 	// Warmup is how long the function is called before sampling (at least
-	// once); default 2 ms; negative (or explicit 0) means a single call.
+	// once); default 0.5 ms, enough to page in code and data (the ruler
+	// beside the target follows the core clock, so the warm-up need not
+	// wait for it); negative (or explicit 0) means a single call.
 	Warmup time.Duration
 	// Repeat is R, the calls per sample; 0 chooses it from the samples so
 	// that one counter quantum is small against a sample (see

@@ -576,11 +576,29 @@ func (e *engine) run(extra func(*engine) bool, progress func(*engine) (int, int)
 	cpuEnd, cpuEndErr := cputime.Thread()
 	e.wall = time.Since(start)
 	e.cpuFigures(cpuStart, cpuEnd, errors.Join(cpuErr, cpuEndErr), util, utilErr)
+	e.confirmFrequency()
 	e.finishRuler()
 	if why == stopCancelled {
 		return fmt.Errorf("harness: measurement cancelled: %w", cfg.Context.Err())
 	}
 	return nil
+}
+
+// confirmFrequency confirms a kernel frequency the calibration took at
+// once (calibrate.Options.DeferConfirm): the bracket it opened closes now,
+// over the whole measurement, so that a first result waits for no
+// confirmation.
+func (e *engine) confirmFrequency() {
+	if !e.cal.Pending() {
+		return
+	}
+	c, err := calibrate.Confirmed(e.cal)
+	if err != nil {
+		e.warnings = append(e.warnings, fmt.Errorf("harness: the kernel's counter frequency, used as it is, could not be confirmed: %w", err))
+		return
+	}
+	e.cal, e.hz = c, c.Frequency.Hz
+	e.warnings = append(e.warnings, c.Frequency.Warnings...)
 }
 
 // othersDone reports whether every overhead and ruler stream has converged

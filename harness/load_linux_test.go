@@ -23,7 +23,7 @@ func chainKernel(n int) func() {
 // process spinning at normal priority) pinned to the other CPU, then to the
 // measuring CPU itself, with the measuring thread at raised and then at
 // normal priority. K-best keeps the samples the burner did not
-// interrupt, and the ADD-chain ruler measured in the same rounds turns
+// interrupt, and the core-clock ruler measured in the same rounds turns
 // ticks into core cycles whatever the clock does, so both measurements
 // must converge and the cycle figure stay within 2% of idle (with the retry
 // rule below).

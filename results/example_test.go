@@ -291,7 +291,7 @@ BenchmarkSum/four/n=64-8 1000  30 ns/op
 	//   Sum n=64: four fastest on both machines: a (80.0 cycles/op, 2.50× one), b (30.0 ns/op, 1.33× one)
 	//
 	// notes:
-	//   - cycles are estimated core cycles per call (the ADD-chain ruler), comparable across machines whose counters differ; ratios are cycles over the baseline's (a): below 1 is fewer cycles than a
+	//   - cycles are estimated core cycles per call (the core-clock ruler), comparable across machines whose counters differ; ratios are cycles over the baseline's (a): below 1 is fewer cycles than a
 	//   - b has no cycle figures — no cycles/op on its benchmark lines (go test without harness.Report); its cells give ns
 	//   - ±N% is the farther end of a cell's spread from its median; (… ns) is a cell without cycles; * marks runs that did not converge; - a missing benchmark
 }

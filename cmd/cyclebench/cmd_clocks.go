@@ -35,7 +35,7 @@ repetition.
 
 After a kernel's repetitions, cyclebench measures it as run does (the
 K-best method: many runs, the K smallest agreeing within ε, the timing
-overhead subtracted, core cycles from the ADD-chain ruler), on the same CPU:
+overhead subtracted, core cycles from the core-clock ruler), on the same CPU:
 the row "cyclebench (K-best)" shows that figure in time and cycles, with
 whether it converged, and the column "vs K-best" how far each clock's median
 reading lies from it. -no-kbest skips it.
