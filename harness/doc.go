@@ -45,6 +45,21 @@
 // without hardware: the choice of R, the counter quantum the samples show,
 // the R variants, the stopping rule and the two-cluster check.
 //
+// # The estimator, chosen from recorded streams
+//
+// How a measurement's samples become one figure (the best target sample
+// less the best empty-loop sample, times the ruler's slope from the best
+// samples of its chains) is chosen from sample streams recorded on every
+// machine kind met (testdata/streams; trace_test.go says how to record
+// them): TestReplayEstimators runs each candidate rule over all of them and
+// fails when another rule beats the engine's by a third. On the AMD Zen 4
+// guest, quiet and with the other CPU busy, the best-sample rule is closest
+// to the known costs (0.1% mean distance, against 0.14% for the median of
+// per-round figures, each round's target converted with its own round's
+// ruler, and 0.5-0.8% for their lower quantiles); an earlier session saw
+// the per-round median halve the spread in noisy series on a Zen 3 guest,
+// whose streams were not kept: record them there.
+//
 // # Resolution from the samples
 //
 // R is chosen so that a sample spans at least Config.MinRegionSteps counter

@@ -127,6 +127,23 @@ const rulerShort = 256
 // over, for about 5% more sampling time per round.
 const imulShare = 0.25
 
+// tracer, when set (by the recording test, see trace_test.go), receives
+// every sample the engine takes, for estimators to be replayed offline.
+var tracer func(traceSample)
+
+// traceSample is one sample of a measurement: its round, its kind (T a
+// target's, O the empty loop's, R the ruler's), which target (T) or ruler
+// stream (R) it belongs to, its length N (R calls, or the chain's links),
+// its ticks and whether it was kept (false: a migration or a disturbance).
+type traceSample struct {
+	Round int
+	Kind  byte
+	Index int
+	N     int
+	Ticks uint64
+	OK    bool
+}
+
 // rulerChains, when set (by tests), replaces the ruler's ADD and IMUL
 // chains: a ruler that lies must be refused.
 var rulerChains struct{ add, imul func(uint64, int) uint64 }
@@ -672,6 +689,9 @@ func (e *engine) do(s slot) {
 		cause := e.mon.end()
 		t.taken++
 		t.calls += int64(r)
+		if tracer != nil {
+			tracer(traceSample{Round: e.rounds, Kind: 'T', Index: slices.Index(e.targets, t), N: r, Ticks: v, OK: ok && cause == 0})
+		}
 		if !ok {
 			t.discard++
 			t.dist.Migrations++
@@ -693,7 +713,11 @@ func (e *engine) do(s slot) {
 		}
 	case slotOverhead:
 		if e.mon.hw == nil {
-			s.s.add(e.sampleF(empty, s.r))
+			v, ok := e.sampler(empty, s.r, e.cpu, e.checkCPU)
+			s.s.add(float64(v), ok)
+			if tracer != nil {
+				tracer(traceSample{Round: e.rounds, Kind: 'O', N: s.r, Ticks: v, OK: ok})
+			}
 			return
 		}
 		e.mon.begin()
@@ -703,14 +727,16 @@ func (e *engine) do(s slot) {
 		if ok {
 			e.mon.keepBest(&s.s.hw, v, s.r)
 		}
+		if tracer != nil {
+			tracer(traceSample{Round: e.rounds, Kind: 'O', N: s.r, Ticks: v, OK: ok})
+		}
 	case slotRuler:
-		e.ruler.Sample(s.rs, e.cpu, e.checkCPU)
+		v, ok := e.ruler.Time(s.rs, e.cpu, e.checkCPU)
+		e.ruler.Add(s.rs, v, ok)
+		if tracer != nil {
+			tracer(traceSample{Round: e.rounds, Kind: 'R', Index: int(s.rs), N: e.ruler.Ops(s.rs), Ticks: v, OK: ok})
+		}
 	}
-}
-
-func (e *engine) sampleF(f func(), r int) (float64, bool) {
-	v, ok := e.sampler(f, r, e.cpu, e.checkCPU)
-	return float64(v), ok
 }
 
 // endRound records Compare's pair, re-checks the quantum where due and

@@ -1,0 +1,393 @@
+package harness
+
+// Recorded sample streams and the estimators replayed over them.
+//
+// The engine turns a measurement's samples (the target's, the empty loop's,
+// the ruler's, round by round) into one cycle figure. Which rule does that
+// best depends on how the machine's core clock and load behave, and that
+// differs between machines: so every machine kind the project meets leaves
+// its streams in testdata/streams, and TestReplayEstimators runs every
+// candidate rule over all of them. Record on a new machine with
+//
+//	CYCLEBENCH_RECORD=testdata/streams/<vendor>-<core>-<quiet|busy>.txt.gz go test -run TestRecordStreams ./harness
+//
+// (busy: with `taskset -c 0 sh -c 'while :; do :; done'` burning the other
+// CPU), then run the replay and choose from its table.
+
+import (
+	"bufio"
+	"compress/gzip"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/cyclebench/cyclebench/calibrate"
+	"github.com/cyclebench/cyclebench/internal/chain"
+	"github.com/cyclebench/cyclebench/stats"
+)
+
+// streamKernel is a kernel the recording measures, with its truth in
+// cycles per call where one is known (0: none; the replay then judges
+// against the median of the measurements).
+type streamKernel struct {
+	name  string
+	mode  Mode
+	truth float64
+	run   func()
+}
+
+func streamKernels() []streamKernel {
+	var sink uint64
+	sum := make([]float64, 2048)
+	for i := range sum {
+		sum[i] = float64(i%7) * 0.5
+	}
+	var fsink float64
+	return []streamKernel{
+		// Continued chains: calls back to back cost exactly n links.
+		{"add1000", Throughput, 1000, func() { sink = chain.AddFrom(sink, 1000) }},
+		{"imul1000", Throughput, 3000, func() { sink = chain.ImulFrom(sink, 1000) }},
+		{"add3700", Throughput, 3700, func() { sink = chain.AddFrom(sink, 3700) }},
+		// A fenced call: its fixed cost (the intercept) is not known.
+		{"add1000-fenced", Latency, 0, func() { sink += chain.Add(1000) }},
+		// A throughput-bound kernel of real code: four accumulators.
+		{"sum4x2048", Throughput, 0, func() {
+			var a, b, c, d float64
+			for i := 0; i+3 < len(sum); i += 4 {
+				a += sum[i]
+				b += sum[i+1]
+				c += sum[i+2]
+				d += sum[i+3]
+			}
+			fsink += a + b + c + d
+		}},
+	}
+}
+
+// TestRecordStreams records the sample streams of ten measurements of each
+// stream kernel, interleaved, into the file CYCLEBENCH_RECORD names.
+func TestRecordStreams(t *testing.T) {
+	path := os.Getenv("CYCLEBENCH_RECORD")
+	if path == "" {
+		t.Skip("records only when CYCLEBENCH_RECORD names the file to write (see trace_test.go)")
+	}
+	cal, err := calibrate.Get()
+	if err != nil {
+		t.Fatal(err)
+	}
+	load, _ := os.ReadFile("/proc/loadavg")
+	var b strings.Builder
+	fmt.Fprintf(&b, "# cyclebench sample streams: round kind index n ticks (ticks -1: discarded); M starts a measurement\n")
+	fmt.Fprintf(&b, "# machine: %s %s family %d model %d, hypervisor %s, counter %s at %.0f Hz, step %.4g, core %.4g cycles/tick\n",
+		cal.CPU.Vendor, cal.CPU.Brand, cal.CPU.Family, cal.CPU.Model, cal.CPU.Hypervisor, cal.CPU.Counter, cal.Frequency.Hz, cal.Step.Step, cal.Core.CyclesPerTick)
+	fmt.Fprintf(&b, "# load before: %s", load)
+	t.Cleanup(func() { tracer = nil })
+	ks := streamKernels()
+	for rep := range 10 {
+		for _, k := range ks {
+			fmt.Fprintf(&b, "M %s-%d %s %s %g\n", k.name, rep, k.name, k.mode, k.truth)
+			tracer = func(s traceSample) {
+				ticks := int64(s.Ticks)
+				if !s.OK {
+					ticks = -1
+				}
+				fmt.Fprintf(&b, "%d %c %d %d %d\n", s.Round, s.Kind, s.Index, s.N, ticks)
+			}
+			cfg := DefaultConfig()
+			cfg.Mode, cfg.Name, cfg.Calibration = k.mode, k.name, cal
+			r, err := Measure(cfg, k.run)
+			tracer = nil
+			if err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(&b, "# result %.6g cycles, converged %v\n", r.Cycles, r.Converged)
+		}
+	}
+	load, _ = os.ReadFile("/proc/loadavg")
+	fmt.Fprintf(&b, "# load after: %s", load)
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := gzip.NewWriter(f)
+	if _, err := zw.Write([]byte(b.String())); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// streamRun is one measurement of a stream file.
+type streamRun struct {
+	kernel  string
+	truth   float64
+	samples []traceSample
+}
+
+func readStreams(t *testing.T, path string) (machine string, ms []streamRun) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(zr)
+	for line := 1; sc.Scan(); line++ {
+		fs := strings.Fields(sc.Text())
+		switch {
+		case len(fs) == 0:
+		case fs[0] == "#":
+			if len(fs) > 2 && fs[1] == "machine:" {
+				machine = strings.Join(fs[2:], " ")
+			}
+		case fs[0] == "M" && len(fs) == 5:
+			truth, err := strconv.ParseFloat(fs[4], 64)
+			if err != nil {
+				t.Fatalf("%s:%d: %v", path, line, err)
+			}
+			ms = append(ms, streamRun{kernel: fs[2] + " (" + fs[3] + ")", truth: truth})
+		case len(fs) == 5 && len(ms) > 0:
+			var v [4]int64
+			for i, j := range []int{0, 2, 3, 4} {
+				if v[i], err = strconv.ParseInt(fs[j], 10, 64); err != nil {
+					t.Fatalf("%s:%d: %v", path, line, err)
+				}
+			}
+			s := traceSample{Round: int(v[0]), Kind: fs[1][0], Index: int(v[1]), N: int(v[2]), Ticks: uint64(max(v[3], 0)), OK: v[3] >= 0}
+			ms[len(ms)-1].samples = append(ms[len(ms)-1].samples, s)
+		default:
+			t.Fatalf("%s:%d: cannot read %q", path, line, sc.Text())
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return machine, ms
+}
+
+// estimator turns one measurement's samples into cycles per call (NaN when
+// it cannot).
+type estimator struct {
+	name string
+	f    func(samples []traceSample) float64
+}
+
+// Ruler stream indexes, as calibrate numbers them.
+const (
+	trAddShort = int(calibrate.AddShort)
+	trAddLong  = int(calibrate.AddLong)
+)
+
+// finalOps returns the last length of each ruler stream (the engine may
+// lengthen the long chain during a measurement and start its stream again).
+func finalOps(samples []traceSample) map[int]int {
+	ops := map[int]int{}
+	for _, s := range samples {
+		if s.Kind == 'R' {
+			ops[s.Index] = s.N
+		}
+	}
+	return ops
+}
+
+// minEstimate is the engine's rule: per R variant the best target sample
+// less the best empty-loop sample of that R, the smallest over variants,
+// times the ruler's cycles per tick from the best samples of its chains.
+func minEstimate(samples []traceSample) float64 {
+	ops := finalOps(samples)
+	tmin, omin := map[int]float64{}, map[int]float64{}
+	rmin := map[int]float64{}
+	low := func(m map[int]float64, k int, v float64) {
+		if old, ok := m[k]; !ok || v < old {
+			m[k] = v
+		}
+	}
+	for _, s := range samples {
+		if !s.OK {
+			continue
+		}
+		switch s.Kind {
+		case 'T':
+			low(tmin, s.N, float64(s.Ticks))
+		case 'O':
+			low(omin, s.N, float64(s.Ticks))
+		case 'R':
+			if s.N == ops[s.Index] {
+				low(rmin, s.Index, float64(s.Ticks))
+			}
+		}
+	}
+	ticks := math.Inf(1)
+	for r, v := range tmin {
+		if o, ok := omin[r]; ok {
+			ticks = math.Min(ticks, (v-o)/float64(r))
+		}
+	}
+	cpt := float64(ops[trAddLong]-ops[trAddShort]) / (rmin[trAddLong] - rmin[trAddShort])
+	return ticks * cpt
+}
+
+// roundFigures converts every round's target sample with that round's own
+// empty loop (same R) and its own ruler (the round's best long and short
+// chains): one cycle figure per round.
+func roundFigures(samples []traceSample) []float64 {
+	ops := finalOps(samples)
+	type round struct {
+		t, o   map[int]float64 // by R
+		long   float64
+		short  float64
+		hasRul bool
+	}
+	rounds := map[int]*round{}
+	get := func(i int) *round {
+		if rounds[i] == nil {
+			rounds[i] = &round{t: map[int]float64{}, o: map[int]float64{}, long: math.Inf(1), short: math.Inf(1)}
+		}
+		return rounds[i]
+	}
+	for _, s := range samples {
+		if !s.OK {
+			continue
+		}
+		r := get(s.Round)
+		switch s.Kind {
+		case 'T':
+			if old, ok := r.t[s.N]; !ok || float64(s.Ticks) < old {
+				r.t[s.N] = float64(s.Ticks)
+			}
+		case 'O':
+			r.o[s.N] = float64(s.Ticks)
+		case 'R':
+			if s.N != ops[s.Index] {
+				continue
+			}
+			switch s.Index {
+			case trAddLong:
+				r.long = math.Min(r.long, float64(s.Ticks))
+			case trAddShort:
+				r.short = math.Min(r.short, float64(s.Ticks))
+			}
+		}
+	}
+	var out []float64
+	for _, r := range rounds {
+		if math.IsInf(r.long, 1) || math.IsInf(r.short, 1) || r.long <= r.short {
+			continue
+		}
+		cpt := float64(ops[trAddLong]-ops[trAddShort]) / (r.long - r.short)
+		for n, t := range r.t {
+			if o, ok := r.o[n]; ok {
+				out = append(out, (t-o)/float64(n)*cpt)
+			}
+		}
+	}
+	return out
+}
+
+func quantileOf(xs []float64, q float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[int(q*float64(len(s)-1)+0.5)]
+}
+
+// estimators are the candidates: the engine's rule first.
+var estimators = []estimator{
+	{"min (engine)", minEstimate},
+	{"round median", func(s []traceSample) float64 { return quantileOf(roundFigures(s), 0.5) }},
+	{"round q10", func(s []traceSample) float64 { return quantileOf(roundFigures(s), 0.1) }},
+	{"round q25", func(s []traceSample) float64 { return quantileOf(roundFigures(s), 0.25) }},
+}
+
+// TestReplayEstimators runs every estimator over every streamRun stream and
+// reports, per machine and kernel, each one's spread (CV) over the
+// measurements and its mean distance from the truth (the chain's known
+// cost) or, where there is none, from the median of the engine's figures.
+// It fails when another estimator is better than the engine's by more than
+// a third on the mean distance over all recordings: the engine's rule must
+// then be chosen again, from every machine's streams.
+func TestReplayEstimators(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "streams", "*.txt.gz"))
+	if len(files) == 0 {
+		t.Skip("no streamRun streams in testdata/streams")
+	}
+	sort.Strings(files)
+	total := make([]float64, len(estimators))
+	count := 0
+	var report strings.Builder
+	fmt.Fprintf(&report, "%-38s %-26s", "recording", "kernel")
+	for _, e := range estimators {
+		fmt.Fprintf(&report, " %20s", e.name)
+	}
+	report.WriteString("   (CV% / mean distance%)\n")
+	for _, path := range files {
+		machine, ms := readStreams(t, path)
+		if machine == "" || len(ms) == 0 {
+			t.Fatalf("%s: no machine line or no measurement", path)
+		}
+		byKernel := map[string][]streamRun{}
+		var kernels []string
+		for _, m := range ms {
+			if byKernel[m.kernel] == nil {
+				kernels = append(kernels, m.kernel)
+			}
+			byKernel[m.kernel] = append(byKernel[m.kernel], m)
+		}
+		for _, k := range kernels {
+			rs := byKernel[k]
+			figs := make([][]float64, len(estimators))
+			for i, e := range estimators {
+				for _, r := range rs {
+					v := e.f(r.samples)
+					if math.IsNaN(v) || math.IsInf(v, 0) || v <= 0 {
+						t.Fatalf("%s, %s: estimator %q gave %v", path, k, e.name, v)
+					}
+					figs[i] = append(figs[i], v)
+				}
+			}
+			ref := rs[0].truth
+			if ref == 0 {
+				ref = stats.Median(figs[0])
+			}
+			fmt.Fprintf(&report, "%-38s %-26s", filepath.Base(path), k)
+			for i := range estimators {
+				dist := 0.0
+				for _, v := range figs[i] {
+					dist += math.Abs(v/ref - 1)
+				}
+				dist /= float64(len(figs[i]))
+				total[i] += dist
+				s, _ := stats.Summarize(figs[i])
+				fmt.Fprintf(&report, " %9.3f / %8.3f", 100*s.CV, 100*dist)
+			}
+			report.WriteString("\n")
+			count++
+		}
+	}
+	fmt.Fprintf(&report, "%-65s", "mean distance over every recording and kernel")
+	for i := range estimators {
+		fmt.Fprintf(&report, " %20.4f", 100*total[i]/float64(count))
+	}
+	t.Log("\n" + report.String())
+	best := slices.Min(total)
+	if total[0] > best*4/3 {
+		i := slices.Index(total, best)
+		t.Errorf("the engine's estimator is off by %.4f%% on average over the recordings, %q by %.4f%%: choose the engine's rule again (see the table)", 100*total[0]/float64(count), estimators[i].name, 100*best/float64(count))
+	}
+}
