@@ -336,16 +336,18 @@ func TestStateVerdict(t *testing.T) {
 		resolves float64
 		text     []string
 	}{
-		{"quiet", MachineState{ThroughputCV: 0.0001, LatencyCV: 0.00008, Detectable: 0.00012, ClockSpread: 0.0075}, true, true, 0.00028,
-			[]string{"quiet enough to resolve 0.1%", "0.01% (throughput)", "0.008% (latency)", "resolves 0.012%", "moved by 0.75%"}},
-		{"spread of results too wide", MachineState{ThroughputCV: 0.0025, LatencyCV: 0.0002, Detectable: 0.00012}, true, false, 0.007,
-			[]string{"noisy: differences below 0.7% are not resolvable now", "quieter moment"}},
-		{"latency spread too wide", MachineState{ThroughputCV: 0.0001, LatencyCV: 0.0015, Detectable: 0.0001}, true, false, 0.00028,
+		{"quiet", MachineState{ThroughputCV: 0.0001, LatencyCV: 0.00008, Detectable: 0.00012, ClockSpread: 0.0075}, true, true, 0.00012,
+			[]string{"quiet enough to resolve 0.1%", "resolves 0.012% now", "0.01% (throughput)", "0.008% (latency)", "up to about 0.028%", "moved by 0.75%"}},
+		{"separate results spread too far", MachineState{ThroughputCV: 0.0025, LatencyCV: 0.0002, Detectable: 0.00012}, true, false, 0.00012,
+			[]string{"noisy: compare (A and B interleaved) resolves 0.012% now", "up to about 0.7%", "quieter moment"}},
+		{"latency spread too wide", MachineState{ThroughputCV: 0.0001, LatencyCV: 0.0015, Detectable: 0.0001}, true, false, 0.0001,
 			[]string{"noisy"}},
 		{"the comparison resolves too little", MachineState{ThroughputCV: 0.0001, LatencyCV: 0.0001, Detectable: 0.004}, true, false, 0.004,
-			[]string{"differences below 0.4%"}},
+			[]string{"resolves 0.4% now"}},
 		{"no A/A figure", MachineState{ThroughputCV: 0.0001, LatencyCV: 0.0001, Detectable: nan}, true, true, 0.00028,
 			[]string{"quiet"}},
+		{"no A/A figure, noisy", MachineState{ThroughputCV: 0.001, LatencyCV: 0.0001, Detectable: nan}, true, false, 0.0028,
+			[]string{"differences below 0.28% are not resolvable now"}},
 		{"not measured", MachineState{Detectable: nan}, false, false, nan, []string{"not measured"}},
 	}
 	for _, tt := range tests {

@@ -306,6 +306,7 @@ func writeValidationJSON(w io.Writer, v *harness.Validation) error {
 		ImulCyclesPerOp  float64   `json:"imul_cycles_per_op"`
 		ImmTicksPerOp    float64   `json:"imm_ticks_per_op"`
 		ImmCyclesPerOp   float64   `json:"imm_cycles_per_op"`
+		ImmRatio         float64   `json:"imm_over_add_ticks"`
 		ImmFolded        bool      `json:"imm_folded"`
 		AddR2            float64   `json:"add_r2"`
 		ImulR2           float64   `json:"imul_r2"`
@@ -336,7 +337,7 @@ func writeValidationJSON(w io.Writer, v *harness.Validation) error {
 		Pass: v.Pass, TSCHz: v.Calibration.Frequency.Hz, TSCHzPPM: v.Calibration.Frequency.PPM, TSCStep: v.Calibration.Step.Step,
 		AddTicksPerOp: v.AddTicks.Slope, ImulTicksPerOp: v.ImulTicks.Slope, ImulAddRatio: nanToZero(v.ImulAddRatio),
 		AddCyclesPerOp: v.AddCycles.Slope, AddCyclesByImul: nanToZero(v.AddCyclesByImul.Slope), ImulCyclesPerOp: v.ImulCycles.Slope,
-		ImmTicksPerOp: v.ImmTicks.Slope, ImmCyclesPerOp: v.ImmCycles.Slope, ImmFolded: v.ImmFolded,
+		ImmTicksPerOp: v.ImmTicks.Slope, ImmCyclesPerOp: v.ImmCycles.Slope, ImmRatio: v.ImmRatio, ImmFolded: v.ImmFolded,
 		AddR2: v.AddTicks.R2, ImulR2: v.ImulTicks.R2,
 		LatencyAdd: toFitJSON(v.LatencyAdd), LatencyAddByImul: toFitJSON(v.LatencyAddByImul), LatencyImul: toFitJSON(v.LatencyImul),
 		RulerRatios: finiteOrZero(v.RulerRatios), RulersChecked: v.RulersChecked, RulersRefused: v.RulersRefused,
