@@ -86,7 +86,7 @@ func TestCompareFileErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			outPath := filepath.Join(dir, "out.txt")
+			outPath := filepath.Join(dir, "out.cmp") // .txt would ask for the benchmark format
 			out, _, err := runCLI(t, "compare", "-o", outPath, tt.files[0], tt.files[1])
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err = %v, want one saying %q", err, tt.want)
@@ -147,7 +147,7 @@ func TestCompareFilesGolden(t *testing.T) {
 		})
 	}
 	t.Run("-o", func(t *testing.T) {
-		path := filepath.Join(t.TempDir(), "cmp.txt")
+		path := filepath.Join(t.TempDir(), "cmp.out") // an extension that picks no format
 		out, _, err := runCLI(t, "compare", "-o", path, td("compare_a.json"), td("compare_b.json"))
 		if err != nil || out != "" {
 			t.Fatalf("run: %v, stdout %q", err, out)

@@ -27,13 +27,14 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("run", "[-bench REGEXP] [-n N] [-count N] [-format table|bench|json|csv] [-o FILE] [flags]", runDescription, stdout)
 	bench := fs.String("bench", "", "`REGEXP` selecting kernels by name (default: the default kernels; see -list)")
 	n := fs.Int("n", 0, "size `N` of every selected kernel (default: each kernel's own)")
-	count := fs.Int("count", 1, "measure each kernel `N` times (1 to 10000)")
+	count := fs.Int("count", 1, fmt.Sprintf("measure each kernel `N` times, 1 to 10000 (default 1; %d with -o FILE, so that two saved\nruns compare by the spread between runs: cyclebench compare old.json new.json)", fileCount))
 	list := fs.Bool("list", false, "list the kernels with their sizes and exit")
 	o := addOutputFlags(fs, stdout, stderr, true, resultFormats...)
 	mf := addMeasureFlags(fs, true)
 	fs.example("cyclebench run", "every default kernel, as a table")
 	fs.example("cyclebench run -bench 'Psum|Combine4' -n 1000 -mode both", "two kernels at n = 1000, throughput and latency side by side")
-	fs.example("cyclebench run -bench SortInts -count 6 -format bench -o new.txt", "six runs in the Go benchmark format; then benchstat old.txt new.txt")
+	fs.example("cyclebench run -o new.json", fmt.Sprintf("%d runs of every default kernel, in JSON (from the extension); then cyclebench compare old.json new.json", fileCount))
+	fs.example("cyclebench run -bench SortInts -count 6 -o new.txt", "six runs in the Go benchmark format (from the extension); then benchstat old.txt new.txt")
 	if err := fs.parse(args); err != nil {
 		return err
 	}
@@ -42,6 +43,9 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	}
 	if *list {
 		return listKernels(stdout)
+	}
+	if o.path != "" && given(fs, "count") == "" {
+		*count = fileCount
 	}
 	kernels, err := benchexamples.Select(*bench)
 	if err != nil {
@@ -134,6 +138,13 @@ measuring:
 	o.warnAll(resultWarnings(h, results))
 	return o.status(in, resultsFailure(results, o.strict, cfg, "results"))
 }
+
+// fileCount is run's -count when it writes a file and -count is not
+// given: compare tests two files by the spread between their runs, which
+// needs 2 runs per side; with 3, Welch's interval has at least 2 degrees
+// of freedom (t = 4.3 instead of 12.7 at 1), and three passes of the
+// default selection still take seconds.
+const fileCount = 3
 
 // resultsFailure is the summary line of a run whose results are not all
 // usable ("" when they are): how many did not converge (with -strict, or
