@@ -234,7 +234,7 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 		s := cmp.Stats
 		bars := plot.Comparison{Groups: []string{c.B.Name + " / " + c.A.Name}, Unit: "ratio B/A (paired, 95% CI)", Ratio: true, NoiseBand: s.NoiseBand,
 			Series: []plot.BarSeries{{Name: "B/A", Bars: []plot.Bar{{Value: s.Ratio, Lo: math.Min(s.Lo, s.Ratio), Hi: math.Max(s.Hi, s.Ratio)}}}}}
-		title := fmt.Sprintf("%s vs %s on %s: %s", c.B.Name, c.A.Name, orDash(h.CPU), s.Verdict)
+		title := fmt.Sprintf("%s on %s", c.Sentence(), orDash(h.CPU))
 		if err := pf.write(o, func(w io.Writer, f string, opt plot.Options) error { return plot.Compare(w, f, bars, opt) }, plot.Options{Title: title}); err != nil {
 			return err
 		}
@@ -329,8 +329,8 @@ func writeLiveComparison(w io.Writer, format string, h header, c liveComparison)
 			_, err := fmt.Fprintf(w, "# compare: no comparison: interrupted before %d pairs\n", harness.MinPairs)
 			return err
 		}
-		_, err := fmt.Fprintf(w, "# compare: B/A = %.5f, 95%% CI [%.5f, %.5f], p = %s (%s, %d pairs of %d calls, ABBA interleaved): %s\n",
-			s.Ratio, s.Lo, s.Hi, pString(s.PValue), s.Test, s.N, c.Repeat, verdictLine(s))
+		_, err := fmt.Fprintf(w, "# compare: B/A = %.5f, 95%% CI [%.5f, %.5f], p = %s (%s, %d pairs of %d calls, ABBA interleaved): %s\n# compare: %s\n",
+			s.Ratio, s.Lo, s.Hi, pString(s.PValue), s.Test, s.N, c.Repeat, verdictLine(c.Verdict, c.Reason, s.Ratio), c.Sentence())
 		return err
 	}
 	var b strings.Builder
@@ -350,11 +350,12 @@ func writeLiveComparison(w io.Writer, format string, h header, c liveComparison)
 		if s.Exact {
 			exact = "exact"
 		}
-		kv.kv("B/A", "%.5f  (95%% CI %.5f to %.5f; the same in cycles, ticks and ns: A and B ran interleaved)", s.Ratio, s.Lo, s.Hi)
+		kv.kv("B/A", "%.5f  (typical pairs, Hodges–Lehmann: 95%% CI %.5f to %.5f; the same in cycles, ticks and ns: A and B ran interleaved)", s.Ratio, s.Lo, s.Hi)
 		kv.kv("p", "%s  (Wilcoxon signed-rank, %s; %d pairs of %d calls, %d equal)", pString(s.PValue), exact, s.N, c.Repeat, s.Zeros)
-		kv.kv("best B/A", "%.5f  (ratio of the two sides' best samples, the figures above)", c.BestRatio)
-		kv.kv("verdict", "%s", verdictLine(s))
+		kv.kv("best B/A", "%.5f  (the two sides' best samples, the figures above: %.5f to %.5f within their K best)", c.BestRatio, c.BestLo, c.BestHi)
+		kv.kv("verdict", "%s", verdictLine(c.Verdict, c.Reason, s.Ratio))
 		kv.kv("resolution", "a difference of %s would be detected in 80%% of such runs (%s)", pct(s.Detectable, 2), bandText(s))
+		kv.kv("summary", "%s", c.Sentence())
 	}
 	kv.kv("took", "%s ms measuring, %d rounds", sig(float64(c.Wall.Microseconds())/1000, 3), c.Rounds)
 	kv.writeText(&b)
@@ -362,16 +363,16 @@ func writeLiveComparison(w io.Writer, format string, h header, c liveComparison)
 	return err
 }
 
-// verdictLine says the verdict in words, with the size of the difference
-// and why.
-func verdictLine(s stats.Comparison) string {
-	switch s.Verdict {
+// verdictLine says a verdict in words, with the size of the difference
+// (from ratio B/A) and why.
+func verdictLine(verdict, reason string, ratio float64) string {
+	switch verdict {
 	case stats.VerdictSlower:
-		return fmt.Sprintf("slower: B takes %s more than A (%s)", pct(s.Ratio-1, 3), s.Reason)
+		return fmt.Sprintf("slower: B takes %s more than A (%s)", pct(ratio-1, 3), reason)
 	case stats.VerdictFaster:
-		return fmt.Sprintf("faster: B takes %s less than A (%s)", pct(1-s.Ratio, 3), s.Reason)
+		return fmt.Sprintf("faster: B takes %s less than A (%s)", pct(1-ratio, 3), reason)
 	}
-	return fmt.Sprintf("%s (%s)", s.Verdict, s.Reason)
+	return fmt.Sprintf("%s (%s)", verdict, reason)
 }
 
 // bandText describes the noise band of a comparison.
@@ -383,6 +384,8 @@ func bandText(s stats.Comparison) string {
 		return "fixed noise band ±" + pct(s.NoiseBand, 2)
 	case stats.BandDrift:
 		return "noise band ±" + pct(s.NoiseBand, 2) + " from the drift of the ratio between the run's halves"
+	case stats.BandSpread:
+		return "noise band ±" + pct(s.NoiseBand, 2) + " from the spread of a side's K best samples"
 	}
 	return fmt.Sprintf("noise band ±%s from the counter quantum, %s ticks per call", pct(s.NoiseBand, 2), sig(s.Quantum, 3))
 }
@@ -392,11 +395,11 @@ func liveTable(c liveComparison) *table {
 	s := c.Stats
 	t := &table{}
 	for _, n := range []string{"a", "b", "cycles_a", "cycles_b", "ticks_a", "ticks_b", "ns_a", "ns_b", "ratio", "ratio_lo", "ratio_hi", "p_value", "pairs", "repeat",
-		"noise_band", "band_source", "detectable", "verdict", "reason"} {
+		"noise_band", "band_source", "detectable", "best_ratio", "best_ratio_lo", "best_ratio_hi", "verdict", "reason", "summary"} {
 		t.cols = append(t.cols, col{name: n})
 	}
 	t.add(c.A.Name, c.B.Name, c.A.Cycles, c.B.Cycles, c.A.Ticks, c.B.Ticks, c.A.Nanoseconds, c.B.Nanoseconds,
-		s.Ratio, s.Lo, s.Hi, s.PValue, s.N, c.Repeat, s.NoiseBand, s.BandSource, s.Detectable, s.Verdict, s.Reason)
+		s.Ratio, s.Lo, s.Hi, s.PValue, s.N, c.Repeat, s.NoiseBand, s.BandSource, s.Detectable, c.BestRatio, c.BestLo, c.BestHi, c.Verdict, c.Reason, c.Sentence())
 	return t
 }
 
@@ -406,6 +409,8 @@ type liveJSON struct {
 	B           jsonResult `json:"b"`
 	Ratio       float64    `json:"ratio"`
 	BestRatio   float64    `json:"best_ratio"`
+	BestLo      float64    `json:"best_ratio_lo"`
+	BestHi      float64    `json:"best_ratio_hi"`
 	Lo          float64    `json:"ratio_lo"`
 	Hi          float64    `json:"ratio_hi"`
 	Confidence  float64    `json:"confidence"`
@@ -424,6 +429,8 @@ type liveJSON struct {
 	Significant bool       `json:"significant"`
 	Verdict     string     `json:"verdict"`
 	Reason      string     `json:"reason"`
+	Paired      string     `json:"paired_verdict"` // the paired test's alone
+	Summary     string     `json:"summary"`
 	Repeat      int        `json:"repeat"`
 	Rounds      int        `json:"rounds"`
 	WallSeconds float64    `json:"wall_seconds"`
@@ -433,10 +440,12 @@ type liveJSON struct {
 
 func liveReport(h header, c liveComparison) liveJSON {
 	s := c.Stats
-	j := liveJSON{header: h, A: toJSON(c.A), B: toJSON(c.B), Ratio: s.Ratio, BestRatio: c.BestRatio, Lo: s.Lo, Hi: s.Hi, Confidence: s.Confidence,
+	j := liveJSON{header: h, A: toJSON(c.A), B: toJSON(c.B), Ratio: s.Ratio, BestRatio: c.BestRatio, BestLo: c.BestLo, BestHi: c.BestHi,
+		Lo: s.Lo, Hi: s.Hi, Confidence: s.Confidence,
 		PValue: s.PValue, Test: s.Test, Exact: s.Exact, Pairs: s.N, Zeros: s.Zeros, Alpha: s.Alpha, NoiseBand: s.NoiseBand,
 		BandSource: s.BandSource, Quantum: s.Quantum, QuantumBand: s.QuantumBand, DriftBand: s.DriftBand, Detectable: s.Detectable,
-		Significant: s.Significant, Verdict: s.Verdict, Reason: s.Reason, Repeat: c.Repeat, Rounds: c.Rounds, WallSeconds: c.Wall.Seconds(),
+		Significant: c.Significant, Verdict: c.Verdict, Reason: c.Reason, Paired: s.Verdict, Summary: c.Sentence(),
+		Repeat: c.Repeat, Rounds: c.Rounds, WallSeconds: c.Wall.Seconds(),
 		TicksA: c.TicksA, TicksB: c.TicksB}
 	if s.N == 0 {
 		j.Verdict, j.Reason = stats.VerdictNoTest, fmt.Sprintf("interrupted before %d pairs", harness.MinPairs)

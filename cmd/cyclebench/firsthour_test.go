@@ -10,6 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cyclebench/cyclebench/results"
+	"github.com/cyclebench/cyclebench/stats"
 )
 
 func TestFormatOfPath(t *testing.T) {
@@ -127,5 +130,29 @@ func TestRunFileCount(t *testing.T) {
 		if len(r.Results) != tt.want {
 			t.Errorf("run %v: %d results, want %d", tt.args, len(r.Results), tt.want)
 		}
+	}
+}
+
+// TestComparisonOfInconclusive: a ReportCompare line whose verdict is
+// inconclusive reads as such, from its log line or, without one, from its
+// inconclusive metric; its summary says so instead of "faster".
+func TestComparisonOfInconclusive(t *testing.T) {
+	metrics := []results.Value{{Value: 0.55517, Unit: "ratio"}, {Value: 0.55126, Unit: "ratio-lo"}, {Value: 0.559, Unit: "ratio-hi"},
+		{Value: 0, Unit: "p-value"}, {Value: 0.128, Unit: "noise-band"}, {Value: 0, Unit: "significant"}, {Value: 1, Unit: "inconclusive"},
+		{Value: 19844, Unit: "A-cycles/op"}, {Value: 8068, Unit: "B-cycles/op"}}
+	e := results.Entry{Name: "Sum4vsSum"}
+	withLog := results.Run{Other: metrics, Warnings: []string{"harness.ReportCompare: Sum4/Sum = 0.55517 [0.55126, 0.559], p = 0, 60 pairs: inconclusive (Sum4 did not converge (its 3 best samples spread 12.8%, ε 1%))"}}
+	withoutLog := results.Run{Other: metrics}
+	for name, r := range map[string]results.Run{"log line": withLog, "metric": withoutLog} {
+		c := comparisonOf(e, r)
+		if c.Verdict != stats.VerdictInconclusive || c.Significant {
+			t.Errorf("%s: verdict %q, significant %v; want inconclusive", name, c.Verdict, c.Significant)
+		}
+		if !strings.HasPrefix(c.Summary, "inconclusive") {
+			t.Errorf("%s: summary %q", name, c.Summary)
+		}
+	}
+	if c := comparisonOf(e, withLog); c.A != "Sum" || c.B != "Sum4" || !strings.Contains(c.Reason, "did not converge") {
+		t.Errorf("sides %q/%q, reason %q", c.B, c.A, c.Reason)
 	}
 }

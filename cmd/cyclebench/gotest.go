@@ -28,6 +28,7 @@ import (
 	"github.com/cyclebench/cyclebench/harness"
 	"github.com/cyclebench/cyclebench/plot"
 	"github.com/cyclebench/cyclebench/results"
+	"github.com/cyclebench/cyclebench/stats"
 )
 
 // isPackagePattern reports whether arg is taken as a Go package pattern:
@@ -666,6 +667,7 @@ type pkgComparison struct {
 	Significant bool     `json:"significant"`
 	Verdict     string   `json:"verdict"`
 	Reason      string   `json:"reason"`
+	Summary     string   `json:"summary"`
 	Pairs       int      `json:"pairs,omitempty"`
 	Calls       int      `json:"calls"`
 	Warnings    []string `json:"warnings"`
@@ -675,7 +677,7 @@ type pkgComparison struct {
 // compareLog matches ReportCompare's log line, which has the ratio and
 // its interval to 5 digits, the side names and the verdict:
 // "harness.ReportCompare: Sum4/Sum1 = 0.77698 [0.77524, 0.77937], p = 1.4e-13, 60 pairs: faster (...)".
-var compareLog = regexp.MustCompile(`^harness\.ReportCompare: (.+)/(.+) = (\S+) \[(\S+), (\S+)\], p = (\S+), (\d+) pairs: (faster|slower|no significant difference) \((.*)\)$`)
+var compareLog = regexp.MustCompile(`^harness\.ReportCompare: (.+)/(.+) = (\S+) \[(\S+), (\S+)\], p = (\S+), (\d+) pairs: (faster|slower|no significant difference|inconclusive) \((.*)\)$`)
 
 // comparisonOf reads one run of a ReportCompare benchmark: its metrics,
 // refined by its log line when there is one.
@@ -691,6 +693,8 @@ func comparisonOf(e results.Entry, r results.Run) pkgComparison {
 	c.CyclesA, c.CyclesB, c.TicksA, c.TicksB = get("A-cycles/op"), get("B-cycles/op"), get("A-ticks/op"), get("B-ticks/op")
 	c.Significant = get("significant") != 0
 	switch {
+	case get("inconclusive") != 0:
+		c.Verdict = stats.VerdictInconclusive
 	case !c.Significant:
 		c.Verdict = "no significant difference"
 	case c.Ratio < 1:
@@ -717,24 +721,25 @@ func comparisonOf(e results.Entry, r results.Run) pkgComparison {
 		c.Pairs, _ = strconv.Atoi(m[7])
 		c.Verdict, c.Reason = m[8], m[9]
 	}
+	c.Summary = stats.Sentence(c.A, c.B, c.Ratio, c.Lo, c.Hi, c.Verdict, c.Reason)
 	return c
 }
 
 // comparisonsTable is the comparisons, one row per run; the text shows
 // the main columns, CSV all.
 func comparisonsTable(cs []pkgComparison) *table {
-	t := &table{cols: []col{{name: "name", left: true}, {name: "B/A", key: "b_over_a", left: true}, {name: "cycles A", key: "cycles_a"}, {name: "cycles B", key: "cycles_b"},
+	t := &table{cols: []col{{name: "name", left: true}, {name: "B/A", key: "b_over_a", left: true}, {name: "best A", key: "cycles_a"}, {name: "best B", key: "cycles_b"},
 		{name: "ticks_a", csv: true}, {name: "ticks_b", csv: true},
-		{name: "ratio", digits: 5}, {name: "95% CI", key: "-", left: true}, {name: "ratio_lo", csv: true}, {name: "ratio_hi", csv: true},
+		{name: "paired B/A", key: "ratio", digits: 5}, {name: "95% CI", key: "-", left: true}, {name: "ratio_lo", csv: true}, {name: "ratio_hi", csv: true},
 		{name: "p", key: "p_value", digits: 2}, {name: "noise band", key: "noise_band", digits: 2}, {name: "pairs", csv: true}, {name: "calls", csv: true},
-		{name: "verdict", left: true}, {name: "reason", csv: true}, {name: "warnings", csv: true}}}
+		{name: "verdict", left: true}, {name: "reason", csv: true}, {name: "summary", csv: true}, {name: "warnings", csv: true}}}
 	for _, c := range cs {
 		var cycA, cycB any
 		if c.CyclesA > 0 {
 			cycA, cycB = c.CyclesA, c.CyclesB
 		}
 		t.add(c.Name, c.B+"/"+c.A, cycA, cycB, c.TicksA, c.TicksB, c.Ratio, fmt.Sprintf("[%s, %s]", sig(c.Lo, 5), sig(c.Hi, 5)), c.Lo, c.Hi,
-			shown{c.PValue, pString(c.PValue)}, shown{c.NoiseBand, "±" + pct(c.NoiseBand, 2)}, c.Pairs, c.Calls, c.Verdict, c.Reason, strings.Join(c.Warnings, "\n"))
+			shown{c.PValue, pString(c.PValue)}, shown{c.NoiseBand, "±" + pct(c.NoiseBand, 2)}, c.Pairs, c.Calls, c.Verdict, c.Reason, c.Summary, strings.Join(c.Warnings, "\n"))
 	}
 	return t
 }
@@ -767,8 +772,14 @@ func writeComparisons(w io.Writer, format string, h header, cs []pkgComparison) 
 	var b strings.Builder
 	b.WriteString(h.line() + "\n\n")
 	comparisonsTable(cs).writeText(&b)
-	b.WriteString("\nB/A is the ratio of the paired per-call costs, measured interleaved (ABBA) in one\n" +
-		"go test run; its 95% interval and p-value are the Wilcoxon signed-rank test's.\n")
+	b.WriteString("\n")
+	for _, c := range cs {
+		fmt.Fprintf(&b, "%s: %s\n", c.Name, c.Summary)
+	}
+	b.WriteString("\nbest A and best B are each side's cycles per call from its K best samples; paired B/A\n" +
+		"is the ratio of typical pairs, measured interleaved (ABBA) in one go test run, with\n" +
+		"the Wilcoxon signed-rank test's 95% interval and p-value. When the two disagree\n" +
+		"beyond their intervals, or a side did not converge, the verdict is inconclusive.\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -623,6 +623,9 @@ func TestPackages(t *testing.T) {
 		if row["b_over_a"] != "same/one" || !(lo <= ratio && ratio <= hi) || math.Abs(ratio-1) > 0.1 {
 			t.Errorf("comparison %v: want same/one, a ratio near 1 within its interval", row)
 		}
+		if s := row["summary"]; !strings.Contains(s, "same") || !strings.Contains(s, "one") {
+			t.Errorf("summary %q does not name both sides", s)
+		}
 	})
 	tests := []struct {
 		name   string
