@@ -234,8 +234,14 @@ func (cmp *Comparison) judge() {
 		cmp.BestHi = cmp.B.Ticks * (1 + bestSpread(cmp.B)) / cmp.A.Ticks
 		band := math.Max(s.NoiseBand, 0)
 		if cmp.BestHi < s.Lo*(1-band) || cmp.BestLo > s.Hi*(1+band) {
-			why = append(why, fmt.Sprintf("the best samples' ratio %.4g [%.4g, %.4g] (the per-side figures) and the paired ratio %.4g [%.4g, %.4g] (typical samples) disagree beyond their intervals: the kernels' typical and best times differ",
-				cmp.BestRatio, cmp.BestLo, cmp.BestHi, s.Ratio, s.Lo, s.Hi))
+			both := fmt.Sprintf("the best samples' ratio %.4g [%.4g, %.4g] (the per-side figures) and the paired ratio %.4g [%.4g, %.4g] (typical samples) disagree beyond their intervals: the kernels' typical and best times differ",
+				cmp.BestRatio, cmp.BestLo, cmp.BestHi, s.Ratio, s.Lo, s.Hi)
+			switch {
+			case s.Significant && s.Verdict == stats.VerdictFaster && cmp.BestHi < 1-band,
+				s.Significant && s.Verdict == stats.VerdictSlower && cmp.BestLo > 1+band:
+				both = fmt.Sprintf("both estimates say %s is %s, by different amounts: %s, so no one figure is the difference", cmp.B.Name, s.Verdict, both)
+			}
+			why = append(why, both)
 		}
 	}
 	if len(why) > 0 {

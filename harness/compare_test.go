@@ -172,12 +172,14 @@ func TestCompareJudge(t *testing.T) {
 	}{
 		{"agree", side("Sum", 19844, 0.001, true), side("Sum4", 11013, 0.002, true), faster, stats.VerdictFaster, nil},
 		{"best ratio outside", side("Sum", 19844, 0.001, true), side("Sum4", 8068, 0.002, true), faster, stats.VerdictInconclusive,
-			[]string{"best samples' ratio 0.4066", "disagree beyond their intervals"}},
+			[]string{"both estimates say Sum4 is faster, by different amounts", "best samples' ratio 0.4066", "disagree beyond their intervals"}},
+		{"best ratio on the other side of 1", side("Sum", 10000, 0.001, true), side("Sum4", 10100, 0.001, false), faster, stats.VerdictInconclusive,
+			[]string{"; the best samples' ratio 1.01 ", "disagree beyond"}},
 		{"best interval reaches the paired one", side("Sum", 19844, 0.001, true), side("Sum4", 8068, 0.40, true), faster, stats.VerdictFaster, nil},
 		{"B did not converge", side("Sum", 19844, 0.001, true), side("Sum4", 11013, 0.128, false), faster, stats.VerdictInconclusive,
 			[]string{"Sum4 did not converge (its 3 best samples spread 12.8%, ε 1%)"}},
 		{"both reasons", side("Sum", 19844, 0.001, false), side("Sum4", 8068, 0.002, true), faster, stats.VerdictInconclusive,
-			[]string{"Sum did not converge", "; the best samples' ratio"}},
+			[]string{"Sum did not converge", "; both estimates say"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
