@@ -53,21 +53,33 @@ type Comparison struct {
 	// BestRatio is B.Ticks / A.Ticks: the ratio of the two sides' best
 	// samples (K-best), the figures A and B report, against Stats.Ratio
 	// from the typical pair. BestLo and BestHi bound it by the spread of
-	// each side's K best samples: B's best over A's K-th best, B's K-th
-	// best over A's best (per call, overhead subtracted).
+	// each side's K best samples (B's best over A's K-th best, B's K-th
+	// best over A's best, per call, overhead subtracted) and by the counter
+	// quantum (a quantum of either side, 2·Stats.QuantumBand relative).
 	BestRatio, BestLo, BestHi float64
 	// Verdict is what the comparison concludes and Reason why, in one
 	// line; Significant reports a difference. They are Stats' verdict,
-	// reason and significance when the figures agree, and
-	// stats.VerdictInconclusive (not significant) when they do not: a side
-	// did not converge (its best samples did not settle), or the best
-	// samples' ratio and the paired ratio disagree beyond their intervals
-	// ([BestLo, BestHi] and [Stats.Lo, Stats.Hi], the latter widened by the
-	// noise band), as when a kernel's typical and best times differ; then
-	// the per-side figures and the ratio answer different questions, and
-	// neither verdict can be trusted.
+	// reason and significance, unless
+	//
+	//   - a side did not converge (its best samples did not settle), or
+	//   - the best samples' ratio and the paired ratio differ beyond their
+	//     intervals ([BestLo, BestHi] and [Stats.Lo, Stats.Hi], the latter
+	//     widened by the noise band), as when a kernel's typical and best
+	//     times differ, and the best samples alone would give another
+	//     verdict (faster, slower or no difference against the same band);
+	//
+	// then Verdict is stats.VerdictInconclusive (not significant) and
+	// Reason says why: the per-side figures and the ratio contradict each
+	// other, and no verdict can be trusted. When the two ratios differ
+	// beyond their intervals but give the same verdict, the verdict stands
+	// and Reason says the two amounts.
 	Verdict, Reason string
 	Significant     bool
+	// Lo and Hi bound what B/A is said to be: Stats.Lo and Stats.Hi, or,
+	// when the best samples' ratio lies outside that interval but gives
+	// the same verdict, the range spanning both intervals. [Comparison.Sentence]
+	// states the difference with them.
+	Lo, Hi float64
 	// TicksA and TicksB are the paired samples in counter ticks per call
 	// (each sample times Repeat calls; the empty loop's best is
 	// subtracted), in the order they were taken.
@@ -215,13 +227,12 @@ func (cmp *Comparison) compare(ta, tb *target, opt stats.CompareOptions) error {
 	return nil
 }
 
-// judge fills the best ratio with its interval and the verdict from A, B
-// and Stats: Stats' verdict, or inconclusive when a side did not converge
-// or the best samples' ratio and the paired ratio disagree beyond their
-// intervals (see [Comparison.Verdict]).
+// judge fills the best ratio with its interval, the range and the verdict
+// from A, B and Stats (see [Comparison.Verdict]).
 func (cmp *Comparison) judge() {
 	s := cmp.Stats
 	cmp.Verdict, cmp.Reason, cmp.Significant = s.Verdict, s.Reason, s.Significant
+	cmp.Lo, cmp.Hi = s.Lo, s.Hi
 	var why []string
 	for _, r := range []Result{cmp.A, cmp.B} {
 		if !r.Converged {
@@ -229,19 +240,33 @@ func (cmp *Comparison) judge() {
 		}
 	}
 	if cmp.A.Ticks > 0 {
+		// Each side's best is known to within its K best samples' spread
+		// and, being read off a quantized counter, half a quantum either
+		// way: the ratio of two such figures to within a quantum
+		// (2·QuantumBand, relative).
+		q := 2 * s.QuantumBand
 		cmp.BestRatio = cmp.B.Ticks / cmp.A.Ticks
-		cmp.BestLo = cmp.B.Ticks / (cmp.A.Ticks * (1 + bestSpread(cmp.A)))
-		cmp.BestHi = cmp.B.Ticks * (1 + bestSpread(cmp.B)) / cmp.A.Ticks
+		cmp.BestLo = cmp.BestRatio / (1 + bestSpread(cmp.A)) * (1 - q)
+		cmp.BestHi = cmp.BestRatio * (1 + bestSpread(cmp.B)) * (1 + q)
 		band := math.Max(s.NoiseBand, 0)
 		if cmp.BestHi < s.Lo*(1-band) || cmp.BestLo > s.Hi*(1+band) {
-			both := fmt.Sprintf("the best samples' ratio %.4g [%.4g, %.4g] (the per-side figures) and the paired ratio %.4g [%.4g, %.4g] (typical samples) disagree beyond their intervals: the kernels' typical and best times differ",
+			apart := fmt.Sprintf("the best samples' ratio %.4g [%.4g, %.4g] (the per-side figures) and the paired ratio %.4g [%.4g, %.4g] (typical samples) differ beyond their intervals: the kernels' typical and best times differ",
 				cmp.BestRatio, cmp.BestLo, cmp.BestHi, s.Ratio, s.Lo, s.Hi)
+			best := stats.VerdictSame // what the best samples alone say
 			switch {
-			case s.Significant && s.Verdict == stats.VerdictFaster && cmp.BestHi < 1-band,
-				s.Significant && s.Verdict == stats.VerdictSlower && cmp.BestLo > 1+band:
-				both = fmt.Sprintf("both estimates say %s is %s, by different amounts: %s, so no one figure is the difference", cmp.B.Name, s.Verdict, both)
+			case cmp.BestHi < 1-band:
+				best = stats.VerdictFaster
+			case cmp.BestLo > 1+band:
+				best = stats.VerdictSlower
 			}
-			why = append(why, both)
+			if best == s.Verdict && len(why) == 0 {
+				// The two agree on the verdict, not on the size: it stands,
+				// and its range spans both.
+				cmp.Lo, cmp.Hi = math.Min(s.Lo, cmp.BestLo), math.Max(s.Hi, cmp.BestHi)
+				cmp.Reason = fmt.Sprintf("%s; both estimates say %s, by amounts that differ (%s): B/A lies between %.4g and %.4g", s.Reason, s.Verdict, apart, cmp.Lo, cmp.Hi)
+			} else {
+				why = append(why, fmt.Sprintf("%s, and say different things (%s against %s)", apart, best, s.Verdict))
+			}
 		}
 	}
 	if len(why) > 0 {
@@ -277,7 +302,7 @@ func (c Comparison) Sentence() string {
 	if c.Verdict == "" {
 		return fmt.Sprintf("no comparison of %s with %s: fewer than %d pairs", c.B.Name, c.A.Name, MinPairs)
 	}
-	return stats.Sentence(c.A.Name, c.B.Name, c.Stats.Ratio, c.Stats.Lo, c.Stats.Hi, c.Verdict, c.Reason)
+	return stats.Sentence(c.A.Name, c.B.Name, c.Stats.Ratio, c.Lo, c.Hi, c.Verdict, c.Reason)
 }
 
 // CPEComparison is what [CompareCPE] found: the slopes of two CPE sweeps.

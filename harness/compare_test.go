@@ -163,23 +163,29 @@ func TestCompareJudge(t *testing.T) {
 	}
 	faster := stats.Comparison{N: 60, Ratio: 0.555, Lo: 0.551, Hi: 0.559, NoiseBand: 0.000089, PValue: 1e-20,
 		Significant: true, Verdict: stats.VerdictFaster, Reason: "the interval lies beyond the band"}
+	same := stats.Comparison{N: 60, Ratio: 1.0001, Lo: 0.9998, Hi: 1.0004, NoiseBand: 0.001, PValue: 0.4,
+		Verdict: stats.VerdictSame, Reason: "the interval contains 1"}
 	tests := []struct {
 		name    string
 		a, b    Result
 		s       stats.Comparison
 		verdict string
 		reasons []string
+		lo, hi  float64 // the range stated, when it is not the paired interval
 	}{
-		{"agree", side("Sum", 19844, 0.001, true), side("Sum4", 11013, 0.002, true), faster, stats.VerdictFaster, nil},
-		{"best ratio outside", side("Sum", 19844, 0.001, true), side("Sum4", 8068, 0.002, true), faster, stats.VerdictInconclusive,
-			[]string{"both estimates say Sum4 is faster, by different amounts", "best samples' ratio 0.4066", "disagree beyond their intervals"}},
-		{"best ratio on the other side of 1", side("Sum", 10000, 0.001, true), side("Sum4", 10100, 0.001, false), faster, stats.VerdictInconclusive,
-			[]string{"; the best samples' ratio 1.01 ", "disagree beyond"}},
-		{"best interval reaches the paired one", side("Sum", 19844, 0.001, true), side("Sum4", 8068, 0.40, true), faster, stats.VerdictFaster, nil},
+		{"agree", side("Sum", 19844, 0.001, true), side("Sum4", 11013, 0.002, true), faster, stats.VerdictFaster, nil, 0, 0},
+		{"best ratio further, same verdict", side("Sum", 19844, 0.001, true), side("Sum4", 8068, 0.002, true), faster, stats.VerdictFaster,
+			[]string{"both estimates say faster, by amounts that differ", "best samples' ratio 0.4066", "between 0.4062 and 0.559"}, 0.406165, 0.559},
+		{"best ratio the other way", side("Sum", 10000, 0.0001, true), side("Sum4", 10005, 0.0001, true), faster, stats.VerdictInconclusive,
+			[]string{"the best samples' ratio 1 ", "say different things (slower against faster)"}, 0, 0},
+		{"best interval reaches the paired one", side("Sum", 19844, 0.001, true), side("Sum4", 8068, 0.40, true), faster, stats.VerdictFaster, nil, 0, 0},
+		{"no difference, best ratio within the band", side("Sum", 10000, 0.0001, true), side("Sum4", 10008, 0.0001, true), same, stats.VerdictSame, nil, 0, 0},
+		{"no difference, best ratio beyond the band", side("Sum", 10000, 0.0001, true), side("Sum4", 10030, 0.0001, true), same, stats.VerdictInconclusive,
+			[]string{"say different things (slower against no significant difference)"}, 0, 0},
 		{"B did not converge", side("Sum", 19844, 0.001, true), side("Sum4", 11013, 0.128, false), faster, stats.VerdictInconclusive,
-			[]string{"Sum4 did not converge (its 3 best samples spread 12.8%, ε 1%)"}},
+			[]string{"Sum4 did not converge (its 3 best samples spread 12.8%, ε 1%)"}, 0, 0},
 		{"both reasons", side("Sum", 19844, 0.001, false), side("Sum4", 8068, 0.002, true), faster, stats.VerdictInconclusive,
-			[]string{"Sum did not converge", "; both estimates say"}},
+			[]string{"Sum did not converge", "; the best samples' ratio 0.4066", "say different things"}, 0, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -198,6 +204,13 @@ func TestCompareJudge(t *testing.T) {
 			}
 			if !(c.BestLo <= c.BestRatio && c.BestRatio <= c.BestHi) || c.BestRatio != tt.b.Ticks/tt.a.Ticks {
 				t.Errorf("best ratio %v not within [%v, %v]", c.BestRatio, c.BestLo, c.BestHi)
+			}
+			lo, hi := tt.s.Lo, tt.s.Hi
+			if tt.lo != 0 {
+				lo, hi = tt.lo, tt.hi
+			}
+			if math.Abs(c.Lo-lo) > 1e-5 || math.Abs(c.Hi-hi) > 1e-5 {
+				t.Errorf("range [%v, %v], want [%v, %v]", c.Lo, c.Hi, lo, hi)
 			}
 			if s := c.Sentence(); !strings.Contains(s, tt.a.Name) || !strings.Contains(s, tt.b.Name) {
 				t.Errorf("sentence %q does not name both sides", s)
