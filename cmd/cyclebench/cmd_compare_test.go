@@ -77,12 +77,13 @@ func TestCompareFileErrors(t *testing.T) {
 		name  string
 		files [2]string
 		want  string
+		usage bool // bad input (exit status 2): a file that cannot be read as a result file
 	}{
-		{"truncated JSON", [2]string{td("compare_a.json"), trunc}, "truncated.json:"},
-		{"not a result file", [2]string{other, td("compare_a.json")}, `a JSON object without "results" or "kernels"`},
-		{"same name, other element unit", [2]string{td("compare_a.json"), td("compare_units.json")}, "AddChain/n=1000 counts ops in"},
-		{"same name, no common unit", [2]string{td("compare_a.txt"), td("compare_bunits.txt")}, "no figure to compare"},
-		{"no name in common", [2]string{td("compare_a.json"), unrelated}, "no benchmark name in common"},
+		{"truncated JSON", [2]string{td("compare_a.json"), trunc}, "truncated.json:", true},
+		{"not a result file", [2]string{other, td("compare_a.json")}, `a JSON object without "results" or "kernels"`, true},
+		{"same name, other element unit", [2]string{td("compare_a.json"), td("compare_units.json")}, "AddChain/n=1000 counts ops in", false},
+		{"same name, no common unit", [2]string{td("compare_a.txt"), td("compare_bunits.txt")}, "no figure to compare", false},
+		{"no name in common", [2]string{td("compare_a.json"), unrelated}, "no benchmark name in common", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -91,9 +92,8 @@ func TestCompareFileErrors(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err = %v, want one saying %q", err, tt.want)
 			}
-			var ue *usageError
-			if errors.As(err, &ue) {
-				t.Errorf("a bad file is a usage error: %v", err)
+			if st := exitStatus(err, io.Discard); st != map[bool]int{true: exitUsage, false: exitFailure}[tt.usage] {
+				t.Errorf("exit status %d for %v (usage error: %v)", st, err, tt.usage)
 			}
 			if out != "" {
 				t.Errorf("stdout %q", out)

@@ -885,7 +885,7 @@ func cpeSources(args []string, stdout, stderr io.Writer) error {
 			if errors.Is(err, os.ErrNotExist) {
 				return usageErrorf("%q: no such file (and not a package pattern: those start with ./ or ../, or contain /...)", p)
 			}
-			return fmt.Errorf("%s", strings.TrimPrefix(err.Error(), "results: "))
+			return unreadable(err)
 		}
 		files = append(files, f)
 	}

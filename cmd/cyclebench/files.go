@@ -24,18 +24,15 @@ import (
 )
 
 // readFiles reads the result files of a comparison and keeps the
-// benchmarks whose name matches keep (nil keeps all). A file that does not
-// exist is a usage error; one that does not parse is an error naming the
-// file and the line.
+// benchmarks whose name matches keep (nil keeps all). A file that cannot be
+// read as a result file (missing, unreadable, empty, not a result file,
+// malformed) is bad input: a usage error naming the file (and the line).
 func readFiles(paths []string, keep *regexp.Regexp) ([]results.File, error) {
 	files := make([]results.File, len(paths))
 	for i, p := range paths {
 		f, err := results.Read(p)
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, usageErrorf("%w", err)
-		}
 		if err != nil {
-			return nil, err
+			return nil, unreadable(err)
 		}
 		if keep != nil {
 			f.Entries = slices.DeleteFunc(f.Entries, func(e results.Entry) bool { return !keep.MatchString(e.Name) })
@@ -47,6 +44,15 @@ func readFiles(paths []string, keep *regexp.Regexp) ([]results.File, error) {
 		return nil, usageErrorf("-bench %q matches no benchmark in the files", keep)
 	}
 	return files, nil
+}
+
+// unreadable is a result file that cannot be read, as the usage error it
+// is: the command was given bad input, not a measurement that failed.
+func unreadable(err error) error {
+	if errors.Is(err, os.ErrPermission) || errors.Is(err, os.ErrNotExist) || strings.Contains(err.Error(), "-o FILE") {
+		return usageErrorf("%w", err)
+	}
+	return usageErrorf("%w (want a file of cyclebench run or cpe with -o FILE.json or FILE.txt, or of go test -bench)", err)
 }
 
 // fileWarnings are the files' own warnings (lines skipped, fields an older
