@@ -40,11 +40,13 @@ written by cyclebench run or cpe (-format json or bench, any version) or by go
 test -bench (with or without harness.Report).
 
 Two files, A and B (-baseline picks A), are compared result by result in
-cycles (frequency-independent) and ns. Measured again later, the same code
-moves by more than one run's own interval, so files are compared by the
-spread between their runs (Welch's t test on the logarithms of the per-run
-values): that needs at least 2 runs of a result on each side (run -count 2 or
-more); with 1 run per side there is no test, and the output says so.
+cycles (frequency-independent) and ns, each with a verdict and a one-line
+summary. Measured again later, the same code moves by more than one run's
+own interval, so files are compared by the spread between their runs
+(Welch's t test on the logarithms of the per-run values): that needs at
+least 2 runs of a result on each side, which cyclebench run -o FILE writes
+(3 by default); with 1 run per side there is no test, and the output says
+which flag to add.
 
 Three files or more (or two with -matrix) make the matrix of kernels ×
 machines: each file a column labelled with its machine (CPU, core, counter
@@ -57,8 +59,8 @@ is "-". Below the table, each family of variants (Combine1..6, Psum1/2, a
 user's Sum/one and Sum/four) gets its verdict: which variant is fastest on
 which machine, by how much. -format json writes the matrix (package results'
 Table), csv one row per kernel and machine, bench (also with two files) every
-run of every file as one benchmark stream with a "machine:" configuration line that benchstat
--col machine lays out as the same matrix. -plot draws grouped bars of cycles
+run of every file as one benchmark stream with a "machine:" configuration
+line, which benchstat -col machine lays out as the same matrix. -plot draws grouped bars of cycles
 per element (per call for kernels without elements) with the runs' spread,
 or a heat map of the ratios to the baseline (-plot-kind).`
 
@@ -121,7 +123,7 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	meas := addMeasureFlags(fs, false)
 	fs.example("cyclebench compare -a AddChain -b AddChain -na 10000 -nb 10010", "can it see 10 ADDs in 10000 (0.1%)?")
 	fs.example("cyclebench compare -a Psum1 -b Psum2 -range 100:2000:100 -plot psum.svg", "the two kernels' costs per element, with a picture")
-	fs.example("cyclebench compare old.json new.json", "two files of cyclebench run -count 5 -format json, result by result")
+	fs.example("cyclebench compare old.json new.json", "two files of cyclebench run -o old.json and -o new.json, result by result")
 	fs.example("cyclebench compare -names zen5,zen4,arm -baseline zen4 -bench 'Combine|Psum' zen5.json zen4.json arm.txt -plot m.svg",
 		"three machines' Combine and Psum kernels relative to zen4: the matrix, the fastest variants, a picture")
 	if err := fs.parse(args); err != nil {

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -155,4 +156,108 @@ func TestComparisonOfInconclusive(t *testing.T) {
 	if c := comparisonOf(e, withLog); c.A != "Sum" || c.B != "Sum4" || !strings.Contains(c.Reason, "did not converge") {
 		t.Errorf("sides %q/%q, reason %q", c.B, c.A, c.Reason)
 	}
+}
+
+// flagMention is a flag a help text names: the subcommand it belongs to
+// (the one whose help it is, or the one named before it on the line, as
+// in "see cyclebench run -list") and whether it is said of the package
+// mode (the "Go packages:" section, or the help of cmd ./PKG -h).
+type flagMention struct {
+	cmd, flag string
+	pkg       bool
+}
+
+// mentionRE finds, in order, what decides whose flag a token is: a
+// cyclebench subcommand (or cyclebench's own --version), another tool
+// (whose flags are its own), and flags.
+var mentionRE = regexp.MustCompile("(cyclebench ([a-z]+|-))|(go (test|build|install|run)|benchstat|staticcheck)|(^|[ \\t(\\[,|`'\"/])(-{1,2}[a-z][a-z0-9-]*)")
+
+// flagMentions lists the flags the help text of cmd names; pkg says
+// whether it is the help of the package mode. Within a line, a flag after
+// "cyclebench X" is X's, in the package mode when a package pattern
+// follows X on the line; one after "go test" or "benchstat" is that tool's
+// and not listed. The "Go packages:" section of a help, up to its
+// examples, is said of the package mode.
+func flagMentions(cmd, help string, pkg bool) []flagMention {
+	var ms []flagMention
+	section := pkg
+	for _, line := range strings.Split(help, "\n") {
+		switch {
+		case strings.HasPrefix(line, "Go packages:"):
+			section = true
+		case strings.HasPrefix(line, "examples:"):
+			section = pkg
+		}
+		owner, ownerPkg := cmd, section
+		for _, m := range mentionRE.FindAllStringSubmatchIndex(line, -1) {
+			sub := func(i int) string {
+				if m[2*i] < 0 {
+					return ""
+				}
+				return line[m[2*i]:m[2*i+1]]
+			}
+			switch {
+			case sub(2) == "-":
+				owner = "" // cyclebench --version: tested with the top-level help
+			case sub(2) != "":
+				if _, ok := lookup(sub(2)); ok {
+					owner, ownerPkg = sub(2), packageArgs(strings.Fields(line[m[1]:]))
+				}
+			case sub(3) != "":
+				owner = "" // another tool's flags follow
+			case sub(6) != "" && owner != "" && sub(6) != "-h" && sub(6) != "--help":
+				ms = append(ms, flagMention{owner, sub(6), ownerPkg})
+			}
+		}
+	}
+	return ms
+}
+
+// TestHelpFlagsExist: every flag that a -h text names exists. Each help
+// text (cyclebench CMD -h, and cyclebench CMD ./PKG -h for the subcommands
+// that take packages) is parsed for flags, and each is tried on the
+// subcommand it belongs to, in the mode it is said of, as -flag=1 followed
+// by -h: a flag that is not defined fails the parse before -h; one whose
+// value "1" is wrong fails with another message; one that exists and takes
+// "1" prints the help. Nothing is measured.
+func TestHelpFlagsExist(t *testing.T) {
+	pkgDir := filepath.Join("..", "..", "examples", "sums")
+	type help struct {
+		cmd string
+		pkg bool
+	}
+	var helps []help
+	for _, c := range commands {
+		helps = append(helps, help{c.name, false})
+		if packageHelp(c.name) != "" {
+			helps = append(helps, help{c.name, true})
+		}
+	}
+	tried := 0
+	for _, h := range helps {
+		args := []string{h.cmd, "-h"}
+		if h.pkg {
+			args = []string{h.cmd, pkgDir, "-h"}
+		}
+		out, _, err := runCLI(t, args...)
+		if err != nil {
+			t.Fatalf("%q: %v", args, err)
+		}
+		ms := flagMentions(h.cmd, out, h.pkg)
+		if len(ms) < 3 {
+			t.Errorf("%q: %d flags found in the help, want its flags:\n%s", args, len(ms), out)
+		}
+		for _, m := range ms {
+			try := []string{m.cmd, m.flag + "=1", "-h"}
+			if m.pkg {
+				try = []string{m.cmd, pkgDir, m.flag + "=1", "-h"}
+			}
+			tried++
+			_, _, err := runCLI(t, try...)
+			if err != nil && strings.Contains(err.Error(), "not defined") {
+				t.Errorf("%s: the help of %q names %s, which %q does not take: %v", h.cmd, args, m.flag, try[:len(try)-2], err)
+			}
+		}
+	}
+	t.Logf("%d flag mentions tried", tried)
 }

@@ -542,6 +542,10 @@ func hintPackageFlags(cmd string, err error) error {
 	return err
 }
 
+// outputFlagNames are the flags that shape the output, which apply with
+// package patterns too, in the order packageHelp names them.
+var outputFlagNames = []string{"format", "o", "q", "strict", "plot"}
+
 // packageHelp is the section of cmd's -h about package patterns ("" for
 // the subcommands that take none), with the flags that differ.
 func packageHelp(cmd string) string {
@@ -562,13 +566,22 @@ func packageHelp(cmd string) string {
 	fmt.Fprintf(&b, "Go packages: cyclebench %s [flags] %s\n", cmd, synopsis)
 	fmt.Fprintf(&b, "A package pattern (./mypkg, ../x, ., or any pattern with /...) runs\n"+
 		"go test -run '^$' -bench REGEXP [-count N] [-benchtime D] [-benchmem] PACKAGE...\nand %s\n", what)
+	// The output flags that apply, as the package mode defines them (run
+	// has no -plot there).
+	pfs := newPackageFlags(cmd, io.Discard, io.Discard).fs
+	var apply []string
+	for _, name := range outputFlagNames {
+		if pfs.Lookup(name) != nil {
+			apply = append(apply, "-"+name)
+		}
+	}
 	b.WriteString("The measuring flags above do not apply (the benchmark's harness.Config\n" +
-		"decides); -format, -o, -q, -strict and -plot do. A build or benchmark failure\n" +
+		"decides); " + strings.Join(apply[:len(apply)-1], ", ") + " and " + apply[len(apply)-1] + " do. A build or benchmark failure\n" +
 		"is relayed as go test printed it (exit status 1); patterns or flags it refuses,\n" +
 		"or no benchmark matched, exit 2. cyclebench " + cmd + " ./PKG -h tells more.\n" +
 		"Flags with packages:\n")
-	newPackageFlags(cmd, io.Discard, io.Discard).fs.writeFlags(&b, func(name string) bool {
-		return slices.Contains([]string{"format", "json", "o", "q", "strict", "plot", "plot-size"}, name)
+	pfs.writeFlags(&b, func(name string) bool {
+		return slices.Contains(outputFlagNames, name) || name == "json" || name == "plot-size"
 	}, "%s with packages") // not "(default %s)": without a package the subcommand's own flags apply
 	return b.String()
 }
