@@ -11,6 +11,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -158,11 +159,14 @@ func figuresOf(f results.File, e results.Entry) *figures {
 // machines' counters run at different rates.
 var compareUnits = []string{"cycles/op", "ns/op", "cycles/elem", "ns/elem"}
 
-// fileRow is one benchmark present in both files.
+// fileRow is one benchmark present in both files, with the verdict of its
+// first figure (cycles/op where both files have it) in one sentence.
 type fileRow struct {
 	Name    string       `json:"name"`
 	Unit    string       `json:"unit,omitempty"`
 	Metrics []fileMetric `json:"metrics"`
+	Verdict string       `json:"verdict"`
+	Summary string       `json:"summary"`
 }
 
 // fileMetric compares one unit between the runs of each side
@@ -250,6 +254,17 @@ func compareFiles(a, b results.File, opt stats.CompareOptions) (*fileComparison,
 			return nil, fmt.Errorf("%s has units [%s] in %s but [%s] in %s: no figure to compare", ra.name, strings.Join(ra.units, " "), a.Path, strings.Join(rb.units, " "), b.Path)
 		}
 		row := fileRow{Name: ra.name, Unit: cmpOr(ra.unit, rb.unit)}
+		// A run whose K best samples did not agree is not a figure the
+		// tool vouches for: no verdict rests on it.
+		var unsettled []string
+		for _, side := range []struct {
+			name string
+			e    results.Entry
+		}{{"A", ea}, {"B", eb}} {
+			if n := notConverged(side.e); n > 0 {
+				unsettled = append(unsettled, fmt.Sprintf("%d of %d runs of %s did not converge", n, len(side.e.Runs), side.name))
+			}
+		}
 		for _, u := range units {
 			// The derived noise band is half the values' resolution, or the
 			// systematic error of the unit when that is larger.
@@ -269,9 +284,20 @@ func compareFiles(a, b results.File, opt stats.CompareOptions) (*fileComparison,
 			if err != nil {
 				return nil, fmt.Errorf("comparing %s %s: %w", ra.name, u, err)
 			}
-			row.Metrics = append(row.Metrics, fileMetric{Unit: u, A: rc.CenterA, B: rc.CenterB, Ratio: rc.Ratio, Lo: rc.Lo, Hi: rc.Hi, PValue: rc.PValue,
-				SpreadA: rc.SpreadA, SpreadB: rc.SpreadB, NoiseBand: rc.NoiseBand, Detectable: rc.Detectable, Verdict: rc.Verdict, Reason: rc.Reason, CountA: rc.NA, CountB: rc.NB})
+			m := fileMetric{Unit: u, A: rc.CenterA, B: rc.CenterB, Ratio: rc.Ratio, Lo: rc.Lo, Hi: rc.Hi, PValue: rc.PValue,
+				SpreadA: rc.SpreadA, SpreadB: rc.SpreadB, NoiseBand: rc.NoiseBand, Detectable: rc.Detectable, Verdict: rc.Verdict, Reason: rc.Reason, CountA: rc.NA, CountB: rc.NB}
+			switch {
+			case !rc.Tested:
+				m.Reason += "; " + noTestRemedy(a, b)
+			case len(unsettled) > 0:
+				m.Verdict, m.Reason = stats.VerdictInconclusive, strings.Join(unsettled, ", ")+" (the test alone: "+rc.Verdict+")"
+			}
+			row.Metrics = append(row.Metrics, m)
 		}
+		m := row.Metrics[0]
+		row.Verdict = m.Verdict
+		reason, _, _ := strings.Cut(m.Reason, "; ") // without the remedy, said once
+		row.Summary = stats.Sentence(sideName(a, b, true), sideName(a, b, false), m.Ratio, m.Lo, m.Hi, m.Verdict, reason) + " (" + m.Unit + ")"
 		c.Rows = append(c.Rows, row)
 	}
 	for _, e := range b.Entries {
@@ -306,6 +332,42 @@ func compareFiles(a, b results.File, opt stats.CompareOptions) (*fileComparison,
 		return nil, fmt.Errorf("%s and %s have no benchmark name in common", a.Path, b.Path)
 	}
 	return c, nil
+}
+
+// notConverged counts the runs of e that the file says did not converge.
+func notConverged(e results.Entry) int {
+	n := 0
+	for _, r := range e.Runs {
+		if r.NotConverged {
+			n++
+		}
+	}
+	return n
+}
+
+// noTestRemedy says how to get the runs a test needs: which flag to add,
+// for the kind of files compared.
+func noTestRemedy(a, b results.File) string {
+	switch {
+	case a.Producer == results.ProducerGoTest || b.Producer == results.ProducerGoTest:
+		return "measure each side with go test -bench ... -count 6 (benchstat wants 6 runs, this test 2)"
+	case a.Format == results.FormatCPEJSON || b.Format == results.FormatCPEJSON:
+		return fmt.Sprintf("a cpe file holds one sweep: for a test of single sizes, save each side with cyclebench run -bench KERNEL -n SIZE -o FILE (%d runs)", fileCount)
+	}
+	return fmt.Sprintf("measure each side with several runs: cyclebench run -o FILE writes %d, or add -count N (at least 2)", fileCount)
+}
+
+// sideName names file a (first true) or b in a summary: its file name,
+// or "A" and "B" when the two names are the same.
+func sideName(a, b results.File, first bool) string {
+	na, nb := filepath.Base(a.Path), filepath.Base(b.Path)
+	if na == nb {
+		na, nb = "A", "B"
+	}
+	if first {
+		return na
+	}
+	return nb
 }
 
 // fitLine is a fit in cycles, or in ticks without the ruler; "" when it
@@ -348,7 +410,8 @@ func benchstatHint(c *fileComparison) string {
 func verdictText(m fileMetric) string {
 	switch m.Verdict {
 	case stats.VerdictNoTest:
-		return m.Reason
+		reason, _, _ := strings.Cut(m.Reason, "; ") // the remedy is said once, below the table
+		return reason
 	case stats.VerdictSlower, stats.VerdictFaster:
 		return fmt.Sprintf("%s (%s)", m.Verdict, signedSig((m.Ratio-1)*100, 3)+"%")
 	}
@@ -399,6 +462,15 @@ func writeFileComparison(w io.Writer, format string, c *fileComparison) error {
 	if len(c.Rows) > 0 {
 		b.WriteString("\n")
 		metricsTable(c, false).writeText(&b)
+		b.WriteString("\n")
+		noTest := false
+		for _, r := range c.Rows {
+			fmt.Fprintf(&b, "%s: %s\n", r.Name, r.Summary)
+			noTest = noTest || r.Verdict == stats.VerdictNoTest
+		}
+		if noTest {
+			fmt.Fprintf(&b, "no test with 1 run on a side: %s\n", noTestRemedy(c.A, c.B))
+		}
 	}
 	if len(c.Fits) > 0 {
 		b.WriteString("\n")

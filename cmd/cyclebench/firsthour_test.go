@@ -9,9 +9,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/cyclebench/cyclebench/harness"
 	"github.com/cyclebench/cyclebench/results"
 	"github.com/cyclebench/cyclebench/stats"
 )
@@ -260,4 +262,75 @@ func TestHelpFlagsExist(t *testing.T) {
 		}
 	}
 	t.Logf("%d flag mentions tried", tried)
+}
+
+// writeRuns writes what cyclebench run -o FILE.json writes for kernel
+// AddChain/n=1000 measured once per figure in cycles, the runs listed in
+// unconverged marked as not converged.
+func writeRuns(t *testing.T, path string, cycles []float64, unconverged ...int) {
+	t.Helper()
+	cal := fakeCalibration(1.4, 2596141000)
+	var rs []measured
+	for i, c := range cycles {
+		r := harness.Result{Name: "AddChain/n=1000", Cycles: c, Ticks: c / 1.4, Nanoseconds: c / 1.4 / 2.596141, CyclesPerTick: 1.4,
+			ReferenceConverged: true, Converged: !slices.Contains(unconverged, i), Samples: 40, Repeat: 10, Elements: 1000, Spread: 0.001,
+			Config: harness.Config{Epsilon: 0.01}}
+		r.CyclesPerElement, r.TicksPerElement, r.NsPerElement = r.Cycles/1000, r.Ticks/1000, r.Nanoseconds/1000
+		rs = append(rs, measured{Result: r, Kernel: "AddChain", N: 1000, Unit: "ops", Check: "ok", bench: r.Name, elemOK: true})
+	}
+	var b strings.Builder
+	if err := writeResults(&b, formatJSON, newHeader("run", cal, harness.DefaultConfig(), nil), rs); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCompareFilesVerdicts: two saved runs compare with no flag: each
+// benchmark gets a verdict and one sentence; a side with a run that did
+// not converge makes it inconclusive; one run per side says which flag to
+// add.
+func TestCompareFilesVerdicts(t *testing.T) {
+	dir := t.TempDir()
+	old, new := filepath.Join(dir, "old.json"), filepath.Join(dir, "new.json")
+	tests := []struct {
+		name        string
+		a, b        []float64
+		unconverged []int // runs of b
+		verdict     string
+		says        string
+	}{
+		{"slower", []float64{1000, 1001, 1000.5}, []float64{1100, 1101, 1100.2}, nil, stats.VerdictSlower, "old.json ran 1.100 ± 0.002 times faster than new.json (cycles/op)"},
+		{"same", []float64{1000, 1001, 1000.5}, []float64{1000.2, 1001.1, 1000.4}, nil, stats.VerdictSame, "new.json and old.json ran equally fast"},
+		{"not converged", []float64{1000, 1001, 1000.5}, []float64{1100, 1101, 1100.2}, []int{1}, stats.VerdictInconclusive, "inconclusive, new.json against old.json: 1 of 3 runs of B did not converge"},
+		{"one run each", []float64{1000}, []float64{1100}, nil, stats.VerdictNoTest, "no verdict on new.json against old.json: 1 run per side"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			writeRuns(t, old, tt.a)
+			writeRuns(t, new, tt.b, tt.unconverged...)
+			out, errOut, err := runCLI(t, "compare", old, new)
+			if err != nil {
+				t.Fatalf("compare: %v (stderr %q)", err, errOut)
+			}
+			if !strings.Contains(out, "AddChain/n=1000: "+tt.says) {
+				t.Errorf("output lacks %q:\n%s", tt.says, out)
+			}
+			if tt.verdict == stats.VerdictNoTest && !strings.Contains(out, "cyclebench run -o FILE writes 3") {
+				t.Errorf("output does not say which flag to add:\n%s", out)
+			}
+			js, _, err := runCLI(t, "compare", old, new, "-format", "json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var j fileComparisonJSON
+			if err := json.Unmarshal([]byte(js), &j); err != nil {
+				t.Fatal(err)
+			}
+			if len(j.Rows) != 1 || j.Rows[0].Verdict != tt.verdict || j.Rows[0].Metrics[0].Verdict != tt.verdict {
+				t.Errorf("JSON rows %+v, want verdict %q", j.Rows, tt.verdict)
+			}
+		})
+	}
 }
