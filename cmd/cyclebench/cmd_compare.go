@@ -49,10 +49,14 @@ least 2 runs of a result on each side, which cyclebench run -o FILE writes
 which flag to add.
 
 Three files or more (or two with -matrix) make the matrix of kernels ×
-machines: each file a column labelled with its machine (CPU, core, counter
-and its frequency, hypervisor, Go version), each cell the median of the file's
-runs in core cycles per call and per element, with its spread (-spread) and its
-ratio to the baseline file. Cycles compare across machines whose counters
+machines: each machine a column labelled with its machine (CPU, core, counter
+and its frequency, hypervisor, Go version), each cell the median of its runs
+in core cycles per call and per element, with its spread (-spread) and its
+ratio to the baseline file. Files of one machine (same CPU, counter, platform
+and Go) are pooled as the runs of one column (-per-file keeps a column per
+file); a file that is not a result file (a glob that caught a README) is
+skipped with a warning. The text fits 100 columns: per-element figures are
+left out first, then the machines come in blocks. Cycles compare across machines whose counters
 differ; a file without cycles (measured with -no-cycles, go test without
 harness.Report) shows its ns, and the notes say why; a kernel a machine lacks
 is "-". Below the table, each family of variants (Combine1..6, Psum1/2, a
@@ -280,9 +284,24 @@ func compareSavedFiles(o *out, pf *plotFlags, mf *matrixFlags, paths []string, o
 	if err := pf.check(); err != nil {
 		return err
 	}
-	files, err := readFiles(paths, keep)
+	if len(mf.opt.Names) > 0 && len(mf.opt.Names) != len(paths) {
+		return usageErrorf("-names %q: %d names for %d files (want one per file)", mf.names, len(mf.opt.Names), len(paths))
+	}
+	// Three files or more make the matrix, which skips a file it cannot
+	// read (a glob that caught a README) rather than stopping.
+	files, kept, skipped, err := readFiles(paths, keep, len(paths) > 2)
 	if err != nil {
 		return err
+	}
+	if len(mf.opt.Names) > 0 {
+		var names []string
+		for _, i := range kept {
+			names = append(names, mf.opt.Names[i])
+		}
+		mf.opt.Names = names
+	}
+	for _, w := range skipped {
+		o.warn(w)
 	}
 	base, err := mf.selectBaseline(files)
 	if err != nil {
@@ -290,6 +309,11 @@ func compareSavedFiles(o *out, pf *plotFlags, mf *matrixFlags, paths []string, o
 	}
 	if len(files) > 2 || mf.matrix || o.format == formatBench {
 		mf.opt.Baseline = base
+		if len(paths) > 2 || mf.matrix {
+			if files, err = mf.pool(files); err != nil {
+				return err
+			}
+		}
 		return compareMatrix(o, pf, mf, files)
 	}
 	a, b := files[base], files[1-base]

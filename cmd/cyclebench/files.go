@@ -27,24 +27,34 @@ import (
 // readFiles reads the result files of a comparison and keeps the
 // benchmarks whose name matches keep (nil keeps all). A file that cannot be
 // read as a result file (missing, unreadable, empty, not a result file,
-// malformed) is bad input: a usage error naming the file (and the line).
-func readFiles(paths []string, keep *regexp.Regexp) ([]results.File, error) {
-	files := make([]results.File, len(paths))
+// malformed) is bad input: a usage error naming the file (and the line);
+// with skip, it is left out instead, with a warning (a glob such as
+// results/* that caught a README), and the error comes only when fewer
+// than two files are left. kept lists the indices in paths of the files
+// returned.
+func readFiles(paths []string, keep *regexp.Regexp, skip bool) (files []results.File, kept []int, warnings []string, err error) {
 	for i, p := range paths {
 		f, err := results.Read(p)
+		if err != nil && skip {
+			warnings = append(warnings, "skipped a file: "+withoutPackages.Replace(err.Error()))
+			continue
+		}
 		if err != nil {
-			return nil, unreadable(err)
+			return nil, nil, nil, unreadable(err)
 		}
 		if keep != nil {
 			f.Entries = slices.DeleteFunc(f.Entries, func(e results.Entry) bool { return !keep.MatchString(e.Name) })
 			f.Fits = slices.DeleteFunc(f.Fits, func(fit results.Fit) bool { return !keep.MatchString(fit.Kernel) })
 		}
-		files[i] = f
+		files, kept = append(files, f), append(kept, i)
+	}
+	if len(files) < 2 {
+		return nil, nil, nil, usageErrorf("%d of the %d files given could be read as result files (want two or more; %s)", len(files), len(paths), strings.Join(warnings, "; "))
 	}
 	if keep != nil && !slices.ContainsFunc(files, func(f results.File) bool { return len(f.Entries)+len(f.Fits) > 0 }) {
-		return nil, usageErrorf("-bench %q matches no benchmark in the files", keep)
+		return nil, nil, nil, usageErrorf("-bench %q matches no benchmark in the files", keep)
 	}
-	return files, nil
+	return files, kept, warnings, nil
 }
 
 // unreadable is a result file that cannot be read, as the usage error it

@@ -6,6 +6,7 @@ package main
 
 import (
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -332,5 +333,56 @@ func TestCompareFilesVerdicts(t *testing.T) {
 				t.Errorf("JSON rows %+v, want verdict %q", j.Rows, tt.verdict)
 			}
 		})
+	}
+}
+
+// TestCompareGlob: compare over a glob that caught a file which is not a
+// result file, and two files of one machine: the matrix, one warning for
+// the skipped file, the two files pooled as one machine's runs (so the
+// verdicts count two machines, not three), every line within 100 columns.
+func TestCompareGlob(t *testing.T) {
+	dir := t.TempDir()
+	copyFile := func(from, to string) string {
+		data, err := os.ReadFile(from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, to)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	zen5 := copyFile(resultsTestdata("kvm-amd-zen5-run.txt"), "kvm-amd-zen5-run.txt")
+	zen4 := copyFile(resultsTestdata("kvm-amd-zen4-run-count3.json"), "kvm-amd-zen4-run.json")
+	zen4b := copyFile(resultsTestdata("kvm-amd-zen4-run-count3.json"), "kvm-amd-zen4-run-again.json")
+	readme := copyFile(resultsTestdata("README.md"), "README.md")
+	out, errOut, err := runCLI(t, "compare", zen5, zen4, zen4b, readme)
+	if err != nil {
+		t.Fatalf("compare: %v (stderr %q)", err, errOut)
+	}
+	if lines := strings.Split(strings.TrimSpace(errOut), "\n"); len(lines) != 1 || !strings.HasPrefix(lines[0], "warning: skipped a file: not a result file: "+readme) {
+		t.Errorf("stderr %q, want one warning naming %s", errOut, readme)
+	}
+	flat := strings.Join(strings.Fields(out), " ")
+	for _, want := range []string{"2 files of one machine", "pooled as the runs of one column", "fastest on both machines", "(up to 6)"} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if n := len([]rune(l)); n > 100 && !strings.Contains(l, dir) {
+			t.Errorf("a line of %d columns: %q", n, l)
+		}
+	}
+	// -per-file keeps three columns; a glob of one result file and junk is
+	// bad input.
+	out, _, err = runCLI(t, "compare", "-per-file", zen5, zen4, zen4b, readme)
+	if err != nil || strings.Contains(out, "pooled") || !strings.Contains(strings.Join(strings.Fields(out), " "), "all 3 machines") {
+		t.Errorf("-per-file: %v\n%s", err, out)
+	}
+	_, _, err = runCLI(t, "compare", zen5, readme, readme)
+	if st := exitStatus(err, io.Discard); st != exitUsage {
+		t.Errorf("one result file and two others: exit status %d (%v), want %d", st, err, exitUsage)
 	}
 }
