@@ -903,6 +903,9 @@ func cpeSources(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	h := sourceHeader("cpe", files[0])
+	if len(paths) == 0 {
+		h = withThisMachine(h, g) // go test ran here
+	}
 	for _, f := range files[1:] {
 		h.Warnings = append(h.Warnings, errorStrings(f.Warnings)...)
 		if f.Machine.CPU != files[0].Machine.CPU {

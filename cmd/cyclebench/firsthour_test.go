@@ -7,6 +7,7 @@ package main
 import (
 	"encoding/json"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -384,5 +385,34 @@ func TestCompareGlob(t *testing.T) {
 	_, _, err = runCLI(t, "compare", zen5, readme, readme)
 	if st := exitStatus(err, io.Discard); st != exitUsage {
 		t.Errorf("one result file and two others: exit status %d (%v), want %d", st, err, exitUsage)
+	}
+}
+
+// TestTableHidesEmptyColumns: the text rendering leaves out a column with
+// nothing in any row (nil, "", "-", NaN); CSV keeps every column, so its
+// header does not depend on the data; a table without rows keeps its
+// header.
+func TestTableHidesEmptyColumns(t *testing.T) {
+	tab := &table{cols: []col{{name: "name", left: true}, {name: "R"}, {name: "unit", left: true}, {name: "spread"}, {name: "cycles"}}}
+	tab.add("a", nil, "-", math.NaN(), 1.5)
+	tab.add("b", nil, "", nil, 2.5)
+	var text, csvOut strings.Builder
+	if err := tab.writeText(&text); err != nil {
+		t.Fatal(err)
+	}
+	if want := "name  cycles\na        1.5\nb        2.5\n"; text.String() != want {
+		t.Errorf("text:\n%s\nwant:\n%s", text.String(), want)
+	}
+	if err := tab.writeCSV(&csvOut); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(csvOut.String(), "name,R,unit,spread,cycles\n") {
+		t.Errorf("CSV header %q, want every column", csvOut.String())
+	}
+	empty := &table{cols: tab.cols}
+	text.Reset()
+	empty.writeText(&text)
+	if text.String() != "name  R  unit  spread  cycles\n" {
+		t.Errorf("a table without rows: %q", text.String())
 	}
 }

@@ -386,8 +386,12 @@ func sourceHeader(cmd string, f results.File) header {
 	m := f.Machine
 	h := header{Command: cmd, CPU: m.CPU, Vendor: m.Vendor, Hypervisor: m.Hypervisor, Counter: m.Counter,
 		TSCHz: m.CounterHz, TSCHzSource: m.CounterHzSource, TSCHzPPM: m.CounterHzPPM, CyclesPerTick: m.CyclesPerTick, TSCStep: m.CounterStep,
-		K: f.Settings.K, Epsilon: f.Settings.Epsilon, MaxSamples: f.Settings.MaxSamples,
+		K: f.Settings.K, MaxSamples: f.Settings.MaxSamples,
 		GOOS: m.GOOS, GOARCH: m.GOARCH, GoVersion: m.GoVersion, Warnings: slices.Clone(f.Notes), modeUnknown: f.Producer == results.ProducerGoTest}
+	if f.Settings.K > 0 {
+		eps := f.Settings.Epsilon
+		h.Epsilon = &eps
+	}
 	if h.Warnings == nil {
 		h.Warnings = []string{}
 	}
@@ -402,6 +406,43 @@ func sourceHeader(cmd string, f results.File) header {
 		h.Extra = map[string]string{"pkg": strings.Join(pkgs, " ")}
 	}
 	return h
+}
+
+// withThisMachine fills what a header read from go test output lacks
+// (its "cpu:" line is all it says of the machine) with this machine's
+// description and calibration: go test ran here, moments ago. The K-best
+// settings stay absent: each benchmark's harness.Config set its own.
+func withThisMachine(h header, g *goTest) header {
+	if h.Vendor != "" || h.TSCHz > 0 {
+		return h // the file says it itself
+	}
+	if h.GoVersion == "" {
+		h.GoVersion = g.goVersion()
+	}
+	cpu := sys.detectCPU()
+	if h.CPU != "" && strings.TrimSpace(cpu.Brand) != strings.TrimSpace(h.CPU) {
+		return h // not this machine's brand string: leave it alone
+	}
+	h.CPU, h.Vendor, h.Hypervisor, h.Counter = cpu.Brand, cpu.Vendor, cpu.Hypervisor, cpu.Counter
+	h.Family, h.Model, h.Stepping, h.LogicalCPUs = cpu.Family, cpu.Model, cpu.Stepping, cpu.LogicalCPUs
+	if cal, _, err := calibrateOn(-1); err == nil && cal != nil {
+		h.TSCHz, h.TSCHzPPM = cal.Frequency.Hz, cal.Frequency.PPM
+		h.TSCHzSource = cal.Frequency.Method + ": " + cal.Frequency.Source
+		h.CyclesPerTick, h.TSCStep = cal.Core.CyclesPerTick, cal.Step.Step
+	}
+	return h
+}
+
+// goVersion is the version of the go command that ran the benchmarks
+// (go env GOVERSION where go test ran), "" when it cannot be asked.
+func (g *goTest) goVersion() string {
+	cmd := exec.Command(goCommand, "env", "GOVERSION")
+	cmd.Dir = g.dir
+	out, err := cmd.Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
 }
 
 // noLimit is the configuration results read from files are judged by: no
@@ -456,7 +497,11 @@ func runMeasured(e results.Entry, r results.Run, f results.File) measured {
 	if int64(n) != e.N {
 		n = 0
 	}
-	m := measured{Result: res, Kernel: e.Kernel, N: n, Unit: e.Unit, Check: cmpOr(r.Check, "ok"), bench: benchName(e.Name, res.Mode), elemOK: r.Elements > 0,
+	unit := e.Unit
+	if unit == "" && r.Elements > 0 {
+		unit = "elements" // per-element figures without a word for them: Config.Elements counts elements
+	}
+	m := measured{Result: res, Kernel: e.Kernel, N: n, Unit: unit, Check: cmpOr(r.Check, "ok"), bench: benchName(e.Name, res.Mode), elemOK: r.Elements > 0,
 		noTicks: r.Ticks == 0, extra: r.Other, read: true}
 	return m
 }
@@ -610,7 +655,7 @@ func runPackages(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	h := sourceHeader("run", f)
+	h := withThisMachine(sourceHeader("run", f), g)
 	var rs []measured
 	var comparisons []string
 	for _, e := range f.Entries {
@@ -810,7 +855,7 @@ func comparePackages(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	h := sourceHeader("compare", f)
+	h := withThisMachine(sourceHeader("compare", f), g)
 	var cs []pkgComparison
 	var others []string
 	for _, e := range f.Entries {

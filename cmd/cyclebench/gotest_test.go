@@ -576,6 +576,25 @@ func TestPackages(t *testing.T) {
 		if len(f.Entries) != 1 || f.Entries[0].Name != "Sweep/n=100" || f.Entries[0].Runs[0].NS <= 0 {
 			t.Errorf("entries read back: %+v", f.Entries)
 		}
+		// The file says where it was measured (go test ran on this
+		// machine), and leaves out the K-best settings the benchmark's
+		// own Config chose rather than writing zeros.
+		if m := f.Machine; m.CPU == "" || m.CounterHz <= 0 || m.Counter == "" || m.GoVersion == "" || m.GOOS == "" {
+			t.Errorf("machine read back: %+v: want the CPU, the counter and its rate, the Go version", m)
+		}
+		if cpu := sys.detectCPU(); f.Machine.Vendor != cpu.Vendor || f.Machine.Family != cpu.Family || f.Machine.LogicalCPUs != cpu.LogicalCPUs {
+			t.Errorf("machine %+v, want this machine's %+v", f.Machine, cpu)
+		}
+		data, _ := os.ReadFile(path)
+		var head map[string]any
+		if err := json.Unmarshal(data, &head); err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []string{"k", "eps", "m"} {
+			if v, ok := head[k]; ok {
+				t.Errorf("header %q: %v, want it absent (the benchmark's Config decides)", k, v)
+			}
+		}
 	})
 	t.Run("run bench", func(t *testing.T) {
 		stdout, stderr, err := runCLI(t, "run", gen, "-bench", "Sweep/n=100$", "-format", "bench", "-benchmem")

@@ -83,9 +83,9 @@ type header struct {
 	TSCHzPPM      float64           `json:"tsc_hz_ppm"`
 	CyclesPerTick float64           `json:"core_cycles_per_tick"`
 	TSCStep       float64           `json:"tsc_step"`
-	K             int               `json:"k"`
-	Epsilon       float64           `json:"eps"`
-	MaxSamples    int               `json:"m"`
+	K             int               `json:"k,omitempty"`   // K-best settings: absent for go test's results,
+	Epsilon       *float64          `json:"eps,omitempty"` // whose benchmarks set their own
+	MaxSamples    int               `json:"m,omitempty"`
 	GOOS          string            `json:"goos"`
 	GOARCH        string            `json:"goarch"`
 	GoVersion     string            `json:"go_version"`
@@ -99,7 +99,7 @@ type header struct {
 func newHeader(command string, cal *calibrate.Calibration, cfg harness.Config, warnings []error) header {
 	h := header{
 		Command: command, GOOS: sys.goos, GOARCH: sys.goarch, GoVersion: sys.goVersion,
-		K: cfg.K, Epsilon: cfg.Epsilon, MaxSamples: cfg.MaxSamples,
+		K: cfg.K, Epsilon: &cfg.Epsilon, MaxSamples: cfg.MaxSamples,
 	}
 	if cal != nil {
 		h.CPU, h.Vendor, h.Hypervisor, h.Counter = cal.CPU.Brand, cal.CPU.Vendor, cal.CPU.Hypervisor, cal.CPU.Counter
@@ -120,8 +120,8 @@ func (h header) line() string {
 	if h.Counter != "" || h.TSCHz > 0 {
 		s += fmt.Sprintf("  counter: %s at %s", h.Counter, formatHz(h.TSCHz))
 	}
-	if h.K > 0 {
-		s += fmt.Sprintf("  k=%d eps=%g m=%d", h.K, h.Epsilon, h.MaxSamples)
+	if h.K > 0 && h.Epsilon != nil {
+		s += fmt.Sprintf("  k=%d eps=%g m=%d", h.K, *h.Epsilon, h.MaxSamples)
 	}
 	if p := h.Extra["pkg"]; p != "" {
 		s += "  pkg: " + p
@@ -341,7 +341,7 @@ func benchConfig(h header) [][2]string {
 		{"goos", h.GOOS}, {"goarch", h.GOARCH}, {"cpu", h.CPU}, {"vendor", h.Vendor},
 		{"family", id(h.Family)}, {"model", id(h.Model)}, {"stepping", id(h.Stepping)}, {"logical-cpus", id(h.LogicalCPUs)},
 		{"hypervisor", h.Hypervisor}, {"counter", h.Counter},
-		{"k", strconv.Itoa(h.K)}, {"eps", strconv.FormatFloat(h.Epsilon, 'g', -1, 64)},
+		{"k", strconv.Itoa(h.K)}, {"eps", epsText(h.Epsilon)},
 		{"m", strconv.Itoa(h.MaxSamples)}, {"go", h.GoVersion},
 	}
 	if h.K == 0 { // read from go test output: the settings are the benchmark's, not recorded
@@ -356,6 +356,14 @@ func benchConfig(h header) [][2]string {
 		kv = append(kv, [2]string{k, h.Extra[k]})
 	}
 	return slices.DeleteFunc(kv, func(p [2]string) bool { return p[1] == "" })
+}
+
+// epsText is ε for a configuration line, "" when unknown.
+func epsText(eps *float64) string {
+	if eps == nil {
+		return ""
+	}
+	return strconv.FormatFloat(*eps, 'g', -1, 64)
 }
 
 // benchValue formats a value of a benchmark line as go test does: at most

@@ -64,14 +64,12 @@ func (t *table) write(w io.Writer, format string) error {
 }
 
 // writeText writes t as columns padded to their widest cell, separated by
-// two spaces, without trailing blanks.
+// two spaces, without trailing blanks. A column with nothing in any row
+// (every cell nil, "", "-", NaN or infinite) is left out, unless the table has
+// no rows: a go test line says nothing of samples or R, and six empty
+// columns would say nothing either.
 func (t *table) writeText(w io.Writer) error {
-	var idx []int
-	for i, c := range t.cols {
-		if !c.csv {
-			idx = append(idx, i)
-		}
-	}
+	idx := t.shown()
 	var lines [][]string
 	if !t.noHead {
 		var h []string
@@ -115,6 +113,41 @@ func (t *table) writeText(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// shown lists the columns the text rendering shows: not the CSV-only
+// ones, nor those empty in every row (when there are rows).
+func (t *table) shown() []int {
+	var idx []int
+	for i, c := range t.cols {
+		if !c.csv && (t.noHead || len(t.rows) == 0 || t.hasValue(i)) {
+			idx = append(idx, i)
+		}
+	}
+	return idx
+}
+
+// hasValue reports whether some row has something in column i.
+func (t *table) hasValue(i int) bool {
+	for _, r := range t.rows {
+		if r == nil || i >= len(r) {
+			continue
+		}
+		switch v := r[i].(type) {
+		case nil:
+		case string:
+			if v != "" && v != "-" {
+				return true
+			}
+		case float64:
+			if !math.IsNaN(v) && !math.IsInf(v, 0) {
+				return true
+			}
+		default:
+			return true
+		}
+	}
+	return false
 }
 
 // text renders cell i of row r for the text table.
