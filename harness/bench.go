@@ -245,7 +245,7 @@ func measureCompare(b bench, bt benchtime, cfg Config, fa, fb Instance, opt Comp
 		return outcome{}, false
 	}
 	warnings := append(append(append([]error(nil), cmp.Warnings...), cmp.A.Warnings...), cmp.B.Warnings...)
-	logWarnings(b, who, cfg.Calibration, warnings)
+	logWarnings(b, cfg.Calibration, warnings)
 	s := cmp.Stats
 	b.Log(fmt.Sprintf("%s: %s/%s = %.5g [%.5g, %.5g], p = %.2g, %d pairs: %s (%s)",
 		who, nameOr2(fb.Name, "B"), nameOr2(fa.Name, "A"), s.Ratio, s.Lo, s.Hi, s.PValue, s.N, cmp.Verdict, cmp.Reason))

@@ -237,3 +237,37 @@ func TestBestSpread(t *testing.T) {
 		}
 	}
 }
+
+// TestRemedy: every warning this package gives about a measurement that a
+// user can improve names a remedy, in the words of the Config field and
+// the flags; statements of fact have none.
+func TestRemedy(t *testing.T) {
+	tests := []struct {
+		warning string
+		want    []string // in the remedy; nil: no remedy
+	}{
+		{ErrNotConverged.Error() + ": 1000 samples, spread 3%", []string{"Config.MaxTime", "-benchtime", "-max-time", "Config.Epsilon", "quieter CPU"}},
+		{ErrNoCycles.Error() + ": the reference chain did not converge; the cycle estimate is less certain", []string{"quieter CPU", "Config.MaxTime"}},
+		{ErrNoCycles.Error() + ": the reference chain is the pure-Go fallback on this build; cycles are approximate", []string{"noasm"}},
+		{ErrModes.Error() + ": Sum1: the samples form two clusters", []string{"Config.Mode", "-mode latency"}},
+		{ErrDiscards.Error() + ": 4 of 32 samples", []string{"quieter CPU"}},
+		{ErrBlocks.Error() + ": the thread ran 34%", []string{"quieter CPU"}},
+		{"harness.ReportSweep: warning: " + ErrNotConverged.Error() + ": x", []string{"Config.MaxTime"}},
+		{"calibrate: running under a hypervisor (KVMKVMKVM): the counter may be virtualised", nil},
+		{"something else", nil},
+	}
+	for _, tt := range tests {
+		got := Remedy(tt.warning)
+		if tt.want == nil && got != "" {
+			t.Errorf("Remedy(%q) = %q, want none", tt.warning, got)
+		}
+		if tt.want != nil && got == "" {
+			t.Errorf("Remedy(%q): none", tt.warning)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("Remedy(%q) = %q, lacks %q", tt.warning, got, w)
+			}
+		}
+	}
+}

@@ -245,7 +245,7 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	o.warnAll(resultWarnings(h, []measured{cmp.A, cmp.B}))
+	o.warnResults(resultWarnings(h, []measured{cmp.A, cmp.B}))
 	return o.status(in, resultsFailure([]measured{cmp.A, cmp.B}, o.strict, cfg, "sides"))
 }
 
@@ -522,7 +522,7 @@ func compareCPE(o *out, pf *plotFlags, cfg harness.Config, ka, kb benchexamples.
 			return err
 		}
 	}
-	o.warnAll(cpeWarnings(h, swept))
+	o.warnResults(cpeWarnings(h, swept))
 	return o.status(in, sweepFailure(swept, o.strict, cfg))
 }
 

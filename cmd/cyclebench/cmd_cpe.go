@@ -300,20 +300,27 @@ func runCPE(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	o.warnAll(cpeWarnings(h, done))
+	o.warnResults(cpeWarnings(h, done))
 	return o.status(in, sweepFailure(done, o.strict, cfg))
 }
 
 // cpeWarnings lists the warnings of sweeps for stderr.
-func cpeWarnings(h header, swept []*sweptKernel) []string {
-	ws := h.Warnings
+func cpeWarnings(h header, swept []*sweptKernel) []warning {
+	var ws []warning
+	for _, w := range h.Warnings {
+		ws = append(ws, warning{text: w})
+	}
 	for _, s := range swept {
 		if s.check != "" && s.check != "ok" {
-			ws = append(ws, fmt.Sprintf("%s: output check failed: %s", s.res.Name, s.check))
+			ws = append(ws, warning{s.res.Name, "output check failed: " + s.check})
 		}
-		ws = append(ws, errorStrings(s.res.Warnings)...)
+		for _, w := range s.res.Warnings {
+			ws = append(ws, warning{s.res.Name, w.Error()})
+		}
 		for _, p := range s.res.Points {
-			ws = append(ws, errorStrings(p.Warnings)...)
+			for _, w := range p.Warnings {
+				ws = append(ws, warning{p.Name, w.Error()})
+			}
 		}
 	}
 	return ws
@@ -924,7 +931,7 @@ func cpeSources(args []string, stdout, stderr io.Writer) error {
 	if err := pf.write(o, func(w io.Writer, f string, opt plot.Options) error { return plot.CPE(w, f, series, opt) }, opt); err != nil {
 		return err
 	}
-	o.warnAll(cpeWarnings(h, swept))
+	o.warnResults(cpeWarnings(h, swept))
 	return o.status(in, sweepFailure(swept, o.strict, noLimit))
 }
 

@@ -135,7 +135,7 @@ measuring:
 	if err := o.emit(func(w io.Writer) error { return writeResults(w, o.format, h, results) }); err != nil {
 		return err
 	}
-	o.warnAll(resultWarnings(h, results))
+	o.warnResults(resultWarnings(h, results))
 	return o.status(in, resultsFailure(results, o.strict, cfg, "results"))
 }
 

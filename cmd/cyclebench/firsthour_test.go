@@ -416,3 +416,42 @@ func TestTableHidesEmptyColumns(t *testing.T) {
 		t.Errorf("a table without rows: %q", text.String())
 	}
 }
+
+// TestWarnResults: one line per distinct problem per benchmark (a problem
+// of several sizes or runs is one line naming them), no doubled prefixes,
+// no result named twice in a line, the machine's warnings once whichever
+// result carried them, a remedy where there is one, and the count last.
+func TestWarnResults(t *testing.T) {
+	hv := "calibrate: running under a hypervisor (KVMKVMKVM): the counter may be virtualised"
+	ws := []warning{
+		{"", hv},
+		{"Sum1/n=400 (latency)", "harness.ReportSweep: warning: harness: two modes: BenchmarkSum1/mode=latency/n=400: the samples form two clusters, from 420 cycles"},
+		{"Sum1/n=800 (latency)", "harness.ReportSweep: warning: " + hv},
+		{"Sum1/n=800 (latency)", "harness: two modes: BenchmarkSum1/mode=latency/n=800: the samples form two clusters, from 820 cycles"},
+		{"Sum4/n=400", "harness: did not converge: spread of the 3 best is 3% after 1000 samples; remedy: raise Config.MaxTime"},
+		{"Sum4/n=400", "harness: many samples discarded: 4 of 32"},
+	}
+	var b strings.Builder
+	(&out{stderr: &b}).warnResults(ws)
+	want := []string{
+		"warning: " + hv,
+		"warning: Sum1 (latency): harness: two modes in 2 results (n=400, n=800); the first, at n=400: the samples form two clusters, from 420 cycles; remedy: " + harness.Remedy("harness: two modes"),
+		"warning: Sum4/n=400: harness: did not converge: spread of the 3 best is 3% after 1000 samples; remedy: raise Config.MaxTime",
+		"warning: Sum4/n=400: harness: many samples discarded: 4 of 32; remedy: " + harness.Remedy("harness: many samples discarded"),
+		"warning: 3 problems in 2 benchmarks, above (-q leaves warnings out)",
+	}
+	got := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	if !slices.Equal(got, want) {
+		t.Errorf("stderr:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, l := range got {
+		if strings.Count(l, "warning:") > 1 || strings.Contains(l, "harness.Report") || strings.Contains(l, "BenchmarkSum1") {
+			t.Errorf("line repeats itself: %q", l)
+		}
+	}
+	var quiet strings.Builder
+	(&out{stderr: &quiet, quiet: true}).warnResults(ws)
+	if quiet.Len() != 0 {
+		t.Errorf("-q printed %q", quiet.String())
+	}
+}

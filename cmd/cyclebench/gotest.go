@@ -678,9 +678,9 @@ func runPackages(args []string, stdout, stderr io.Writer) error {
 	}
 	ws := resultWarnings(h, rs)
 	if len(comparisons) > 0 {
-		ws = append(ws, fmt.Sprintf("left out %s: harness.ReportCompare results (see cyclebench compare %s -bench ...)", strings.Join(comparisons, ", "), strings.Join(g.packages, " ")))
+		ws = append(ws, warning{text: fmt.Sprintf("left out %s: harness.ReportCompare results (see cyclebench compare %s -bench ...)", strings.Join(comparisons, ", "), strings.Join(g.packages, " "))})
 	}
-	o.warnAll(ws)
+	o.warnResults(ws)
 	return o.status(in, resultsFailure(rs, o.strict, noLimit, "results"))
 }
 
@@ -882,16 +882,19 @@ func comparePackages(args []string, stdout, stderr io.Writer) error {
 		plot.Options{Title: fmt.Sprintf("%s on %s (paired, 95%% CI)", comparisonTitle(cs), orDash(h.CPU))}); err != nil {
 		return err
 	}
-	ws := slices.Clone(h.Warnings)
+	var ws []warning
+	for _, w := range h.Warnings {
+		ws = append(ws, warning{text: w})
+	}
 	for _, c := range cs {
 		for _, w := range c.Warnings {
-			ws = append(ws, c.Name+": "+w)
+			ws = append(ws, warning{c.Name, w})
 		}
 	}
 	if len(others) > 0 {
-		ws = append(ws, fmt.Sprintf("left out %s: not comparisons (see cyclebench run or cpe %s)", listSome(others, 5), strings.Join(g.packages, " ")))
+		ws = append(ws, warning{text: fmt.Sprintf("left out %s: not comparisons (see cyclebench run or cpe %s)", listSome(others, 5), strings.Join(g.packages, " "))})
 	}
-	o.warnAll(ws)
+	o.warnResults(ws)
 	return o.status(in, "")
 }
 

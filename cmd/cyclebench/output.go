@@ -160,21 +160,30 @@ func writeResults(w io.Writer, format string, h header, rs []measured) error {
 
 // resultWarnings lists every warning of a run for stderr: the header's,
 // then each result's, named.
-func resultWarnings(h header, rs []measured) []string {
+func resultWarnings(h header, rs []measured) []warning {
 	h, rs = withCommonWarningsHoisted(h, rs)
-	var ws []string
+	var ws []warning
+	for _, w := range h.Warnings {
+		ws = append(ws, warning{text: w})
+	}
+	ruler := false
 	for _, r := range rs {
+		subject := r.Name
+		if r.Mode == harness.Latency {
+			subject += " (latency)"
+		}
 		if r.Check != "" && r.Check != "ok" {
-			ws = append(ws, fmt.Sprintf("%s: output check failed: %s", r.Name, r.Check))
+			ws = append(ws, warning{subject, "output check failed: " + r.Check})
 		}
 		for _, w := range r.Warnings {
-			ws = append(ws, fmt.Sprintf("%s (%s): %v", r.Name, r.Mode, w))
+			ws = append(ws, warning{subject, w.Error()})
 		}
-		if r.CyclesPerTick > 0 && !r.ReferenceConverged && !slices.Contains(ws, rulerNote) {
-			ws = append(ws, rulerNote)
-		}
+		ruler = ruler || r.CyclesPerTick > 0 && !r.ReferenceConverged
 	}
-	return append(h.Warnings, ws...)
+	if ruler {
+		ws = append(ws, warning{text: rulerNote})
+	}
+	return ws
 }
 
 // resultTable is the table of results: one row per result; the text

@@ -112,7 +112,7 @@ func stderrOf(format string, h header, rs []measured) string {
 		return ""
 	}
 	var b bytes.Buffer
-	(&out{stderr: &b}).warnAll(resultWarnings(h, rs))
+	(&out{stderr: &b}).warnResults(resultWarnings(h, rs))
 	return b.String()
 }
 
@@ -231,7 +231,7 @@ func checkHeaderWarnings(t testing.TB, format, interrupted string) {
 // joined by "; " (a CSV cell).
 func hasWarning(ws []string, w string) bool {
 	for _, x := range ws {
-		if x == w || strings.HasSuffix(x, ": "+w) ||
+		if x == w || strings.HasSuffix(x, ": "+w) || strings.Contains(x, ": "+w+"; remedy: ") ||
 			strings.HasPrefix(x, w+"; ") || strings.HasSuffix(x, "; "+w) || strings.Contains(x, "; "+w+"; ") {
 			return true
 		}
