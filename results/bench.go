@@ -86,6 +86,7 @@ func parseBench(path string, data []byte) (File, error) {
 		return File{}, fmt.Errorf("%w: %s: neither cyclebench JSON (a file starting with '{') nor the Go benchmark format (lines \"BenchmarkName  N  value unit ...\")", ErrFormat, path)
 	}
 	benchComments(&f, data, runs)
+	partialWarning(&f)
 	return f, nil
 }
 
@@ -285,6 +286,8 @@ func benchComments(f *File, data []byte, runs []benchRun) {
 			if v, err := strconv.ParseFloat(reStep.FindStringSubmatch(s)[1], 64); err == nil {
 				f.Machine.CounterStep = v
 			}
+		case strings.HasPrefix(s, "# partial: "):
+			f.Partial = strings.TrimPrefix(s, "# partial: ")
 		case strings.HasPrefix(s, "# warning: ") && before:
 			f.Notes = append(f.Notes, strings.TrimPrefix(s, "# warning: "))
 		case strings.HasPrefix(s, "# warning: "):

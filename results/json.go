@@ -226,6 +226,7 @@ func parseJSON(path string, data []byte) (File, error) {
 		return File{}, fmt.Errorf("%w: %s: the report holds no result (an interrupted run?)", ErrNoResults, path)
 	}
 	jr.absentWarnings(&f)
+	partialWarning(&f)
 	return f, nil
 }
 
@@ -256,6 +257,7 @@ func (jr *jsonReader) header(o jobject, f *File) error {
 		get(jr, o, "header", "eps", num, &f.Settings.Epsilon),
 		get(jr, o, "header", "m", integer, &f.Settings.MaxSamples),
 		get(jr, o, "header", "warnings", "an array of strings", &f.Notes),
+		get(jr, o, "header", "partial", str, &f.Partial),
 	} {
 		if g != nil {
 			return g

@@ -231,6 +231,7 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 		B: measured{Result: c.B, Kernel: kb.Name, N: sizeB, Unit: kb.Unit, Check: checkWord(insB.Check()), bench: "B/" + c.B.Name, elemOK: insB.Elements > 0}}
 	h.Warnings = append(h.Warnings, errorStrings(c.Warnings)...)
 	if in.exitCode() != 0 {
+		h.Partial = fmt.Sprintf("interrupted by %s after %d pairs", in.signal(), len(c.TicksA))
 		h.Warnings = append(h.Warnings, fmt.Sprintf("interrupted by a signal after %d pairs", len(c.TicksA)))
 	}
 	if err := o.emit(func(w io.Writer) error { return writeLiveComparison(w, o.format, h, cmp) }); err != nil {
@@ -360,7 +361,7 @@ func writeLiveComparison(w io.Writer, format string, h header, c liveComparison)
 		return err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s  core: %s cycles/tick\n\n", h.line(), sig(c.A.CyclesPerTick, 5))
+	fmt.Fprintf(&b, "%s%s  core: %s cycles/tick\n\n", h.partialLine(), h.line(), sig(c.A.CyclesPerTick, 5))
 	t := resultTable(header{}, nil)
 	t.cols = append([]col{{name: "", left: true}}, t.cols...)
 	for _, m := range []measured{c.A, c.B} {
@@ -511,6 +512,7 @@ func compareCPE(o *out, pf *plotFlags, cfg harness.Config, ka, kb benchexamples.
 	}
 	hoistSweepWarnings(&h, swept)
 	if in.exitCode() != 0 {
+		h.Partial = fmt.Sprintf("interrupted by %s: the sweeps are incomplete, the slopes not compared", in.signal())
 		h.Warnings = append(h.Warnings, "interrupted by a signal: the sweeps are incomplete, the slopes not compared")
 	}
 	if err := o.emit(func(w io.Writer) error { return writeCPEComparison(w, o.format, h, swept, c, in.exitCode() == 0) }); err != nil {

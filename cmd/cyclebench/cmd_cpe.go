@@ -289,6 +289,7 @@ func runCPE(args []string, stdout, stderr io.Writer) error {
 	}
 	hoistSweepWarnings(&h, done)
 	if in.exitCode() != 0 {
+		h.Partial = fmt.Sprintf("interrupted by %s: the sweep is incomplete", in.signal())
 		h.Warnings = append(h.Warnings, "interrupted by a signal: the sweep is incomplete")
 	}
 	if err := o.emit(func(w io.Writer) error { return writeCPE(w, o.format, h, done) }); err != nil {
@@ -358,7 +359,7 @@ func writeCPE(w io.Writer, format string, h header, swept []*sweptKernel) error 
 		return writeResultBench(w, h, rs)
 	}
 	var b strings.Builder
-	b.WriteString(h.line() + "\n")
+	b.WriteString(h.partialLine() + h.line() + "\n")
 	for _, s := range swept {
 		writeCPEKernel(&b, s)
 	}
@@ -922,6 +923,7 @@ func cpeSources(args []string, stdout, stderr io.Writer) error {
 	h.Warnings = append(h.Warnings, ws...)
 	hoistSweepWarnings(&h, swept)
 	if in.exitCode() != 0 {
+		h.Partial = fmt.Sprintf("interrupted by %s: go test was stopped, the sweeps are incomplete", in.signal())
 		h.Warnings = append(h.Warnings, "interrupted by a signal: go test was stopped, the sweeps are incomplete")
 	}
 	if err := o.emit(func(w io.Writer) error { return writeCPE(w, o.format, h, swept) }); err != nil {

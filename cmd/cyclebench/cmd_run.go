@@ -130,6 +130,7 @@ measuring:
 	}
 	prog.done()
 	if in.exitCode() != 0 {
+		h.Partial = fmt.Sprintf("interrupted by %s after %d of %d measurements; the last one stopped before it converged", in.signal(), len(results), total)
 		h.Warnings = append(h.Warnings, fmt.Sprintf("interrupted by a signal after %d of %d measurements", len(results), total))
 	}
 	if err := o.emit(func(w io.Writer) error { return writeResults(w, o.format, h, results) }); err != nil {

@@ -6,6 +6,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"io"
 	"math"
 	"os"
@@ -453,5 +454,48 @@ func TestWarnResults(t *testing.T) {
 	(&out{stderr: &quiet, quiet: true}).warnResults(ws)
 	if quiet.Len() != 0 {
 		t.Errorf("-q printed %q", quiet.String())
+	}
+}
+
+// TestPartialOutputs: an interrupted run's output says it is partial in
+// every format (a first line in text, "# partial:" in the benchmark
+// format, a field in JSON), and a file read back carries it as a warning.
+func TestPartialOutputs(t *testing.T) {
+	dir := t.TempDir()
+	cal := fakeCalibration(1.4, 2596141000)
+	h := newHeader("run", cal, harness.DefaultConfig(), nil)
+	h.Partial = "interrupted by SIGINT after 2 of 15 measurements"
+	r := harness.Result{Name: "AddChain/n=1000", Cycles: 1000, Ticks: 714, Nanoseconds: 275, CyclesPerTick: 1.4, ReferenceConverged: true, Converged: true, Samples: 40, Repeat: 10}
+	rs := []measured{{Result: r, Kernel: "AddChain", N: 1000, Unit: "ops", Check: "ok", bench: r.Name}}
+	for _, tt := range []struct{ format, want string }{
+		{formatTable, "PARTIAL: " + h.Partial + "\ncpu: "},
+		{formatBench, "\n# partial: " + h.Partial + "\n"},
+		{formatJSON, `"partial": "` + h.Partial + `"`},
+	} {
+		var b strings.Builder
+		if err := writeResults(&b, tt.format, h, rs); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), tt.want) {
+			t.Errorf("%s output lacks %q:\n%s", tt.format, tt.want, b.String())
+		}
+		if tt.format == formatTable {
+			continue
+		}
+		path := filepath.Join(dir, "r."+tt.format)
+		os.WriteFile(path, []byte(b.String()), 0o644)
+		f, err := results.Read(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Partial != h.Partial || !slices.ContainsFunc(f.Warnings, func(e error) bool { return errors.Is(e, results.ErrPartial) }) {
+			t.Errorf("%s read back: partial %q, warnings %v", tt.format, f.Partial, f.Warnings)
+		}
+	}
+	var whole strings.Builder
+	h.Partial = ""
+	writeResults(&whole, formatJSON, h, rs)
+	if strings.Contains(whole.String(), "partial") {
+		t.Errorf("a whole run says partial:\n%s", whole.String())
 	}
 }

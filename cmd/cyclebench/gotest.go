@@ -671,6 +671,7 @@ func runPackages(args []string, stdout, stderr io.Writer) error {
 		return usageErrorf("-bench %q matched only comparisons (%s): see cyclebench compare %s", g.bench, strings.Join(comparisons, ", "), strings.Join(g.packages, " "))
 	}
 	if in.exitCode() != 0 {
+		h.Partial = fmt.Sprintf("interrupted by %s: go test was stopped", in.signal())
 		h.Warnings = append(h.Warnings, "interrupted by a signal: go test was stopped")
 	}
 	if err := o.emit(func(w io.Writer) error { return writeResults(w, o.format, h, rs) }); err != nil {
@@ -817,6 +818,9 @@ func writeComparisons(w io.Writer, format string, h header, cs []pkgComparison) 
 		for _, kv := range benchConfig(h) {
 			fmt.Fprintf(&b, "%s: %s\n", kv[0], kv[1])
 		}
+		if h.Partial != "" {
+			fmt.Fprintf(&b, "# partial: %s\n", h.Partial)
+		}
 		for _, c := range cs {
 			fmt.Fprintf(&b, "Benchmark%s\t%d", c.Name, max(1, c.Calls))
 			for _, v := range c.run.Other {
@@ -828,7 +832,7 @@ func writeComparisons(w io.Writer, format string, h header, cs []pkgComparison) 
 		return err
 	}
 	var b strings.Builder
-	b.WriteString(h.line() + "\n\n")
+	b.WriteString(h.partialLine() + h.line() + "\n\n")
 	comparisonsTable(cs).writeText(&b)
 	b.WriteString("\n")
 	for _, c := range cs {
@@ -871,6 +875,7 @@ func comparePackages(args []string, stdout, stderr io.Writer) error {
 		return usageErrorf("-bench %q matched no comparison in %s (benchmarks that call harness.ReportCompare); it matched %s", g.bench, strings.Join(g.packages, " "), listSome(others, 5))
 	}
 	if in.exitCode() != 0 {
+		h.Partial = fmt.Sprintf("interrupted by %s: go test was stopped", in.signal())
 		h.Warnings = append(h.Warnings, "interrupted by a signal: go test was stopped")
 	}
 	if err := o.emit(func(w io.Writer) error { return writeComparisons(w, o.format, h, cs) }); err != nil {

@@ -91,6 +91,10 @@ type header struct {
 	GoVersion     string            `json:"go_version"`
 	Extra         map[string]string `json:"extra,omitempty"`
 	Warnings      []string          `json:"warnings"`
+	// Partial, when not "", says why the output holds less than was asked
+	// for (a signal stopped the command): a reader must not take it for a
+	// whole run.
+	Partial string `json:"partial,omitempty"`
 	// modeUnknown: read from go test output, whose names do not say the
 	// mode a benchmark's harness.Config set.
 	modeUnknown bool
@@ -129,6 +133,15 @@ func (h header) line() string {
 	return s
 }
 
+// partialLine is the line a text output starts with when it is partial
+// (with its newline), "" when it is whole.
+func (h header) partialLine() string {
+	if h.Partial == "" {
+		return ""
+	}
+	return "PARTIAL: " + h.Partial + "\n"
+}
+
 // writeResults writes rs in format to w.
 func writeResults(w io.Writer, format string, h header, rs []measured) error {
 	h, rs = withCommonWarningsHoisted(h, rs)
@@ -142,7 +155,7 @@ func writeResults(w io.Writer, format string, h header, rs []measured) error {
 	}
 	modes := resultModes(rs)
 	var b strings.Builder
-	b.WriteString(h.line())
+	b.WriteString(h.partialLine() + h.line())
 	if len(modes) == 1 && !h.modeUnknown {
 		b.WriteString("  mode: " + modes[0].String())
 	}
@@ -398,6 +411,9 @@ func writeResultBench(w io.Writer, h header, rs []measured) error {
 		fmt.Fprintf(&b, "# tsc-hz measured: %.0f Hz ± %s ppm (%s)\n", h.TSCHz, sig(h.TSCHzPPM, 3), h.TSCHzSource)
 		fmt.Fprintf(&b, "# core-cycles-per-tick measured: %s (the ADD-chain ruler of each result is in -format json)\n", sig(h.CyclesPerTick, 6))
 		fmt.Fprintf(&b, "# tsc-step: %s ticks\n", sig(h.TSCStep, 4))
+	}
+	if h.Partial != "" {
+		fmt.Fprintf(&b, "# partial: %s\n", h.Partial)
 	}
 	for _, wr := range h.Warnings {
 		fmt.Fprintf(&b, "# warning: %s\n", wr)
