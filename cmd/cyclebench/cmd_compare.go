@@ -240,7 +240,7 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	if cmp.Stats.N > 0 {
 		s := cmp.Stats
 		bars := plot.Comparison{Groups: []string{c.B.Name + " / " + c.A.Name}, Unit: "ratio B/A (paired, 95% CI)", Ratio: true, NoiseBand: s.NoiseBand,
-			Series: []plot.BarSeries{{Name: "B/A", Bars: []plot.Bar{{Value: s.Ratio, Lo: math.Min(s.Lo, s.Ratio), Hi: math.Max(s.Hi, s.Ratio)}}}}}
+			Series: []plot.BarSeries{{Name: "B/A", Bars: []plot.Bar{{Value: s.Ratio, Lo: math.Min(c.Lo, s.Ratio), Hi: math.Max(c.Hi, s.Ratio), Label: c.Verdict}}}}}
 		title := fmt.Sprintf("%s on %s", c.Sentence(), orDash(h.CPU))
 		if err := pf.write(o, func(w io.Writer, f string, opt plot.Options) error { return plot.Compare(w, f, bars, opt) }, plot.Options{Title: title}); err != nil {
 			return err

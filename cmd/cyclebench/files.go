@@ -554,7 +554,7 @@ func fileBars(c *fileComparison) (plot.Comparison, bool) {
 		if "ratio B/A of "+m.Unit+" (95% CI between runs)" != bars.Unit || !(m.Ratio > 0) {
 			continue
 		}
-		bar := plot.Bar{Value: m.Ratio}
+		bar := plot.Bar{Value: m.Ratio, Label: m.Verdict}
 		if m.Verdict != stats.VerdictNoTest {
 			bar.Lo, bar.Hi = math.Min(m.Lo, m.Ratio), math.Max(m.Hi, m.Ratio)
 		}

@@ -931,7 +931,7 @@ func comparisonBars(cs []pkgComparison) plot.Comparison {
 			label += fmt.Sprintf(" #%d", seen[x.Name])
 		}
 		c.Groups = append(c.Groups, label)
-		s.Bars = append(s.Bars, plot.Bar{Value: x.Ratio, Lo: math.Min(x.Lo, x.Ratio), Hi: math.Max(x.Hi, x.Ratio)})
+		s.Bars = append(s.Bars, plot.Bar{Value: x.Ratio, Lo: math.Min(x.Lo, x.Ratio), Hi: math.Max(x.Hi, x.Ratio), Label: x.Verdict})
 	}
 	c.Series = []plot.BarSeries{s}
 	return c
