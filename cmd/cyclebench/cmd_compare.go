@@ -6,7 +6,6 @@ import (
 	"io"
 	"math"
 	"strconv"
-	"strings"
 
 	benchexamples "github.com/cyclebench/cyclebench/bench_examples"
 	"github.com/cyclebench/cyclebench/harness"
@@ -360,15 +359,18 @@ func writeLiveComparison(w io.Writer, format string, h header, c liveComparison)
 			s.Ratio, s.Lo, s.Hi, pString(s.PValue), s.Test, s.N, c.Repeat, verdictLine(c.Verdict, c.Reason, s.Ratio), c.Sentence())
 		return err
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s%s  core: %s cycles/tick\n\n", h.partialLine(), h.line(), sig(c.A.CyclesPerTick, 5))
+	d := newDoc(format)
+	d.line(fmt.Sprintf("%s%s  core: %s cycles/tick", h.partialLine(), h.line(), sig(c.A.CyclesPerTick, 5)))
+	d.blank()
 	t := resultTable(header{}, nil)
 	t.cols = append([]col{{name: "", left: true}}, t.cols...)
 	for _, m := range []measured{c.A, c.B} {
 		t.rows = append(t.rows, append([]any{m.bench[:1]}, resultTable(header{}, []measured{m}).rows[0]...))
 	}
-	t.writeText(&b)
-	b.WriteString("\n")
+	if err := d.table(t); err != nil {
+		return err
+	}
+	d.blank()
 	kv := kvTable()
 	if s.N == 0 {
 		kv.kv("B/A", "no comparison: interrupted before %d pairs", harness.MinPairs)
@@ -385,9 +387,10 @@ func writeLiveComparison(w io.Writer, format string, h header, c liveComparison)
 		kv.kv("summary", "%s", c.Sentence())
 	}
 	kv.kv("took", "%s ms measuring, %d rounds", sig(float64(c.Wall.Microseconds())/1000, 3), c.Rounds)
-	kv.writeText(&b)
-	_, err := io.WriteString(w, b.String())
-	return err
+	if err := d.table(kv); err != nil {
+		return err
+	}
+	return d.writeTo(w)
 }
 
 // verdictLine says a verdict in words, with the size of the difference

@@ -358,13 +358,14 @@ func writeCPE(w io.Writer, format string, h header, swept []*sweptKernel) error 
 		}
 		return writeResultBench(w, h, rs)
 	}
-	var b strings.Builder
-	b.WriteString(h.partialLine() + h.line() + "\n")
+	d := newDoc(format)
+	d.line(h.partialLine() + h.line())
 	for _, s := range swept {
-		writeCPEKernel(&b, s)
+		if err := writeCPEKernel(d, s); err != nil {
+			return err
+		}
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return d.writeTo(w)
 }
 
 // linearityText is the verdict line of a fit: "not linear in n: curvature
@@ -472,20 +473,22 @@ func hoistSweepWarnings(h *header, swept []*sweptKernel) {
 }
 
 // writeCPEKernel writes one kernel's verdict, points and fit.
-func writeCPEKernel(b *strings.Builder, s *sweptKernel) {
+func writeCPEKernel(d *doc, s *sweptKernel) error {
 	r := s.res
 	elem := elemWord(s.kernel.Unit)
-	fmt.Fprintf(b, "\n%s: %d sizes", r.Name, s.sizeCount())
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %d sizes", r.Name, s.sizeCount())
 	if len(r.Points) > s.sizeCount() {
-		fmt.Fprintf(b, ", %d runs", len(r.Points))
+		fmt.Fprintf(&b, ", %d runs", len(r.Points))
 	}
-	fmt.Fprintf(b, ", n in %s", s.kernel.Unit)
+	fmt.Fprintf(&b, ", n in %s", s.kernel.Unit)
 	if r.CyclesPerTick > 0 {
-		fmt.Fprintf(b, ", core %s cycles/tick", sig(r.CyclesPerTick, 5))
+		fmt.Fprintf(&b, ", core %s cycles/tick", sig(r.CyclesPerTick, 5))
 	}
-	b.WriteString("\n")
+	d.blank()
+	d.heading(b.String())
 	if s.fitted() {
-		fmt.Fprintf(b, "fit        %s\n", linearityText(s))
+		d.line("fit        " + linearityText(s))
 	}
 	pf, unit := s.res.Primary()
 	t := &table{cols: []col{{name: "n"}, {name: "cycles"}, {name: "cycles/" + elem, digits: 4}, {name: "ticks"}, {name: "ns"},
@@ -523,10 +526,12 @@ func writeCPEKernel(b *strings.Builder, s *sweptKernel) {
 			t.cols[j].csv = !slices.ContainsFunc(t.rows, func(row []any) bool { return row[j] != nil })
 		}
 	}
-	t.writeText(b)
+	if err := d.table(t); err != nil {
+		return err
+	}
 	if !s.fitted() {
-		fmt.Fprintf(b, "fit        none: %d sizes, a fit needs %d\n", s.sizeCount(), harness.MinSizes)
-		return
+		d.line(fmt.Sprintf("fit        none: %d sizes, a fit needs %d", s.sizeCount(), harness.MinSizes))
+		return nil
 	}
 	kv := kvTable()
 	kv.kv("CPE", "%s ± %s %s/%s (95%% CI)", sig(pf.Slope, 5), sig(pf.SlopeCI, 2), unit, elem)
@@ -549,7 +554,7 @@ func writeCPEKernel(b *strings.Builder, s *sweptKernel) {
 	if l := leftOutText(s); l != "" {
 		kv.kv("left out", "%s", l)
 	}
-	kv.writeText(b)
+	return d.table(kv)
 }
 
 func joinInts(xs []int) string {

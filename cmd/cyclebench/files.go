@@ -461,51 +461,57 @@ func writeFileComparison(w io.Writer, format string, c *fileComparison) error {
 		}
 		return t.writeCSV(w)
 	}
-	var b strings.Builder
+	d := newDoc(format)
 	meta := &table{cols: []col{{name: "", left: true}, {name: "A", left: true}, {name: "B", left: true}}}
 	meta.add("file", c.A.Path, c.B.Path)
 	meta.add("format", c.A.Format.String(), c.B.Format.String())
 	for _, k := range c.Keys {
 		meta.add(k, metaValue(c.A, k), metaValue(c.B, k))
 	}
-	meta.writeText(&b)
+	if err := d.table(meta); err != nil {
+		return err
+	}
 	if len(c.Rows) > 0 {
-		b.WriteString("\n")
-		metricsTable(c, false).writeText(&b)
-		b.WriteString("\n")
+		d.blank()
+		if err := d.table(metricsTable(c, false)); err != nil {
+			return err
+		}
+		d.blank()
 		noTest := false
 		for _, r := range c.Rows {
-			fmt.Fprintf(&b, "%s: %s\n", r.Name, r.Summary)
+			d.item(r.Name + ": " + r.Summary)
 			noTest = noTest || r.Verdict == stats.VerdictNoTest
 		}
 		if noTest {
-			fmt.Fprintf(&b, "no test with 1 run on a side: %s\n", noTestRemedy(c.A, c.B))
+			d.line("no test with 1 run on a side: " + noTestRemedy(c.A, c.B))
 		}
 	}
 	if len(c.Fits) > 0 {
-		b.WriteString("\n")
+		d.blank()
 		t := &table{cols: []col{{name: "CPE", left: true}, {name: "A"}, {name: "B"}, {name: "B/A", digits: 5}, {name: "verdict", left: true}}}
 		for _, f := range c.Fits {
 			t.add(f.Name+" ("+f.Unit+")", sig(f.A, 5)+" ± "+sig(f.ACI, 2), sig(f.B, 5)+" ± "+sig(f.BCI, 2), f.Ratio, f.Reason)
 		}
-		t.writeText(&b)
-		b.WriteString("a sweep's ± is its own run's interval; a difference between runs needs the sweep repeated on each side\n")
+		if err := d.table(t); err != nil {
+			return err
+		}
+		d.line("a sweep's ± is its own run's interval; a difference between runs needs the sweep repeated on each side")
 	}
-	b.WriteString("\nA and B are the geometric means of each side's runs (runs: A/B); the test compares\n" +
+	d.blank()
+	d.para("A and B are the geometric means of each side's runs (runs: A/B); the test compares\n" +
 		"the spread between runs (Welch's t on the logarithms) and needs 2 runs per side;\n" +
 		"per-element figures (in -format json and csv) have the ratios of the per-op ones.\n" +
-		"cycles are core cycles (frequency-independent); ticks are left out: the two counters may run at different rates\n")
+		"cycles are core cycles (frequency-independent); ticks are left out: the two counters may run at different rates")
 	if len(c.OnlyA) > 0 {
-		fmt.Fprintf(&b, "only in A: %s\n", strings.Join(c.OnlyA, ", "))
+		d.line("only in A: " + strings.Join(c.OnlyA, ", "))
 	}
 	if len(c.OnlyB) > 0 {
-		fmt.Fprintf(&b, "only in B: %s\n", strings.Join(c.OnlyB, ", "))
+		d.line("only in B: " + strings.Join(c.OnlyB, ", "))
 	}
 	if bothBench(c) {
-		fmt.Fprintf(&b, "the same with benchstat (benchmarks run with -count ≥ 6): %s\n", benchstatHint(c))
+		d.line("the same with benchstat (benchmarks run with -count ≥ 6): " + benchstatHint(c))
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return d.writeTo(w)
 }
 
 type fileSideJSON struct {

@@ -499,3 +499,74 @@ func TestPartialOutputs(t *testing.T) {
 		t.Errorf("a whole run says partial:\n%s", whole.String())
 	}
 }
+
+// checkMarkdownTables fails unless every table in md is well formed: a
+// header row, a rule row of ---, then rows with as many cells as the
+// header; and returns how many tables there are.
+func checkMarkdownTables(t *testing.T, md string) int {
+	t.Helper()
+	cells := func(l string) int { return strings.Count(strings.ReplaceAll(l, `\|`, ""), "|") - 1 }
+	lines := strings.Split(md, "\n")
+	tables := 0
+	for i := 0; i < len(lines); i++ {
+		if !strings.HasPrefix(lines[i], "|") {
+			continue
+		}
+		tables++
+		n := cells(lines[i])
+		if i+1 >= len(lines) || !regexp.MustCompile(`^\|(-{3}:?\|)+$`).MatchString(lines[i+1]) || cells(lines[i+1]) != n {
+			t.Fatalf("table at line %d has no rule row under its header:\n%s", i+1, md)
+		}
+		for i += 2; i < len(lines) && strings.HasPrefix(lines[i], "|"); i++ {
+			if cells(lines[i]) != n {
+				t.Errorf("line %d has %d cells, the header %d: %q", i+1, cells(lines[i]), n, lines[i])
+			}
+		}
+	}
+	return tables
+}
+
+// TestMarkdown: -format md (or -o FILE.md) writes markdown tables for run,
+// cpe and compare: the same figures as the text table, no aligned text.
+func TestMarkdown(t *testing.T) {
+	useFake(t)
+	cal := fakeCalibration(1.4, 2596141000)
+	h := newHeader("run", cal, harness.DefaultConfig(), nil)
+	r := harness.Result{Name: "AddChain/n=1000", Cycles: 1000, Ticks: 714, Nanoseconds: 275, CyclesPerTick: 1.4, ReferenceConverged: true, Converged: true, Samples: 40, Repeat: 10, Spread: 0.001}
+	var b strings.Builder
+	if err := writeResults(&b, formatMD, h, []measured{{Result: r, Kernel: "AddChain", N: 1000, Unit: "ops", Check: "ok", bench: r.Name}}); err != nil {
+		t.Fatal(err)
+	}
+	if n := checkMarkdownTables(t, b.String()); n != 1 || !strings.Contains(b.String(), "| AddChain/n=1000 | 1000 |") {
+		t.Errorf("run as markdown: %d tables:\n%s", n, b.String())
+	}
+	td := func(name string) string { return filepath.Join("testdata", name) }
+	for _, args := range [][]string{
+		{"compare", td("compare_a.json"), td("compare_b.json"), "-format", "md"},
+		{"compare", td("compare_cpe_a.json"), td("compare_cpe_b.json"), "-format", "md"},
+		append(machineFiles(), "-format", "md"),
+	} {
+		if args[0] != "compare" {
+			args = append([]string{"compare"}, args...)
+		}
+		out, errOut, err := runCLI(t, args...)
+		if err != nil {
+			t.Fatalf("%q: %v (%s)", args, err, errOut)
+		}
+		if n := checkMarkdownTables(t, out); n < 1 {
+			t.Errorf("%q: no markdown table:\n%s", args, out)
+		}
+		if strings.Contains(out, "  |") && !strings.Contains(out, "| ") {
+			t.Errorf("%q: aligned text in markdown:\n%s", args, out)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "cmp.md")
+	if _, _, err := runCLI(t, "compare", "-o", path, td("compare_a.json"), td("compare_b.json")); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(path)
+	want, _, _ := runCLI(t, "compare", td("compare_a.json"), td("compare_b.json"), "-format", "md")
+	if string(got) != want {
+		t.Errorf("-o cmp.md wrote\n%s\nwant the markdown", got)
+	}
+}

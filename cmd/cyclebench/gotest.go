@@ -831,19 +831,22 @@ func writeComparisons(w io.Writer, format string, h header, cs []pkgComparison) 
 		_, err := io.WriteString(w, b.String())
 		return err
 	}
-	var b strings.Builder
-	b.WriteString(h.partialLine() + h.line() + "\n\n")
-	comparisonsTable(cs).writeText(&b)
-	b.WriteString("\n")
-	for _, c := range cs {
-		fmt.Fprintf(&b, "%s: %s\n", c.Name, c.Summary)
+	d := newDoc(format)
+	d.line(h.partialLine() + h.line())
+	d.blank()
+	if err := d.table(comparisonsTable(cs)); err != nil {
+		return err
 	}
-	b.WriteString("\nbest A and best B are each side's cycles per call from its K best samples; paired B/A\n" +
+	d.blank()
+	for _, c := range cs {
+		d.item(c.Name + ": " + c.Summary)
+	}
+	d.blank()
+	d.para("best A and best B are each side's cycles per call from its K best samples; paired B/A\n" +
 		"is the ratio of typical pairs, measured interleaved (ABBA) in one go test run, with\n" +
 		"the Wilcoxon signed-rank test's 95% interval and p-value. When the two disagree\n" +
-		"beyond their intervals, or a side did not converge, the verdict is inconclusive.\n")
-	_, err := io.WriteString(w, b.String())
-	return err
+		"beyond their intervals, or a side did not converge, the verdict is inconclusive.")
+	return d.writeTo(w)
 }
 
 // comparePackages is compare with package patterns.

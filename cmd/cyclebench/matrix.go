@@ -203,9 +203,55 @@ func writeMatrix(w io.Writer, format string, t *results.Table, files []results.F
 		return matrixCSV(t).writeCSV(w)
 	case formatBench:
 		return writeMatrixBench(w, t, files)
+	case formatMD:
+		return writeMatrixMarkdown(w, t)
 	}
 	_, err := io.WriteString(w, t.String())
 	return err
+}
+
+// writeMatrixMarkdown writes the matrix as markdown: the machines as a
+// list, every column of results.Table.TextRows in one table (markdown
+// wraps it, so it need not fit a terminal), the fastest variants and the
+// notes as lists.
+func writeMatrixMarkdown(w io.Writer, t *results.Table) error {
+	d := newDoc(formatMD)
+	d.heading("machines")
+	for ci, c := range t.Columns {
+		name := c.Name
+		if ci == t.Baseline {
+			name += " (baseline)"
+		}
+		d.item(fmt.Sprintf("**%s**: %s; %s (%s)", name, c.Machine, c.Path, c.Format))
+	}
+	rows := t.TextRows()
+	mt := &table{}
+	for i, h := range rows[0] {
+		mt.cols = append(mt.cols, col{name: h, left: i == 0})
+	}
+	for _, r := range rows[1:] {
+		cells := make([]any, len(r))
+		for i, c := range r {
+			cells[i] = c
+		}
+		mt.add(cells...)
+	}
+	if err := d.table(mt); err != nil {
+		return err
+	}
+	if len(t.Verdicts) > 0 {
+		d.heading("fastest variants")
+		for _, v := range t.Verdicts {
+			d.item(v.Text)
+		}
+	}
+	if len(t.Notes) > 0 {
+		d.heading("notes")
+		for _, n := range t.Notes {
+			d.item(n)
+		}
+	}
+	return d.writeTo(w)
 }
 
 // matrixCSV is the matrix in long form: one row per benchmark and machine,

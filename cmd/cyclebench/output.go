@@ -17,7 +17,7 @@ import (
 	"github.com/cyclebench/cyclebench/results"
 )
 
-var resultFormats = []string{formatTable, formatBench, formatJSON, formatCSV}
+var resultFormats = []string{formatTable, formatBench, formatJSON, formatCSV, formatMD}
 
 // measured is one result with what the CLI knows about where it came from.
 type measured struct {
@@ -154,21 +154,20 @@ func writeResults(w io.Writer, format string, h header, rs []measured) error {
 		return resultTable(h, rs).writeCSV(w)
 	}
 	modes := resultModes(rs)
-	var b strings.Builder
-	b.WriteString(h.partialLine() + h.line())
+	d := newDoc(format)
+	line := h.partialLine() + h.line()
 	if len(modes) == 1 && !h.modeUnknown {
-		b.WriteString("  mode: " + modes[0].String())
+		line += "  mode: " + modes[0].String()
 	}
-	b.WriteString("\n")
+	d.line(line)
 	t := resultTable(h, rs)
 	if len(modes) > 1 {
 		t = bothModesTable(rs)
 	}
-	if err := t.writeText(&b); err != nil {
+	if err := d.table(t); err != nil {
 		return err
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return d.writeTo(w)
 }
 
 // resultWarnings lists every warning of a run for stderr: the header's,

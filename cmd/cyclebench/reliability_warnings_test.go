@@ -79,12 +79,16 @@ func warningsIn(t *testing.T, format, out string) (warnings []string, converged 
 				converged[name] = rec[col["converged"]] == "true"
 			}
 		}
-	case formatTable, formatBench:
+	case formatTable, formatBench, formatMD:
 		prefix := "warning: "
 		if format == formatBench {
 			prefix = "# warning: "
 		}
 		for _, line := range strings.Split(out, "\n") {
+			if format == formatMD { // a markdown table's row: its cells
+				line = strings.TrimSpace(strings.ReplaceAll(line, " | ", "  "))
+				line = strings.TrimSpace(strings.Trim(line, "|"))
+			}
 			if w, ok := strings.CutPrefix(line, prefix); ok {
 				warnings = append(warnings, w)
 			}
@@ -108,7 +112,7 @@ func warningsIn(t *testing.T, format, out string) (warnings []string, converged 
 // stderrOf is what cyclebench run prints on stderr for a table: the
 // warnings, which the table itself does not carry.
 func stderrOf(format string, h header, rs []measured) string {
-	if format != formatTable {
+	if format != formatTable && format != formatMD {
 		return ""
 	}
 	var b bytes.Buffer
