@@ -388,17 +388,33 @@ func linearityText(s *sweptKernel) string {
 	return text
 }
 
+// growthText offers, for a cost that is not linear in n, the fits of
+// other growth laws, best first: "n² fits best: 1.2e+03 + 0.5·n² cycles
+// (residuals 0.4% rms, R² 0.99998); n log n: 12% rms; n: 30% rms".
+func growthText(fits []stats.ComplexityFit, unit, elem string) string {
+	if len(fits) == 0 {
+		return ""
+	}
+	b := fits[0]
+	s := fmt.Sprintf("%s fits best: %s %s %s·%s %s (residuals %s rms, R² %s)", b.Growth, sig(b.Intercept, 4), map[bool]string{true: "−", false: "+"}[b.Coef < 0],
+		sig(math.Abs(b.Coef), 4), b.Growth, unit, pct(b.RMSRel, 2), sig(b.R2, 6))
+	for _, f := range fits[1:] {
+		s += fmt.Sprintf("; %s: %s rms", f.Growth, pct(f.RMSRel, 2))
+	}
+	return s + " (n in " + elem + "s)"
+}
+
 // linearityShort names the criteria a fit failed, for a plot's title:
 // "curvature, R² 0.942".
 func linearityShort(l stats.Linearity) string {
 	var why []string
-	if l.Curvature.Significant {
+	if l.Curvature.Fails {
 		why = append(why, "curvature")
 	}
-	if l.Break.Significant {
+	if l.Break.Fails {
 		why = append(why, "a break at n="+sig(l.Break.At, 6))
 	}
-	if l.Runs.Significant {
+	if l.Runs.Fails {
 		why = append(why, "residual signs in runs")
 	}
 	if l.R2 < l.MinR2 {
@@ -487,10 +503,13 @@ func writeCPEKernel(d *doc, s *sweptKernel) error {
 	}
 	d.blank()
 	d.heading(b.String())
+	pf, unit := s.res.Primary()
 	if s.fitted() {
 		d.line("fit        " + linearityText(s))
+		if g := growthText(s.res.Linearity.Complexity, unit, elem); g != "" {
+			d.line("growth     " + g)
+		}
 	}
-	pf, unit := s.res.Primary()
 	t := &table{cols: []col{{name: "n"}, {name: "cycles"}, {name: "cycles/" + elem, digits: 4}, {name: "ticks"}, {name: "ns"},
 		{name: "residual", digits: 3}, {name: "R"}, {name: "samples"}, {name: "converged", left: true}}}
 	outl := map[int]bool{}
@@ -576,6 +595,14 @@ type linearityJSON struct {
 	BreakP     float64 `json:"break_p"`
 	BreakAt    float64 `json:"break_at,omitempty"`
 	RunsP      float64 `json:"runs_p"`
+	// MaxDeviation is the largest departure from the line a test found,
+	// relative to the line, and MinChange the practical threshold it was
+	// held to (ε).
+	MaxDeviation float64 `json:"max_deviation"`
+	MinChange    float64 `json:"practical_threshold"`
+	// Growth, when the cost is not linear, holds the fits of cost =
+	// intercept + coef·f(n) for f = n, n log n, n², best first.
+	Growth []stats.ComplexityFit `json:"growth,omitempty"`
 }
 
 type cpeKernelJSON struct {
@@ -604,7 +631,8 @@ func cpeKernelReport(s *sweptKernel) cpeKernelJSON {
 	l := r.Linearity
 	k := cpeKernelJSON{Name: r.Name, Unit: s.kernel.Unit, Sizes: r.Sizes, CyclesPerTick: r.CyclesPerTick,
 		Linearity: linearityJSON{Verdict: cmpOr(l.Verdict, stats.LinearityUnchecked), Linear: l.Linear, Reason: linearityText(s), R2: l.R2,
-			CurvatureP: l.Curvature.PValue, BreakP: l.Break.PValue, BreakAt: l.Break.At, RunsP: l.Runs.PValue},
+			CurvatureP: l.Curvature.PValue, BreakP: l.Break.PValue, BreakAt: l.Break.At, RunsP: l.Runs.PValue,
+			MaxDeviation: max(l.Curvature.MaxRel, l.Break.MaxRel, l.MaxRel), MinChange: l.MinChange, Growth: l.Complexity},
 		Fits: []results.FitJSON{}, Points: []jsonResult{}, Check: s.check, Warnings: errorStrings(r.Warnings)}
 	if k.Sizes == nil {
 		k.Sizes = []int{}
