@@ -570,3 +570,38 @@ func TestMarkdown(t *testing.T) {
 		t.Errorf("-o cmp.md wrote\n%s\nwant the markdown", got)
 	}
 }
+
+// TestRunProgressLines: when stderr is a file or a pipe rather than a
+// terminal, run says as each kernel is measured what it got, one line per
+// kernel (a terminal gets the line redrawn in place instead), and -q keeps
+// it quiet.
+func TestRunProgressLines(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures")
+	}
+	for _, quiet := range []bool{false, true} {
+		f, err := os.CreateTemp(t.TempDir(), "stderr")
+		if err != nil {
+			t.Fatal(err)
+		}
+		args := []string{"run", "-bench", "^(AddChain|ImulChain)$", "-n", "1000"}
+		if quiet {
+			args = append(args, "-q")
+		}
+		var out strings.Builder
+		if err := run(args, &out, f); err != nil && !isExit1(err) {
+			t.Fatal(err)
+		}
+		f.Close()
+		data, _ := os.ReadFile(f.Name())
+		lines := regexp.MustCompile(`(?m)^run ([12])/2 (AddChain|ImulChain)/n=1000 \(throughput\): [0-9.]+ cycles, (converged|nearly converged \(within 2ε\)|did not converge) \([0-9.]+m?s elapsed\)$`).FindAllStringSubmatch(string(data), -1)
+		switch {
+		case quiet && len(data) != 0:
+			t.Errorf("-q: stderr %q", data)
+		case !quiet && (len(lines) != 2 || lines[0][1] != "1" || lines[1][2] != "ImulChain"):
+			t.Errorf("stderr %q: want a line per kernel, in order", data)
+		case !quiet && strings.Contains(string(data), "\r"):
+			t.Errorf("stderr %q: a line redrawn in a file", data)
+		}
+	}
+}
