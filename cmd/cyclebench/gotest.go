@@ -420,8 +420,10 @@ func withThisMachine(h header, g *goTest) header {
 		h.GoVersion = g.goVersion()
 	}
 	cpu := sys.detectCPU()
-	if h.CPU != "" && strings.TrimSpace(cpu.Brand) != strings.TrimSpace(h.CPU) {
-		return h // not this machine's brand string: leave it alone
+	if cpu.Brand == "" || h.CPU != "" && strings.TrimSpace(cpu.Brand) != strings.TrimSpace(h.CPU) {
+		// Not the brand string go test saw, or none read (-tags noasm,
+		// whose counter is not the test binary's either): leave it alone.
+		return h
 	}
 	h.CPU, h.Vendor, h.Hypervisor, h.Counter = cpu.Brand, cpu.Vendor, cpu.Hypervisor, cpu.Counter
 	h.Family, h.Model, h.Stepping, h.LogicalCPUs = cpu.Family, cpu.Model, cpu.Stepping, cpu.LogicalCPUs
