@@ -244,7 +244,7 @@ func cmpOr(a, b string) string {
 func (t *table) writeMarkdown(w io.Writer) error {
 	idx := t.shown()
 	var b strings.Builder
-	esc := strings.NewReplacer("|", `\|`, "\n", " ", "*", `\*`, "_", `\_`)
+	esc := strings.NewReplacer("|", `\|`, "\n", " ", "*", `\*`, "_", `\_`, "~", `\~`)
 	if t.noHead {
 		for _, r := range t.rows {
 			if r == nil {
