@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/cyclebench/cyclebench/stats"
 )
 
 // ReportSweep measures a function over sizes from inside a benchmark
@@ -154,19 +156,28 @@ func measureSize(b bench, who string, bt benchtime, cfg Config, n int, build fun
 //	                           [stats.Comparison.NoiseBand]; derived from
 //	                           the measurement unless opt.Stats fixes it)
 //	significant                1 when the verdict is "faster" or "slower",
-//	                           0 for "no significant difference"
+//	                           0 for "no significant difference" and
+//	                           "inconclusive"
+//	inconclusive               1 when the verdict is "inconclusive": a side
+//	                           did not converge, or its best samples'
+//	                           ratio and the paired ratio disagree (see
+//	                           [Comparison.Verdict]); 0 otherwise
 //	A-cycles/op, B-cycles/op   each side's K-best cost per call in core
-//	                           cycles (left out without a cycle estimate)
+//	                           cycles, from its best samples, not the
+//	                           typical pairs behind ratio (left out
+//	                           without a cycle estimate)
 //	A-ticks/op, B-ticks/op     the same in counter ticks
 //
 // and, with -benchmem, B/op and allocs/op averaged over one call of each
 // side (counted after the measurement as [Report] does). The line has no
 // ns/op: the figures are ratios and per-side costs. The iteration count is
-// the calls of both functions timed. The verdict ("faster", "slower" or
-// "no significant difference") and its reason are logged under the result
-// line. The difference is significant when p-value < α (opt.Stats.Alpha,
-// 0.05 by default) and the interval [ratio-lo, ratio-hi] lies outside
-// [1 − noise-band, 1 + noise-band]. go test prints four significant
+// the calls of both functions timed. The verdict ("faster", "slower", "no
+// significant difference" or "inconclusive") and its reason are logged
+// under the result line. The difference is significant when p-value < α
+// (opt.Stats.Alpha, 0.05 by default), the interval [ratio-lo, ratio-hi]
+// lies outside [1 − noise-band, 1 + noise-band] (a band never narrower than
+// either side's best samples' spread), and the verdict is not
+// inconclusive. go test prints four significant
 // figures (three decimals from 1 up: an interval [0.99988, 1.00000] prints
 // as 1.000 and 1.000) and 0.0000000 for a p-value below 5e-8, so the
 // significant unit, not the printed bounds, says what the verdict was; the
@@ -234,10 +245,10 @@ func measureCompare(b bench, bt benchtime, cfg Config, fa, fb Instance, opt Comp
 		return outcome{}, false
 	}
 	warnings := append(append(append([]error(nil), cmp.Warnings...), cmp.A.Warnings...), cmp.B.Warnings...)
-	logWarnings(b, who, cfg.Calibration, warnings)
+	logWarnings(b, cfg.Calibration, warnings)
 	s := cmp.Stats
 	b.Log(fmt.Sprintf("%s: %s/%s = %.5g [%.5g, %.5g], p = %.2g, %d pairs: %s (%s)",
-		who, nameOr2(fb.Name, "B"), nameOr2(fa.Name, "A"), s.Ratio, s.Lo, s.Hi, s.PValue, s.N, s.Verdict, s.Reason))
+		who, nameOr2(fb.Name, "B"), nameOr2(fa.Name, "A"), s.Ratio, s.Lo, s.Hi, s.PValue, s.N, cmp.Verdict, cmp.Reason))
 	return outcome{metrics: compareMetrics(cmp, aa, ab), calls: cmp.A.Calls + cmp.B.Calls}, true
 }
 
@@ -247,7 +258,8 @@ func compareMetrics(c Comparison, aa, ab allocs) []metric {
 	s := c.Stats
 	m := []metric{
 		{s.Ratio, "ratio"}, {s.Lo, "ratio-lo"}, {s.Hi, "ratio-hi"},
-		{s.PValue, "p-value"}, {s.NoiseBand, "noise-band"}, {b2f(s.Significant), "significant"},
+		{s.PValue, "p-value"}, {s.NoiseBand, "noise-band"}, {b2f(c.Significant), "significant"},
+		{b2f(c.Verdict == stats.VerdictInconclusive), "inconclusive"},
 		{c.A.Ticks, "A-ticks/op"}, {c.B.Ticks, "B-ticks/op"},
 	}
 	if c.A.CyclesPerTick > 0 && c.B.CyclesPerTick > 0 {

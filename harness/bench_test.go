@@ -468,6 +468,7 @@ func comparison() Comparison {
 		A: a, B: b, BestRatio: 0.25,
 		Stats: stats.Comparison{N: 60, Ratio: 0.2501, Lo: 0.2499, Hi: 0.2504, PValue: 1.6e-11, NoiseBand: 0.0004,
 			Significant: true, Verdict: stats.VerdictFaster, Reason: "the 95% interval lies beyond the band"},
+		Significant: true, Verdict: stats.VerdictFaster, Reason: "the 95% interval lies beyond the band",
 	}
 }
 
@@ -493,7 +494,7 @@ func TestReportCompare(t *testing.T) {
 		t.Fatalf("Fatal %q, %d comparisons; want none and one", b.fatals, len(got))
 	}
 	want := map[string]float64{
-		"ratio": 0.2501, "ratio-lo": 0.2499, "ratio-hi": 0.2504, "p-value": 1.6e-11, "noise-band": 0.0004, "significant": 1,
+		"ratio": 0.2501, "ratio-lo": 0.2499, "ratio-hi": 0.2504, "p-value": 1.6e-11, "noise-band": 0.0004, "significant": 1, "inconclusive": 0,
 		"A-ticks/op": 1000, "B-ticks/op": 250, "A-cycles/op": 1300, "B-cycles/op": 325, "ns/op": 0,
 	}
 	// One call of each side allocates 0 and 64 B: 32 B and 0.5 allocations

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/cyclebench/cyclebench/stats"
@@ -49,11 +51,35 @@ type Comparison struct {
 	// in ticks, nanoseconds and cycles.
 	Stats stats.Comparison
 	// BestRatio is B.Ticks / A.Ticks: the ratio of the two sides' best
-	// samples (K-best), against Stats.Ratio from the typical pair. When it
-	// lies outside the paired interval, a warning says so: the kernels'
-	// typical and best times differ, and the two ratios answer different
-	// questions.
-	BestRatio float64
+	// samples (K-best), the figures A and B report, against Stats.Ratio
+	// from the typical pair. BestLo and BestHi bound it by the spread of
+	// each side's K best samples (B's best over A's K-th best, B's K-th
+	// best over A's best, per call, overhead subtracted) and by the counter
+	// quantum (a quantum of either side, 2·Stats.QuantumBand relative).
+	BestRatio, BestLo, BestHi float64
+	// Verdict is what the comparison concludes and Reason why, in one
+	// line; Significant reports a difference. They are Stats' verdict,
+	// reason and significance, unless
+	//
+	//   - a side did not converge (its best samples did not settle), or
+	//   - the best samples' ratio and the paired ratio differ beyond their
+	//     intervals ([BestLo, BestHi] and [Stats.Lo, Stats.Hi], the latter
+	//     widened by the noise band), as when a kernel's typical and best
+	//     times differ, and the best samples alone would give another
+	//     verdict (faster, slower or no difference against the same band);
+	//
+	// then Verdict is stats.VerdictInconclusive (not significant) and
+	// Reason says why: the per-side figures and the ratio contradict each
+	// other, and no verdict can be trusted. When the two ratios differ
+	// beyond their intervals but give the same verdict, the verdict stands
+	// and Reason says the two amounts.
+	Verdict, Reason string
+	Significant     bool
+	// Lo and Hi bound what B/A is said to be: Stats.Lo and Stats.Hi, or,
+	// when the best samples' ratio lies outside that interval but gives
+	// the same verdict, the range spanning both intervals. [Comparison.Sentence]
+	// states the difference with them.
+	Lo, Hi float64
 	// TicksA and TicksB are the paired samples in counter ticks per call
 	// (each sample times Repeat calls; the empty loop's best is
 	// subtracted), in the order they were taken.
@@ -81,7 +107,11 @@ type Comparison struct {
 // worse against the counter decides; 1 when either has a Setup), so the
 // same empty loop is subtracted from both. The two samples of a round form
 // a pair; [stats.ComparePaired] turns the pairs into the ratio B/A with a
-// confidence interval, a p-value and a verdict. Rounds continue until
+// confidence interval, a p-value and a verdict, with a noise band never
+// narrower than the relative spread of either side's K best samples
+// (stats.CompareOptions.MinBand): a ratio is not judged finer than the
+// figures of its own sides. Comparison.Verdict is that verdict, or
+// inconclusive when the figures disagree (see [Comparison]). Rounds continue until
 // opt.Pairs usable pairs are in, each side's K best agree and the empty
 // loop and the ruler have converged, or until max(cfg.MaxSamples,
 // 2·opt.Pairs) rounds or cfg.MaxTime; fewer pairs than asked is a warning.
@@ -169,9 +199,11 @@ func Compare(cfg Config, a, b Instance, opt CompareOptions) (Comparison, error) 
 	return cmp, nil
 }
 
-// compare fills TicksA, TicksB, Stats and BestRatio from the pairs of ta
-// and tb. Unless the options set it, the quantum of the derived noise band
-// is the counter quantum of the samples over the calls each times.
+// compare fills TicksA, TicksB, Stats, the best ratio and the verdict from
+// the pairs of ta and tb and the sides' results A and B. Unless the
+// options set it, the quantum of the derived noise band is the counter
+// quantum of the samples over the calls each times; the band is at least
+// the spread of each side's K best samples.
 func (cmp *Comparison) compare(ta, tb *target, opt stats.CompareOptions) error {
 	cmp.TicksA = make([]float64, len(ta.pairs))
 	cmp.TicksB = make([]float64, len(ta.pairs))
@@ -185,19 +217,92 @@ func (cmp *Comparison) compare(ta, tb *target, opt stats.CompareOptions) error {
 	if opt.Quantum == 0 && cmp.Repeat > 0 {
 		opt.Quantum = math.Max(cmp.A.Quantum, cmp.B.Quantum) / float64(cmp.Repeat)
 	}
+	opt.MinBand = math.Max(opt.MinBand, min(maxMinBand, max(bestSpread(cmp.A), bestSpread(cmp.B))))
 	var err error
 	if cmp.Stats, err = stats.ComparePaired(cmp.TicksA, cmp.TicksB, opt); err != nil {
 		return fmt.Errorf("harness: comparing %s and %s: %w", ta.inst.Name, tb.inst.Name, err)
 	}
 	cmp.Warnings = append(cmp.Warnings, cmp.Stats.Warnings...)
-	if cmp.A.Ticks > 0 {
-		cmp.BestRatio = cmp.B.Ticks / cmp.A.Ticks
-		band := math.Max(cmp.Stats.NoiseBand, 0)
-		if cmp.BestRatio < cmp.Stats.Lo*(1-band) || cmp.BestRatio > cmp.Stats.Hi*(1+band) {
-			cmp.Warnings = append(cmp.Warnings, fmt.Errorf("harness: the best samples' ratio B/A %.4f lies outside the paired interval [%.4f, %.4f]: the typical and the best times differ (a kernel whose time varies from sample to sample); the paired ratio describes typical samples, the per-side figures the best", cmp.BestRatio, cmp.Stats.Lo, cmp.Stats.Hi))
+	cmp.judge()
+	return nil
+}
+
+// judge fills the best ratio with its interval, the range and the verdict
+// from A, B and Stats (see [Comparison.Verdict]).
+func (cmp *Comparison) judge() {
+	s := cmp.Stats
+	cmp.Verdict, cmp.Reason, cmp.Significant = s.Verdict, s.Reason, s.Significant
+	cmp.Lo, cmp.Hi = s.Lo, s.Hi
+	var why []string
+	for _, r := range []Result{cmp.A, cmp.B} {
+		if !r.Converged {
+			why = append(why, fmt.Sprintf("%s did not converge (its %d best samples spread %s, ε %s)", r.Name, len(r.Best), pctText(r.Spread), pctText(r.Config.Epsilon)))
 		}
 	}
-	return nil
+	if cmp.A.Ticks > 0 {
+		// Each side's best is known to within its K best samples' spread
+		// and, being read off a quantized counter, half a quantum either
+		// way: the ratio of two such figures to within a quantum
+		// (2·QuantumBand, relative).
+		q := 2 * s.QuantumBand
+		cmp.BestRatio = cmp.B.Ticks / cmp.A.Ticks
+		cmp.BestLo = cmp.BestRatio / (1 + bestSpread(cmp.A)) * (1 - q)
+		cmp.BestHi = cmp.BestRatio * (1 + bestSpread(cmp.B)) * (1 + q)
+		band := math.Max(s.NoiseBand, 0)
+		if cmp.BestHi < s.Lo*(1-band) || cmp.BestLo > s.Hi*(1+band) {
+			apart := fmt.Sprintf("the best samples' ratio %.4g [%.4g, %.4g] (the per-side figures) and the paired ratio %.4g [%.4g, %.4g] (typical samples) differ beyond their intervals: the kernels' typical and best times differ",
+				cmp.BestRatio, cmp.BestLo, cmp.BestHi, s.Ratio, s.Lo, s.Hi)
+			best := stats.VerdictSame // what the best samples alone say
+			switch {
+			case cmp.BestHi < 1-band:
+				best = stats.VerdictFaster
+			case cmp.BestLo > 1+band:
+				best = stats.VerdictSlower
+			}
+			if best == s.Verdict && len(why) == 0 {
+				// The two agree on the verdict, not on the size: it stands,
+				// and its range spans both.
+				cmp.Lo, cmp.Hi = math.Min(s.Lo, cmp.BestLo), math.Max(s.Hi, cmp.BestHi)
+				cmp.Reason = fmt.Sprintf("%s; both estimates say %s, by amounts that differ (%s): B/A lies between %.4g and %.4g", s.Reason, s.Verdict, apart, cmp.Lo, cmp.Hi)
+			} else {
+				why = append(why, fmt.Sprintf("%s, and say different things (%s against %s)", apart, best, s.Verdict))
+			}
+		}
+	}
+	if len(why) > 0 {
+		cmp.Verdict, cmp.Reason, cmp.Significant = stats.VerdictInconclusive, strings.Join(why, "; "), false
+	}
+}
+
+// maxMinBand bounds the noise-band floor taken from the sides' spreads
+// (stats.CompareOptions.MinBand must stay below 1): a side whose best
+// samples spread by more than that did not converge, and the verdict is
+// inconclusive anyway.
+const maxMinBand = 0.5
+
+// bestSpread is the spread of r's K best samples relative to its per-call
+// figure, (vK − v1) / Ticks: how far the figure r reports may be from the
+// kernel's best. 0 when r has fewer than two best samples or no positive
+// figure.
+func bestSpread(r Result) float64 {
+	if len(r.Best) < 2 || !(r.Ticks > 0) {
+		return 0
+	}
+	return math.Max(0, r.Best[len(r.Best)-1]-r.Best[0]) / r.Ticks
+}
+
+// pctText formats a fraction as a percentage with 3 significant digits.
+func pctText(v float64) string { return strconv.FormatFloat(100*v, 'g', 3, 64) + "%" }
+
+// Sentence says the comparison's outcome in one sentence, as hyperfine
+// does (see [stats.Sentence]): "Sum4 ran 1.294 ± 0.003 times faster than
+// Sum1", "... ran equally fast ...", or the verdict and its reason when it
+// is inconclusive; "no comparison" before any pair was compared.
+func (c Comparison) Sentence() string {
+	if c.Verdict == "" {
+		return fmt.Sprintf("no comparison of %s with %s: fewer than %d pairs", c.B.Name, c.A.Name, MinPairs)
+	}
+	return stats.Sentence(c.A.Name, c.B.Name, c.Stats.Ratio, c.Lo, c.Hi, c.Verdict, c.Reason)
 }
 
 // CPEComparison is what [CompareCPE] found: the slopes of two CPE sweeps.

@@ -2,9 +2,11 @@ package harness
 
 import (
 	"errors"
-	"github.com/cyclebench/cyclebench/calibrate"
+	"math"
 	"strings"
 	"testing"
+
+	"github.com/cyclebench/cyclebench/calibrate"
 
 	"github.com/cyclebench/cyclebench/internal/chain"
 	"github.com/cyclebench/cyclebench/stats"
@@ -36,6 +38,9 @@ func TestCompareSameKernel(t *testing.T) {
 		if c.Stats.Verdict == stats.VerdictFaster || c.Stats.Verdict == stats.VerdictSlower {
 			return "A/A verdict " + c.Stats.Verdict
 		}
+		if c.Significant {
+			return "A/A overall verdict " + c.Verdict
+		}
 		if c.Stats.Lo > 1 || c.Stats.Hi < 1 {
 			return "A/A interval excludes 1"
 		}
@@ -57,6 +62,12 @@ func TestCompareDetectsDifference(t *testing.T) {
 		}
 		if c.Stats.Verdict != stats.VerdictSlower || c.Stats.Ratio < 1.3 || c.Stats.Ratio > 1.7 {
 			return "1500 vs 1000 ADDs: verdict " + c.Stats.Verdict
+		}
+		if c.Verdict != stats.VerdictSlower || !c.Significant {
+			return "1500 vs 1000 ADDs: overall verdict " + c.Verdict + ": " + c.Reason
+		}
+		if c.Stats.NoiseBand < bestSpread(c.A) || c.Stats.NoiseBand < bestSpread(c.B) {
+			return "noise band narrower than a side's best samples"
 		}
 		if c.A.Name != "short" || c.B.Name != "B" || c.A.Repeat != c.B.Repeat || c.Repeat != c.A.Repeat {
 			return "names or R wrong"
@@ -137,4 +148,126 @@ func TestCompareCPE(t *testing.T) {
 		}
 		return ""
 	})
+}
+
+// TestCompareJudge: the verdict is the paired test's when the figures agree,
+// and inconclusive, with every reason, when a side did not converge or the
+// best samples' ratio and the paired ratio disagree beyond their intervals
+// (the case of issue 22: per-side figures giving 0.41, a paired ratio of
+// 0.555 [0.551, 0.559], "faster ±0.0089%").
+func TestCompareJudge(t *testing.T) {
+	side := func(name string, ticks, spread float64, converged bool) Result {
+		v1 := ticks + 10 // the K best include the loop's overhead
+		return Result{Name: name, Ticks: ticks, Converged: converged, Spread: spread * ticks / v1,
+			Best: []float64{v1, v1 + spread*ticks/2, v1 + spread*ticks}, Config: Config{Epsilon: 0.01}}
+	}
+	faster := stats.Comparison{N: 60, Ratio: 0.555, Lo: 0.551, Hi: 0.559, NoiseBand: 0.000089, PValue: 1e-20,
+		Significant: true, Verdict: stats.VerdictFaster, Reason: "the interval lies beyond the band"}
+	same := stats.Comparison{N: 60, Ratio: 1.0001, Lo: 0.9998, Hi: 1.0004, NoiseBand: 0.001, PValue: 0.4,
+		Verdict: stats.VerdictSame, Reason: "the interval contains 1"}
+	tests := []struct {
+		name    string
+		a, b    Result
+		s       stats.Comparison
+		verdict string
+		reasons []string
+		lo, hi  float64 // the range stated, when it is not the paired interval
+	}{
+		{"agree", side("Sum", 19844, 0.001, true), side("Sum4", 11013, 0.002, true), faster, stats.VerdictFaster, nil, 0, 0},
+		{"best ratio further, same verdict", side("Sum", 19844, 0.001, true), side("Sum4", 8068, 0.002, true), faster, stats.VerdictFaster,
+			[]string{"both estimates say faster, by amounts that differ", "best samples' ratio 0.4066", "between 0.4062 and 0.559"}, 0.406165, 0.559},
+		{"best ratio the other way", side("Sum", 10000, 0.0001, true), side("Sum4", 10005, 0.0001, true), faster, stats.VerdictInconclusive,
+			[]string{"the best samples' ratio 1 ", "say different things (slower against faster)"}, 0, 0},
+		{"best interval reaches the paired one", side("Sum", 19844, 0.001, true), side("Sum4", 8068, 0.40, true), faster, stats.VerdictFaster, nil, 0, 0},
+		{"no difference, best ratio within the band", side("Sum", 10000, 0.0001, true), side("Sum4", 10008, 0.0001, true), same, stats.VerdictSame, nil, 0, 0},
+		{"no difference, best ratio beyond the band", side("Sum", 10000, 0.0001, true), side("Sum4", 10030, 0.0001, true), same, stats.VerdictInconclusive,
+			[]string{"say different things (slower against no significant difference)"}, 0, 0},
+		{"B did not converge", side("Sum", 19844, 0.001, true), side("Sum4", 11013, 0.128, false), faster, stats.VerdictInconclusive,
+			[]string{"Sum4 did not converge (its 3 best samples spread 12.8%, ε 1%)"}, 0, 0},
+		{"both reasons", side("Sum", 19844, 0.001, false), side("Sum4", 8068, 0.002, true), faster, stats.VerdictInconclusive,
+			[]string{"Sum did not converge", "; the best samples' ratio 0.4066", "say different things"}, 0, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := Comparison{A: tt.a, B: tt.b, Stats: tt.s}
+			c.judge()
+			if c.Verdict != tt.verdict {
+				t.Fatalf("verdict %q (%s), want %q", c.Verdict, c.Reason, tt.verdict)
+			}
+			if c.Significant != (tt.verdict == stats.VerdictFaster || tt.verdict == stats.VerdictSlower) {
+				t.Errorf("significant %v with verdict %q", c.Significant, c.Verdict)
+			}
+			for _, r := range tt.reasons {
+				if !strings.Contains(c.Reason, r) {
+					t.Errorf("reason %q lacks %q", c.Reason, r)
+				}
+			}
+			if !(c.BestLo <= c.BestRatio && c.BestRatio <= c.BestHi) || c.BestRatio != tt.b.Ticks/tt.a.Ticks {
+				t.Errorf("best ratio %v not within [%v, %v]", c.BestRatio, c.BestLo, c.BestHi)
+			}
+			lo, hi := tt.s.Lo, tt.s.Hi
+			if tt.lo != 0 {
+				lo, hi = tt.lo, tt.hi
+			}
+			if math.Abs(c.Lo-lo) > 1e-5 || math.Abs(c.Hi-hi) > 1e-5 {
+				t.Errorf("range [%v, %v], want [%v, %v]", c.Lo, c.Hi, lo, hi)
+			}
+			if s := c.Sentence(); !strings.Contains(s, tt.a.Name) || !strings.Contains(s, tt.b.Name) {
+				t.Errorf("sentence %q does not name both sides", s)
+			} else if tt.verdict == stats.VerdictInconclusive && !strings.HasPrefix(s, "inconclusive") {
+				t.Errorf("sentence %q does not say inconclusive", s)
+			}
+		})
+	}
+}
+
+// TestBestSpread: the relative spread of the K best against the per-call
+// figure, 0 when it cannot be known.
+func TestBestSpread(t *testing.T) {
+	for _, tt := range []struct {
+		r    Result
+		want float64
+	}{
+		{Result{Ticks: 100, Best: []float64{110, 111, 112}}, 0.02},
+		{Result{Ticks: 100, Best: []float64{110}}, 0},
+		{Result{Ticks: 0, Best: []float64{1, 2}}, 0},
+	} {
+		if got := bestSpread(tt.r); math.Abs(got-tt.want) > 1e-12 {
+			t.Errorf("bestSpread(%+v) = %v, want %v", tt.r, got, tt.want)
+		}
+	}
+}
+
+// TestRemedy: every warning this package gives about a measurement that a
+// user can improve names a remedy, in the words of the Config field and
+// the flags; statements of fact have none.
+func TestRemedy(t *testing.T) {
+	tests := []struct {
+		warning string
+		want    []string // in the remedy; nil: no remedy
+	}{
+		{ErrNotConverged.Error() + ": 1000 samples, spread 3%", []string{"Config.MaxTime", "-benchtime", "-max-time", "Config.Epsilon", "quieter CPU"}},
+		{ErrNoCycles.Error() + ": the reference chain did not converge; the cycle estimate is less certain", []string{"quieter CPU", "Config.MaxTime"}},
+		{ErrNoCycles.Error() + ": the reference chain is the pure-Go fallback on this build; cycles are approximate", []string{"noasm"}},
+		{ErrModes.Error() + ": Sum1: the samples form two clusters", []string{"Config.Mode", "-mode latency"}},
+		{ErrDiscards.Error() + ": 4 of 32 samples", []string{"quieter CPU"}},
+		{ErrBlocks.Error() + ": the thread ran 34%", []string{"quieter CPU"}},
+		{"harness.ReportSweep: warning: " + ErrNotConverged.Error() + ": x", []string{"Config.MaxTime"}},
+		{"calibrate: running under a hypervisor (KVMKVMKVM): the counter may be virtualised", nil},
+		{"something else", nil},
+	}
+	for _, tt := range tests {
+		got := Remedy(tt.warning)
+		if tt.want == nil && got != "" {
+			t.Errorf("Remedy(%q) = %q, want none", tt.warning, got)
+		}
+		if tt.want != nil && got == "" {
+			t.Errorf("Remedy(%q): none", tt.warning)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("Remedy(%q) = %q, lacks %q", tt.warning, got, w)
+			}
+		}
+	}
 }

@@ -70,7 +70,9 @@ type CPEResult struct {
 	// Linearity says whether the cost grows linearly with the elements
 	// over the sizes measured: [stats.LackOfFit] of the cycle figures (the
 	// tick figures without a cycle estimate), with a floor of two counter
-	// quanta per call at the coarsest size. When it is not linear (Verdict
+	// quanta per call at the coarsest size and Config.Epsilon as the
+	// practical threshold: a departure from the line that moves the cost at
+	// no size by more than ε leaves it linear. When it is not linear (Verdict
 	// stats.LinearityNotLinear) the slope is an average over the sizes, not
 	// a cost per element, and a warning says why. Its Verdict is "" when
 	// there were fewer than MinSizes points.
@@ -274,7 +276,10 @@ type FitOptions struct {
 	// Epsilon: and only when it is also larger than Epsilon of the point's
 	// value (the K-best tolerance each point is measured to: with
 	// log-spaced sizes the large sizes' residuals are large in absolute
-	// terms only).
+	// terms only). It is also the practical threshold of the linearity
+	// test (stats.LinearityOptions.MinChange, below 1): a departure from
+	// the line counts only when it moves the cost at some size by more
+	// than each point is measured to.
 	Epsilon float64
 	// LeftOut, when not nil, marks the points kept out of the fits (a
 	// file's disturbed runs); their residuals are still measured from the
@@ -350,7 +355,7 @@ func (c *CPEResult) Fit(x []float64, o FitOptions) error {
 	if c.HasCycles {
 		c.Cycles = fit("cycles", floor*c.CyclesPerTick)
 	}
-	c.checkLinearity(x, keep, o.Step, resolution)
+	c.checkLinearity(x, keep, o.Step, min(max(o.Epsilon, 0), 0.5), resolution)
 	if out := c.OutlierSizes(); len(out) > 0 {
 		c.Warnings = append(c.Warnings, fmt.Errorf("harness: %s: sizes off the line (outlier residuals): %v", c.Name, out))
 	}
@@ -360,8 +365,9 @@ func (c *CPEResult) Fit(x []float64, o FitOptions) error {
 // checkLinearity fills c.Linearity from the kept points' cost in the
 // primary unit against x, one point per size (the median of its runs),
 // with a floor of DefaultAbsSteps counter quanta per call at the coarsest
-// point (at least the resolution the values were recorded with).
-func (c *CPEResult) checkLinearity(x []float64, keep []int, step float64, resolution func(float64) float64) {
+// point (at least the resolution the values were recorded with) and the
+// practical threshold minChange (FitOptions.Epsilon).
+func (c *CPEResult) checkLinearity(x []float64, keep []int, step, minChange float64, resolution func(float64) float64) {
 	_, unit := c.Primary()
 	var kx, ky []float64
 	floor := 0.0
@@ -384,7 +390,7 @@ func (c *CPEResult) checkLinearity(x []float64, keep []int, step float64, resolu
 			floor = math.Max(floor, DefaultAbsSteps*math.Max(math.Max(p.Quantum, p.Step), step)/float64(p.Repeat)*scale)
 		}
 	}
-	l, err := stats.LackOfFit(kx, ky, stats.LinearityOptions{Floor: floor})
+	l, err := stats.LackOfFit(kx, ky, stats.LinearityOptions{Floor: floor, MinChange: minChange})
 	if err != nil {
 		c.Warnings = append(c.Warnings, fmt.Errorf("harness: %s: no linearity test: %w", c.Name, err))
 		return

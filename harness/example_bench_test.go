@@ -68,5 +68,5 @@ func ExampleReportCompare() {
 	fmt.Println("units:", slices.Sorted(maps.Keys(x)))
 	// Output:
 	// ratio within its interval: true
-	// units: [A-cycles/op A-ticks/op B-cycles/op B-ticks/op B/op allocs/op noise-band ns/op p-value ratio ratio-hi ratio-lo significant]
+	// units: [A-cycles/op A-ticks/op B-cycles/op B-ticks/op B/op allocs/op inconclusive noise-band ns/op p-value ratio ratio-hi ratio-lo significant]
 }

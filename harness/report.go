@@ -383,14 +383,18 @@ func measureFunc(b bench, who string, bt benchtime, cfg Config, in Instance) (ou
 		b.Fatal(who + ": " + strings.TrimPrefix(err.Error(), "harness: "))
 		return outcome{}, false
 	}
-	logWarnings(b, who, cfg.Calibration, res.Warnings)
+	logWarnings(b, cfg.Calibration, res.Warnings)
 	m := append(resultMetrics(res), metric{al.bytes, "B/op"}, metric{al.count, "allocs/op"})
 	return outcome{metrics: m, calls: res.Calls}, true
 }
 
-// logWarnings logs each warning with b.Log, those of the calibration cal
-// once per process.
-func logWarnings(b bench, who string, cal *calibrate.Calibration, warnings []error) {
+// logWarnings logs each warning with b.Log, once per distinct text, those
+// of the calibration cal once per process: the warning's own text (which
+// names its package, "harness: did not converge: ..."), followed by what
+// may cure it ([Remedy]) when something may. The helper's name is not in
+// the line: "harness.ReportSweep: warning: harness: ..." said the same
+// thing three times.
+func logWarnings(b bench, cal *calibrate.Calibration, warnings []error) {
 	b.Helper()
 	calWarnings := make(map[string]bool)
 	if cal != nil {
@@ -398,8 +402,13 @@ func logWarnings(b bench, who string, cal *calibrate.Calibration, warnings []err
 			calWarnings[w.Error()] = true
 		}
 	}
+	logged := map[string]bool{}
 	for _, w := range warnings {
 		msg := w.Error()
+		if logged[msg] {
+			continue
+		}
+		logged[msg] = true
 		if calWarnings[msg] {
 			reports.mu.Lock()
 			seen := reports.calLogged[msg]
@@ -409,7 +418,10 @@ func logWarnings(b bench, who string, cal *calibrate.Calibration, warnings []err
 				continue
 			}
 		}
-		b.Log(who + ": warning: " + msg)
+		if r := Remedy(msg); r != "" {
+			msg += "; remedy: " + r
+		}
+		b.Log(msg)
 	}
 }
 

@@ -306,13 +306,14 @@ func TestReportWarnings(t *testing.T) {
 	first := newFakeB("BenchmarkWarn")
 	first.run(1, DefaultConfig(), func() {})
 	first.run(100, DefaultConfig(), func() {})
-	want := []string{"harness.Report: warning: " + calWarn.Error(), "harness.Report: warning: " + errWarn.Error()}
+	withRemedy := errWarn.Error() + "; remedy: " + Remedy(errWarn.Error())
+	want := []string{calWarn.Error(), withRemedy}
 	if !slices.Equal(first.logs, want) {
 		t.Fatalf("logs = %q, want %q (each once, though the function ran twice)", first.logs, want)
 	}
 	second := newFakeB("BenchmarkWarn")
 	second.run(1, DefaultConfig(), func() {})
-	want = []string{"harness.Report: warning: " + errWarn.Error()}
+	want = []string{withRemedy}
 	if !slices.Equal(second.logs, want) {
 		t.Fatalf("logs of a second measurement = %q, want %q (calibration warnings once per process)", second.logs, want)
 	}

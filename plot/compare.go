@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"io"
 	"math"
+	"strconv"
 
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -24,8 +25,10 @@ type Comparison struct {
 	Series []BarSeries
 	// Unit labels the value axis: "cycles per call", "ratio B/A".
 	Unit string
-	// Ratio says the values are ratios: bars grow from 1 instead of 0 (up
-	// for slower, down for faster) and a baseline marks 1.
+	// Ratio says the values are ratios: each is drawn as a point with its
+	// interval, labelled with both (and the bar's Label), against a
+	// baseline at 1, not as a bar: a bar hung from 1 on an axis cut near
+	// the ratio would draw a 10% difference as a long bar.
 	Ratio bool
 	// NoiseBand, with Ratio, shades 1 ± NoiseBand as the band where a ratio
 	// counts as no difference (stats.CompareOptions.NoiseBand); 0 means no
@@ -59,11 +62,16 @@ type Bar struct {
 	// Note is the text drawn instead of a Missing bar ("no cycles",
 	// "missing"); "" means "n/a". It is ignored when Missing is false.
 	Note string
+	// Label, with Comparison.Ratio, is drawn under the value and its
+	// interval beside the point: a verdict such as "faster" or
+	// "inconclusive".
+	Label string
 }
 
 // Compare draws c to w as an svg, png or pdf image (format, any case):
-// grouped bars with error bars, in the colours of [Palette], a baseline
-// at 1 for ratios. Bars are vertical unless the group names do not fit
+// grouped bars with error bars, in the colours of [Palette]; for ratios,
+// points with their intervals, each labelled with its value, interval and
+// Label, and a baseline at 1. Bars are vertical unless the group names do not fit
 // under them ([Options.Bars]). The value axis is logarithmic when the
 // values are all positive and span more than 30× (a linear axis would
 // hide the small ones); bars then grow from the axis' lower end, or from
@@ -198,6 +206,11 @@ func drawComparison(dc draw.Canvas, c Comparison, opt Options) error {
 			grow(1 - c.NoiseBand)
 			grow(1 + c.NoiseBand)
 		}
+		// Room for the labels beside the points: above them, or to their
+		// right with horizontal bars.
+		if !logv {
+			hi += map[bool]float64{false: 0.3, true: 0.45}[horizontal] * (hi - lo)
+		}
 	}
 	// A label every 40 points up a vertical axis, every 70 along a
 	// horizontal one (labels are wider than tall).
@@ -280,6 +293,8 @@ func drawComparison(dc draw.Canvas, c Comparison, opt Options) error {
 	slot := 0.8 / float64(S)
 	var naPts plotter.XYs
 	var naLabels []string
+	var valPts plotter.XYs
+	var valLabels []string
 	for j, s := range c.Series {
 		st := s.style(j)
 		var bars plotter.XYs
@@ -298,14 +313,39 @@ func drawComparison(dc draw.Canvas, c Comparison, opt Options) error {
 				naLabels = append(naLabels, note)
 				continue
 			}
-			h := 0.42 * slot
-			pg, err := plotter.NewPolygon(plotter.XYs{xy(center-h, base), xy(center+h, base), xy(center+h, b.Value), xy(center-h, b.Value)})
-			if err != nil {
-				return fmt.Errorf("%w: %v", ErrDraw, err)
+			if c.Ratio {
+				sc, err := plotter.NewScatter(plotter.XYs{xy(center, b.Value)})
+				if err != nil {
+					return fmt.Errorf("%w: %v", ErrDraw, err)
+				}
+				sc.GlyphStyle = draw.GlyphStyle{Color: st.Color, Radius: 4.5, Shape: glyph{shape: st.Shape}}
+				p.Add(sc)
+				// Stacked above the point; on one line beside it when the
+				// groups are rows.
+				sep := "\n"
+				if horizontal {
+					sep = "  "
+				}
+				top := b.Value
+				text := ratioText(b.Value, b.Value, b.Value)
+				if b.Lo != 0 || b.Hi != 0 {
+					text = ratioText(b.Value, b.Lo, b.Hi) + sep + "[" + ratioText(b.Lo, b.Lo, b.Hi) + ", " + ratioText(b.Hi, b.Lo, b.Hi) + "]"
+					top = b.Hi
+				}
+				if b.Label != "" {
+					text += sep + b.Label
+				}
+				valPts, valLabels = append(valPts, xy(center, top)), append(valLabels, text)
+			} else {
+				h := 0.42 * slot
+				pg, err := plotter.NewPolygon(plotter.XYs{xy(center-h, base), xy(center+h, base), xy(center+h, b.Value), xy(center-h, b.Value)})
+				if err != nil {
+					return fmt.Errorf("%w: %v", ErrDraw, err)
+				}
+				pg.Color = st.Color
+				pg.LineStyle = draw.LineStyle{Color: color.Gray{Y: 0x30}, Width: 0.5}
+				p.Add(pg)
 			}
-			pg.Color = st.Color
-			pg.LineStyle = draw.LineStyle{Color: color.Gray{Y: 0x30}, Width: 0.5}
-			p.Add(pg)
 			if b.Lo != 0 || b.Hi != 0 {
 				bars = append(bars, xy(center, b.Value))
 				errs = append(errs, struct{ Low, High float64 }{b.Value - b.Lo, b.Hi - b.Value})
@@ -339,6 +379,25 @@ func drawComparison(dc draw.Canvas, c Comparison, opt Options) error {
 		l.LineStyle = draw.LineStyle{Color: color.Black, Width: 1, Dashes: []vg.Length{5, 3}}
 		p.Add(l)
 	}
+	if len(valPts) > 0 {
+		lb, err := plotter.NewLabels(plotter.XYLabels{XYs: valPts, Labels: valLabels})
+		if err != nil {
+			return fmt.Errorf("%w: %v", ErrDraw, err)
+		}
+		lb.Offset = vg.Point{Y: 6}
+		if horizontal {
+			lb.Offset = vg.Point{X: 8}
+		}
+		for k := range lb.TextStyle {
+			lb.TextStyle[k] = textStyle(tickFont)
+			lb.TextStyle[k].XAlign = draw.XCenter
+			if horizontal {
+				lb.TextStyle[k].XAlign = draw.XLeft
+				lb.TextStyle[k].YAlign = draw.YCenter
+			}
+		}
+		p.Add(lb)
+	}
 	if len(naPts) > 0 {
 		lb, err := plotter.NewLabels(plotter.XYLabels{XYs: naPts, Labels: naLabels})
 		if err != nil {
@@ -362,6 +421,16 @@ func drawComparison(dc draw.Canvas, c Comparison, opt Options) error {
 	valueAxis.Min, valueAxis.Max = lo, hi
 	p.Draw(body)
 	return nil
+}
+
+// ratioText formats a ratio v of an interval [lo, hi] with the decimals
+// the interval's width needs (at least 3, at most 6): 0.965, 1.0001.
+func ratioText(v, lo, hi float64) string {
+	d := 3
+	if w := hi - lo; w > 0 {
+		d = min(6, max(3, int(math.Ceil(-math.Log10(w)))+1))
+	}
+	return strconv.FormatFloat(v, 'f', d, 64)
 }
 
 // style returns the series' Style, or the one of position j.

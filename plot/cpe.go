@@ -29,14 +29,14 @@ type CPEPoint struct {
 	// bar. When set, YLo ≤ Y ≤ YHi.
 	YLo, YHi float64
 	// NotConverged marks a point whose measurement did not converge: it is
-	// drawn hollow and listed in the legend. (The zero value is an
-	// ordinary point.)
+	// drawn hollow with an × in it and its size listed in the legend. (The
+	// zero value is an ordinary point.)
 	NotConverged bool
 	// Outlier marks a point whose residual the fit flagged: it gets a ring.
 	Outlier bool
 	// LeftOut marks a point the fit left out (a run disturbed by other
-	// work, far from the other runs of its size): it is drawn hollow and
-	// listed in the legend. Line.XMean should then be the mean of the x
+	// work, far from the other runs of its size): it is drawn hollow
+	// (without the × of NotConverged) and its size listed in the legend. Line.XMean should then be the mean of the x
 	// the fit used.
 	LeftOut bool
 }
@@ -537,38 +537,43 @@ func (f *cpeFigure) legend(leg *legend) {
 	for _, i := range notConv {
 		s := f.series[i]
 		st := s.style(i)
-		var ns []string
-		for _, p := range s.Points {
-			if p.NotConverged {
-				ns = append(ns, FormatSI(p.N))
-			}
-		}
-		if len(ns) > 6 {
-			ns = append(ns[:5], fmt.Sprintf("… (%d sizes)", len(ns)))
-		}
-		sc := &plotter.Scatter{GlyphStyle: draw.GlyphStyle{Color: st.Color, Radius: 3.3, Shape: glyph{shape: st.Shape, hollow: true}}}
-		leg.add(seriesName(s, i)+" not converged at n = "+strings.Join(ns, ", "), sc)
+		sc := &plotter.Scatter{GlyphStyle: draw.GlyphStyle{Color: st.Color, Radius: 3.6, Shape: glyph{shape: st.Shape, crossed: true}}}
+		leg.add(seriesName(s, i)+" did not converge at "+sizeList(s.Points, func(p CPEPoint) bool { return p.NotConverged }), sc)
 	}
 	for i, s := range f.series {
-		var ns []string
-		for _, p := range s.Points {
-			if p.LeftOut && !slices.Contains(ns, FormatSI(p.N)) {
-				ns = append(ns, FormatSI(p.N))
-			}
-		}
-		if len(ns) == 0 {
+		if !slices.ContainsFunc(s.Points, func(p CPEPoint) bool { return p.LeftOut }) {
 			continue
-		}
-		if len(ns) > 6 {
-			ns = append(ns[:5], fmt.Sprintf("… (%d sizes)", len(ns)))
 		}
 		st := s.style(i)
 		sc := &plotter.Scatter{GlyphStyle: draw.GlyphStyle{Color: st.Color, Radius: 3.3, Shape: glyph{shape: st.Shape, hollow: true}}}
-		leg.add(seriesName(s, i)+" runs left out of the fit at n = "+strings.Join(ns, ", "), sc)
+		leg.add(seriesName(s, i)+" runs left out of the fit at "+sizeList(s.Points, func(p CPEPoint) bool { return p.LeftOut }), sc)
 	}
 	if outl {
 		leg.add("residual outlier of the fit", &plotter.Scatter{GlyphStyle: draw.GlyphStyle{Color: color.Gray{Y: 0x40}, Radius: 5, Shape: draw.RingGlyph{}}})
 	}
+}
+
+// maxListed is the most sizes a legend entry names; more are counted.
+const maxListed = 5
+
+// sizeList names the sizes of the points that match, each once, in
+// increasing order: "n = 256, 512", or "n = 256, 512, … (26 sizes)".
+func sizeList(pts []CPEPoint, match func(CPEPoint) bool) string {
+	var ns []float64
+	for _, p := range pts {
+		if match(p) && !slices.Contains(ns, p.N) {
+			ns = append(ns, p.N)
+		}
+	}
+	slices.Sort(ns)
+	var parts []string
+	for _, n := range ns[:min(len(ns), maxListed)] {
+		parts = append(parts, FormatSI(n))
+	}
+	if len(ns) > maxListed {
+		parts = append(parts, fmt.Sprintf("… (%d sizes)", len(ns)))
+	}
+	return "n = " + strings.Join(parts, ", ")
 }
 
 // lineStyle is a series' line: its colour and dash pattern.
@@ -793,7 +798,7 @@ func (f *cpeFigure) upper(xlo, xhi float64, withZero bool, xt gplot.Ticker, ytic
 	for i, s := range f.series {
 		ps := panelSeries{style: s.style(i)}
 		for _, pt := range s.Points {
-			ps.pts = append(ps.pts, xyPoint{x: pt.x(), y: pt.Y, lo: pt.YLo, hi: pt.YHi, hollow: pt.NotConverged || pt.LeftOut, ring: pt.Outlier})
+			ps.pts = append(ps.pts, xyPoint{x: pt.x(), y: pt.Y, lo: pt.YLo, hi: pt.YHi, hollow: pt.LeftOut, crossed: pt.NotConverged, ring: pt.Outlier})
 		}
 		lo, hi := seriesRange(s)
 		if s.Fit != nil && hi > lo {
@@ -849,7 +854,7 @@ func (f *cpeFigure) lowerPanel(xlo, xhi float64, xt gplot.Ticker, yticks int) (*
 			if !ok {
 				continue
 			}
-			q := xyPoint{x: pt.x(), y: y, hollow: pt.NotConverged || pt.LeftOut, ring: pt.Outlier}
+			q := xyPoint{x: pt.x(), y: y, hollow: pt.LeftOut, crossed: pt.NotConverged, ring: pt.Outlier}
 			if pt.YLo != 0 || pt.YHi != 0 {
 				q.lo, _ = value(pt.x(), pt.YLo)
 				q.hi, _ = value(pt.x(), pt.YHi)
@@ -893,8 +898,8 @@ func (f *cpeFigure) lowerPanel(xlo, xhi float64, xt gplot.Ticker, yticks int) (*
 // xyPoint is a point to draw: hollow when it did not converge, ringed
 // when an outlier, with an error bar from lo to hi when they differ.
 type xyPoint struct {
-	x, y, lo, hi float64
-	hollow, ring bool
+	x, y, lo, hi          float64
+	hollow, crossed, ring bool
 }
 
 // addLine adds a polyline; on a log y axis, the points at or below 0 are
@@ -934,7 +939,7 @@ type xErr struct {
 // addPoints adds a series' points: error bars, then filled and hollow
 // markers, then outlier rings.
 func addPoints(p *gplot.Plot, pts []xyPoint, st Style) error {
-	var filled, hollow, rings, bars plotter.XYs
+	var filled, hollow, crossed, rings, bars plotter.XYs
 	var errs plotter.YErrors
 	for _, q := range pts {
 		xy := plotter.XY{X: q.x, Y: q.y}
@@ -942,9 +947,12 @@ func addPoints(p *gplot.Plot, pts []xyPoint, st Style) error {
 			bars = append(bars, xy)
 			errs = append(errs, struct{ Low, High float64 }{q.y - q.lo, q.hi - q.y})
 		}
-		if q.hollow {
+		switch {
+		case q.crossed:
+			crossed = append(crossed, xy)
+		case q.hollow:
 			hollow = append(hollow, xy)
-		} else {
+		default:
 			filled = append(filled, xy)
 		}
 		if q.ring {
@@ -966,6 +974,7 @@ func addPoints(p *gplot.Plot, pts []xyPoint, st Style) error {
 	}{
 		{filled, draw.GlyphStyle{Color: st.Color, Radius: 3, Shape: glyph{shape: st.Shape}}},
 		{hollow, draw.GlyphStyle{Color: st.Color, Radius: 3.3, Shape: glyph{shape: st.Shape, hollow: true}}},
+		{crossed, draw.GlyphStyle{Color: st.Color, Radius: 3.6, Shape: glyph{shape: st.Shape, crossed: true}}},
 		{rings, draw.GlyphStyle{Color: st.Color, Radius: 6.5, Shape: draw.RingGlyph{}}},
 	} {
 		if len(set.xy) == 0 {

@@ -2,10 +2,12 @@ package plot
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/cyclebench/cyclebench/stats"
 	"gonum.org/v1/gonum/stat/distuv"
+	"gonum.org/v1/plot/plotter"
 )
 
 // TestBand checks the band of Line against the textbook formula
@@ -80,5 +82,45 @@ func TestFormatSIStep(t *testing.T) {
 		if got := formatSI(tt.v, tt.step); got != tt.want {
 			t.Errorf("formatSI(%v, %v) = %q, want %q", tt.v, tt.step, got, tt.want)
 		}
+	}
+}
+
+// TestLegendSizes: the legend names each size once, in order, at most
+// maxListed of them, and marks "did not converge" and "left out of the
+// fit" with different glyphs (the issue's legend read "SweepSum4 not
+// converged at n = 256, 256, 256, 256, 256, … (26 sizes)").
+func TestLegendSizes(t *testing.T) {
+	var pts []CPEPoint
+	for rep := 0; rep < 6; rep++ {
+		for _, n := range []float64{256, 512, 768, 1024, 1280, 1536, 1792} {
+			pts = append(pts, CPEPoint{N: n, Y: 10 + n, NotConverged: n != 512, LeftOut: n == 512 && rep == 2})
+		}
+	}
+	got := sizeList(pts, func(p CPEPoint) bool { return p.NotConverged })
+	if want := "n = 256, 768, 1.024k, 1.28k, 1.536k, … (6 sizes)"; got != want {
+		t.Errorf("sizeList = %q, want %q", got, want)
+	}
+	fig, err := newCPEFigure([]CPESeries{{Name: "SweepSum4", Unit: "cycles", Points: pts}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	leg := &legend{}
+	fig.legend(leg)
+	var notConv, leftOut *legendEntry
+	for i, e := range leg.entries {
+		switch {
+		case strings.Contains(e.text, "did not converge at n = 256, 768"):
+			notConv = &leg.entries[i]
+		case strings.Contains(e.text, "left out of the fit at n = 512"):
+			leftOut = &leg.entries[i]
+		}
+	}
+	if notConv == nil || leftOut == nil {
+		t.Fatalf("legend %+v: want one entry for the sizes that did not converge and one for those left out", leg.entries)
+	}
+	a := notConv.thumbs[0].(*plotter.Scatter).GlyphStyle.Shape.(glyph)
+	b := leftOut.thumbs[0].(*plotter.Scatter).GlyphStyle.Shape.(glyph)
+	if a == b || !a.crossed || b.crossed || !b.hollow {
+		t.Errorf("glyphs %+v (not converged) and %+v (left out): want a crossed one and a hollow one", a, b)
 	}
 }

@@ -83,6 +83,9 @@ func StyleOf(i int) Style {
 type glyph struct {
 	shape  Shape
 	hollow bool
+	// crossed draws an × over the hollow shape: a point whose measurement
+	// did not converge, apart from one that is only left out of a fit.
+	crossed bool
 }
 
 var _ draw.GlyphDrawer = glyph{}
@@ -124,11 +127,20 @@ func (g glyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
 	default: // ShapeTriangleLeft
 		poly(3, math.Pi, r*1.3)
 	}
-	if g.hollow {
+	if g.hollow || g.crossed {
 		c.SetColor(color.White)
 		c.Fill(p)
 		c.SetLineStyle(draw.LineStyle{Color: sty.Color, Width: vg.Points(1.1)})
 		c.Stroke(p)
+		if g.crossed {
+			var x vg.Path
+			d := r * 0.8
+			x.Move(vg.Point{X: pt.X - d, Y: pt.Y - d})
+			x.Line(vg.Point{X: pt.X + d, Y: pt.Y + d})
+			x.Move(vg.Point{X: pt.X - d, Y: pt.Y + d})
+			x.Line(vg.Point{X: pt.X + d, Y: pt.Y - d})
+			c.Stroke(x)
+		}
 		return
 	}
 	c.SetColor(sty.Color)

@@ -29,6 +29,10 @@ type benchRun struct {
 // change of one within a file is worth a warning.
 var machineKeys = []string{"cpu", "vendor", "family", "model", "hypervisor", "counter", "goos", "goarch", "go"}
 
+// textTable matches the header line of cyclebench's text table of results
+// (run, cpe), which a user may have saved with > FILE.
+var textTable = regexp.MustCompile(`(?m)^\s*name\s+cycles\s+ticks\s+ns\b|^cpu: .*  counter: `)
+
 func parseBench(path string, data []byte) (File, error) {
 	f := File{Path: path, Format: FormatBench, Producer: ProducerGoTest}
 	es := newEntrySet(&f)
@@ -76,9 +80,13 @@ func parseBench(path string, data []byte) (File, error) {
 		if firstBad != nil {
 			return File{}, fmt.Errorf("%w: %s: no benchmark line could be read; the first: %w", ErrNoResults, path, firstBad)
 		}
+		if textTable.Match(data) {
+			return File{}, fmt.Errorf("%w: %s: a cyclebench text table (-format table), whose figures are rounded and unlabelled: save results with -o FILE.json (or FILE.txt, the Go benchmark format)", ErrFormat, path)
+		}
 		return File{}, fmt.Errorf("%w: %s: neither cyclebench JSON (a file starting with '{') nor the Go benchmark format (lines \"BenchmarkName  N  value unit ...\")", ErrFormat, path)
 	}
 	benchComments(&f, data, runs)
+	partialWarning(&f)
 	return f, nil
 }
 
@@ -278,6 +286,8 @@ func benchComments(f *File, data []byte, runs []benchRun) {
 			if v, err := strconv.ParseFloat(reStep.FindStringSubmatch(s)[1], 64); err == nil {
 				f.Machine.CounterStep = v
 			}
+		case strings.HasPrefix(s, "# partial: "):
+			f.Partial = strings.TrimPrefix(s, "# partial: ")
 		case strings.HasPrefix(s, "# warning: ") && before:
 			f.Notes = append(f.Notes, strings.TrimPrefix(s, "# warning: "))
 		case strings.HasPrefix(s, "# warning: "):

@@ -29,6 +29,10 @@ var (
 	// of the tool did not write are absent; they read as zero, and the
 	// warning says how they were taken.
 	ErrAbsentField = errors.New("results: field absent")
+	// ErrPartial (a warning in File.Warnings): the file says it holds
+	// less than was asked for (a signal stopped the command that wrote
+	// it); File.Partial says why.
+	ErrPartial = errors.New("results: partial output")
 	// ErrMachineChanged (a warning in File.Warnings): a benchmark file whose
 	// machine configuration (cpu:, goarch:, ...) changes part-way; the
 	// machine is the one of the first result.

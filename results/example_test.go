@@ -280,18 +280,24 @@ BenchmarkSum/four/n=64-8 1000  30 ns/op
 	fmt.Print(t)
 	// Output:
 	// machines:
-	//   a (baseline)  Machine A  a.txt (Go benchmark format)
-	//   b             Machine B  b.txt (Go benchmark format)
+	//   a (baseline)  Machine A
+	//                 a.txt (Go benchmark format)
+	//   b             Machine B
+	//                 b.txt (Go benchmark format)
 	//
-	// benchmark      a cycles    b cycles  ×a
-	// Sum/one/n=64      200.0  (40.00 ns)   -
-	// Sum/four/n=64     80.00  (30.00 ns)   -
+	//                     a           b
+	// benchmark      cycles      cycles  ×a
+	// Sum/one/n=64    200.0  (40.00 ns)   -
+	// Sum/four/n=64   80.00  (30.00 ns)   -
 	//
 	// fastest variants:
 	//   Sum n=64: four fastest on both machines: a (80.0 cycles/op, 2.50× one), b (30.0 ns/op, 1.33× one)
 	//
 	// notes:
-	//   - cycles are estimated core cycles per call (the core-clock ruler), comparable across machines whose counters differ; ratios are cycles over the baseline's (a): below 1 is fewer cycles than a
-	//   - b has no cycle figures — no cycles/op on its benchmark lines (go test without harness.Report); its cells give ns
-	//   - ±N% is the farther end of a cell's spread from its median; (… ns) is a cell without cycles; * marks runs that did not converge; - a missing benchmark
+	//   - cycles are estimated core cycles per call (the core-clock ruler), comparable across machines
+	//     whose counters differ; ratios are cycles over the baseline's (a): below 1 is fewer cycles than a
+	//   - b has no cycle figures — no cycles/op on its benchmark lines (go test without harness.Report);
+	//     its cells give ns
+	//   - ±N% is the farther end of a cell's spread from its median; (… ns) is a cell without cycles; *
+	//     marks runs that did not converge; - a missing benchmark
 }

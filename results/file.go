@@ -75,6 +75,10 @@ type File struct {
 	Entries []Entry
 	// Fits are the CPE fits of a cpe file, one per kernel, in file order.
 	Fits []Fit
+	// Partial, when not "", is why the file says it is partial (the
+	// "partial" field of a JSON header, a "# partial:" line): a signal
+	// stopped the command that wrote it before it had measured all.
+	Partial string
 	// Notes are the warnings the file itself records about its
 	// measurement (the header's "warnings", "# warning:" lines before the
 	// first result): what the tool said when it measured.

@@ -154,11 +154,13 @@ func (jr *jsonReader) expect(o jobject, kind string, keys ...string) {
 }
 
 // Expected keys of each kind of object. Fields newer versions add
-// (family, model, logical_cpus, quantum_ticks) are read when present and not
-// expected.
+// (family, model, logical_cpus, quantum_ticks, partial) are read when
+// present and not expected; so are the K-best settings k, eps and m, which
+// a report of go test's benchmarks leaves out (each benchmark's Config set
+// its own).
 var (
 	headerKeys = []string{"command", "cpu", "vendor", "hypervisor", "counter", "tsc_hz", "tsc_hz_source", "tsc_hz_ppm",
-		"core_cycles_per_tick", "tsc_step", "k", "eps", "m", "goos", "goarch", "go_version", "warnings"}
+		"core_cycles_per_tick", "tsc_step", "goos", "goarch", "go_version", "warnings"}
 	resultKeys = []string{"name", "mode", "cycles", "ticks", "ns", "converged", "samples", "repeat", "core_cycles_per_tick", "warnings"}
 	kernelKeys = []string{"name", "unit", "sizes", "core_cycles_per_tick", "fits", "points", "check", "warnings"}
 	fitKeys    = []string{"unit", "per_element", "per_element_ci95", "intercept", "intercept_ci95", "r2", "n"}
@@ -226,6 +228,7 @@ func parseJSON(path string, data []byte) (File, error) {
 		return File{}, fmt.Errorf("%w: %s: the report holds no result (an interrupted run?)", ErrNoResults, path)
 	}
 	jr.absentWarnings(&f)
+	partialWarning(&f)
 	return f, nil
 }
 
@@ -256,6 +259,7 @@ func (jr *jsonReader) header(o jobject, f *File) error {
 		get(jr, o, "header", "eps", num, &f.Settings.Epsilon),
 		get(jr, o, "header", "m", integer, &f.Settings.MaxSamples),
 		get(jr, o, "header", "warnings", "an array of strings", &f.Notes),
+		get(jr, o, "header", "partial", str, &f.Partial),
 	} {
 		if g != nil {
 			return g

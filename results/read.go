@@ -72,6 +72,14 @@ func Parse(name string, r io.Reader) (File, error) {
 	return parseBench(name, data)
 }
 
+// partialWarning adds the ErrPartial warning of a file that says it is
+// partial.
+func partialWarning(f *File) {
+	if f.Partial != "" {
+		f.Warnings = append(f.Warnings, fmt.Errorf("%w: %s: %s", ErrPartial, f.Path, f.Partial))
+	}
+}
+
 // lineAt returns the 1-based line of byte offset off in data.
 func lineAt(data []byte, off int64) int {
 	off = min(max(off, 0), int64(len(data)))

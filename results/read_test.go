@@ -198,6 +198,10 @@ func TestParseErrors(t *testing.T) {
 		{"blank", " \n\t\n", ErrFormat, []string{"empty"}},
 		{"JSON array", "\n[1, 2]", ErrFormat, []string{"x.json:2:", "array", `"results"`}},
 		{"prose", "hello\nworld\n", ErrFormat, []string{"neither cyclebench JSON", "Benchmark"}},
+		{"cyclebench's text table", "cpu: AMD EPYC  counter: rdtsc at 2596144000 Hz (2596.144000 MHz)  k=3 eps=0.01 m=1000  mode: throughput\n" +
+			"name             cycles    ticks       ns  cycles/elem  unit     R  samples  discarded  cs/mig/pf  spread  converged\n" +
+			"AddChain/n=100  94.2779  66.7961  25.7289       0.9428  ops   1519       32          1      1/0/0  0.308%  yes\n",
+			ErrFormat, []string{"a cyclebench text table", "-o FILE.json"}},
 		{"bad JSON", "{\n  \"results\": [\n    {\"name\": \"A\",,}\n  ]\n}", ErrSyntax, []string{"x.json:3:", "bad JSON"}},
 		{"cut short", "{\n  \"results\": [\n    {\"name\": \"A\"", ErrSyntax, []string{"x.json:3:", "cut short"}},
 		{"trailing data", "{\"results\": [{\"name\": \"A\", \"ns\": 1}]}\n\n{}", ErrSyntax, []string{"x.json:3:", "after the report"}},

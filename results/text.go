@@ -1,7 +1,10 @@
 package results
 
 import (
+	"fmt"
 	"math"
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -18,28 +21,64 @@ import (
 // Rows is for plain renderings (the command line has its own table
 // format): the figures themselves are in [Table.Rows].
 func (t *Table) TextRows() [][]string {
-	perElem := false
+	cols := make([]int, len(t.Columns))
+	for i := range cols {
+		cols[i] = i
+	}
+	return t.textRows(cols, t.perElem(), false)
+}
+
+// perElem reports whether any cell has per-element figures.
+func (t *Table) perElem() bool {
 	for _, r := range t.Rows {
 		for _, c := range r.Cells {
-			perElem = perElem || c.CyclesPerElem.N > 0 || c.NsPerElem.N > 0
+			if c.CyclesPerElem.N > 0 || c.NsPerElem.N > 0 {
+				return true
+			}
 		}
 	}
+	return false
+}
+
+// textRows is TextRows for the machines cols, with or without the
+// per-element columns; with names, the header is two rows, the machines'
+// names above their columns, so that a long name does not widen them all.
+func (t *Table) textRows(cols []int, perElem, names bool) [][]string {
 	base := t.Columns[t.Baseline].Name
+	if names {
+		base = t.label(t.Baseline)
+	}
 	head := []string{"benchmark"}
-	for ci, col := range t.Columns {
-		head = append(head, col.Name+" cycles")
+	top := []string{""}
+	for _, ci := range cols {
+		col := t.Columns[ci]
+		prefix := col.Name + " "
+		if names {
+			prefix = ""
+		}
+		top = append(top, t.label(ci))
+		head = append(head, prefix+"cycles")
 		if perElem {
-			head = append(head, col.Name+" c/elem")
+			top = append(top, "")
+			head = append(head, prefix+"c/elem")
 		}
 		if ci != t.Baseline {
+			top = append(top, "")
 			head = append(head, "×"+base)
 		}
 	}
 	out := [][]string{head}
+	if names {
+		out = [][]string{top, head}
+	}
 	for _, r := range t.Rows {
 		row := []string{r.Label()}
-		for ci, c := range r.Cells {
+		for _, ci := range cols {
+			c := r.Cells[ci]
 			op, elem, ratio := cellText(r, c)
+			if r.Fit && !perElem {
+				op = elem // the slope is all a fit row has
+			}
 			row = append(row, op)
 			if perElem {
 				row = append(row, elem)
@@ -91,42 +130,165 @@ func cellText(r Row, c Cell) (op, elem, ratio string) {
 	return fig(c.NS, "ns", true) + mark, fig(c.NsPerElem, "ns", false) + mark, ratio
 }
 
-// String renders the table as plain text: the machines (with the
-// baseline marked), the rows of [Table.TextRows] in aligned columns, the
-// verdicts and the notes.
-func (t *Table) String() string {
+// DefaultWidth is the width [Table.String] fits its text to: 100
+// columns, the most a terminal beside another shows.
+const DefaultWidth = 100
+
+// String is [Table.Text] at DefaultWidth.
+func (t *Table) String() string { return t.Text(DefaultWidth) }
+
+// Text renders the table as plain text at most width columns wide where
+// it can be (a benchmark name or a word longer than that cannot): the
+// machines (with the baseline marked), each with its label and file on
+// lines of their own; the rows of [Table.TextRows] in aligned columns; the
+// verdicts and the notes, wrapped. When the rows are wider than width,
+// the per-element columns are left out (a note says so; every figure is
+// in the JSON and CSV renderings); when they are still too wide, the
+// machines are shown in blocks of as many as fit, each block repeating
+// the benchmark column. width ≤ 0 means no limit.
+func (t *Table) Text(width int) string {
+	if width <= 0 {
+		width = math.MaxInt
+	}
 	var b strings.Builder
 	b.WriteString("machines:\n")
-	var ms [][]string
-	for ci, col := range t.Columns {
-		name := col.Name
+	var ms []string
+	for ci := range t.Columns {
+		name := t.label(ci)
 		if ci == t.Baseline {
 			name += " (baseline)"
 		}
-		ms = append(ms, []string{name, col.Machine.String(), col.Path + " (" + col.Format.String() + ")"})
+		ms = append(ms, name)
 	}
-	writeAligned(&b, "  ", ms, nil)
+	nameWidth := 0
+	for _, m := range ms {
+		nameWidth = max(nameWidth, len([]rune(m)))
+	}
+	indent := strings.Repeat(" ", 2+nameWidth+2)
+	for ci, col := range t.Columns {
+		first := "  " + ms[ci] + strings.Repeat(" ", nameWidth-len([]rune(ms[ci]))) + "  "
+		label := col.Machine.String()
+		if t.label(ci) != col.Name {
+			label = col.Name + ": " + label
+		}
+		for _, l := range wrap(label, width, first, indent) {
+			b.WriteString(l + "\n")
+		}
+		for _, l := range wrap(col.Path+" ("+col.Format.String()+")", width, indent, indent) {
+			b.WriteString(l + "\n")
+		}
+	}
 	b.WriteString("\n")
-	rows := t.TextRows()
-	right := make([]bool, len(rows[0]))
-	for i := 1; i < len(right); i++ {
-		right[i] = true
+	all := make([]int, len(t.Columns))
+	for i := range all {
+		all[i] = i
 	}
-	writeAligned(&b, "", rows, right)
+	perElem := t.perElem()
+	blocks := [][]int{all}
+	dropped := false
+	if perElem && alignedWidth(t.textRows(all, true, true)) > width {
+		perElem, dropped = false, true
+	}
+	if alignedWidth(t.textRows(all, perElem, true)) > width {
+		blocks = nil
+		var cur []int
+		for _, ci := range all {
+			if len(cur) > 0 && alignedWidth(t.textRows(append(slices.Clone(cur), ci), perElem, true)) > width {
+				blocks = append(blocks, cur)
+				cur = nil
+			}
+			cur = append(cur, ci)
+		}
+		blocks = append(blocks, cur)
+	}
+	for i, cols := range blocks {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		rows := t.textRows(cols, perElem, true)
+		right := make([]bool, len(rows[0]))
+		for i := 1; i < len(right); i++ {
+			right[i] = true
+		}
+		writeAligned(&b, "", rows, right)
+	}
 	if len(t.Verdicts) > 0 {
 		b.WriteString("\nfastest variants:\n")
 		for _, v := range t.Verdicts {
-			b.WriteString("  " + v.Text + "\n")
+			for _, l := range wrap(v.Text, width, "  ", "    ") {
+				b.WriteString(l + "\n")
+			}
 		}
 	}
-	if len(t.Notes) > 0 {
+	notes := slices.Clone(t.Notes)
+	if dropped {
+		notes = append(notes, fmt.Sprintf("the per-element figures are left out to fit %d columns: see -format csv or json", width))
+	}
+	if len(notes) > 0 {
 		b.WriteString("\nnotes:\n")
-		for _, n := range t.Notes {
-			b.WriteString("  - " + n + "\n")
+		notes = append(notes, "±N% is the farther end of a cell's spread from its median; (… ns) is a cell without cycles; * marks runs that did not converge; - a missing benchmark")
+		for _, n := range notes {
+			for _, l := range wrap(n, width, "  - ", "    ") {
+				b.WriteString(l + "\n")
+			}
 		}
-		b.WriteString("  - ±N% is the farther end of a cell's spread from its median; (… ns) is a cell without cycles; * marks runs that did not converge; - a missing benchmark\n")
 	}
 	return b.String()
+}
+
+// maxLabel is the longest column name the text table heads a column
+// with; a table with a longer one heads every column "m1", "m2", ... and
+// names them in the machines legend.
+const maxLabel = 16
+
+// label is the head of column ci in the text table: its name, or "m1",
+// "m2", ... for every column when a name is longer than maxLabel.
+func (t *Table) label(ci int) string {
+	for _, c := range t.Columns {
+		if len([]rune(c.Name)) > maxLabel {
+			return "m" + strconv.Itoa(ci+1)
+		}
+	}
+	return t.Columns[ci].Name
+}
+
+// alignedWidth is the width of rows as writeAligned lays them out.
+func alignedWidth(rows [][]string) int {
+	var widths []int
+	for _, row := range rows {
+		for i, c := range row {
+			if i >= len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], len([]rune(c)))
+		}
+	}
+	w := 2 * max(0, len(widths)-1)
+	for _, x := range widths {
+		w += x
+	}
+	return w
+}
+
+// wrap breaks text into lines of at most width runes at spaces, the first
+// line starting with first and the others with rest; a word longer than a
+// line stays whole.
+func wrap(text string, width int, first, rest string) []string {
+	var lines []string
+	line := first
+	empty := true
+	for _, w := range strings.Fields(text) {
+		if !empty && len([]rune(line))+1+len([]rune(w)) > width {
+			lines = append(lines, line)
+			line, empty = rest, true
+		}
+		if !empty {
+			line += " "
+		}
+		line += w
+		empty = false
+	}
+	return append(lines, line)
 }
 
 // writeAligned writes rows as columns padded to their widest cell, right

@@ -157,3 +157,50 @@ func TestComparePairedDetectable(t *testing.T) {
 		t.Errorf("a difference of Detectable = %v called in %v of the runs, want about %v", d, p, DetectablePower)
 	}
 }
+
+// TestComparePairedMinBand: MinBand raises a narrower derived or fixed band
+// to itself (source BandSpread), so a difference smaller than the sides'
+// own spread is not called; a wider band, or no band at all, is left as it
+// is; a MinBand outside [0, 1) is a bad parameter.
+func TestComparePairedMinBand(t *testing.T) {
+	a, b := pairedRun(7, 60, 6000, 2, 1, constRatio(1.01)) // a clear 1% difference
+	tests := []struct {
+		name       string
+		opt        CompareOptions
+		band       float64
+		source     string
+		verdict    string
+		detectable float64 // at least
+	}{
+		{"no floor", CompareOptions{}, -1, "", VerdictSlower, 0},
+		{"floor below the band", CompareOptions{NoiseBand: 0.005, MinBand: 0.001}, 0.005, BandFixed, VerdictSlower, 0.005},
+		{"floor above the difference", CompareOptions{MinBand: 0.02}, 0.02, BandSpread, VerdictSame, 0.02},
+		{"floor above a fixed band", CompareOptions{NoiseBand: 0.002, MinBand: 0.015}, 0.015, BandSpread, VerdictSame, 0.015},
+		{"no band asked", CompareOptions{NoiseBand: NoNoiseBand, MinBand: 0.02}, 0, BandNone, VerdictSlower, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := ComparePaired(a, b, tt.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.band >= 0 && (c.NoiseBand != tt.band || c.BandSource != tt.source) {
+				t.Errorf("band ±%v (%s), want ±%v (%s)", c.NoiseBand, c.BandSource, tt.band, tt.source)
+			}
+			if c.Verdict != tt.verdict {
+				t.Errorf("verdict %q (%s), want %q", c.Verdict, c.Reason, tt.verdict)
+			}
+			if c.Detectable < tt.detectable {
+				t.Errorf("detectable %v below the band %v", c.Detectable, tt.detectable)
+			}
+			if tt.source == BandSpread && !strings.Contains(c.Reason, "spread of the sides' own figures") {
+				t.Errorf("reason %q does not name the sides' spread", c.Reason)
+			}
+		})
+	}
+	for _, bad := range []float64{-0.1, 1, math.NaN(), math.Inf(1)} {
+		if _, err := ComparePaired(a, b, CompareOptions{MinBand: bad}); err == nil {
+			t.Errorf("MinBand %v: no error", bad)
+		}
+	}
+}

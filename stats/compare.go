@@ -20,6 +20,13 @@ const (
 	// run: nothing can be said about a difference, not even that there is
 	// none.
 	VerdictNoTest = "no test"
+	// VerdictInconclusive is the verdict of a comparison whose figures
+	// cannot be trusted together: a side's own figure did not settle (it
+	// did not converge), or two estimates of the same ratio disagree beyond
+	// their intervals. No test in this package returns it; callers that
+	// hold such checks (harness.Compare, cyclebench compare) put it in
+	// place of the test's verdict, with the reason.
+	VerdictInconclusive = "inconclusive"
 )
 
 // Values of [CompareOptions.NoiseBand] with a special meaning.
@@ -48,6 +55,9 @@ const (
 	// BandSystematic: derived ([CompareRuns]); CompareOptions.Systematic,
 	// the values' own systematic error, is the larger part.
 	BandSystematic = "systematic"
+	// BandSpread: CompareOptions.MinBand, the spread of the sides' own
+	// figures ([ComparePaired]), was wider than the band otherwise used.
+	BandSpread = "spread"
 )
 
 // DetectablePower is the probability with which a true difference of
@@ -104,6 +114,13 @@ type CompareOptions struct {
 	// band is at least Systematic; the others ignore it. 0 means none; must
 	// be finite, 0 ≤ Systematic < 1.
 	Systematic float64
+	// MinBand is the narrowest noise band [ComparePaired] may use, derived
+	// or fixed (not NoNoiseBand): the relative uncertainty of the figures
+	// each side is reported with, such as the spread of a K-best side's
+	// best samples. A ratio judged finer than the sides' own figures are
+	// known would contradict them. The others ignore it. 0 means no floor;
+	// must be finite, 0 ≤ MinBand < 1.
+	MinBand float64
 }
 
 // DefaultCompareOptions holds the defaults that zero fields select: α 0.05,
@@ -137,6 +154,8 @@ func (o CompareOptions) resolve() (CompareOptions, error) {
 		return o, fmt.Errorf("%w: Quantum = %v, want a finite value >= 0 (0 means unknown)", ErrBadParam, o.Quantum)
 	case !(o.Systematic >= 0 && o.Systematic < 1):
 		return o, fmt.Errorf("%w: Systematic = %v, want 0 <= Systematic < 1", ErrBadParam, o.Systematic)
+	case !(o.MinBand >= 0 && o.MinBand < 1):
+		return o, fmt.Errorf("%w: MinBand = %v, want 0 <= MinBand < 1", ErrBadParam, o.MinBand)
 	case o.RunTest != RunTestWelch && o.RunTest != RunTestMannWhitney:
 		return o, fmt.Errorf("%w: RunTest = %q, want %q or %q (\"\" means %q)", ErrBadParam, o.RunTest, RunTestWelch, RunTestMannWhitney, DefaultCompareOptions.RunTest)
 	}
@@ -190,10 +209,11 @@ type Comparison struct {
 	// NoiseBand is the relative half-width of the noise band used; 0 means
 	// none. A fixed band is CompareOptions.NoiseBand as given. A derived
 	// band (the default) is max(QuantumBand, DriftBand): the systematic
-	// errors of the measurement that the interval does not include.
+	// errors of the measurement that the interval does not include. Either
+	// is raised to CompareOptions.MinBand when that is wider.
 	NoiseBand float64
 	// BandSource says where NoiseBand came from: BandFixed, BandNone,
-	// BandQuantum or BandDrift.
+	// BandQuantum, BandDrift or BandSpread (MinBand).
 	BandSource string
 	// Quantum is the resolution of the samples used for QuantumBand:
 	// CompareOptions.Quantum when given; otherwise, when a value repeats
@@ -316,6 +336,9 @@ func ComparePaired(a, b []float64, opt CompareOptions) (Comparison, error) {
 			c.NoiseBand, c.BandSource = c.DriftBand, BandDrift
 		}
 	}
+	if c.BandSource != BandNone && opt.MinBand > c.NoiseBand {
+		c.NoiseBand, c.BandSource = opt.MinBand, BandSpread
+	}
 	c.Detectable = detectable(c.NoiseBand, lo, hi, opt.Confidence)
 	if !finite(c.Ratio, c.Lo, c.Hi, c.QuantumBand, c.DriftBand, c.Detectable) {
 		return Comparison{}, fmt.Errorf("%w: the ratio B/A %v (interval [%v, %v], quantum band %v) overflows float64: b and a too far apart or Quantum too large", ErrDegenerate, c.Ratio, c.Lo, c.Hi, c.QuantumBand)
@@ -437,6 +460,8 @@ func bandPhrase(band float64, source string) string {
 		return "noise band ±" + w + " derived from the ratio's drift within the run"
 	case BandSystematic:
 		return "noise band ±" + w + " of the values' systematic error"
+	case BandSpread:
+		return "noise band ±" + w + " set by the spread of the sides' own figures"
 	}
 	return "noise band ±" + w
 }

@@ -236,3 +236,14 @@ func ExampleCompareRuns() {
 	// detectable: 2.3%
 	// no test: 1 run per side (tested: false)
 }
+
+func ExampleSentence() {
+	// The paired ratio of two sums measured interleaved, and an A/A test.
+	fmt.Println(stats.Sentence("Sum1", "Sum4", 0.7725, 0.7713, 0.7736, stats.VerdictFaster, ""))
+	fmt.Println(stats.Sentence("Sum1", "Sum1'", 1.0002, 0.9991, 1.0013, stats.VerdictSame, ""))
+	fmt.Println(stats.Sentence("old", "new", 1.1, 0, 0, stats.VerdictNoTest, "no test: 1 run per side"))
+	// Output:
+	// Sum4 ran 1.294 ± 0.003 times faster than Sum1
+	// Sum1' and Sum1 ran equally fast: no significant difference (Sum1'/Sum1 = 1.0002, interval [0.9991, 1.0013])
+	// no verdict on new against old: 1 run per side
+}

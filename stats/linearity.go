@@ -53,6 +53,14 @@ type LinearityOptions struct {
 	// on noise of constant size 68%; when the counter's resolution rather
 	// than a relative spread limits the values, set Floor.
 	Absolute bool
+	// MinChange is the practical threshold: a departure from the line
+	// makes the verdict "not linear" only when, besides being significant,
+	// it moves the cost by more than MinChange (relative) at some size
+	// measured, which is how far it moves the cost per element there
+	// (0.01: 1%). A curvature that bends 42.61 cycles per element into
+	// 42.73 is real and of no use to anyone. 0 means significance alone;
+	// must be finite, 0 ≤ MinChange < 1. harness.CPE sets it to ε.
+	MinChange float64
 }
 
 // DefaultLinearityOptions holds the defaults that zero fields select.
@@ -85,8 +93,17 @@ type Linearity struct {
 	// Break is the test of two lines against one.
 	Break Break
 	// Alpha and Floor are the options used, defaults filled in; Floor is
-	// at least the rounding floor OutlierRelFloor·max|y|.
-	Alpha, Floor float64
+	// at least the rounding floor OutlierRelFloor·max|y|. MinChange is
+	// the practical threshold used.
+	Alpha, Floor, MinChange float64
+	// MaxRel is the largest residual of the line relative to the line,
+	// max |r|/|ŷ| over the points: how far a departure the runs test sees
+	// moves the cost.
+	MaxRel float64
+	// Complexity, when the verdict is not linear, holds the fits of
+	// y = a + b·f(n) for f = n, n log n and n², best first (see
+	// [ComplexityFits]): which growth the cost follows.
+	Complexity []ComplexityFit
 	// Relative reports whether the tests weighted the points by 1/y²
 	// (noise proportional to y): true unless Absolute was asked or a y is
 	// not positive (then a warning says so).
@@ -118,10 +135,14 @@ type Curvature struct {
 	// PValue is the two-sided p-value of T.
 	PValue float64
 	// MaxDev is the largest |quadratic − line| over the x measured, in y's
-	// unit: how far the curvature moves the fit.
-	MaxDev float64
+	// unit: how far the curvature moves the fit; MaxRel the largest
+	// |quadratic − line| / |line|, relative.
+	MaxDev, MaxRel float64
 	// Significant is PValue < Alpha and MaxDev > Floor.
 	Significant bool
+	// Fails is Significant and MaxRel > MinChange: the curvature makes the
+	// verdict not linear.
+	Fails bool
 }
 
 // Break tests whether two lines, one for the sizes below some point and one
@@ -154,10 +175,13 @@ type Break struct {
 	// PValue is min(1, Splits × the split's p-value).
 	PValue float64
 	// MaxDev is the largest |two lines − one line| over the x measured at
-	// that split, in y's unit.
-	MaxDev float64
+	// that split, in y's unit; MaxRel the same relative to the line.
+	MaxDev, MaxRel float64
 	// Significant is PValue < Alpha and MaxDev > Floor.
 	Significant bool
+	// Fails is Significant and MaxRel > MinChange: the break makes the
+	// verdict not linear.
+	Fails bool
 }
 
 // SignRuns is the Wald–Wolfowitz runs test on the signs of the residuals
@@ -185,6 +209,9 @@ type SignRuns struct {
 	PValue float64
 	// Significant is PValue < Alpha.
 	Significant bool
+	// Fails is Significant and Linearity.MaxRel > MinChange: the pattern
+	// makes the verdict not linear.
+	Fails bool
 }
 
 // LackOfFit tests whether y grows linearly with x, as a cost per element
@@ -225,6 +252,8 @@ func LackOfFit(x, y []float64, opt LinearityOptions) (Linearity, error) {
 		return Linearity{}, fmt.Errorf("%w: MinR2 = %v, want 0 < MinR2 <= 1 (0 means %v)", ErrBadParam, opt.MinR2, DefaultLinearityOptions.MinR2)
 	case !(opt.Floor >= 0) || math.IsInf(opt.Floor, 0):
 		return Linearity{}, fmt.Errorf("%w: Floor = %v, want a finite value >= 0", ErrBadParam, opt.Floor)
+	case !(opt.MinChange >= 0 && opt.MinChange < 1):
+		return Linearity{}, fmt.Errorf("%w: MinChange = %v, want 0 <= MinChange < 1", ErrBadParam, opt.MinChange)
 	}
 	f, err := LinearFit(x, y)
 	if err != nil {
@@ -236,7 +265,7 @@ func LackOfFit(x, y []float64, opt LinearityOptions) (Linearity, error) {
 	}
 	l := Linearity{
 		N: f.N, R2: f.R2, MinR2: opt.MinR2,
-		Alpha: opt.Alpha, Floor: max(opt.Floor, OutlierRelFloor*yMax),
+		Alpha: opt.Alpha, Floor: max(opt.Floor, OutlierRelFloor*yMax), MinChange: opt.MinChange,
 	}
 	l.Relative = !opt.Absolute
 	if l.Relative {
@@ -261,23 +290,31 @@ func LackOfFit(x, y []float64, opt LinearityOptions) (Linearity, error) {
 	slices.SortStableFunc(order, func(i, j int) int { return cmp.Compare(x[i], x[j]) })
 	l.Runs = signRuns(order, r, l.Alpha, l.Floor)
 	l.Break = breakTest(order, x, y, v, r, l.Alpha, l.Floor)
+	for i := range y {
+		if fit := y[i] - r[i]; fit != 0 {
+			l.MaxRel = max(l.MaxRel, math.Abs(r[i]/fit))
+		}
+	}
+	l.Curvature.Fails = l.Curvature.Significant && l.Curvature.MaxRel > l.MinChange
+	l.Break.Fails = l.Break.Significant && l.Break.MaxRel > l.MinChange
+	l.Runs.Fails = l.Runs.Significant && l.MaxRel > l.MinChange
 
 	c, b := l.Curvature, l.Break
 	if !finite(c.Coef, c.SE, c.T, c.PValue, c.MaxDev, b.F, b.PValue, b.MaxDev, l.Runs.PValue) {
 		return Linearity{}, fmt.Errorf("%w: the tests overflowed (curvature t %v, break F %v): y too large or too far apart", ErrDegenerate, c.T, b.F)
 	}
 	var failed []string
-	if l.Curvature.Significant {
+	if l.Curvature.Fails {
 		c := l.Curvature
-		failed = append(failed, fmt.Sprintf("curvature (t = %s, p = %s, up to %s off the line)", fmtG(c.T, 3), fmtG(c.PValue, 2), fmtG(c.MaxDev, 3)))
+		failed = append(failed, fmt.Sprintf("curvature (t = %s, p = %s, up to %s = %s off the line)", fmtG(c.T, 3), fmtG(c.PValue, 2), fmtG(c.MaxDev, 3), fmtPct(c.MaxRel)))
 	}
-	if l.Break.Significant {
+	if l.Break.Fails {
 		b := l.Break
-		failed = append(failed, fmt.Sprintf("a break at %s (F = %s, p = %s over %d splits, up to %s off the line)", fmtG(b.At, 6), fmtG(b.F, 3), fmtG(b.PValue, 2), b.Splits, fmtG(b.MaxDev, 3)))
+		failed = append(failed, fmt.Sprintf("a break at %s (F = %s, p = %s over %d splits, up to %s = %s off the line)", fmtG(b.At, 6), fmtG(b.F, 3), fmtG(b.PValue, 2), b.Splits, fmtG(b.MaxDev, 3), fmtPct(b.MaxRel)))
 	}
-	if l.Runs.Significant {
+	if l.Runs.Fails {
 		r := l.Runs
-		failed = append(failed, fmt.Sprintf("residual signs in %d runs where %s are expected (p = %s)", r.Runs, fmtG(r.Expected, 3), fmtG(r.PValue, 2)))
+		failed = append(failed, fmt.Sprintf("residual signs in %d runs where %s are expected (p = %s, residuals up to %s)", r.Runs, fmtG(r.Expected, 3), fmtG(r.PValue, 2), fmtPct(l.MaxRel)))
 	}
 	if l.R2 < l.MinR2 {
 		failed = append(failed, fmt.Sprintf("R² %s < %s", fmtG(l.R2, 6), fmtG(l.MinR2, 6)))
@@ -294,24 +331,38 @@ func LackOfFit(x, y []float64, opt LinearityOptions) (Linearity, error) {
 		l.Reason = LinearityLinear + ": " + l.passed()
 	}
 	l.Linear = l.Verdict == LinearityLinear
+	if l.Verdict == LinearityNotLinear {
+		l.Complexity, _ = ComplexityFits(x, y) // nil when a size is not positive: no growth law then
+	}
 	if !l.Curvature.Tested {
 		l.Warnings = append(l.Warnings, fmt.Errorf("%w: no curvature test: %d points at %d distinct sizes, want at least 4 points at 3 sizes", ErrTooFew, l.N, distinct(x)))
 	}
 	return l, nil
 }
 
-// passed describes the criteria a linear fit met.
+// passed describes the criteria a linear fit met: a test that found a
+// departure too small to matter says how small.
 func (l Linearity) passed() string {
 	var parts []string
-	if c := l.Curvature; c.Tested {
+	under := "under the practical threshold " + fmtPct(l.MinChange)
+	switch c := l.Curvature; {
+	case c.Significant:
+		parts = append(parts, fmt.Sprintf("a curvature of at most %s (t = %s, p = %s), %s", fmtPct(c.MaxRel), fmtG(c.T, 3), fmtG(c.PValue, 2), under))
+	case c.Tested:
 		parts = append(parts, fmt.Sprintf("no curvature (p = %s)", fmtG(c.PValue, 2)))
 	}
-	if b := l.Break; b.Tested {
+	switch b := l.Break; {
+	case b.Significant:
+		parts = append(parts, fmt.Sprintf("a break at %s of at most %s (p = %s), %s", fmtG(b.At, 6), fmtPct(b.MaxRel), fmtG(b.PValue, 2), under))
+	case b.Tested:
 		parts = append(parts, fmt.Sprintf("no break (p = %s)", fmtG(b.PValue, 2)))
 	}
-	if r := l.Runs; r.Tested {
+	switch r := l.Runs; {
+	case r.Significant:
+		parts = append(parts, fmt.Sprintf("residual signs in %d runs (p = %s) but within %s, %s", r.Runs, fmtG(r.PValue, 2), fmtPct(l.MaxRel), under))
+	case r.Tested:
 		parts = append(parts, fmt.Sprintf("residual signs random (%d runs, p = %s)", r.Runs, fmtG(r.PValue, 2)))
-	} else {
+	default:
 		parts = append(parts, fmt.Sprintf("%d of %d residuals within ±%s", l.Runs.Zeros, l.N, fmtG(l.Floor, 3)))
 	}
 	parts = append(parts, fmt.Sprintf("R² %s ≥ %s", fmtG(l.R2, 6), fmtG(l.MinR2, 6)))
@@ -372,6 +423,9 @@ func lineTests(x, y, v []float64, alpha, floor float64) (Curvature, []float64) {
 		e := r[i] - k*w[i]
 		sse += v[i] * e * e
 		c.MaxDev = max(c.MaxDev, math.Abs(k*w[i]))
+		if line := y[i] - r[i]; line != 0 {
+			c.MaxRel = max(c.MaxRel, math.Abs(k*w[i]/line))
+		}
 	}
 	c.Tested = true
 	c.DoF = n - 3
@@ -487,6 +541,9 @@ func breakTest(order []int, x, y, v, r []float64, alpha, floor float64) Break {
 			two = a2 + s2*xs[k]
 		}
 		b.MaxDev = max(b.MaxDev, math.Abs(two-line))
+		if line != 0 {
+			b.MaxRel = max(b.MaxRel, math.Abs((two-line)/line))
+		}
 	}
 	b.Significant = b.PValue < alpha && b.MaxDev > floor
 	return b

@@ -13,7 +13,9 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -171,7 +173,8 @@ type flagSet struct {
 	exits                 string      // the exit statuses, for -h
 	args                  []string    // positional arguments, wherever they stood
 	stdout                io.Writer
-	packages              bool // the flag set of a subcommand's package mode (gotest.go)
+	packages              bool           // the flag set of a subcommand's package mode (gotest.go)
+	after                 []func() error // run by parse once the flags are in, in order
 }
 
 // newFlagSet returns a flag set for subcommand name whose -h prints to
@@ -282,10 +285,24 @@ func flagDefault(f *flag.Flag, usage string) string {
 }
 
 // parse parses args, flags and positional arguments in any order ("--"
-// ends the flags). -h prints the usage and returns errHelp (which run
-// turns into success); any other parse error becomes a one-line
-// *usageError.
+// ends the flags), then runs the after hooks (values that depend on other
+// flags, such as -format on -o's extension). -h prints the usage and
+// returns errHelp (which run turns into success); any other parse error
+// becomes a one-line *usageError.
 func (fs *flagSet) parse(args []string) error {
+	if err := fs.parseArgs(args); err != nil {
+		return err
+	}
+	for _, f := range fs.after {
+		if err := f(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// parseArgs is parse without the hooks.
+func (fs *flagSet) parseArgs(args []string) error {
 	fs.args = nil
 	for {
 		err := fs.Parse(args)
@@ -405,7 +422,31 @@ const (
 	formatBench = "bench"
 	formatJSON  = "json"
 	formatCSV   = "csv"
+	formatMD    = "md"
 )
+
+// formatOfPath is the output format -o FILE's extension asks for among
+// allowed: .json, .csv, .md, and .txt or .bench for the Go benchmark format
+// (go test -bench > old.txt is the convention benchstat users know); ""
+// when the extension says nothing, or names a format the subcommand does
+// not write (then -format's default stays).
+func formatOfPath(path string, allowed []string) string {
+	var f string
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".json":
+		f = formatJSON
+	case ".csv":
+		f = formatCSV
+	case ".md", ".markdown":
+		f = formatMD
+	case ".txt", ".bench":
+		f = formatBench
+	}
+	if !slices.Contains(allowed, f) {
+		return ""
+	}
+	return f
+}
 
 // out is where a subcommand's output goes: results to stdout or to -o
 // FILE (atomically) in -format, warnings and notes to stderr unless -q,
@@ -431,13 +472,34 @@ func addOutputFlags(fs *flagSet, stdout, stderr io.Writer, withStrict bool, form
 		}
 		return nil
 	})
-	fs.StringVar(&o.path, "o", "", "write the results to `FILE` (atomically: a reader never sees half of it) instead of stdout")
+	fs.StringVar(&o.path, "o", "", outUsage(formats))
 	fs.BoolVar(&o.quiet, "q", false, "quiet: no warnings, progress or \"wrote FILE\" on stderr (errors and the failure summary remain)")
 	if withStrict {
 		fs.BoolVar(&o.strict, "strict", false, "exit 1 when any result did not converge, even one that missed ε by less than ε")
 		fs.exits = exitsMeasure
 	}
+	fs.after = append(fs.after, func() error {
+		if o.path != "" && given(fs, "format", "json") == "" {
+			if f := formatOfPath(o.path, formats); f != "" {
+				o.format = f
+			}
+		}
+		return nil
+	})
 	return o
+}
+
+// outUsage is -o's help: what the file's extension selects among formats.
+func outUsage(formats []string) string {
+	var ext []string
+	for _, e := range []struct{ what, format string }{{".json JSON", formatJSON}, {".csv CSV", formatCSV},
+		{".txt or .bench the Go benchmark format", formatBench}, {".md markdown", formatMD}} {
+		if slices.Contains(formats, e.format) {
+			ext = append(ext, e.what)
+		}
+	}
+	return "write the results to `FILE` (atomically: a reader never sees half of it) instead of stdout;\n" +
+		"unless -format is given, the extension picks the format: " + strings.Join(ext, ", ")
 }
 
 // check fails on a bad -o path before anything is measured.

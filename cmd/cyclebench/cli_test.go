@@ -260,9 +260,9 @@ func TestHelp(t *testing.T) {
 	flagsOf := map[string][]string{
 		"info":      {"-format table|json|csv", "-json", "-cpu N", "-duration DURATION", "-o FILE", "-q"},
 		"calibrate": {"-json", "-cpu N", "-duration DURATION", "-method bracket|sleep|both"},
-		"run":       {"-format table|bench|json|csv", "-strict", "-q", "-o FILE", "-bench REGEXP", "-max-time DURATION"},
-		"cpe":       {"-format table|bench|json|csv", "-strict", "-plot FILE", "-plot-size WxH"},
-		"compare":   {"-format table|bench|json|csv", "-strict", "-plot FILE", "-plot-size WxH", "-noise BAND"},
+		"run":       {"-format table|bench|json|csv|md", "-strict", "-q", "-o FILE", "-bench REGEXP", "-max-time DURATION"},
+		"cpe":       {"-format table|bench|json|csv|md", "-strict", "-plot FILE", "-plot-size WxH"},
+		"compare":   {"-format table|bench|json|csv|md", "-strict", "-plot FILE", "-plot-size WxH", "-noise BAND"},
 		"validate":  {"-format table|json|csv", "-json", "-quick"},
 		"clocks":    {"-format table|json|csv", "-json", "-demo none|utilisation"},
 		"version":   {"-format table|json|csv", "-json", "-deps"},

@@ -6,7 +6,6 @@ import (
 	"io"
 	"math"
 	"strconv"
-	"strings"
 
 	benchexamples "github.com/cyclebench/cyclebench/bench_examples"
 	"github.com/cyclebench/cyclebench/harness"
@@ -40,25 +39,31 @@ written by cyclebench run or cpe (-format json or bench, any version) or by go
 test -bench (with or without harness.Report).
 
 Two files, A and B (-baseline picks A), are compared result by result in
-cycles (frequency-independent) and ns. Measured again later, the same code
-moves by more than one run's own interval, so files are compared by the
-spread between their runs (Welch's t test on the logarithms of the per-run
-values): that needs at least 2 runs of a result on each side (run -count 2 or
-more); with 1 run per side there is no test, and the output says so.
+cycles (frequency-independent) and ns, each with a verdict and a one-line
+summary. Measured again later, the same code moves by more than one run's
+own interval, so files are compared by the spread between their runs
+(Welch's t test on the logarithms of the per-run values): that needs at
+least 2 runs of a result on each side, which cyclebench run -o FILE writes
+(3 by default); with 1 run per side there is no test, and the output says
+which flag to add.
 
 Three files or more (or two with -matrix) make the matrix of kernels ×
-machines: each file a column labelled with its machine (CPU, core, counter
-and its frequency, hypervisor, Go version), each cell the median of the file's
-runs in core cycles per call and per element, with its spread (-spread) and its
-ratio to the baseline file. Cycles compare across machines whose counters
+machines: each machine a column labelled with its machine (CPU, core, counter
+and its frequency, hypervisor, Go version), each cell the median of its runs
+in core cycles per call and per element, with its spread (-spread) and its
+ratio to the baseline file. Files of one machine (same CPU, counter, platform
+and Go) are pooled as the runs of one column (-per-file keeps a column per
+file); a file that is not a result file (a glob that caught a README) is
+skipped with a warning. The text fits 100 columns: per-element figures are
+left out first, then the machines come in blocks. Cycles compare across machines whose counters
 differ; a file without cycles (measured with -no-cycles, go test without
 harness.Report) shows its ns, and the notes say why; a kernel a machine lacks
 is "-". Below the table, each family of variants (Combine1..6, Psum1/2, a
 user's Sum/one and Sum/four) gets its verdict: which variant is fastest on
 which machine, by how much. -format json writes the matrix (package results'
 Table), csv one row per kernel and machine, bench (also with two files) every
-run of every file as one benchmark stream with a "machine:" configuration line that benchstat
--col machine lays out as the same matrix. -plot draws grouped bars of cycles
+run of every file as one benchmark stream with a "machine:" configuration
+line, which benchstat -col machine lays out as the same matrix. -plot draws grouped bars of cycles
 per element (per call for kernels without elements) with the runs' spread,
 or a heat map of the ratios to the baseline (-plot-kind).`
 
@@ -121,7 +126,7 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	meas := addMeasureFlags(fs, false)
 	fs.example("cyclebench compare -a AddChain -b AddChain -na 10000 -nb 10010", "can it see 10 ADDs in 10000 (0.1%)?")
 	fs.example("cyclebench compare -a Psum1 -b Psum2 -range 100:2000:100 -plot psum.svg", "the two kernels' costs per element, with a picture")
-	fs.example("cyclebench compare old.json new.json", "two files of cyclebench run -count 5 -format json, result by result")
+	fs.example("cyclebench compare old.json new.json", "two files of cyclebench run -o old.json and -o new.json, result by result")
 	fs.example("cyclebench compare -names zen5,zen4,arm -baseline zen4 -bench 'Combine|Psum' zen5.json zen4.json arm.txt -plot m.svg",
 		"three machines' Combine and Psum kernels relative to zen4: the matrix, the fastest variants, a picture")
 	if err := fs.parse(args); err != nil {
@@ -225,6 +230,7 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 		B: measured{Result: c.B, Kernel: kb.Name, N: sizeB, Unit: kb.Unit, Check: checkWord(insB.Check()), bench: "B/" + c.B.Name, elemOK: insB.Elements > 0}}
 	h.Warnings = append(h.Warnings, errorStrings(c.Warnings)...)
 	if in.exitCode() != 0 {
+		h.Partial = fmt.Sprintf("interrupted by %s after %d pairs", in.signal(), len(c.TicksA))
 		h.Warnings = append(h.Warnings, fmt.Sprintf("interrupted by a signal after %d pairs", len(c.TicksA)))
 	}
 	if err := o.emit(func(w io.Writer) error { return writeLiveComparison(w, o.format, h, cmp) }); err != nil {
@@ -233,13 +239,13 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	if cmp.Stats.N > 0 {
 		s := cmp.Stats
 		bars := plot.Comparison{Groups: []string{c.B.Name + " / " + c.A.Name}, Unit: "ratio B/A (paired, 95% CI)", Ratio: true, NoiseBand: s.NoiseBand,
-			Series: []plot.BarSeries{{Name: "B/A", Bars: []plot.Bar{{Value: s.Ratio, Lo: math.Min(s.Lo, s.Ratio), Hi: math.Max(s.Hi, s.Ratio)}}}}}
-		title := fmt.Sprintf("%s vs %s on %s: %s", c.B.Name, c.A.Name, orDash(h.CPU), s.Verdict)
+			Series: []plot.BarSeries{{Name: "B/A", Bars: []plot.Bar{{Value: s.Ratio, Lo: math.Min(c.Lo, s.Ratio), Hi: math.Max(c.Hi, s.Ratio), Label: c.Verdict}}}}}
+		title := fmt.Sprintf("%s on %s", c.Sentence(), orDash(h.CPU))
 		if err := pf.write(o, func(w io.Writer, f string, opt plot.Options) error { return plot.Compare(w, f, bars, opt) }, plot.Options{Title: title}); err != nil {
 			return err
 		}
 	}
-	o.warnAll(resultWarnings(h, []measured{cmp.A, cmp.B}))
+	o.warnResults(resultWarnings(h, []measured{cmp.A, cmp.B}))
 	return o.status(in, resultsFailure([]measured{cmp.A, cmp.B}, o.strict, cfg, "sides"))
 }
 
@@ -278,9 +284,24 @@ func compareSavedFiles(o *out, pf *plotFlags, mf *matrixFlags, paths []string, o
 	if err := pf.check(); err != nil {
 		return err
 	}
-	files, err := readFiles(paths, keep)
+	if len(mf.opt.Names) > 0 && len(mf.opt.Names) != len(paths) {
+		return usageErrorf("-names %q: %d names for %d files (want one per file)", mf.names, len(mf.opt.Names), len(paths))
+	}
+	// Three files or more make the matrix, which skips a file it cannot
+	// read (a glob that caught a README) rather than stopping.
+	files, kept, skipped, err := readFiles(paths, keep, len(paths) > 2)
 	if err != nil {
 		return err
+	}
+	if len(mf.opt.Names) > 0 {
+		var names []string
+		for _, i := range kept {
+			names = append(names, mf.opt.Names[i])
+		}
+		mf.opt.Names = names
+	}
+	for _, w := range skipped {
+		o.warn(w)
 	}
 	base, err := mf.selectBaseline(files)
 	if err != nil {
@@ -288,6 +309,11 @@ func compareSavedFiles(o *out, pf *plotFlags, mf *matrixFlags, paths []string, o
 	}
 	if len(files) > 2 || mf.matrix || o.format == formatBench {
 		mf.opt.Baseline = base
+		if len(paths) > 2 || mf.matrix {
+			if files, err = mf.pool(files); err != nil {
+				return err
+			}
+		}
 		return compareMatrix(o, pf, mf, files)
 	}
 	a, b := files[base], files[1-base]
@@ -329,19 +355,22 @@ func writeLiveComparison(w io.Writer, format string, h header, c liveComparison)
 			_, err := fmt.Fprintf(w, "# compare: no comparison: interrupted before %d pairs\n", harness.MinPairs)
 			return err
 		}
-		_, err := fmt.Fprintf(w, "# compare: B/A = %.5f, 95%% CI [%.5f, %.5f], p = %s (%s, %d pairs of %d calls, ABBA interleaved): %s\n",
-			s.Ratio, s.Lo, s.Hi, pString(s.PValue), s.Test, s.N, c.Repeat, verdictLine(s))
+		_, err := fmt.Fprintf(w, "# compare: B/A = %.5f, 95%% CI [%.5f, %.5f], p = %s (%s, %d pairs of %d calls, ABBA interleaved): %s\n# compare: %s\n",
+			s.Ratio, s.Lo, s.Hi, pString(s.PValue), s.Test, s.N, c.Repeat, verdictLine(c.Verdict, c.Reason, s.Ratio), c.Sentence())
 		return err
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s  core: %s cycles/tick\n\n", h.line(), sig(c.A.CyclesPerTick, 5))
+	d := newDoc(format)
+	d.line(fmt.Sprintf("%s%s  core: %s cycles/tick", h.partialLine(), h.line(), sig(c.A.CyclesPerTick, 5)))
+	d.blank()
 	t := resultTable(header{}, nil)
 	t.cols = append([]col{{name: "", left: true}}, t.cols...)
 	for _, m := range []measured{c.A, c.B} {
 		t.rows = append(t.rows, append([]any{m.bench[:1]}, resultTable(header{}, []measured{m}).rows[0]...))
 	}
-	t.writeText(&b)
-	b.WriteString("\n")
+	if err := d.table(t); err != nil {
+		return err
+	}
+	d.blank()
 	kv := kvTable()
 	if s.N == 0 {
 		kv.kv("B/A", "no comparison: interrupted before %d pairs", harness.MinPairs)
@@ -350,28 +379,30 @@ func writeLiveComparison(w io.Writer, format string, h header, c liveComparison)
 		if s.Exact {
 			exact = "exact"
 		}
-		kv.kv("B/A", "%.5f  (95%% CI %.5f to %.5f; the same in cycles, ticks and ns: A and B ran interleaved)", s.Ratio, s.Lo, s.Hi)
+		kv.kv("B/A", "%.5f  (typical pairs, Hodges–Lehmann: 95%% CI %.5f to %.5f; the same in cycles, ticks and ns: A and B ran interleaved)", s.Ratio, s.Lo, s.Hi)
 		kv.kv("p", "%s  (Wilcoxon signed-rank, %s; %d pairs of %d calls, %d equal)", pString(s.PValue), exact, s.N, c.Repeat, s.Zeros)
-		kv.kv("best B/A", "%.5f  (ratio of the two sides' best samples, the figures above)", c.BestRatio)
-		kv.kv("verdict", "%s", verdictLine(s))
+		kv.kv("best B/A", "%.5f  (the two sides' best samples, the figures above: %.5f to %.5f within their K best)", c.BestRatio, c.BestLo, c.BestHi)
+		kv.kv("verdict", "%s", verdictLine(c.Verdict, c.Reason, s.Ratio))
 		kv.kv("resolution", "a difference of %s would be detected in 80%% of such runs (%s)", pct(s.Detectable, 2), bandText(s))
+		kv.kv("summary", "%s", c.Sentence())
 	}
 	kv.kv("took", "%s ms measuring, %d rounds", sig(float64(c.Wall.Microseconds())/1000, 3), c.Rounds)
-	kv.writeText(&b)
-	_, err := io.WriteString(w, b.String())
-	return err
+	if err := d.table(kv); err != nil {
+		return err
+	}
+	return d.writeTo(w)
 }
 
-// verdictLine says the verdict in words, with the size of the difference
-// and why.
-func verdictLine(s stats.Comparison) string {
-	switch s.Verdict {
+// verdictLine says a verdict in words, with the size of the difference
+// (from ratio B/A) and why.
+func verdictLine(verdict, reason string, ratio float64) string {
+	switch verdict {
 	case stats.VerdictSlower:
-		return fmt.Sprintf("slower: B takes %s more than A (%s)", pct(s.Ratio-1, 3), s.Reason)
+		return fmt.Sprintf("slower: B takes %s more than A (%s)", pct(ratio-1, 3), reason)
 	case stats.VerdictFaster:
-		return fmt.Sprintf("faster: B takes %s less than A (%s)", pct(1-s.Ratio, 3), s.Reason)
+		return fmt.Sprintf("faster: B takes %s less than A (%s)", pct(1-ratio, 3), reason)
 	}
-	return fmt.Sprintf("%s (%s)", s.Verdict, s.Reason)
+	return fmt.Sprintf("%s (%s)", verdict, reason)
 }
 
 // bandText describes the noise band of a comparison.
@@ -383,6 +414,8 @@ func bandText(s stats.Comparison) string {
 		return "fixed noise band ±" + pct(s.NoiseBand, 2)
 	case stats.BandDrift:
 		return "noise band ±" + pct(s.NoiseBand, 2) + " from the drift of the ratio between the run's halves"
+	case stats.BandSpread:
+		return "noise band ±" + pct(s.NoiseBand, 2) + " from the spread of a side's K best samples"
 	}
 	return fmt.Sprintf("noise band ±%s from the counter quantum, %s ticks per call", pct(s.NoiseBand, 2), sig(s.Quantum, 3))
 }
@@ -392,11 +425,11 @@ func liveTable(c liveComparison) *table {
 	s := c.Stats
 	t := &table{}
 	for _, n := range []string{"a", "b", "cycles_a", "cycles_b", "ticks_a", "ticks_b", "ns_a", "ns_b", "ratio", "ratio_lo", "ratio_hi", "p_value", "pairs", "repeat",
-		"noise_band", "band_source", "detectable", "verdict", "reason"} {
+		"noise_band", "band_source", "detectable", "best_ratio", "best_ratio_lo", "best_ratio_hi", "verdict", "reason", "summary"} {
 		t.cols = append(t.cols, col{name: n})
 	}
 	t.add(c.A.Name, c.B.Name, c.A.Cycles, c.B.Cycles, c.A.Ticks, c.B.Ticks, c.A.Nanoseconds, c.B.Nanoseconds,
-		s.Ratio, s.Lo, s.Hi, s.PValue, s.N, c.Repeat, s.NoiseBand, s.BandSource, s.Detectable, s.Verdict, s.Reason)
+		s.Ratio, s.Lo, s.Hi, s.PValue, s.N, c.Repeat, s.NoiseBand, s.BandSource, s.Detectable, c.BestRatio, c.BestLo, c.BestHi, c.Verdict, c.Reason, c.Sentence())
 	return t
 }
 
@@ -406,6 +439,8 @@ type liveJSON struct {
 	B           jsonResult `json:"b"`
 	Ratio       float64    `json:"ratio"`
 	BestRatio   float64    `json:"best_ratio"`
+	BestLo      float64    `json:"best_ratio_lo"`
+	BestHi      float64    `json:"best_ratio_hi"`
 	Lo          float64    `json:"ratio_lo"`
 	Hi          float64    `json:"ratio_hi"`
 	Confidence  float64    `json:"confidence"`
@@ -424,6 +459,8 @@ type liveJSON struct {
 	Significant bool       `json:"significant"`
 	Verdict     string     `json:"verdict"`
 	Reason      string     `json:"reason"`
+	Paired      string     `json:"paired_verdict"` // the paired test's alone
+	Summary     string     `json:"summary"`
 	Repeat      int        `json:"repeat"`
 	Rounds      int        `json:"rounds"`
 	WallSeconds float64    `json:"wall_seconds"`
@@ -433,10 +470,12 @@ type liveJSON struct {
 
 func liveReport(h header, c liveComparison) liveJSON {
 	s := c.Stats
-	j := liveJSON{header: h, A: toJSON(c.A), B: toJSON(c.B), Ratio: s.Ratio, BestRatio: c.BestRatio, Lo: s.Lo, Hi: s.Hi, Confidence: s.Confidence,
+	j := liveJSON{header: h, A: toJSON(c.A), B: toJSON(c.B), Ratio: s.Ratio, BestRatio: c.BestRatio, BestLo: c.BestLo, BestHi: c.BestHi,
+		Lo: s.Lo, Hi: s.Hi, Confidence: s.Confidence,
 		PValue: s.PValue, Test: s.Test, Exact: s.Exact, Pairs: s.N, Zeros: s.Zeros, Alpha: s.Alpha, NoiseBand: s.NoiseBand,
 		BandSource: s.BandSource, Quantum: s.Quantum, QuantumBand: s.QuantumBand, DriftBand: s.DriftBand, Detectable: s.Detectable,
-		Significant: s.Significant, Verdict: s.Verdict, Reason: s.Reason, Repeat: c.Repeat, Rounds: c.Rounds, WallSeconds: c.Wall.Seconds(),
+		Significant: c.Significant, Verdict: c.Verdict, Reason: c.Reason, Paired: s.Verdict, Summary: c.Sentence(),
+		Repeat: c.Repeat, Rounds: c.Rounds, WallSeconds: c.Wall.Seconds(),
 		TicksA: c.TicksA, TicksB: c.TicksB}
 	if s.N == 0 {
 		j.Verdict, j.Reason = stats.VerdictNoTest, fmt.Sprintf("interrupted before %d pairs", harness.MinPairs)
@@ -476,6 +515,7 @@ func compareCPE(o *out, pf *plotFlags, cfg harness.Config, ka, kb benchexamples.
 	}
 	hoistSweepWarnings(&h, swept)
 	if in.exitCode() != 0 {
+		h.Partial = fmt.Sprintf("interrupted by %s: the sweeps are incomplete, the slopes not compared", in.signal())
 		h.Warnings = append(h.Warnings, "interrupted by a signal: the sweeps are incomplete, the slopes not compared")
 	}
 	if err := o.emit(func(w io.Writer) error { return writeCPEComparison(w, o.format, h, swept, c, in.exitCode() == 0) }); err != nil {
@@ -487,7 +527,7 @@ func compareCPE(o *out, pf *plotFlags, cfg harness.Config, ka, kb benchexamples.
 			return err
 		}
 	}
-	o.warnAll(cpeWarnings(h, swept))
+	o.warnResults(cpeWarnings(h, swept))
 	return o.status(in, sweepFailure(swept, o.strict, cfg))
 }
 

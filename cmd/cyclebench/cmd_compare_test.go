@@ -40,7 +40,8 @@ func TestCompareUsageErrors(t *testing.T) {
 		{"baseline matches nothing", []string{"compare", "-baseline", "Xeon", a, b}, `baseline "Xeon" matches no file`},
 		{"baseline out of range", []string{"compare", "-baseline", "3", a, b}, `baseline "3"`},
 		{"names for other files", []string{"compare", "-names", "x,y,z", "-matrix", a, b}, "3 names for 2 files"},
-		{"names twice", []string{"compare", "-names", "x,x", "-matrix", a, b}, `"x" given twice`},
+		{"one name for two machines", []string{"compare", "-names", "x,x", "-matrix", machineFiles()[0], machineFiles()[1]}, "are not one machine's"},
+		{"names twice with -per-file", []string{"compare", "-names", "x,x", "-per-file", "-matrix", a, b}, `"x" given twice`},
 		{"bench not a regexp", []string{"compare", "-bench", "(", a, b}, "not a regular expression"},
 		{"bench matches nothing", []string{"compare", "-bench", "Nope", a, b}, "matches no benchmark"},
 		{"plot kind", []string{"compare", "-plot-kind", "pie", a, b}, "want one of auto, bars, heat"},
@@ -77,23 +78,23 @@ func TestCompareFileErrors(t *testing.T) {
 		name  string
 		files [2]string
 		want  string
+		usage bool // bad input (exit status 2): a file that cannot be read as a result file
 	}{
-		{"truncated JSON", [2]string{td("compare_a.json"), trunc}, "truncated.json:"},
-		{"not a result file", [2]string{other, td("compare_a.json")}, `a JSON object without "results" or "kernels"`},
-		{"same name, other element unit", [2]string{td("compare_a.json"), td("compare_units.json")}, "AddChain/n=1000 counts ops in"},
-		{"same name, no common unit", [2]string{td("compare_a.txt"), td("compare_bunits.txt")}, "no figure to compare"},
-		{"no name in common", [2]string{td("compare_a.json"), unrelated}, "no benchmark name in common"},
+		{"truncated JSON", [2]string{td("compare_a.json"), trunc}, "truncated.json:", true},
+		{"not a result file", [2]string{other, td("compare_a.json")}, `a JSON object without "results" or "kernels"`, true},
+		{"same name, other element unit", [2]string{td("compare_a.json"), td("compare_units.json")}, "AddChain/n=1000 counts ops in", false},
+		{"same name, no common unit", [2]string{td("compare_a.txt"), td("compare_bunits.txt")}, "no figure to compare", false},
+		{"no name in common", [2]string{td("compare_a.json"), unrelated}, "no benchmark name in common", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			outPath := filepath.Join(dir, "out.txt")
+			outPath := filepath.Join(dir, "out.cmp") // .txt would ask for the benchmark format
 			out, _, err := runCLI(t, "compare", "-o", outPath, tt.files[0], tt.files[1])
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err = %v, want one saying %q", err, tt.want)
 			}
-			var ue *usageError
-			if errors.As(err, &ue) {
-				t.Errorf("a bad file is a usage error: %v", err)
+			if st := exitStatus(err, io.Discard); st != map[bool]int{true: exitUsage, false: exitFailure}[tt.usage] {
+				t.Errorf("exit status %d for %v (usage error: %v)", st, err, tt.usage)
 			}
 			if out != "" {
 				t.Errorf("stdout %q", out)
@@ -147,7 +148,7 @@ func TestCompareFilesGolden(t *testing.T) {
 		})
 	}
 	t.Run("-o", func(t *testing.T) {
-		path := filepath.Join(t.TempDir(), "cmp.txt")
+		path := filepath.Join(t.TempDir(), "cmp.out") // an extension that picks no format
 		out, _, err := runCLI(t, "compare", "-o", path, td("compare_a.json"), td("compare_b.json"))
 		if err != nil || out != "" {
 			t.Fatalf("run: %v, stdout %q", err, out)

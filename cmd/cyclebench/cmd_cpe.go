@@ -289,6 +289,7 @@ func runCPE(args []string, stdout, stderr io.Writer) error {
 	}
 	hoistSweepWarnings(&h, done)
 	if in.exitCode() != 0 {
+		h.Partial = fmt.Sprintf("interrupted by %s: the sweep is incomplete", in.signal())
 		h.Warnings = append(h.Warnings, "interrupted by a signal: the sweep is incomplete")
 	}
 	if err := o.emit(func(w io.Writer) error { return writeCPE(w, o.format, h, done) }); err != nil {
@@ -300,20 +301,27 @@ func runCPE(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	o.warnAll(cpeWarnings(h, done))
+	o.warnResults(cpeWarnings(h, done))
 	return o.status(in, sweepFailure(done, o.strict, cfg))
 }
 
 // cpeWarnings lists the warnings of sweeps for stderr.
-func cpeWarnings(h header, swept []*sweptKernel) []string {
-	ws := h.Warnings
+func cpeWarnings(h header, swept []*sweptKernel) []warning {
+	var ws []warning
+	for _, w := range h.Warnings {
+		ws = append(ws, warning{text: w})
+	}
 	for _, s := range swept {
 		if s.check != "" && s.check != "ok" {
-			ws = append(ws, fmt.Sprintf("%s: output check failed: %s", s.res.Name, s.check))
+			ws = append(ws, warning{s.res.Name, "output check failed: " + s.check})
 		}
-		ws = append(ws, errorStrings(s.res.Warnings)...)
+		for _, w := range s.res.Warnings {
+			ws = append(ws, warning{s.res.Name, w.Error()})
+		}
 		for _, p := range s.res.Points {
-			ws = append(ws, errorStrings(p.Warnings)...)
+			for _, w := range p.Warnings {
+				ws = append(ws, warning{p.Name, w.Error()})
+			}
 		}
 	}
 	return ws
@@ -350,13 +358,14 @@ func writeCPE(w io.Writer, format string, h header, swept []*sweptKernel) error 
 		}
 		return writeResultBench(w, h, rs)
 	}
-	var b strings.Builder
-	b.WriteString(h.line() + "\n")
+	d := newDoc(format)
+	d.line(h.partialLine() + h.line())
 	for _, s := range swept {
-		writeCPEKernel(&b, s)
+		if err := writeCPEKernel(d, s); err != nil {
+			return err
+		}
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return d.writeTo(w)
 }
 
 // linearityText is the verdict line of a fit: "not linear in n: curvature
@@ -379,17 +388,33 @@ func linearityText(s *sweptKernel) string {
 	return text
 }
 
+// growthText offers, for a cost that is not linear in n, the fits of
+// other growth laws, best first: "n² fits best: 1.2e+03 + 0.5·n² cycles
+// (residuals 0.4% rms, R² 0.99998); n log n: 12% rms; n: 30% rms".
+func growthText(fits []stats.ComplexityFit, unit, elem string) string {
+	if len(fits) == 0 {
+		return ""
+	}
+	b := fits[0]
+	s := fmt.Sprintf("%s fits best: %s %s %s·%s %s (residuals %s rms, R² %s)", b.Growth, sig(b.Intercept, 4), map[bool]string{true: "−", false: "+"}[b.Coef < 0],
+		sig(math.Abs(b.Coef), 4), b.Growth, unit, pct(b.RMSRel, 2), sig(b.R2, 6))
+	for _, f := range fits[1:] {
+		s += fmt.Sprintf("; %s: %s rms", f.Growth, pct(f.RMSRel, 2))
+	}
+	return s + " (n in " + elem + "s)"
+}
+
 // linearityShort names the criteria a fit failed, for a plot's title:
 // "curvature, R² 0.942".
 func linearityShort(l stats.Linearity) string {
 	var why []string
-	if l.Curvature.Significant {
+	if l.Curvature.Fails {
 		why = append(why, "curvature")
 	}
-	if l.Break.Significant {
+	if l.Break.Fails {
 		why = append(why, "a break at n="+sig(l.Break.At, 6))
 	}
-	if l.Runs.Significant {
+	if l.Runs.Fails {
 		why = append(why, "residual signs in runs")
 	}
 	if l.R2 < l.MinR2 {
@@ -464,22 +489,27 @@ func hoistSweepWarnings(h *header, swept []*sweptKernel) {
 }
 
 // writeCPEKernel writes one kernel's verdict, points and fit.
-func writeCPEKernel(b *strings.Builder, s *sweptKernel) {
+func writeCPEKernel(d *doc, s *sweptKernel) error {
 	r := s.res
 	elem := elemWord(s.kernel.Unit)
-	fmt.Fprintf(b, "\n%s: %d sizes", r.Name, s.sizeCount())
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %d sizes", r.Name, s.sizeCount())
 	if len(r.Points) > s.sizeCount() {
-		fmt.Fprintf(b, ", %d runs", len(r.Points))
+		fmt.Fprintf(&b, ", %d runs", len(r.Points))
 	}
-	fmt.Fprintf(b, ", n in %s", s.kernel.Unit)
+	fmt.Fprintf(&b, ", n in %s", s.kernel.Unit)
 	if r.CyclesPerTick > 0 {
-		fmt.Fprintf(b, ", core %s cycles/tick", sig(r.CyclesPerTick, 5))
+		fmt.Fprintf(&b, ", core %s cycles/tick", sig(r.CyclesPerTick, 5))
 	}
-	b.WriteString("\n")
-	if s.fitted() {
-		fmt.Fprintf(b, "fit        %s\n", linearityText(s))
-	}
+	d.blank()
+	d.heading(b.String())
 	pf, unit := s.res.Primary()
+	if s.fitted() {
+		d.line("fit        " + linearityText(s))
+		if g := growthText(s.res.Linearity.Complexity, unit, elem); g != "" {
+			d.line("growth     " + g)
+		}
+	}
 	t := &table{cols: []col{{name: "n"}, {name: "cycles"}, {name: "cycles/" + elem, digits: 4}, {name: "ticks"}, {name: "ns"},
 		{name: "residual", digits: 3}, {name: "R"}, {name: "samples"}, {name: "converged", left: true}}}
 	outl := map[int]bool{}
@@ -515,10 +545,12 @@ func writeCPEKernel(b *strings.Builder, s *sweptKernel) {
 			t.cols[j].csv = !slices.ContainsFunc(t.rows, func(row []any) bool { return row[j] != nil })
 		}
 	}
-	t.writeText(b)
+	if err := d.table(t); err != nil {
+		return err
+	}
 	if !s.fitted() {
-		fmt.Fprintf(b, "fit        none: %d sizes, a fit needs %d\n", s.sizeCount(), harness.MinSizes)
-		return
+		d.line(fmt.Sprintf("fit        none: %d sizes, a fit needs %d", s.sizeCount(), harness.MinSizes))
+		return nil
 	}
 	kv := kvTable()
 	kv.kv("CPE", "%s ± %s %s/%s (95%% CI)", sig(pf.Slope, 5), sig(pf.SlopeCI, 2), unit, elem)
@@ -541,7 +573,7 @@ func writeCPEKernel(b *strings.Builder, s *sweptKernel) {
 	if l := leftOutText(s); l != "" {
 		kv.kv("left out", "%s", l)
 	}
-	kv.writeText(b)
+	return d.table(kv)
 }
 
 func joinInts(xs []int) string {
@@ -563,6 +595,14 @@ type linearityJSON struct {
 	BreakP     float64 `json:"break_p"`
 	BreakAt    float64 `json:"break_at,omitempty"`
 	RunsP      float64 `json:"runs_p"`
+	// MaxDeviation is the largest departure from the line a test found,
+	// relative to the line, and MinChange the practical threshold it was
+	// held to (ε).
+	MaxDeviation float64 `json:"max_deviation"`
+	MinChange    float64 `json:"practical_threshold"`
+	// Growth, when the cost is not linear, holds the fits of cost =
+	// intercept + coef·f(n) for f = n, n log n, n², best first.
+	Growth []stats.ComplexityFit `json:"growth,omitempty"`
 }
 
 type cpeKernelJSON struct {
@@ -591,7 +631,8 @@ func cpeKernelReport(s *sweptKernel) cpeKernelJSON {
 	l := r.Linearity
 	k := cpeKernelJSON{Name: r.Name, Unit: s.kernel.Unit, Sizes: r.Sizes, CyclesPerTick: r.CyclesPerTick,
 		Linearity: linearityJSON{Verdict: cmpOr(l.Verdict, stats.LinearityUnchecked), Linear: l.Linear, Reason: linearityText(s), R2: l.R2,
-			CurvatureP: l.Curvature.PValue, BreakP: l.Break.PValue, BreakAt: l.Break.At, RunsP: l.Runs.PValue},
+			CurvatureP: l.Curvature.PValue, BreakP: l.Break.PValue, BreakAt: l.Break.At, RunsP: l.Runs.PValue,
+			MaxDeviation: max(l.Curvature.MaxRel, l.Break.MaxRel, l.MaxRel), MinChange: l.MinChange, Growth: l.Complexity},
 		Fits: []results.FitJSON{}, Points: []jsonResult{}, Check: s.check, Warnings: errorStrings(r.Warnings)}
 	if k.Sizes == nil {
 		k.Sizes = []int{}
@@ -885,7 +926,7 @@ func cpeSources(args []string, stdout, stderr io.Writer) error {
 			if errors.Is(err, os.ErrNotExist) {
 				return usageErrorf("%q: no such file (and not a package pattern: those start with ./ or ../, or contain /...)", p)
 			}
-			return fmt.Errorf("%s", strings.TrimPrefix(err.Error(), "results: "))
+			return unreadable(err)
 		}
 		files = append(files, f)
 	}
@@ -903,6 +944,9 @@ func cpeSources(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	h := sourceHeader("cpe", files[0])
+	if len(paths) == 0 {
+		h = withThisMachine(h, g) // go test ran here
+	}
 	for _, f := range files[1:] {
 		h.Warnings = append(h.Warnings, errorStrings(f.Warnings)...)
 		if f.Machine.CPU != files[0].Machine.CPU {
@@ -912,6 +956,7 @@ func cpeSources(args []string, stdout, stderr io.Writer) error {
 	h.Warnings = append(h.Warnings, ws...)
 	hoistSweepWarnings(&h, swept)
 	if in.exitCode() != 0 {
+		h.Partial = fmt.Sprintf("interrupted by %s: go test was stopped, the sweeps are incomplete", in.signal())
 		h.Warnings = append(h.Warnings, "interrupted by a signal: go test was stopped, the sweeps are incomplete")
 	}
 	if err := o.emit(func(w io.Writer) error { return writeCPE(w, o.format, h, swept) }); err != nil {
@@ -921,7 +966,7 @@ func cpeSources(args []string, stdout, stderr io.Writer) error {
 	if err := pf.write(o, func(w io.Writer, f string, opt plot.Options) error { return plot.CPE(w, f, series, opt) }, opt); err != nil {
 		return err
 	}
-	o.warnAll(cpeWarnings(h, swept))
+	o.warnResults(cpeWarnings(h, swept))
 	return o.status(in, sweepFailure(swept, o.strict, noLimit))
 }
 

@@ -11,6 +11,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -24,29 +25,45 @@ import (
 )
 
 // readFiles reads the result files of a comparison and keeps the
-// benchmarks whose name matches keep (nil keeps all). A file that does not
-// exist is a usage error; one that does not parse is an error naming the
-// file and the line.
-func readFiles(paths []string, keep *regexp.Regexp) ([]results.File, error) {
-	files := make([]results.File, len(paths))
+// benchmarks whose name matches keep (nil keeps all). A file that cannot be
+// read as a result file (missing, unreadable, empty, not a result file,
+// malformed) is bad input: a usage error naming the file (and the line);
+// with skip, it is left out instead, with a warning (a glob such as
+// results/* that caught a README), and the error comes only when fewer
+// than two files are left. kept lists the indices in paths of the files
+// returned.
+func readFiles(paths []string, keep *regexp.Regexp, skip bool) (files []results.File, kept []int, warnings []string, err error) {
 	for i, p := range paths {
 		f, err := results.Read(p)
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, usageErrorf("%w", err)
+		if err != nil && skip {
+			warnings = append(warnings, "skipped a file: "+withoutPackages.Replace(err.Error()))
+			continue
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, nil, unreadable(err)
 		}
 		if keep != nil {
 			f.Entries = slices.DeleteFunc(f.Entries, func(e results.Entry) bool { return !keep.MatchString(e.Name) })
 			f.Fits = slices.DeleteFunc(f.Fits, func(fit results.Fit) bool { return !keep.MatchString(fit.Kernel) })
 		}
-		files[i] = f
+		files, kept = append(files, f), append(kept, i)
+	}
+	if len(files) < 2 {
+		return nil, nil, nil, usageErrorf("%d of the %d files given could be read as result files (want two or more; %s)", len(files), len(paths), strings.Join(warnings, "; "))
 	}
 	if keep != nil && !slices.ContainsFunc(files, func(f results.File) bool { return len(f.Entries)+len(f.Fits) > 0 }) {
-		return nil, usageErrorf("-bench %q matches no benchmark in the files", keep)
+		return nil, nil, nil, usageErrorf("-bench %q matches no benchmark in the files", keep)
 	}
-	return files, nil
+	return files, kept, warnings, nil
+}
+
+// unreadable is a result file that cannot be read, as the usage error it
+// is: the command was given bad input, not a measurement that failed.
+func unreadable(err error) error {
+	if errors.Is(err, os.ErrPermission) || errors.Is(err, os.ErrNotExist) || strings.Contains(err.Error(), "-o FILE") {
+		return usageErrorf("%w", err)
+	}
+	return usageErrorf("%w (want a file of cyclebench run or cpe with -o FILE.json or FILE.txt, or of go test -bench)", err)
 }
 
 // fileWarnings are the files' own warnings (lines skipped, fields an older
@@ -152,11 +169,14 @@ func figuresOf(f results.File, e results.Entry) *figures {
 // machines' counters run at different rates.
 var compareUnits = []string{"cycles/op", "ns/op", "cycles/elem", "ns/elem"}
 
-// fileRow is one benchmark present in both files.
+// fileRow is one benchmark present in both files, with the verdict of its
+// first figure (cycles/op where both files have it) in one sentence.
 type fileRow struct {
 	Name    string       `json:"name"`
 	Unit    string       `json:"unit,omitempty"`
 	Metrics []fileMetric `json:"metrics"`
+	Verdict string       `json:"verdict"`
+	Summary string       `json:"summary"`
 }
 
 // fileMetric compares one unit between the runs of each side
@@ -244,6 +264,17 @@ func compareFiles(a, b results.File, opt stats.CompareOptions) (*fileComparison,
 			return nil, fmt.Errorf("%s has units [%s] in %s but [%s] in %s: no figure to compare", ra.name, strings.Join(ra.units, " "), a.Path, strings.Join(rb.units, " "), b.Path)
 		}
 		row := fileRow{Name: ra.name, Unit: cmpOr(ra.unit, rb.unit)}
+		// A run whose K best samples did not agree is not a figure the
+		// tool vouches for: no verdict rests on it.
+		var unsettled []string
+		for _, side := range []struct {
+			name string
+			e    results.Entry
+		}{{"A", ea}, {"B", eb}} {
+			if n := notConverged(side.e); n > 0 {
+				unsettled = append(unsettled, fmt.Sprintf("%d of %d runs of %s did not converge", n, len(side.e.Runs), side.name))
+			}
+		}
 		for _, u := range units {
 			// The derived noise band is half the values' resolution, or the
 			// systematic error of the unit when that is larger.
@@ -263,9 +294,20 @@ func compareFiles(a, b results.File, opt stats.CompareOptions) (*fileComparison,
 			if err != nil {
 				return nil, fmt.Errorf("comparing %s %s: %w", ra.name, u, err)
 			}
-			row.Metrics = append(row.Metrics, fileMetric{Unit: u, A: rc.CenterA, B: rc.CenterB, Ratio: rc.Ratio, Lo: rc.Lo, Hi: rc.Hi, PValue: rc.PValue,
-				SpreadA: rc.SpreadA, SpreadB: rc.SpreadB, NoiseBand: rc.NoiseBand, Detectable: rc.Detectable, Verdict: rc.Verdict, Reason: rc.Reason, CountA: rc.NA, CountB: rc.NB})
+			m := fileMetric{Unit: u, A: rc.CenterA, B: rc.CenterB, Ratio: rc.Ratio, Lo: rc.Lo, Hi: rc.Hi, PValue: rc.PValue,
+				SpreadA: rc.SpreadA, SpreadB: rc.SpreadB, NoiseBand: rc.NoiseBand, Detectable: rc.Detectable, Verdict: rc.Verdict, Reason: rc.Reason, CountA: rc.NA, CountB: rc.NB}
+			switch {
+			case !rc.Tested:
+				m.Reason += "; " + noTestRemedy(a, b)
+			case len(unsettled) > 0:
+				m.Verdict, m.Reason = stats.VerdictInconclusive, strings.Join(unsettled, ", ")+" (the test alone: "+rc.Verdict+")"
+			}
+			row.Metrics = append(row.Metrics, m)
 		}
+		m := row.Metrics[0]
+		row.Verdict = m.Verdict
+		reason, _, _ := strings.Cut(m.Reason, "; ") // without the remedy, said once
+		row.Summary = stats.Sentence(sideName(a, b, true), sideName(a, b, false), m.Ratio, m.Lo, m.Hi, m.Verdict, reason) + " (" + m.Unit + ")"
 		c.Rows = append(c.Rows, row)
 	}
 	for _, e := range b.Entries {
@@ -300,6 +342,42 @@ func compareFiles(a, b results.File, opt stats.CompareOptions) (*fileComparison,
 		return nil, fmt.Errorf("%s and %s have no benchmark name in common", a.Path, b.Path)
 	}
 	return c, nil
+}
+
+// notConverged counts the runs of e that the file says did not converge.
+func notConverged(e results.Entry) int {
+	n := 0
+	for _, r := range e.Runs {
+		if r.NotConverged {
+			n++
+		}
+	}
+	return n
+}
+
+// noTestRemedy says how to get the runs a test needs: which flag to add,
+// for the kind of files compared.
+func noTestRemedy(a, b results.File) string {
+	switch {
+	case a.Producer == results.ProducerGoTest || b.Producer == results.ProducerGoTest:
+		return "measure each side with go test -bench ... -count 6 (benchstat wants 6 runs, this test 2)"
+	case a.Format == results.FormatCPEJSON || b.Format == results.FormatCPEJSON:
+		return fmt.Sprintf("a cpe file holds one sweep: for a test of single sizes, save each side with cyclebench run -bench KERNEL -n SIZE -o FILE (%d runs)", fileCount)
+	}
+	return fmt.Sprintf("measure each side with several runs: cyclebench run -o FILE writes %d, or add -count N (at least 2)", fileCount)
+}
+
+// sideName names file a (first true) or b in a summary: its file name,
+// or "A" and "B" when the two names are the same.
+func sideName(a, b results.File, first bool) string {
+	na, nb := filepath.Base(a.Path), filepath.Base(b.Path)
+	if na == nb {
+		na, nb = "A", "B"
+	}
+	if first {
+		return na
+	}
+	return nb
 }
 
 // fitLine is a fit in cycles, or in ticks without the ruler; "" when it
@@ -342,7 +420,8 @@ func benchstatHint(c *fileComparison) string {
 func verdictText(m fileMetric) string {
 	switch m.Verdict {
 	case stats.VerdictNoTest:
-		return m.Reason
+		reason, _, _ := strings.Cut(m.Reason, "; ") // the remedy is said once, below the table
+		return reason
 	case stats.VerdictSlower, stats.VerdictFaster:
 		return fmt.Sprintf("%s (%s)", m.Verdict, signedSig((m.Ratio-1)*100, 3)+"%")
 	}
@@ -382,42 +461,57 @@ func writeFileComparison(w io.Writer, format string, c *fileComparison) error {
 		}
 		return t.writeCSV(w)
 	}
-	var b strings.Builder
+	d := newDoc(format)
 	meta := &table{cols: []col{{name: "", left: true}, {name: "A", left: true}, {name: "B", left: true}}}
 	meta.add("file", c.A.Path, c.B.Path)
 	meta.add("format", c.A.Format.String(), c.B.Format.String())
 	for _, k := range c.Keys {
 		meta.add(k, metaValue(c.A, k), metaValue(c.B, k))
 	}
-	meta.writeText(&b)
+	if err := d.table(meta); err != nil {
+		return err
+	}
 	if len(c.Rows) > 0 {
-		b.WriteString("\n")
-		metricsTable(c, false).writeText(&b)
+		d.blank()
+		if err := d.table(metricsTable(c, false)); err != nil {
+			return err
+		}
+		d.blank()
+		noTest := false
+		for _, r := range c.Rows {
+			d.item(r.Name + ": " + r.Summary)
+			noTest = noTest || r.Verdict == stats.VerdictNoTest
+		}
+		if noTest {
+			d.line("no test with 1 run on a side: " + noTestRemedy(c.A, c.B))
+		}
 	}
 	if len(c.Fits) > 0 {
-		b.WriteString("\n")
+		d.blank()
 		t := &table{cols: []col{{name: "CPE", left: true}, {name: "A"}, {name: "B"}, {name: "B/A", digits: 5}, {name: "verdict", left: true}}}
 		for _, f := range c.Fits {
 			t.add(f.Name+" ("+f.Unit+")", sig(f.A, 5)+" ± "+sig(f.ACI, 2), sig(f.B, 5)+" ± "+sig(f.BCI, 2), f.Ratio, f.Reason)
 		}
-		t.writeText(&b)
-		b.WriteString("a sweep's ± is its own run's interval; a difference between runs needs the sweep repeated on each side\n")
+		if err := d.table(t); err != nil {
+			return err
+		}
+		d.line("a sweep's ± is its own run's interval; a difference between runs needs the sweep repeated on each side")
 	}
-	b.WriteString("\nA and B are the geometric means of each side's runs (runs: A/B); the test compares\n" +
+	d.blank()
+	d.para("A and B are the geometric means of each side's runs (runs: A/B); the test compares\n" +
 		"the spread between runs (Welch's t on the logarithms) and needs 2 runs per side;\n" +
 		"per-element figures (in -format json and csv) have the ratios of the per-op ones.\n" +
-		"cycles are core cycles (frequency-independent); ticks are left out: the two counters may run at different rates\n")
+		"cycles are core cycles (frequency-independent); ticks are left out: the two counters may run at different rates")
 	if len(c.OnlyA) > 0 {
-		fmt.Fprintf(&b, "only in A: %s\n", strings.Join(c.OnlyA, ", "))
+		d.line("only in A: " + strings.Join(c.OnlyA, ", "))
 	}
 	if len(c.OnlyB) > 0 {
-		fmt.Fprintf(&b, "only in B: %s\n", strings.Join(c.OnlyB, ", "))
+		d.line("only in B: " + strings.Join(c.OnlyB, ", "))
 	}
 	if bothBench(c) {
-		fmt.Fprintf(&b, "the same with benchstat (benchmarks run with -count ≥ 6): %s\n", benchstatHint(c))
+		d.line("the same with benchstat (benchmarks run with -count ≥ 6): " + benchstatHint(c))
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return d.writeTo(w)
 }
 
 type fileSideJSON struct {
@@ -466,7 +560,7 @@ func fileBars(c *fileComparison) (plot.Comparison, bool) {
 		if "ratio B/A of "+m.Unit+" (95% CI between runs)" != bars.Unit || !(m.Ratio > 0) {
 			continue
 		}
-		bar := plot.Bar{Value: m.Ratio}
+		bar := plot.Bar{Value: m.Ratio, Label: m.Verdict}
 		if m.Verdict != stats.VerdictNoTest {
 			bar.Lo, bar.Hi = math.Min(m.Lo, m.Ratio), math.Max(m.Hi, m.Ratio)
 		}

@@ -28,6 +28,7 @@ import (
 	"github.com/cyclebench/cyclebench/harness"
 	"github.com/cyclebench/cyclebench/plot"
 	"github.com/cyclebench/cyclebench/results"
+	"github.com/cyclebench/cyclebench/stats"
 )
 
 // isPackagePattern reports whether arg is taken as a Go package pattern:
@@ -385,8 +386,12 @@ func sourceHeader(cmd string, f results.File) header {
 	m := f.Machine
 	h := header{Command: cmd, CPU: m.CPU, Vendor: m.Vendor, Hypervisor: m.Hypervisor, Counter: m.Counter,
 		TSCHz: m.CounterHz, TSCHzSource: m.CounterHzSource, TSCHzPPM: m.CounterHzPPM, CyclesPerTick: m.CyclesPerTick, TSCStep: m.CounterStep,
-		K: f.Settings.K, Epsilon: f.Settings.Epsilon, MaxSamples: f.Settings.MaxSamples,
+		K: f.Settings.K, MaxSamples: f.Settings.MaxSamples,
 		GOOS: m.GOOS, GOARCH: m.GOARCH, GoVersion: m.GoVersion, Warnings: slices.Clone(f.Notes), modeUnknown: f.Producer == results.ProducerGoTest}
+	if f.Settings.K > 0 {
+		eps := f.Settings.Epsilon
+		h.Epsilon = &eps
+	}
 	if h.Warnings == nil {
 		h.Warnings = []string{}
 	}
@@ -401,6 +406,45 @@ func sourceHeader(cmd string, f results.File) header {
 		h.Extra = map[string]string{"pkg": strings.Join(pkgs, " ")}
 	}
 	return h
+}
+
+// withThisMachine fills what a header read from go test output lacks
+// (its "cpu:" line is all it says of the machine) with this machine's
+// description and calibration: go test ran here, moments ago. The K-best
+// settings stay absent: each benchmark's harness.Config set its own.
+func withThisMachine(h header, g *goTest) header {
+	if h.Vendor != "" || h.TSCHz > 0 {
+		return h // the file says it itself
+	}
+	if h.GoVersion == "" {
+		h.GoVersion = g.goVersion()
+	}
+	cpu := sys.detectCPU()
+	if cpu.Brand == "" || h.CPU != "" && strings.TrimSpace(cpu.Brand) != strings.TrimSpace(h.CPU) {
+		// Not the brand string go test saw, or none read (-tags noasm,
+		// whose counter is not the test binary's either): leave it alone.
+		return h
+	}
+	h.CPU, h.Vendor, h.Hypervisor, h.Counter = cpu.Brand, cpu.Vendor, cpu.Hypervisor, cpu.Counter
+	h.Family, h.Model, h.Stepping, h.LogicalCPUs = cpu.Family, cpu.Model, cpu.Stepping, cpu.LogicalCPUs
+	if cal, _, err := calibrateOn(-1); err == nil && cal != nil {
+		h.TSCHz, h.TSCHzPPM = cal.Frequency.Hz, cal.Frequency.PPM
+		h.TSCHzSource = cal.Frequency.Method + ": " + cal.Frequency.Source
+		h.CyclesPerTick, h.TSCStep = cal.Core.CyclesPerTick, cal.Step.Step
+	}
+	return h
+}
+
+// goVersion is the version of the go command that ran the benchmarks
+// (go env GOVERSION where go test ran), "" when it cannot be asked.
+func (g *goTest) goVersion() string {
+	cmd := exec.Command(goCommand, "env", "GOVERSION")
+	cmd.Dir = g.dir
+	out, err := cmd.Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
 }
 
 // noLimit is the configuration results read from files are judged by: no
@@ -455,7 +499,11 @@ func runMeasured(e results.Entry, r results.Run, f results.File) measured {
 	if int64(n) != e.N {
 		n = 0
 	}
-	m := measured{Result: res, Kernel: e.Kernel, N: n, Unit: e.Unit, Check: cmpOr(r.Check, "ok"), bench: benchName(e.Name, res.Mode), elemOK: r.Elements > 0,
+	unit := e.Unit
+	if unit == "" && r.Elements > 0 {
+		unit = "elements" // per-element figures without a word for them: Config.Elements counts elements
+	}
+	m := measured{Result: res, Kernel: e.Kernel, N: n, Unit: unit, Check: cmpOr(r.Check, "ok"), bench: benchName(e.Name, res.Mode), elemOK: r.Elements > 0,
 		noTicks: r.Ticks == 0, extra: r.Other, read: true}
 	return m
 }
@@ -541,6 +589,10 @@ func hintPackageFlags(cmd string, err error) error {
 	return err
 }
 
+// outputFlagNames are the flags that shape the output, which apply with
+// package patterns too, in the order packageHelp names them.
+var outputFlagNames = []string{"format", "o", "q", "strict", "plot"}
+
 // packageHelp is the section of cmd's -h about package patterns ("" for
 // the subcommands that take none), with the flags that differ.
 func packageHelp(cmd string) string {
@@ -561,13 +613,22 @@ func packageHelp(cmd string) string {
 	fmt.Fprintf(&b, "Go packages: cyclebench %s [flags] %s\n", cmd, synopsis)
 	fmt.Fprintf(&b, "A package pattern (./mypkg, ../x, ., or any pattern with /...) runs\n"+
 		"go test -run '^$' -bench REGEXP [-count N] [-benchtime D] [-benchmem] PACKAGE...\nand %s\n", what)
+	// The output flags that apply, as the package mode defines them (run
+	// has no -plot there).
+	pfs := newPackageFlags(cmd, io.Discard, io.Discard).fs
+	var apply []string
+	for _, name := range outputFlagNames {
+		if pfs.Lookup(name) != nil {
+			apply = append(apply, "-"+name)
+		}
+	}
 	b.WriteString("The measuring flags above do not apply (the benchmark's harness.Config\n" +
-		"decides); -format, -o, -q, -strict and -plot do. A build or benchmark failure\n" +
+		"decides); " + strings.Join(apply[:len(apply)-1], ", ") + " and " + apply[len(apply)-1] + " do. A build or benchmark failure\n" +
 		"is relayed as go test printed it (exit status 1); patterns or flags it refuses,\n" +
 		"or no benchmark matched, exit 2. cyclebench " + cmd + " ./PKG -h tells more.\n" +
 		"Flags with packages:\n")
-	newPackageFlags(cmd, io.Discard, io.Discard).fs.writeFlags(&b, func(name string) bool {
-		return slices.Contains([]string{"format", "json", "o", "q", "strict", "plot", "plot-size"}, name)
+	pfs.writeFlags(&b, func(name string) bool {
+		return slices.Contains(outputFlagNames, name) || name == "json" || name == "plot-size"
 	}, "%s with packages") // not "(default %s)": without a package the subcommand's own flags apply
 	return b.String()
 }
@@ -596,7 +657,7 @@ func runPackages(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	h := sourceHeader("run", f)
+	h := withThisMachine(sourceHeader("run", f), g)
 	var rs []measured
 	var comparisons []string
 	for _, e := range f.Entries {
@@ -612,6 +673,7 @@ func runPackages(args []string, stdout, stderr io.Writer) error {
 		return usageErrorf("-bench %q matched only comparisons (%s): see cyclebench compare %s", g.bench, strings.Join(comparisons, ", "), strings.Join(g.packages, " "))
 	}
 	if in.exitCode() != 0 {
+		h.Partial = fmt.Sprintf("interrupted by %s: go test was stopped", in.signal())
 		h.Warnings = append(h.Warnings, "interrupted by a signal: go test was stopped")
 	}
 	if err := o.emit(func(w io.Writer) error { return writeResults(w, o.format, h, rs) }); err != nil {
@@ -619,9 +681,9 @@ func runPackages(args []string, stdout, stderr io.Writer) error {
 	}
 	ws := resultWarnings(h, rs)
 	if len(comparisons) > 0 {
-		ws = append(ws, fmt.Sprintf("left out %s: harness.ReportCompare results (see cyclebench compare %s -bench ...)", strings.Join(comparisons, ", "), strings.Join(g.packages, " ")))
+		ws = append(ws, warning{text: fmt.Sprintf("left out %s: harness.ReportCompare results (see cyclebench compare %s -bench ...)", strings.Join(comparisons, ", "), strings.Join(g.packages, " "))})
 	}
-	o.warnAll(ws)
+	o.warnResults(ws)
 	return o.status(in, resultsFailure(rs, o.strict, noLimit, "results"))
 }
 
@@ -666,6 +728,7 @@ type pkgComparison struct {
 	Significant bool     `json:"significant"`
 	Verdict     string   `json:"verdict"`
 	Reason      string   `json:"reason"`
+	Summary     string   `json:"summary"`
 	Pairs       int      `json:"pairs,omitempty"`
 	Calls       int      `json:"calls"`
 	Warnings    []string `json:"warnings"`
@@ -675,7 +738,7 @@ type pkgComparison struct {
 // compareLog matches ReportCompare's log line, which has the ratio and
 // its interval to 5 digits, the side names and the verdict:
 // "harness.ReportCompare: Sum4/Sum1 = 0.77698 [0.77524, 0.77937], p = 1.4e-13, 60 pairs: faster (...)".
-var compareLog = regexp.MustCompile(`^harness\.ReportCompare: (.+)/(.+) = (\S+) \[(\S+), (\S+)\], p = (\S+), (\d+) pairs: (faster|slower|no significant difference) \((.*)\)$`)
+var compareLog = regexp.MustCompile(`^harness\.ReportCompare: (.+)/(.+) = (\S+) \[(\S+), (\S+)\], p = (\S+), (\d+) pairs: (faster|slower|no significant difference|inconclusive) \((.*)\)$`)
 
 // comparisonOf reads one run of a ReportCompare benchmark: its metrics,
 // refined by its log line when there is one.
@@ -691,6 +754,8 @@ func comparisonOf(e results.Entry, r results.Run) pkgComparison {
 	c.CyclesA, c.CyclesB, c.TicksA, c.TicksB = get("A-cycles/op"), get("B-cycles/op"), get("A-ticks/op"), get("B-ticks/op")
 	c.Significant = get("significant") != 0
 	switch {
+	case get("inconclusive") != 0:
+		c.Verdict = stats.VerdictInconclusive
 	case !c.Significant:
 		c.Verdict = "no significant difference"
 	case c.Ratio < 1:
@@ -717,24 +782,25 @@ func comparisonOf(e results.Entry, r results.Run) pkgComparison {
 		c.Pairs, _ = strconv.Atoi(m[7])
 		c.Verdict, c.Reason = m[8], m[9]
 	}
+	c.Summary = stats.Sentence(c.A, c.B, c.Ratio, c.Lo, c.Hi, c.Verdict, c.Reason)
 	return c
 }
 
 // comparisonsTable is the comparisons, one row per run; the text shows
 // the main columns, CSV all.
 func comparisonsTable(cs []pkgComparison) *table {
-	t := &table{cols: []col{{name: "name", left: true}, {name: "B/A", key: "b_over_a", left: true}, {name: "cycles A", key: "cycles_a"}, {name: "cycles B", key: "cycles_b"},
+	t := &table{cols: []col{{name: "name", left: true}, {name: "B/A", key: "b_over_a", left: true}, {name: "best A", key: "cycles_a"}, {name: "best B", key: "cycles_b"},
 		{name: "ticks_a", csv: true}, {name: "ticks_b", csv: true},
-		{name: "ratio", digits: 5}, {name: "95% CI", key: "-", left: true}, {name: "ratio_lo", csv: true}, {name: "ratio_hi", csv: true},
+		{name: "paired B/A", key: "ratio", digits: 5}, {name: "95% CI", key: "-", left: true}, {name: "ratio_lo", csv: true}, {name: "ratio_hi", csv: true},
 		{name: "p", key: "p_value", digits: 2}, {name: "noise band", key: "noise_band", digits: 2}, {name: "pairs", csv: true}, {name: "calls", csv: true},
-		{name: "verdict", left: true}, {name: "reason", csv: true}, {name: "warnings", csv: true}}}
+		{name: "verdict", left: true}, {name: "reason", csv: true}, {name: "summary", csv: true}, {name: "warnings", csv: true}}}
 	for _, c := range cs {
 		var cycA, cycB any
 		if c.CyclesA > 0 {
 			cycA, cycB = c.CyclesA, c.CyclesB
 		}
 		t.add(c.Name, c.B+"/"+c.A, cycA, cycB, c.TicksA, c.TicksB, c.Ratio, fmt.Sprintf("[%s, %s]", sig(c.Lo, 5), sig(c.Hi, 5)), c.Lo, c.Hi,
-			shown{c.PValue, pString(c.PValue)}, shown{c.NoiseBand, "±" + pct(c.NoiseBand, 2)}, c.Pairs, c.Calls, c.Verdict, c.Reason, strings.Join(c.Warnings, "\n"))
+			shown{c.PValue, pString(c.PValue)}, shown{c.NoiseBand, "±" + pct(c.NoiseBand, 2)}, c.Pairs, c.Calls, c.Verdict, c.Reason, c.Summary, strings.Join(c.Warnings, "\n"))
 	}
 	return t
 }
@@ -754,6 +820,9 @@ func writeComparisons(w io.Writer, format string, h header, cs []pkgComparison) 
 		for _, kv := range benchConfig(h) {
 			fmt.Fprintf(&b, "%s: %s\n", kv[0], kv[1])
 		}
+		if h.Partial != "" {
+			fmt.Fprintf(&b, "# partial: %s\n", h.Partial)
+		}
 		for _, c := range cs {
 			fmt.Fprintf(&b, "Benchmark%s\t%d", c.Name, max(1, c.Calls))
 			for _, v := range c.run.Other {
@@ -764,13 +833,22 @@ func writeComparisons(w io.Writer, format string, h header, cs []pkgComparison) 
 		_, err := io.WriteString(w, b.String())
 		return err
 	}
-	var b strings.Builder
-	b.WriteString(h.line() + "\n\n")
-	comparisonsTable(cs).writeText(&b)
-	b.WriteString("\nB/A is the ratio of the paired per-call costs, measured interleaved (ABBA) in one\n" +
-		"go test run; its 95% interval and p-value are the Wilcoxon signed-rank test's.\n")
-	_, err := io.WriteString(w, b.String())
-	return err
+	d := newDoc(format)
+	d.line(h.partialLine() + h.line())
+	d.blank()
+	if err := d.table(comparisonsTable(cs)); err != nil {
+		return err
+	}
+	d.blank()
+	for _, c := range cs {
+		d.item(c.Name + ": " + c.Summary)
+	}
+	d.blank()
+	d.para("best A and best B are each side's cycles per call from its K best samples; paired B/A\n" +
+		"is the ratio of typical pairs, measured interleaved (ABBA) in one go test run, with\n" +
+		"the Wilcoxon signed-rank test's 95% interval and p-value. When the two disagree\n" +
+		"beyond their intervals, or a side did not converge, the verdict is inconclusive.")
+	return d.writeTo(w)
 }
 
 // comparePackages is compare with package patterns.
@@ -786,7 +864,7 @@ func comparePackages(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	h := sourceHeader("compare", f)
+	h := withThisMachine(sourceHeader("compare", f), g)
 	var cs []pkgComparison
 	var others []string
 	for _, e := range f.Entries {
@@ -802,6 +880,7 @@ func comparePackages(args []string, stdout, stderr io.Writer) error {
 		return usageErrorf("-bench %q matched no comparison in %s (benchmarks that call harness.ReportCompare); it matched %s", g.bench, strings.Join(g.packages, " "), listSome(others, 5))
 	}
 	if in.exitCode() != 0 {
+		h.Partial = fmt.Sprintf("interrupted by %s: go test was stopped", in.signal())
 		h.Warnings = append(h.Warnings, "interrupted by a signal: go test was stopped")
 	}
 	if err := o.emit(func(w io.Writer) error { return writeComparisons(w, o.format, h, cs) }); err != nil {
@@ -813,16 +892,19 @@ func comparePackages(args []string, stdout, stderr io.Writer) error {
 		plot.Options{Title: fmt.Sprintf("%s on %s (paired, 95%% CI)", comparisonTitle(cs), orDash(h.CPU))}); err != nil {
 		return err
 	}
-	ws := slices.Clone(h.Warnings)
+	var ws []warning
+	for _, w := range h.Warnings {
+		ws = append(ws, warning{text: w})
+	}
 	for _, c := range cs {
 		for _, w := range c.Warnings {
-			ws = append(ws, c.Name+": "+w)
+			ws = append(ws, warning{c.Name, w})
 		}
 	}
 	if len(others) > 0 {
-		ws = append(ws, fmt.Sprintf("left out %s: not comparisons (see cyclebench run or cpe %s)", listSome(others, 5), strings.Join(g.packages, " ")))
+		ws = append(ws, warning{text: fmt.Sprintf("left out %s: not comparisons (see cyclebench run or cpe %s)", listSome(others, 5), strings.Join(g.packages, " "))})
 	}
-	o.warnAll(ws)
+	o.warnResults(ws)
 	return o.status(in, "")
 }
 
@@ -854,7 +936,7 @@ func comparisonBars(cs []pkgComparison) plot.Comparison {
 			label += fmt.Sprintf(" #%d", seen[x.Name])
 		}
 		c.Groups = append(c.Groups, label)
-		s.Bars = append(s.Bars, plot.Bar{Value: x.Ratio, Lo: math.Min(x.Lo, x.Ratio), Hi: math.Max(x.Hi, x.Ratio)})
+		s.Bars = append(s.Bars, plot.Bar{Value: x.Ratio, Lo: math.Min(x.Lo, x.Ratio), Hi: math.Max(x.Hi, x.Ratio), Label: x.Verdict})
 	}
 	c.Series = []plot.BarSeries{s}
 	return c

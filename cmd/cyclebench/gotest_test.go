@@ -576,6 +576,32 @@ func TestPackages(t *testing.T) {
 		if len(f.Entries) != 1 || f.Entries[0].Name != "Sweep/n=100" || f.Entries[0].Runs[0].NS <= 0 {
 			t.Errorf("entries read back: %+v", f.Entries)
 		}
+		// The file says where it was measured (go test ran on this
+		// machine), and leaves out the K-best settings the benchmark's
+		// own Config chose rather than writing zeros.
+		// (Only when this build reads the brand string go test printed:
+		// under -tags noasm it reads none, and its counter is not the test
+		// binary's, so the header keeps what go test said.)
+		if m := f.Machine; m.GoVersion == "" || m.GOOS == "" {
+			t.Errorf("machine read back: %+v: want the Go version and the platform", m)
+		}
+		if cpu := sys.detectCPU(); cpu.Brand != "" && cpu.Brand == f.Machine.CPU {
+			if m := f.Machine; m.CounterHz <= 0 || m.Counter == "" || m.Vendor != cpu.Vendor || m.Family != cpu.Family || m.LogicalCPUs != cpu.LogicalCPUs {
+				t.Errorf("machine %+v, want this machine's %+v, its counter and its rate", m, cpu)
+			}
+		} else {
+			t.Logf("this build reads brand %q, go test printed %q: the machine's fields are left as go test gave them", cpu.Brand, f.Machine.CPU)
+		}
+		data, _ := os.ReadFile(path)
+		var head map[string]any
+		if err := json.Unmarshal(data, &head); err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []string{"k", "eps", "m"} {
+			if v, ok := head[k]; ok {
+				t.Errorf("header %q: %v, want it absent (the benchmark's Config decides)", k, v)
+			}
+		}
 	})
 	t.Run("run bench", func(t *testing.T) {
 		stdout, stderr, err := runCLI(t, "run", gen, "-bench", "Sweep/n=100$", "-format", "bench", "-benchmem")
@@ -622,6 +648,9 @@ func TestPackages(t *testing.T) {
 		ratio, lo, hi := parseF(t, row["ratio"]), parseF(t, row["ratio_lo"]), parseF(t, row["ratio_hi"])
 		if row["b_over_a"] != "same/one" || !(lo <= ratio && ratio <= hi) || math.Abs(ratio-1) > 0.1 {
 			t.Errorf("comparison %v: want same/one, a ratio near 1 within its interval", row)
+		}
+		if s := row["summary"]; !strings.Contains(s, "same") || !strings.Contains(s, "one") {
+			t.Errorf("summary %q does not name both sides", s)
 		}
 	})
 	tests := []struct {

@@ -14,7 +14,8 @@
 //
 // Results go to stdout, or with -o FILE to a file written atomically (a
 // reader never sees half of it; "wrote FILE" on stderr). Warnings, the
-// progress line (only when stderr is a terminal) and errors go to stderr;
+// progress line (redrawn when stderr is a terminal; for run, a line per
+// kernel measured when it is not) and errors go to stderr;
 // -q keeps warnings, progress and notes off it. Every subcommand that
 // prints results takes -format table|json|csv (run, cpe and compare also
 // bench, the Go benchmark format that benchstat reads), -json being the

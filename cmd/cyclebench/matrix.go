@@ -27,6 +27,8 @@ type matrixFlags struct {
 	spread   *string
 	kind     *string
 	matrix   bool
+	perFile  bool
+	pooled   []string // notes on the files pooled as one machine's runs
 }
 
 func addMatrixFlags(fs *flagSet) *matrixFlags {
@@ -37,6 +39,7 @@ func addMatrixFlags(fs *flagSet) *matrixFlags {
 	m.spread = choiceFlag(fs, "spread", "range", "files: a cell's spread over its file's runs: range (min to max) or iqr (first to third quartile)", "range", "iqr")
 	fs.BoolVar(&m.opt.AllSizes, "all-sizes", false, "files: say which variant is fastest at every size, not only at the largest")
 	fs.BoolVar(&m.matrix, "matrix", false, "two files: the matrix of kernels × machines instead of the A/B statistics")
+	fs.BoolVar(&m.perFile, "per-file", false, "files: one matrix column per file; by default files of one machine (same CPU, counter, platform, Go)\nare pooled as the runs of one column (with -names: files given one name are)")
 	m.kind = choiceFlag(fs, "plot-kind", "auto", "files: -plot draws grouped bars or a heat map; auto: bars up to 16 rows", "auto", "bars", "heat")
 	return m
 }
@@ -54,8 +57,8 @@ func given(fs *flagSet, names ...string) string {
 
 // The flags for files, and those of them that shape only the matrix.
 var (
-	fileFlags  = []string{"baseline", "names", "bench", "spread", "all-sizes", "matrix", "plot-kind"}
-	matrixOnly = []string{"names", "spread", "all-sizes", "plot-kind"}
+	fileFlags  = []string{"baseline", "names", "bench", "spread", "all-sizes", "matrix", "plot-kind", "per-file"}
+	matrixOnly = []string{"names", "spread", "all-sizes", "plot-kind", "per-file"}
 )
 
 // setup reads the flags that shape a matrix: the -bench filter, the
@@ -97,6 +100,76 @@ func (m *matrixFlags) selectBaseline(files []results.File) (int, error) {
 	return i, nil
 }
 
+// pool merges the files of one machine into one column's runs
+// (results.GroupMachines, results.Merge), unless -per-file; with -names,
+// the files given one name are pooled, and must be of one machine. The
+// names and the baseline follow the files; a note for the table says what
+// was pooled.
+func (m *matrixFlags) pool(files []results.File) ([]results.File, error) {
+	if m.perFile {
+		return files, nil
+	}
+	names := m.opt.Names
+	if len(names) == 0 {
+		names = results.ShortNames(pathsOf(files))
+	}
+	var groups [][]int
+	if len(m.opt.Names) > 0 {
+		at := map[string]int{}
+		for i, n := range names {
+			if g, ok := at[n]; ok {
+				groups[g] = append(groups[g], i)
+				continue
+			}
+			at[n] = len(groups)
+			groups = append(groups, []int{i})
+		}
+	} else {
+		groups = results.GroupMachines(files)
+	}
+	if len(groups) == len(files) {
+		return files, nil
+	}
+	var out []results.File
+	var outNames []string
+	base := m.opt.Baseline
+	for g, idx := range groups {
+		if slices.Contains(idx, m.opt.Baseline) {
+			base = g
+		}
+		if len(idx) == 1 {
+			out, outNames = append(out, files[idx[0]]), append(outNames, names[idx[0]])
+			continue
+		}
+		group := make([]results.File, len(idx))
+		var gnames []string
+		for k, i := range idx {
+			group[k] = files[i]
+			if !slices.Contains(gnames, names[i]) {
+				gnames = append(gnames, names[i])
+			}
+		}
+		merged, err := results.Merge(group)
+		if err != nil {
+			return nil, inputError("-names: ", err)
+		}
+		name := strings.Join(gnames, "+")
+		out, outNames = append(out, merged), append(outNames, name)
+		m.pooled = append(m.pooled, fmt.Sprintf("%s: %d files of one machine (%s), pooled as the runs of one column: %s (-per-file keeps them apart)",
+			name, len(idx), merged.Machine.Label(), strings.Join(pathsOf(group), ", ")))
+	}
+	m.opt.Names, m.opt.Baseline = outNames, base
+	return out, nil
+}
+
+func pathsOf(files []results.File) []string {
+	out := make([]string, len(files))
+	for i, f := range files {
+		out[i] = f.Path
+	}
+	return out
+}
+
 // inputError is a *usageError of results.ErrBadInput's message, prefixed.
 func inputError(prefix string, err error) error {
 	return usageErrorf("%s%s", prefix, strings.TrimPrefix(err.Error(), results.ErrBadInput.Error()+": "))
@@ -109,6 +182,7 @@ func compareMatrix(o *out, pf *plotFlags, m *matrixFlags, files []results.File) 
 	if err != nil {
 		return inputError("-names: ", err) // names that do not fit: the only bad input left
 	}
+	t.Notes = append(t.Notes, m.pooled...)
 	if err := o.emit(func(w io.Writer) error { return writeMatrix(w, o.format, t, files) }); err != nil {
 		return err
 	}
@@ -129,9 +203,55 @@ func writeMatrix(w io.Writer, format string, t *results.Table, files []results.F
 		return matrixCSV(t).writeCSV(w)
 	case formatBench:
 		return writeMatrixBench(w, t, files)
+	case formatMD:
+		return writeMatrixMarkdown(w, t)
 	}
 	_, err := io.WriteString(w, t.String())
 	return err
+}
+
+// writeMatrixMarkdown writes the matrix as markdown: the machines as a
+// list, every column of results.Table.TextRows in one table (markdown
+// wraps it, so it need not fit a terminal), the fastest variants and the
+// notes as lists.
+func writeMatrixMarkdown(w io.Writer, t *results.Table) error {
+	d := newDoc(formatMD)
+	d.heading("machines")
+	for ci, c := range t.Columns {
+		name := c.Name
+		if ci == t.Baseline {
+			name += " (baseline)"
+		}
+		d.item(fmt.Sprintf("**%s**: %s; %s (%s)", name, c.Machine, c.Path, c.Format))
+	}
+	rows := t.TextRows()
+	mt := &table{}
+	for i, h := range rows[0] {
+		mt.cols = append(mt.cols, col{name: h, left: i == 0})
+	}
+	for _, r := range rows[1:] {
+		cells := make([]any, len(r))
+		for i, c := range r {
+			cells[i] = c
+		}
+		mt.add(cells...)
+	}
+	if err := d.table(mt); err != nil {
+		return err
+	}
+	if len(t.Verdicts) > 0 {
+		d.heading("fastest variants")
+		for _, v := range t.Verdicts {
+			d.item(v.Text)
+		}
+	}
+	if len(t.Notes) > 0 {
+		d.heading("notes")
+		for _, n := range t.Notes {
+			d.item(n)
+		}
+	}
+	return d.writeTo(w)
 }
 
 // matrixCSV is the matrix in long form: one row per benchmark and machine,

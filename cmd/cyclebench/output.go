@@ -17,7 +17,7 @@ import (
 	"github.com/cyclebench/cyclebench/results"
 )
 
-var resultFormats = []string{formatTable, formatBench, formatJSON, formatCSV}
+var resultFormats = []string{formatTable, formatBench, formatJSON, formatCSV, formatMD}
 
 // measured is one result with what the CLI knows about where it came from.
 type measured struct {
@@ -108,14 +108,18 @@ type header struct {
 	TSCHzPPM      float64           `json:"tsc_hz_ppm"`
 	CyclesPerTick float64           `json:"core_cycles_per_tick"`
 	TSCStep       float64           `json:"tsc_step"`
-	K             int               `json:"k"`
-	Epsilon       float64           `json:"eps"`
-	MaxSamples    int               `json:"m"`
+	K             int               `json:"k,omitempty"`   // K-best settings: absent for go test's results,
+	Epsilon       *float64          `json:"eps,omitempty"` // whose benchmarks set their own
+	MaxSamples    int               `json:"m,omitempty"`
 	GOOS          string            `json:"goos"`
 	GOARCH        string            `json:"goarch"`
 	GoVersion     string            `json:"go_version"`
 	Extra         map[string]string `json:"extra,omitempty"`
 	Warnings      []string          `json:"warnings"`
+	// Partial, when not "", says why the output holds less than was asked
+	// for (a signal stopped the command): a reader must not take it for a
+	// whole run.
+	Partial string `json:"partial,omitempty"`
 	// modeUnknown: read from go test output, whose names do not say the
 	// mode a benchmark's harness.Config set.
 	modeUnknown bool
@@ -124,7 +128,7 @@ type header struct {
 func newHeader(command string, cal *calibrate.Calibration, cfg harness.Config, warnings []error) header {
 	h := header{
 		Command: command, GOOS: sys.goos, GOARCH: sys.goarch, GoVersion: sys.goVersion,
-		K: cfg.K, Epsilon: cfg.Epsilon, MaxSamples: cfg.MaxSamples,
+		K: cfg.K, Epsilon: &cfg.Epsilon, MaxSamples: cfg.MaxSamples,
 	}
 	if cal != nil {
 		h.CPU, h.Vendor, h.Hypervisor, h.Counter = cal.CPU.Brand, cal.CPU.Vendor, cal.CPU.Hypervisor, cal.CPU.Counter
@@ -145,13 +149,22 @@ func (h header) line() string {
 	if h.Counter != "" || h.TSCHz > 0 {
 		s += fmt.Sprintf("  counter: %s at %s", h.Counter, formatHz(h.TSCHz))
 	}
-	if h.K > 0 {
-		s += fmt.Sprintf("  k=%d eps=%g m=%d", h.K, h.Epsilon, h.MaxSamples)
+	if h.K > 0 && h.Epsilon != nil {
+		s += fmt.Sprintf("  k=%d eps=%g m=%d", h.K, *h.Epsilon, h.MaxSamples)
 	}
 	if p := h.Extra["pkg"]; p != "" {
 		s += "  pkg: " + p
 	}
 	return s
+}
+
+// partialLine is the line a text output starts with when it is partial
+// (with its newline), "" when it is whole.
+func (h header) partialLine() string {
+	if h.Partial == "" {
+		return ""
+	}
+	return "PARTIAL: " + h.Partial + "\n"
 }
 
 // writeResults writes rs in format to w.
@@ -166,43 +179,52 @@ func writeResults(w io.Writer, format string, h header, rs []measured) error {
 		return resultTable(h, rs).writeCSV(w)
 	}
 	modes := resultModes(rs)
-	var b strings.Builder
-	b.WriteString(h.line())
+	d := newDoc(format)
+	line := h.partialLine() + h.line()
 	if len(modes) == 1 && !h.modeUnknown {
-		b.WriteString("  mode: " + modes[0].String())
+		line += "  mode: " + modes[0].String()
 	}
-	b.WriteString("\n")
+	d.line(line)
 	t := resultTable(h, rs)
 	if len(modes) > 1 {
 		t = bothModesTable(rs)
 	}
-	if err := t.writeText(&b); err != nil {
+	if err := d.table(t); err != nil {
 		return err
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return d.writeTo(w)
 }
 
 // resultWarnings lists every warning of a run for stderr: the header's,
 // then each result's, named.
-func resultWarnings(h header, rs []measured) []string {
+func resultWarnings(h header, rs []measured) []warning {
 	h, rs = withCommonWarningsHoisted(h, rs)
-	var ws []string
+	var ws []warning
+	for _, w := range h.Warnings {
+		ws = append(ws, warning{text: w})
+	}
+	ruler, unchecked := false, false
 	for _, r := range rs {
+		subject := r.Name
+		if r.Mode == harness.Latency {
+			subject += " (latency)"
+		}
 		if r.Check != "" && r.Check != "ok" {
-			ws = append(ws, fmt.Sprintf("%s: output check failed: %s", r.Name, r.Check))
+			ws = append(ws, warning{subject, "output check failed: " + r.Check})
 		}
 		for _, w := range r.Warnings {
-			ws = append(ws, fmt.Sprintf("%s (%s): %v", r.Name, r.Mode, w))
+			ws = append(ws, warning{subject, w.Error()})
 		}
-		if r.CyclesPerTick > 0 && !r.ReferenceConverged && !slices.Contains(ws, rulerNote) {
-			ws = append(ws, rulerNote)
-		}
-		if uncheckedRuler(r.Result) && !slices.Contains(ws, uncheckedNote) {
-			ws = append(ws, uncheckedNote)
-		}
+		ruler = ruler || r.CyclesPerTick > 0 && !r.ReferenceConverged
+		unchecked = unchecked || uncheckedRuler(r.Result)
 	}
-	return append(h.Warnings, ws...)
+	if ruler {
+		ws = append(ws, warning{text: rulerNote})
+	}
+	if unchecked {
+		ws = append(ws, warning{text: uncheckedNote})
+	}
+	return ws
 }
 
 // resultTable is the table of results: one row per result; the text
@@ -369,7 +391,7 @@ func benchConfig(h header) [][2]string {
 		{"goos", h.GOOS}, {"goarch", h.GOARCH}, {"cpu", h.CPU}, {"vendor", h.Vendor},
 		{"family", id(h.Family)}, {"model", id(h.Model)}, {"stepping", id(h.Stepping)}, {"logical-cpus", id(h.LogicalCPUs)},
 		{"hypervisor", h.Hypervisor}, {"counter", h.Counter},
-		{"k", strconv.Itoa(h.K)}, {"eps", strconv.FormatFloat(h.Epsilon, 'g', -1, 64)},
+		{"k", strconv.Itoa(h.K)}, {"eps", epsText(h.Epsilon)},
 		{"m", strconv.Itoa(h.MaxSamples)}, {"go", h.GoVersion},
 	}
 	if h.K == 0 { // read from go test output: the settings are the benchmark's, not recorded
@@ -384,6 +406,14 @@ func benchConfig(h header) [][2]string {
 		kv = append(kv, [2]string{k, h.Extra[k]})
 	}
 	return slices.DeleteFunc(kv, func(p [2]string) bool { return p[1] == "" })
+}
+
+// epsText is ε for a configuration line, "" when unknown.
+func epsText(eps *float64) string {
+	if eps == nil {
+		return ""
+	}
+	return strconv.FormatFloat(*eps, 'g', -1, 64)
 }
 
 // benchValue formats a value of a benchmark line as go test does: at most
@@ -413,6 +443,9 @@ func writeResultBench(w io.Writer, h header, rs []measured) error {
 			fmt.Fprintf(&b, "# core-cycles-per-tick: none (the calibration's ruler was refused; see the warnings): no cycles/op\n")
 		}
 		fmt.Fprintf(&b, "# tsc-step: %s ticks\n", sig(h.TSCStep, 4))
+	}
+	if h.Partial != "" {
+		fmt.Fprintf(&b, "# partial: %s\n", h.Partial)
 	}
 	for _, wr := range h.Warnings {
 		fmt.Fprintf(&b, "# warning: %s\n", wr)

@@ -75,7 +75,7 @@ func TestCPEPlotFor(t *testing.T) {
 	// Without a cycle estimate the plot is in ticks; a kernel found not
 	// linear in n is marked with the criteria it failed.
 	swept[1].res.HasCycles = false
-	swept[0].res.Linearity = stats.Linearity{Verdict: stats.LinearityNotLinear, R2: 0.9, MinR2: 0.999, Curvature: stats.Curvature{Significant: true}}
+	swept[0].res.Linearity = stats.Linearity{Verdict: stats.LinearityNotLinear, R2: 0.9, MinR2: 0.999, Curvature: stats.Curvature{Significant: true, Fails: true}}
 	series, _ = cpePlot(header{}, swept, true)
 	if series[0].Unit != "ticks" || series[0].Fit.NotLinear != "curvature, R² 0.9" {
 		t.Errorf("unit %q, NotLinear %q: want ticks, curvature, R² 0.9", series[0].Unit, series[0].Fit.NotLinear)

@@ -106,7 +106,10 @@ func untilSignal(in *interrupt, o *out, what string, d time.Duration, work func(
 type progress struct {
 	w      io.Writer
 	active bool
-	start  time.Time
+	// lines: stderr is a file or a pipe, not a terminal (and not -q): no
+	// line redrawn in place, but a line for each unit finished (done).
+	lines bool
+	start time.Time
 
 	mu   sync.Mutex
 	st   step
@@ -158,6 +161,7 @@ func newProgress(o *out) *progress {
 	p := &progress{w: o.stderr, start: time.Now(), quit: make(chan struct{})}
 	if f, ok := o.stderr.(*os.File); ok && !o.quiet {
 		p.active = term.IsTerminal(int(f.Fd()))
+		p.lines = !p.active
 	}
 	if p.active {
 		p.wg.Add(1)
@@ -226,6 +230,15 @@ func (p *progress) draw() {
 	}
 	p.last = n
 	fmt.Fprintf(p.w, "\r%s%s", s, pad)
+}
+
+// finished reports a unit of work done (a kernel measured) with one line,
+// when stderr is not a terminal: a log or a CI job then shows how far the
+// command got, where a redrawn line would be noise.
+func (p *progress) finished(line string) {
+	if p.lines {
+		fmt.Fprintf(p.w, "%s (%s elapsed)\n", line, roundDuration(time.Since(p.start)))
+	}
 }
 
 // done stops the clock and removes the line.

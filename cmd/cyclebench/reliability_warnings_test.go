@@ -79,12 +79,16 @@ func warningsIn(t *testing.T, format, out string) (warnings []string, converged 
 				converged[name] = rec[col["converged"]] == "true"
 			}
 		}
-	case formatTable, formatBench:
+	case formatTable, formatBench, formatMD:
 		prefix := "warning: "
 		if format == formatBench {
 			prefix = "# warning: "
 		}
 		for _, line := range strings.Split(out, "\n") {
+			if format == formatMD { // a markdown table's row: its cells
+				line = strings.TrimSpace(strings.ReplaceAll(line, " | ", "  "))
+				line = strings.TrimSpace(strings.Trim(line, "|"))
+			}
 			if w, ok := strings.CutPrefix(line, prefix); ok {
 				warnings = append(warnings, w)
 			}
@@ -108,11 +112,11 @@ func warningsIn(t *testing.T, format, out string) (warnings []string, converged 
 // stderrOf is what cyclebench run prints on stderr for a table: the
 // warnings, which the table itself does not carry.
 func stderrOf(format string, h header, rs []measured) string {
-	if format != formatTable {
+	if format != formatTable && format != formatMD {
 		return ""
 	}
 	var b bytes.Buffer
-	(&out{stderr: &b}).warnAll(resultWarnings(h, rs))
+	(&out{stderr: &b}).warnResults(resultWarnings(h, rs))
 	return b.String()
 }
 
@@ -231,7 +235,7 @@ func checkHeaderWarnings(t testing.TB, format, interrupted string) {
 // joined by "; " (a CSV cell).
 func hasWarning(ws []string, w string) bool {
 	for _, x := range ws {
-		if x == w || strings.HasSuffix(x, ": "+w) ||
+		if x == w || strings.HasSuffix(x, ": "+w) || strings.Contains(x, ": "+w+"; remedy: ") ||
 			strings.HasPrefix(x, w+"; ") || strings.HasSuffix(x, "; "+w) || strings.Contains(x, "; "+w+"; ") {
 			return true
 		}

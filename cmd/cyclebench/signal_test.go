@@ -70,6 +70,7 @@ func measuringStarted(pid int) bool {
 
 // runResults is the part of run -format json the signal tests read.
 type runResults struct {
+	Partial  string   `json:"partial"`
 	Warnings []string `json:"warnings"`
 	Results  []struct {
 		Name string `json:"name"`
@@ -126,11 +127,17 @@ func testSignalEveryCommand(t *testing.T, bin string) {
 			if ps, _ := k["points"].([]any); len(ps) == 0 {
 				return fmt.Sprintf("kernels %v: want BubbleSort with the sizes measured so far", ks)
 			}
+			if p, _ := doc["partial"].(string); !strings.HasPrefix(p, "interrupted by SIGINT") {
+				return fmt.Sprintf("partial %q: want the document to say it is partial", doc["partial"])
+			}
 			return ""
 		}, true},
 		{"compare", []string{"compare", "-a", "AddChain", "-b", "AddChain", "-pairs", "100000", "-max-time", "1m"}, 1500 * time.Millisecond, func(doc map[string]any) string {
 			if p, _ := doc["pairs"].(float64); p < 6 || doc["verdict"] == "" {
 				return fmt.Sprintf("pairs %v, verdict %v: want the pairs taken so far compared", doc["pairs"], doc["verdict"])
+			}
+			if p, _ := doc["partial"].(string); !strings.HasPrefix(p, "interrupted by SIGINT after") {
+				return fmt.Sprintf("partial %q: want the document to say it is partial", doc["partial"])
 			}
 			return ""
 		}, true},
@@ -278,6 +285,9 @@ func testSignalWritesResults(t *testing.T, bin string) {
 			}
 			if !warned {
 				t.Errorf("no warning that the run was interrupted after %d measurements: %q", len(r.Results), r.Warnings)
+			}
+			if want := fmt.Sprintf("interrupted by %s after %d of 20000 measurements", map[syscall.Signal]string{syscall.SIGINT: "SIGINT", syscall.SIGTERM: "SIGTERM"}[tt.sig], len(r.Results)); !strings.HasPrefix(r.Partial, want) {
+				t.Errorf("partial %q, want it to say %q", r.Partial, want)
 			}
 			checkOnlyFile(t, dir, "results.json")
 			t.Logf("%v: exit %d %v after the signal, %d results written", tt.sig, tt.code, time.Since(sent).Round(time.Millisecond), len(r.Results))

@@ -64,14 +64,12 @@ func (t *table) write(w io.Writer, format string) error {
 }
 
 // writeText writes t as columns padded to their widest cell, separated by
-// two spaces, without trailing blanks.
+// two spaces, without trailing blanks. A column with nothing in any row
+// (every cell nil, "", "-", NaN or infinite) is left out, unless the table has
+// no rows: a go test line says nothing of samples or R, and six empty
+// columns would say nothing either.
 func (t *table) writeText(w io.Writer) error {
-	var idx []int
-	for i, c := range t.cols {
-		if !c.csv {
-			idx = append(idx, i)
-		}
-	}
+	idx := t.shown()
 	var lines [][]string
 	if !t.noHead {
 		var h []string
@@ -115,6 +113,41 @@ func (t *table) writeText(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// shown lists the columns the text rendering shows: not the CSV-only
+// ones, nor those empty in every row (when there are rows).
+func (t *table) shown() []int {
+	var idx []int
+	for i, c := range t.cols {
+		if !c.csv && (t.noHead || len(t.rows) == 0 || t.hasValue(i)) {
+			idx = append(idx, i)
+		}
+	}
+	return idx
+}
+
+// hasValue reports whether some row has something in column i.
+func (t *table) hasValue(i int) bool {
+	for _, r := range t.rows {
+		if r == nil || i >= len(r) {
+			continue
+		}
+		switch v := r[i].(type) {
+		case nil:
+		case string:
+			if v != "" && v != "-" {
+				return true
+			}
+		case float64:
+			if !math.IsNaN(v) && !math.IsInf(v, 0) {
+				return true
+			}
+		default:
+			return true
+		}
+	}
+	return false
 }
 
 // text renders cell i of row r for the text table.
@@ -203,4 +236,152 @@ func cmpOr(a, b string) string {
 		return a
 	}
 	return b
+}
+
+// writeMarkdown writes t as a GitHub-flavoured markdown table (the
+// columns the text rendering shows, figures right-aligned), or, for a
+// key/value table, as a list of "**key** value" items.
+func (t *table) writeMarkdown(w io.Writer) error {
+	idx := t.shown()
+	var b strings.Builder
+	esc := strings.NewReplacer("|", `\|`, "\n", " ", "*", `\*`, "_", `\_`, "~", `\~`)
+	if t.noHead {
+		for _, r := range t.rows {
+			if r == nil {
+				continue
+			}
+			var cells []string
+			for _, i := range idx {
+				cells = append(cells, esc.Replace(t.text(i, r)))
+			}
+			if len(cells) > 1 && cells[0] != "" {
+				cells[0] = "**" + cells[0] + "**"
+			}
+			b.WriteString("- " + strings.TrimSpace(strings.Join(cells, " ")) + "\n")
+		}
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
+	var head, rule []string
+	for _, i := range idx {
+		head = append(head, esc.Replace(t.cols[i].name))
+		if t.cols[i].left {
+			rule = append(rule, "---")
+		} else {
+			rule = append(rule, "---:")
+		}
+	}
+	b.WriteString("| " + strings.Join(head, " | ") + " |\n|" + strings.Join(rule, "|") + "|\n")
+	for _, r := range t.rows {
+		if r == nil {
+			continue
+		}
+		var cells []string
+		for _, i := range idx {
+			cells = append(cells, esc.Replace(t.text(i, r)))
+		}
+		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// doc is a text output built of lines, list items and tables, rendered
+// as plain text (lines as they are, tables aligned) or, with md, as
+// markdown (each line a paragraph, items a list, tables markdown tables).
+type doc struct {
+	md   bool
+	b    strings.Builder
+	list bool // the last thing written in markdown was a list item
+}
+
+// newDoc returns a document for format: markdown for formatMD, text
+// otherwise.
+func newDoc(format string) *doc { return &doc{md: format == formatMD} }
+
+// endList closes a markdown list before something else.
+func (d *doc) endList() {
+	if d.list {
+		d.b.WriteString("\n")
+		d.list = false
+	}
+}
+
+// line writes lines of text (s may hold several, and ends without a
+// newline).
+func (d *doc) line(s string) {
+	if !d.md {
+		d.b.WriteString(s + "\n")
+		return
+	}
+	d.endList()
+	for _, l := range strings.Split(s, "\n") {
+		if strings.TrimSpace(l) != "" {
+			d.b.WriteString(strings.TrimSpace(l) + "\n\n")
+		}
+	}
+}
+
+// para writes a paragraph wrapped over several lines: as it is in text,
+// as one paragraph in markdown.
+func (d *doc) para(s string) {
+	if !d.md {
+		d.b.WriteString(s + "\n")
+		return
+	}
+	d.endList()
+	d.b.WriteString(strings.Join(strings.Fields(s), " ") + "\n\n")
+}
+
+// heading writes a section's title: a line in text, a heading in
+// markdown.
+func (d *doc) heading(s string) {
+	if !d.md {
+		d.b.WriteString(s + "\n")
+		return
+	}
+	d.endList()
+	d.b.WriteString("### " + s + "\n\n")
+}
+
+// blank writes an empty line in text; markdown separates its blocks
+// itself.
+func (d *doc) blank() {
+	if !d.md {
+		d.b.WriteString("\n")
+	}
+}
+
+// item writes one item of a list: a line in text.
+func (d *doc) item(s string) {
+	if !d.md {
+		d.b.WriteString(s + "\n")
+		return
+	}
+	d.b.WriteString("- " + s + "\n")
+	d.list = true
+}
+
+// table writes t.
+func (d *doc) table(t *table) error {
+	if !d.md {
+		return t.writeText(&d.b)
+	}
+	d.endList()
+	if err := t.writeMarkdown(&d.b); err != nil {
+		return err
+	}
+	d.b.WriteString("\n")
+	return nil
+}
+
+// writeTo writes the document to w.
+func (d *doc) writeTo(w io.Writer) error {
+	d.endList()
+	s := d.b.String()
+	if d.md {
+		s = strings.TrimRight(s, "\n") + "\n"
+	}
+	_, err := io.WriteString(w, s)
+	return err
 }

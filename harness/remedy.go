@@ -1,0 +1,36 @@
+package harness
+
+import "strings"
+
+// remedies pairs the text of a warning this package gives (the sentinel
+// it wraps) with what may cure it, most specific first. Warnings that say
+// how things are (running under a hypervisor, a kernel measured without a
+// PMU) have none.
+var remedies = []struct{ warning, remedy string }{
+	{"the reference chain is the pure-Go fallback", "a build with assembly (without -tags noasm) on amd64 or arm64"},
+	{ErrNoCycles.Error(), "a quieter CPU, or more time (Config.MaxTime; go test -benchtime 3s; cyclebench -max-time 30s): the core-clock ruler waits for a steady clock"},
+	{ErrNotConverged.Error(), "more time (Config.MaxTime; go test -benchtime 3s; cyclebench -max-time 30s), a larger ε (Config.Epsilon, -eps 0.02), or a quieter CPU"},
+	{ErrModes.Error(), "none for the figure, which is the faster mode; latency mode (Config.Mode = harness.Latency, -mode latency) or a quieter CPU may leave one mode"},
+	{ErrDiscards.Error(), "a quieter CPU: other work interrupted the samples"},
+	{ErrBlocks.Error(), "a quieter CPU, unless the function sleeps or waits by design"},
+	{ErrTooShort.Error(), "more work per call (a larger n)"},
+	{"priority high asked", "root or CAP_SYS_NICE for a raised priority (or Config.KeepPriority, -priority normal, to stop asking)"},
+}
+
+// Remedy names what may cure the problem a warning of this package
+// describes (Result.Warnings, Comparison.Warnings, or the text of one read
+// back from go test output), in words that name the Config field, the go
+// test flag and the cyclebench flag: "more time (Config.MaxTime; go test
+// -benchtime 3s; ...), a larger ε (...), or a quieter CPU" for a
+// measurement that did not converge. It returns "" for a warning that says
+// how things are (running under a hypervisor) or that it does not know.
+// It goes by the warning's text, so that it serves warnings read from
+// files as well.
+func Remedy(warning string) string {
+	for _, r := range remedies {
+		if strings.Contains(warning, r.warning) {
+			return r.remedy
+		}
+	}
+	return ""
+}

@@ -1,0 +1,140 @@
+package results
+
+import (
+	"errors"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestSameMachine(t *testing.T) {
+	zen4 := Machine{CPU: "AMD EPYC", Vendor: "AuthenticAMD", Family: 25, Model: 17, Stepping: 1, Hypervisor: "KVMKVMKVM", Counter: "rdtsc",
+		CounterHz: 2596141819, LogicalCPUs: 2, GoVersion: "go1.26.8", GOOS: "linux", GOARCH: "amd64", CyclesPerTick: 1.4219}
+	with := func(f func(m *Machine)) Machine { m := zen4; f(&m); return m }
+	tests := []struct {
+		name string
+		b    Machine
+		want bool
+	}{
+		{"itself", zen4, true},
+		{"calibrated again", with(func(m *Machine) { m.CounterHz, m.CyclesPerTick = 2596142000, 1.43 }), true},
+		{"an older file without family", with(func(m *Machine) { m.Family, m.Model, m.Stepping = 0, 0, 0 }), false},
+		{"a go test file", Machine{CPU: "AMD EPYC", GOOS: "linux", GOARCH: "amd64"}, false},
+		{"another model", with(func(m *Machine) { m.Model = 1 }), false},
+		{"another counter rate", with(func(m *Machine) { m.CounterHz = 2445406000 }), false},
+		{"another Go", with(func(m *Machine) { m.GoVersion = "go1.27.0" }), false},
+		{"another CPU count", with(func(m *Machine) { m.LogicalCPUs = 4 }), false},
+		{"bare metal", with(func(m *Machine) { m.Hypervisor = "" }), false},
+		{"no CPU name", Machine{GOOS: "linux"}, false},
+	}
+	gotest := Machine{CPU: "AMD EPYC", GOOS: "linux", GOARCH: "amd64"}
+	if !SameMachine(gotest, gotest) {
+		t.Errorf("two go test files of one CPU are not one machine")
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := SameMachine(zen4, tt.b); got != tt.want {
+				t.Errorf("SameMachine = %v, want %v", got, tt.want)
+			}
+			if got := SameMachine(tt.b, zen4); got != tt.want {
+				t.Errorf("SameMachine, swapped = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestGroupAndMerge: two files of one machine (the same file read twice)
+// are one group, the other machines' files groups of their own; merged,
+// every entry has the runs of both, in order.
+func TestGroupAndMerge(t *testing.T) {
+	read := func(name string) File {
+		t.Helper()
+		f, err := Read(filepath.Join("testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	zen4 := read("kvm-amd-zen4-run-count3.json")
+	zen5 := read("kvm-amd-zen5-run.txt")
+	again := zen4
+	again.Path = "again.json"
+	cpe := read("kvm-amd-zen4-cpe.json")
+	files := []File{zen4, zen5, again, cpe}
+	got := GroupMachines(files)
+	want := [][]int{{0, 2}, {1}, {3}}
+	if !slices.EqualFunc(got, want, slices.Equal[[]int]) {
+		t.Fatalf("GroupMachines = %v, want %v", got, want)
+	}
+	m, err := Merge([]File{zen4, again})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Path != zen4.Path+" + again.json" || len(m.Entries) != len(zen4.Entries) {
+		t.Errorf("merged %q with %d entries, want both paths and %d entries", m.Path, len(m.Entries), len(zen4.Entries))
+	}
+	for i, e := range m.Entries {
+		if len(e.Runs) != 2*len(zen4.Entries[i].Runs) || e.Runs[0].Line != zen4.Entries[i].Runs[0].Line {
+			t.Errorf("%s: %d runs, want the %d of each file in order", e.Name, len(e.Runs), len(zen4.Entries[i].Runs))
+		}
+	}
+	if len(zen4.Entries[0].Runs) != 3 {
+		t.Errorf("Merge changed its input: %d runs", len(zen4.Entries[0].Runs))
+	}
+	for _, bad := range [][]File{nil, {zen4, zen5}, {zen4, cpe}} {
+		if _, err := Merge(bad); !errors.Is(err, ErrBadInput) {
+			t.Errorf("Merge of %d files: %v, want ErrBadInput", len(bad), err)
+		}
+	}
+}
+
+// TestTextWidth: the text of a matrix fits the width asked for, whatever
+// the number of machines and the lengths of their names: the per-element
+// columns go first, then the machines are shown in blocks, each with the
+// benchmark column; long names become m1, m2, ... with a legend. Only a
+// word longer than a line (a path) may stick out.
+func TestTextWidth(t *testing.T) {
+	names := []string{"kvm-amd-zen5-run.json", "kvm-amd-zen4-run.json", "synthetic-arm64-cntvct-nocycles-run.json",
+		"kvm-amd-zen5-run.txt", "kvm-amd-zen4-modes.txt", "kvm-amd-zen4-nocycles.json"}
+	files := readAll(t, names...)
+	for _, n := range []int{1, 2, 3, 6} {
+		for _, width := range []int{80, 100, 140} {
+			tab, err := Matrix(files[:n], MatrixOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := tab.Text(width)
+			longest := 0
+			for _, l := range strings.Split(text, "\n") {
+				if w := len([]rune(l)); w > width && !strings.Contains(l, "testdata/") {
+					t.Errorf("%d files at width %d: a line of %d runes: %q", n, width, w, l)
+				}
+				longest = max(longest, len([]rune(l)))
+			}
+			for _, r := range tab.Rows {
+				if !strings.Contains(text, r.Label()) {
+					t.Errorf("%d files at width %d: row %s missing", n, width, r.Label())
+				}
+			}
+			blocks := strings.Count(text, "\nbenchmark ")
+			if n == 1 && blocks != 1 {
+				t.Errorf("one file at width %d: %d blocks", width, blocks)
+			}
+			if n == 6 && width == 80 && blocks < 2 {
+				t.Errorf("six files at width 80 in %d block", blocks)
+			}
+		}
+	}
+	tab, err := Matrix(files[:3], MatrixOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tab.String() != tab.Text(DefaultWidth) {
+		t.Errorf("String is not Text(DefaultWidth)")
+	}
+	if !regexp.MustCompile(`\n  m3 +synthetic-arm64-cntvct-nocycles: SYNTHETIC`).MatchString(tab.String()) {
+		t.Errorf("the legend does not name m3:\n%s", tab)
+	}
+}
