@@ -379,43 +379,11 @@ func drawComparison(dc draw.Canvas, c Comparison, opt Options) error {
 		l.LineStyle = draw.LineStyle{Color: color.Black, Width: 1, Dashes: []vg.Length{5, 3}}
 		p.Add(l)
 	}
-	if len(valPts) > 0 {
-		lb, err := plotter.NewLabels(plotter.XYLabels{XYs: valPts, Labels: valLabels})
-		if err != nil {
-			return fmt.Errorf("%w: %v", ErrDraw, err)
-		}
-		lb.Offset = vg.Point{Y: 6}
-		if horizontal {
-			lb.Offset = vg.Point{X: 8}
-		}
-		for k := range lb.TextStyle {
-			lb.TextStyle[k] = textStyle(tickFont)
-			lb.TextStyle[k].XAlign = draw.XCenter
-			if horizontal {
-				lb.TextStyle[k].XAlign = draw.XLeft
-				lb.TextStyle[k].YAlign = draw.YCenter
-			}
-		}
-		p.Add(lb)
+	if err := addLabels(p, valPts, valLabels, 6, 8, horizontal); err != nil {
+		return err
 	}
-	if len(naPts) > 0 {
-		lb, err := plotter.NewLabels(plotter.XYLabels{XYs: naPts, Labels: naLabels})
-		if err != nil {
-			return fmt.Errorf("%w: %v", ErrDraw, err)
-		}
-		lb.Offset = vg.Point{Y: 3}
-		if horizontal {
-			lb.Offset = vg.Point{X: 3}
-		}
-		for k := range lb.TextStyle {
-			lb.TextStyle[k] = textStyle(tickFont)
-			lb.TextStyle[k].XAlign = draw.XCenter
-			if horizontal {
-				lb.TextStyle[k].XAlign = draw.XLeft
-				lb.TextStyle[k].YAlign = draw.YCenter
-			}
-		}
-		p.Add(lb)
+	if err := addLabels(p, naPts, naLabels, 3, 3, horizontal); err != nil {
+		return err
 	}
 	catAxis.Min, catAxis.Max = -0.5, float64(n)-0.5
 	valueAxis.Min, valueAxis.Max = lo, hi
@@ -439,4 +407,30 @@ func (s BarSeries) style(j int) Style {
 		return StyleOf(s.Style - 1)
 	}
 	return StyleOf(j)
+}
+
+// addLabels writes labels at pts (none when pts is empty), offset by dy
+// above each point, or dx to its right on a horizontal plot.
+func addLabels(p *gplot.Plot, pts plotter.XYs, labels []string, dy, dx vg.Length, horizontal bool) error {
+	if len(pts) == 0 {
+		return nil
+	}
+	lb, err := plotter.NewLabels(plotter.XYLabels{XYs: pts, Labels: labels})
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrDraw, err)
+	}
+	lb.Offset = vg.Point{Y: dy}
+	if horizontal {
+		lb.Offset = vg.Point{X: dx}
+	}
+	for k := range lb.TextStyle {
+		lb.TextStyle[k] = textStyle(tickFont)
+		lb.TextStyle[k].XAlign = draw.XCenter
+		if horizontal {
+			lb.TextStyle[k].XAlign = draw.XLeft
+			lb.TextStyle[k].YAlign = draw.YCenter
+		}
+	}
+	p.Add(lb)
+	return nil
 }
