@@ -20,6 +20,13 @@ const (
 	MinPairs = 6
 	// MaxPairs bounds CompareOptions.Pairs.
 	MaxPairs = 100_000
+	// DefaultBlocks is the number of separate measurements [Compare]
+	// takes its pairs in when CompareOptions.Blocks is 0: enough for a
+	// t-interval of their ratios (4 degrees of freedom) at a cost of about
+	// a millisecond each (warm-up, choice of R, the ruler's probe).
+	DefaultBlocks = 5
+	// MaxBlocks bounds CompareOptions.Blocks.
+	MaxBlocks = 100
 )
 
 // CompareOptions says how [Compare] pairs its samples and tests them. The
@@ -29,6 +36,13 @@ type CompareOptions struct {
 	// either of its samples straddled CPUs); 0 means DefaultPairs. From
 	// MinPairs to MaxPairs.
 	Pairs int
+	// Blocks is the number of separate measurements the pairs are taken
+	// in, one after the other, each with its own warm-up, R, empty loop
+	// and ruler, Pairs/Blocks pairs each: pairs taken milliseconds apart
+	// share the machine's state, so the interval also covers how far the
+	// blocks' ratios spread (stats.BlockSpread). 0 means DefaultBlocks; 1
+	// to MaxBlocks, and no more than Pairs/MinPairs are used.
+	Blocks int
 	// Stats are the options of the paired test: significance level,
 	// confidence level and noise band; the zero value gives
 	// [stats.DefaultCompareOptions]. When Stats.Quantum is 0, Compare sets
@@ -84,37 +98,44 @@ type Comparison struct {
 	// (each sample times Repeat calls; the empty loop's best is
 	// subtracted), in the order they were taken.
 	TicksA, TicksB []float64
-	// Repeat is R, the calls per sample, the same for both sides.
+	// Repeat is R, the calls per sample, the same for both sides, in the
+	// first block (each block chooses its own).
 	Repeat int
 	// Rounds is the number of rounds taken (a round samples A and B once,
-	// in the order AB or BA alternately).
+	// in the order AB or BA alternately), over every block.
 	Rounds int
-	// Wall is the time spent in the measuring loop.
+	// Blocks is the number of blocks measured (see CompareOptions.Blocks);
+	// Stats.Blocks holds their ratios.
+	Blocks int
+	// Wall is the time spent in the measuring loops.
 	Wall time.Duration
 	// Warnings holds soft problems: pinning, priority, calibration, the
 	// ruler, the test's warnings (coarse samples).
 	Warnings []error
 }
 
-// Compare measures a and b interleaved in one measuring loop and compares
-// their per-call costs.
+// Compare measures a and b interleaved and compares their per-call costs.
 //
-// After a warm-up, each round samples A and B back to back (AB in even
-// rounds, BA in odd ones: ABBA over two rounds, so a drift hits both
-// alike), each sample timing R calls after one untimed call (or Setup)
-// that puts the side's code and data back in cache. R is the same for both
-// sides, the larger of the two automatic choices (the side that resolves
-// worse against the counter decides; 1 when either has a Setup), so the
-// same empty loop is subtracted from both. The two samples of a round form
-// a pair; [stats.ComparePaired] turns the pairs into the ratio B/A with a
-// confidence interval, a p-value and a verdict, with a noise band never
-// narrower than the relative spread of either side's K best samples
+// The pairs are taken in CompareOptions.Blocks separate measurements, one
+// after the other. In each, after a warm-up, each round samples A and B
+// back to back (AB in even rounds, BA in odd ones: ABBA over two rounds,
+// so a drift hits both alike), each sample timing R calls after one
+// untimed call (or Setup) that puts the side's code and data back in
+// cache. R is the same for both sides, the larger of the two automatic
+// choices (the side that resolves worse against the counter decides; 1
+// when either has a Setup), so the same empty loop is subtracted from
+// both. The two samples of a round form a pair; [stats.ComparePaired]
+// turns all the pairs into the ratio B/A with a confidence interval, a
+// p-value and a verdict, with a noise band never narrower than the
+// relative spread of either side's K best samples
 // (stats.CompareOptions.MinBand): a ratio is not judged finer than the
-// figures of its own sides. Comparison.Verdict is that verdict, or
-// inconclusive when the figures disagree (see [Comparison]). Rounds continue until
-// opt.Pairs usable pairs are in, each side's K best agree and the empty
-// loop and the ruler have converged, or until max(cfg.MaxSamples,
-// 2·opt.Pairs) rounds or cfg.MaxTime; fewer pairs than asked is a warning.
+// figures of its own sides; [stats.BlockSpread] widens the interval to
+// what the blocks' own ratios allow. Comparison.Verdict is that verdict,
+// or inconclusive when the figures disagree (see [Comparison]). A block's
+// rounds continue until its share of the pairs is in, each side's K best
+// agree and the empty loop and the ruler have converged, or until
+// max(cfg.MaxSamples, 2·its pairs) rounds or its share of cfg.MaxTime;
+// fewer pairs than asked is a warning.
 //
 // cfg is used as by [Measure]; its Name, Elements and Setup are ignored
 // (they come from a and b). An error is returned for bad options, a nil
@@ -135,6 +156,14 @@ func Compare(cfg Config, a, b Instance, opt CompareOptions) (Comparison, error) 
 	if pairs < MinPairs || pairs > MaxPairs {
 		return cmp, fmt.Errorf("%w: Pairs %d (allowed: %d to %d, or 0 for %d)", ErrBadConfig, opt.Pairs, MinPairs, MaxPairs, DefaultPairs)
 	}
+	blocks := opt.Blocks
+	if blocks == 0 {
+		blocks = DefaultBlocks
+	}
+	if blocks < 1 || blocks > MaxBlocks {
+		return cmp, fmt.Errorf("%w: Blocks %d (allowed: 1 to %d, or 0 for %d)", ErrBadConfig, opt.Blocks, MaxBlocks, DefaultBlocks)
+	}
+	blocks = max(1, min(blocks, pairs/MinPairs))
 	for _, in := range []*Instance{&a, &b} {
 		if math.IsNaN(in.Elements) || math.IsInf(in.Elements, 0) || in.Elements < 0 {
 			return cmp, fmt.Errorf("%w: %s: Elements %v (allowed: ≥ 0, finite)", ErrBadConfig, in.Name, in.Elements)
@@ -156,71 +185,157 @@ func Compare(cfg Config, a, b Instance, opt CompareOptions) (Comparison, error) 
 	if err != nil {
 		return cmp, err
 	}
-	// Rounds go on until enough pairs are in, within max(MaxSamples,
-	// 2·pairs) rounds: a pair is lost whenever either side's samples of a
-	// round straddled CPUs.
-	maxRounds := max(cfg.MaxSamples, 2*pairs)
-	more := func(e *engine) bool {
-		return e.rounds < maxRounds && len(e.targets[0].pairs) < pairs
+	per := (pairs + blocks - 1) / blocks
+	bcfg := cfg
+	bcfg.MaxTime = max(cfg.MaxTime/time.Duration(blocks), time.Millisecond)
+	var parts []compareBlock
+	var runErr error
+	for bi := range blocks {
+		part, abandoned, err := measureBlock(bcfg, a, b, per, bi*per, pairs)
+		if abandoned {
+			return cmp, err
+		}
+		if part != nil {
+			parts = append(parts, *part)
+		}
+		if err != nil {
+			runErr = err
+			break
+		}
 	}
-	progress := func(e *engine) (int, int) { return min(len(e.targets[0].pairs), pairs), pairs }
-	e, abandoned, runErr := measureInstances(cfg, []Instance{a, b}, true, more, progress)
-	if e == nil || abandoned {
+	if len(parts) == 0 {
 		return cmp, runErr
 	}
-	ta, tb := e.targets[0], e.targets[1]
-	cmp.Repeat, cmp.Rounds, cmp.Wall = ta.r, e.rounds, e.wall
-	cmp.Warnings = append(cmp.Warnings, e.warnings...)
-	var errA, errB error
-	cmp.A, errA = e.result(ta)
-	cmp.B, errB = e.result(tb)
+	cmp.combine(parts)
+	taken := len(cmp.TicksA)
 	if runErr != nil {
 		// Cancelled: the pairs taken so far are compared all the same when
 		// there are enough of them, and the error is returned with them.
-		if errA == nil && errB == nil && len(ta.pairs) >= MinPairs && cfg.Context.Err() != nil {
-			if err := cmp.compare(ta, tb, opt.Stats); err == nil {
-				cmp.Warnings = append(cmp.Warnings, fmt.Errorf("harness: cancelled after %d of %d pairs: the comparison covers those", len(ta.pairs), pairs))
+		if cfg.Context.Err() != nil && taken >= MinPairs {
+			if err := cmp.compare(parts, opt.Stats); err == nil {
+				cmp.Warnings = append(cmp.Warnings, fmt.Errorf("harness: cancelled after %d of %d pairs: the comparison covers those", taken, pairs))
 			}
 		}
 		return cmp, runErr
 	}
-	if err := errors.Join(errA, errB); err != nil {
-		return cmp, err
+	if taken < MinPairs {
+		return cmp, fmt.Errorf("harness: only %d usable pairs in %d rounds (%v); need at least %d", taken, cmp.Rounds, cmp.Wall.Round(time.Millisecond), MinPairs)
 	}
-	if len(ta.pairs) < MinPairs {
-		return cmp, fmt.Errorf("harness: only %d usable pairs in %d rounds (%v); need at least %d", len(ta.pairs), cmp.Rounds, cmp.Wall.Round(time.Millisecond), MinPairs)
+	if taken < pairs {
+		cmp.Warnings = append(cmp.Warnings, fmt.Errorf("harness: %d usable pairs of the %d asked, in %d rounds (%v)", taken, pairs, cmp.Rounds, cmp.Wall.Round(time.Millisecond)))
 	}
-	if len(ta.pairs) < pairs {
-		cmp.Warnings = append(cmp.Warnings, fmt.Errorf("harness: %d usable pairs of the %d asked, in %d rounds (%v)", len(ta.pairs), pairs, cmp.Rounds, cmp.Wall.Round(time.Millisecond)))
-	}
-	if err := cmp.compare(ta, tb, opt.Stats); err != nil {
+	if err := cmp.compare(parts, opt.Stats); err != nil {
 		return cmp, err
 	}
 	return cmp, nil
 }
 
-// compare fills TicksA, TicksB, Stats, the best ratio and the verdict from
-// the pairs of ta and tb and the sides' results A and B. Unless the
-// options set it, the quantum of the derived noise band is the counter
-// quantum of the samples over the calls each times; the band is at least
-// the spread of each side's K best samples.
-func (cmp *Comparison) compare(ta, tb *target, opt stats.CompareOptions) error {
-	cmp.TicksA = make([]float64, len(ta.pairs))
-	cmp.TicksB = make([]float64, len(ta.pairs))
-	for i, p := range ta.pairs {
-		cmp.TicksA[i], cmp.TicksB[i] = ta.net(p[0]), tb.net(p[1])
-		if cmp.TicksA[i] <= 0 || cmp.TicksB[i] <= 0 {
-			return fmt.Errorf("%w: a sample of %s or %s is not longer than the empty loop's %.0f ticks (%d and %d ticks per sample of %d calls); the functions are too short to compare",
-				ErrTooShort, ta.inst.Name, tb.inst.Name, ta.overhead(p[0].variant), p[0].ticks, p[1].ticks, ta.rs[p[0].variant])
+// compareBlock is one block of a comparison: its sides' results, its
+// pairs in ticks per call (overhead subtracted) and how it was measured.
+type compareBlock struct {
+	a, b         Result
+	ticksA       []float64
+	ticksB       []float64
+	repeat       int
+	quantum      float64 // the counter quantum per call of the pairs
+	rounds       int
+	wall         time.Duration
+	warnings     []error
+	aName, bName string
+}
+
+// measureBlock takes one block of a comparison: an engine of its own for a
+// and b with a common R, until it has per pairs. done and total say how
+// far the comparison is, for the progress report. It returns the block
+// (nil when no engine ran) with an error when the measurement failed or
+// was cancelled; abandoned reports a tripped realtime guard.
+func measureBlock(cfg Config, a, b Instance, per, done, total int) (*compareBlock, bool, error) {
+	maxRounds := max(cfg.MaxSamples, 2*per)
+	more := func(e *engine) bool {
+		return e.rounds < maxRounds && len(e.targets[0].pairs) < per
+	}
+	progress := func(e *engine) (int, int) { return min(done+len(e.targets[0].pairs), total), total }
+	e, abandoned, runErr := measureInstances(cfg, []Instance{a, b}, true, more, progress)
+	if e == nil || abandoned {
+		return nil, abandoned, runErr
+	}
+	ta, tb := e.targets[0], e.targets[1]
+	blk := &compareBlock{repeat: ta.r, rounds: e.rounds, wall: e.wall, warnings: e.warnings, aName: ta.inst.Name, bName: tb.inst.Name}
+	var errA, errB error
+	blk.a, errA = e.result(ta)
+	blk.b, errB = e.result(tb)
+	if err := errors.Join(runErr, errA, errB); err != nil {
+		if runErr == nil || errA != nil || errB != nil {
+			return nil, false, err
 		}
 	}
-	if opt.Quantum == 0 && cmp.Repeat > 0 {
-		opt.Quantum = math.Max(cmp.A.Quantum, cmp.B.Quantum) / float64(cmp.Repeat)
+	blk.quantum = math.Max(blk.a.Quantum, blk.b.Quantum) / float64(max(blk.repeat, 1))
+	for _, p := range ta.pairs {
+		x, y := ta.net(p[0]), tb.net(p[1])
+		if x <= 0 || y <= 0 {
+			return blk, false, fmt.Errorf("%w: a sample of %s or %s is not longer than the empty loop's %.0f ticks (%d and %d ticks per sample of %d calls); the functions are too short to compare",
+				ErrTooShort, ta.inst.Name, tb.inst.Name, ta.overhead(p[0].variant), p[0].ticks, p[1].ticks, ta.rs[p[0].variant])
+		}
+		blk.ticksA, blk.ticksB = append(blk.ticksA, x), append(blk.ticksB, y)
+	}
+	return blk, false, runErr
+}
+
+// combine gathers the blocks: their pairs in order, the sides' figures
+// of one block (the quietest: the least A + B, so that both sides'
+// figures share its ruler), the R of the first, the rounds and time of
+// all, their warnings once each.
+func (cmp *Comparison) combine(parts []compareBlock) {
+	seen := map[string]bool{}
+	for i, p := range parts {
+		cmp.TicksA = append(cmp.TicksA, p.ticksA...)
+		cmp.TicksB = append(cmp.TicksB, p.ticksB...)
+		cmp.Rounds += p.rounds
+		cmp.Wall += p.wall
+		if i == 0 || p.a.Ticks+p.b.Ticks < cmp.A.Ticks+cmp.B.Ticks {
+			cmp.A, cmp.B = p.a, p.b
+		}
+		for _, w := range p.warnings {
+			if !seen[w.Error()] {
+				seen[w.Error()] = true
+				cmp.Warnings = append(cmp.Warnings, w)
+			}
+		}
+	}
+	cmp.Repeat, cmp.Blocks = parts[0].repeat, len(parts)
+}
+
+// compare fills Stats, the best ratio and the verdict from the blocks'
+// pairs and the sides' results A and B. Unless the options set it, the
+// quantum of the derived noise band is the coarsest counter quantum per
+// call of the blocks; the band is at least the spread of each side's K
+// best samples; the interval is widened to the spread of the blocks'
+// ratios.
+func (cmp *Comparison) compare(parts []compareBlock, opt stats.CompareOptions) error {
+	if opt.Quantum == 0 {
+		for _, p := range parts {
+			opt.Quantum = math.Max(opt.Quantum, p.quantum)
+		}
 	}
 	opt.MinBand = math.Max(opt.MinBand, min(maxMinBand, max(bestSpread(cmp.A), bestSpread(cmp.B))))
 	var err error
+	name := func() string { return parts[0].aName + " and " + parts[0].bName }
 	if cmp.Stats, err = stats.ComparePaired(cmp.TicksA, cmp.TicksB, opt); err != nil {
-		return fmt.Errorf("harness: comparing %s and %s: %w", ta.inst.Name, tb.inst.Name, err)
+		return fmt.Errorf("harness: comparing %s: %w", name(), err)
+	}
+	var ratios []float64
+	for _, p := range parts {
+		if len(p.ticksA) < MinPairs {
+			continue // too few to estimate (a block cut short)
+		}
+		c, err := stats.ComparePaired(p.ticksA, p.ticksB, opt)
+		if err != nil {
+			return fmt.Errorf("harness: comparing %s, a block: %w", name(), err)
+		}
+		ratios = append(ratios, c.Ratio)
+	}
+	if cmp.Stats, err = stats.BlockSpread(cmp.Stats, ratios, opt); err != nil {
+		return fmt.Errorf("harness: comparing %s: %w", name(), err)
 	}
 	cmp.Warnings = append(cmp.Warnings, cmp.Stats.Warnings...)
 	cmp.judge()

@@ -2,6 +2,7 @@ package harness
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -46,6 +47,9 @@ func TestCompareSameKernel(t *testing.T) {
 		}
 		if len(c.TicksA) < DefaultPairs || len(c.TicksA) != len(c.TicksB) || c.Stats.N != len(c.TicksA) {
 			return "pairs missing"
+		}
+		if c.Blocks != DefaultBlocks || len(c.Stats.Blocks) != DefaultBlocks || !(c.Stats.BlockLo <= c.Stats.BlockHi) || c.Stats.Lo > c.Stats.BlockLo || c.Stats.Hi < c.Stats.BlockHi {
+			return fmt.Sprintf("blocks %d (ratios %v [%v, %v]), interval [%v, %v]: want %d blocks and an interval spanning theirs", c.Blocks, c.Stats.Blocks, c.Stats.BlockLo, c.Stats.BlockHi, c.Stats.Lo, c.Stats.Hi, DefaultBlocks)
 		}
 		return ""
 	})
@@ -116,6 +120,8 @@ func TestCompareBadInput(t *testing.T) {
 		{"many pairs", ok, ok, CompareOptions{Pairs: MaxPairs + 1}, ErrBadConfig, "Pairs 100001"},
 		{"bad alpha", ok, ok, CompareOptions{Stats: stats.CompareOptions{Alpha: 2}}, ErrBadConfig, "2"},
 		{"bad elements", Instance{Run: ok.Run, Elements: -1}, ok, CompareOptions{}, ErrBadConfig, "Elements -1"},
+		{"negative blocks", ok, ok, CompareOptions{Blocks: -1}, ErrBadConfig, "Blocks -1"},
+		{"too many blocks", ok, ok, CompareOptions{Blocks: MaxBlocks + 1}, ErrBadConfig, "Blocks 101"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -122,7 +122,15 @@
 // least squares with an intercept, in cycles, ticks and nanoseconds; sizes
 // come from [ParseSizes]. [Compare] measures two functions interleaved
 // (ABBA), pairs their samples and reports B/A with a confidence interval
-// and a p-value; [CompareCPE] compares two slopes. [Report] puts cycles/op
+// and a p-value, taking the pairs in several separate blocks (each with its
+// own warm-up, R, empty loop and ruler) and widening the interval to the
+// spread of the blocks' ratios: pairs milliseconds apart share the
+// machine's state, and an interval built as if they were independent
+// missed the next comparison's ratio in 3 of 10 tries on a Zen 4 guest (1
+// of 10 with blocks). One process cannot see what moves between processes
+// (the memory layout of code and data): compare results of several
+// processes for that (go test -count, cyclebench compare FILE FILE).
+// [CompareCPE] compares two slopes. [Report] puts cycles/op
 // into `go test -bench` from inside a benchmark function. [Validate] checks
 // all of this against chains of known latency. Package lab times the same
 // runs of a kernel with every clock a program can read, side by side, and

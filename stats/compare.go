@@ -271,6 +271,11 @@ type Comparison struct {
 	// Warnings holds soft problems, such as [ErrCoarse] when more than a
 	// quarter of the pairs are exactly equal.
 	Warnings []error
+	// Blocks are the ratios B/A of the separate measurements (blocks) the
+	// pairs were taken in, and BlockLo and BlockHi the interval their
+	// spread gives (see [BlockSpread]); nil and 0 for pairs of one block.
+	Blocks           []float64
+	BlockLo, BlockHi float64
 }
 
 // ComparePaired compares paired positive samples b against a (b_i measured
