@@ -281,3 +281,30 @@ func BenchmarkSampleLoop(b *testing.B) {
 		s.add(float64(v), ok)
 	}
 }
+
+// TestMeasureConfirmsTheFrequency: where the calibration took the kernel's
+// frequency at once (calibrate.Options.DeferConfirm), the measurement
+// confirms it after its loop, and the cached calibration is confirmed too.
+func TestMeasureConfirmsTheFrequency(t *testing.T) {
+	pending, err := calibrate.Refresh(calibrate.FastOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !pending.Pending() {
+		t.Skipf("the frequency here is %s, not a kernel figure taken at once", pending.Frequency.Method)
+	}
+	r, err := Measure(DefaultConfig(), addKernel(1000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	now, err := calibrate.Get()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if now.Pending() || len(now.Frequency.CrossChecks) == 0 {
+		t.Fatalf("after a measurement the cached calibration is still pending (%v) or unconfirmed: %+v", now.Pending(), now.Frequency)
+	}
+	if r.TicksPerSecond != now.Frequency.Hz || !strings.HasPrefix(r.FrequencySource, now.Frequency.Method) {
+		t.Fatalf("result at %v Hz from %q, confirmed calibration %v Hz by %s", r.TicksPerSecond, r.FrequencySource, now.Frequency.Hz, now.Frequency.Method)
+	}
+}
