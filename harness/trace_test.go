@@ -247,10 +247,9 @@ func minEstimate(samples []traceSample) float64 {
 func roundFigures(samples []traceSample) []float64 {
 	ops := finalOps(samples)
 	type round struct {
-		t, o   map[int]float64 // by R
-		long   float64
-		short  float64
-		hasRul bool
+		t, o  map[int]float64 // by R
+		long  float64
+		short float64
 	}
 	rounds := map[int]*round{}
 	get := func(i int) *round {
