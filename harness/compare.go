@@ -99,7 +99,7 @@ type Comparison struct {
 	// subtracted), in the order they were taken.
 	TicksA, TicksB []float64
 	// Repeat is R, the calls per sample, the same for both sides, in the
-	// first block (each block chooses its own).
+	// block whose figures A and B are (each block chooses its own).
 	Repeat int
 	// Rounds is the number of rounds taken (a round samples A and B once,
 	// in the order AB or BA alternately), over every block.
@@ -282,9 +282,9 @@ func measureBlock(cfg Config, a, b Instance, per, done, total int) (*compareBloc
 }
 
 // combine gathers the blocks: their pairs in order, the sides' figures
-// of one block (the quietest: the least A + B, so that both sides'
-// figures share its ruler), the R of the first, the rounds and time of
-// all, their warnings once each.
+// and R of one block (the quietest: the least A + B, so that both sides'
+// figures share its ruler), the rounds and time of all, their warnings
+// once each.
 func (cmp *Comparison) combine(parts []compareBlock) {
 	seen := map[string]bool{}
 	for i, p := range parts {
@@ -293,7 +293,7 @@ func (cmp *Comparison) combine(parts []compareBlock) {
 		cmp.Rounds += p.rounds
 		cmp.Wall += p.wall
 		if i == 0 || p.a.Ticks+p.b.Ticks < cmp.A.Ticks+cmp.B.Ticks {
-			cmp.A, cmp.B = p.a, p.b
+			cmp.A, cmp.B, cmp.Repeat = p.a, p.b, p.repeat
 		}
 		for _, w := range p.warnings {
 			if !seen[w.Error()] {
@@ -302,7 +302,7 @@ func (cmp *Comparison) combine(parts []compareBlock) {
 			}
 		}
 	}
-	cmp.Repeat, cmp.Blocks = parts[0].repeat, len(parts)
+	cmp.Blocks = len(parts)
 }
 
 // compare fills Stats, the best ratio and the verdict from the blocks'
