@@ -4,6 +4,7 @@ package harness
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -41,25 +42,34 @@ func TestDisturbedSamplesDiscarded(t *testing.T) {
 	}
 
 	t.Run("sleeps", func(t *testing.T) {
-		calls := 0
-		r, err := Measure(base, func() {
-			if calls++; calls%4 == 0 {
-				time.Sleep(200 * time.Microsecond)
+		// Other processes switch the thread out too, on a loaded 2-CPU
+		// machine: when more than half of the first samples switched, the
+		// engine takes the switches for the kernel's own blocking and keeps
+		// them (monitor.classify). That run says nothing of the discarding,
+		// so it is measured again (three attempts; seen once in several
+		// dozen runs, with 22 of 60 samples switching).
+		retry(t, func() string {
+			calls := 0
+			r, err := Measure(base, func() {
+				if calls++; calls%4 == 0 {
+					time.Sleep(200 * time.Microsecond)
+				}
+				testSink = chain.AddFrom(testSink, n)
+			})
+			if err != nil {
+				t.Fatal(err)
 			}
-			testSink = chain.AddFrom(testSink, n)
+			t.Logf("disturbed %+v, discarded %d of %d; %.0f ticks/call (quiet %.0f)", r.Disturbed, r.Discarded, r.Samples, r.Ticks, quiet.Ticks)
+			if !r.Disturbed.Monitored || r.Disturbed.ContextSwitches < r.Samples/4-2 || r.Discarded < r.Disturbed.ContextSwitches {
+				return fmt.Sprintf("%d samples, one in four sleeping: %+v, %d discarded", r.Samples, r.Disturbed, r.Discarded)
+			}
+			// The sleeping calls were discarded: the best sample is a quiet
+			// one (a 200 µs sleep would add about 500,000 ticks).
+			if r.Ticks > 2*quiet.Ticks {
+				return fmt.Sprintf("%.0f ticks per call, quiet %.0f: a sleeping call was kept", r.Ticks, quiet.Ticks)
+			}
+			return ""
 		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("disturbed %+v, discarded %d of %d; %.0f ticks/call (quiet %.0f)", r.Disturbed, r.Discarded, r.Samples, r.Ticks, quiet.Ticks)
-		if !r.Disturbed.Monitored || r.Disturbed.ContextSwitches < r.Samples/4-2 || r.Discarded < r.Disturbed.ContextSwitches {
-			t.Fatalf("%d samples, one in four sleeping: %+v, %d discarded", r.Samples, r.Disturbed, r.Discarded)
-		}
-		// The sleeping calls were discarded: the best sample is a quiet one
-		// (a 200 µs sleep would add about 500,000 ticks).
-		if r.Ticks > 2*quiet.Ticks {
-			t.Errorf("%.0f ticks per call, quiet %.0f: a sleeping call was kept", r.Ticks, quiet.Ticks)
-		}
 	})
 
 	t.Run("faults", func(t *testing.T) {
