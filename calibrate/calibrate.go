@@ -86,9 +86,10 @@ var DefaultOptions = Options{Duration: 100 * time.Millisecond, Method: MethodBra
 //     130 ticks wide), is the figure; the other parts run inside it;
 //   - the counter's step (tsc.Steps, 4,000 read pairs): 0.2–0.5 ms, once
 //     per process;
-//   - the overhead, 2,000 empty pairs: 0.3 ms. Its minimum and median
-//     match those of 20,000 pairs within one counter step; only
-//     `cyclebench info` shows them (the harness measures its own);
+//   - the overhead, 500 empty pairs: 0.07 ms. Its minimum and median
+//     matched those of 20,000 pairs exactly in five tries there (52 and
+//     78 ticks); only `cyclebench info` shows them, from 20,000 pairs (the
+//     harness measures its own);
 //   - the core clock, ADD and IMUL chains of 1,000 and 21,000 links, best
 //     of 5: 0.15 ms. Cycles per tick come within ±0.4% of the 100,000-link
 //     figure (one step over the 14,600-tick difference), well inside the
@@ -104,7 +105,7 @@ var FastOptions = Options{
 	Duration:     2 * time.Millisecond,
 	Method:       MethodAuto,
 	TargetPPM:    MaxFrequencyPPM,
-	Pairs:        2000,
+	Pairs:        500,
 	Core:         CoreOptions{Short: 1000, Long: 21_000, Reps: 5},
 	DeferConfirm: true,
 }
