@@ -223,13 +223,88 @@ func ExampleMeasureOverhead() {
 	fmt.Printf("empty pair from Go: min %.0f ticks, median %.0f; inside assembly: min %.0f\n", o.Min, o.Median, o.AsmMin)
 }
 
-// Core cycles per tick from dependent ADD chains; IMUL/ADD ≈ 3 says the
-// core clock held still while they ran.
+// Core cycles per tick from a register ADD chain, checked by an IMUL chain;
+// the immediate ADD chain beside them says whether this core folds it.
 func ExampleMeasureCoreClock() {
 	c, err := calibrate.MeasureCoreClock(calibrate.CoreOptions{})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Printf("%.4f cycles per tick; IMUL/ADD %.3f (truth %.0f)\n", c.CyclesPerTick, c.ImulAddRatio, c.ImulLatency)
+	switch {
+	case c.Refused():
+		fmt.Println("no cycle figure:", c.Err)
+	case c.Checked:
+		fmt.Printf("%.4f cycles per tick, checked: IMUL/ADD %.3f (documented %g)\n", c.CyclesPerTick, c.ImulAddRatio, c.ImulLatency)
+	default:
+		fmt.Printf("%.4f cycles per tick, unchecked: %v\n", c.CyclesPerTick, c.Err)
+	}
+	fmt.Println("ADD reg, 1:", c.Imm)
+}
+
+// DecideRuler is a pure function of the chains' slopes: here two runs
+// recorded on an Emerald Rapids guest, whose core folds ADD reg, 1 at
+// rename. A ruler of register ADDs is accepted; one of immediate ADDs is
+// refused, never a number.
+func ExampleDecideRuler() {
+	const hz = 2100e6 // the guest's TSC
+	sound := calibrate.DecideRuler(calibrate.RulerFigures{AddTicksPerOp: 0.8077, ImulTicksPerOp: 2.3350, ImulLatency: 3, CounterHz: hz, Exact: true}, calibrate.DefaultRulerThresholds)
+	fmt.Printf("register ADD: %.4f cycles per tick, checked %v, core %.2f GHz\n", sound.CyclesPerTick, sound.Checked, sound.CoreHz/1e9)
+	folded := calibrate.DecideRuler(calibrate.RulerFigures{AddTicksPerOp: 0.1568, ImulTicksPerOp: 2.3350, ImulLatency: 3, CounterHz: hz, Exact: true}, calibrate.DefaultRulerThresholds)
+	fmt.Printf("immediate ADD: %v cycles per tick, refused %v, rulers disagree %v\n", folded.CyclesPerTick, folded.Refused(), errors.Is(folded.Err, calibrate.ErrRulersDisagree))
+	// Output:
+	// register ADD: 1.2381 cycles per tick, checked true, core 2.60 GHz
+	// immediate ADD: 0 cycles per tick, refused true, rulers disagree true
+}
+
+// The CPU table: what is documented of a core's multiply and of its
+// renamer.
+func ExampleLookupX86() {
+	for _, m := range []calibrate.Microarch{
+		calibrate.LookupX86("GenuineIntel", 6, 0xcf),
+		calibrate.LookupX86("AuthenticAMD", 0x19, 0x11),
+		calibrate.LookupX86("GenuineIntel", 6, 0x97),
+	} {
+		fmt.Printf("%s; folds ADD reg, 1: %s\n", m, m.FoldsAddImm)
+	}
+	// Output:
+	// Raptor Cove (Emerald Rapids): IMUL latency 3 cycles; folds ADD reg, 1: yes
+	// Zen 4: IMUL latency 3 cycles; folds ADD reg, 1: no
+	// Alder Lake (hybrid: P- and E-cores differ; the multiply latency is not vouched for): multiply latency not documented; folds ADD reg, 1: unknown
+}
+
+// A Ruler beside other work: the caller decides when each stream is
+// sampled (the harness interleaves them with its targets), the ruler times
+// the chains and keeps the best samples.
+func ExampleNewRuler() {
+	lat, _ := calibrate.DetectCPU().ImulLatency()
+	r, err := calibrate.NewRuler(calibrate.RulerOptions{AddShort: 256, AddLong: 100_256, ImulShort: 85, ImulLong: 8_500, ImulLatency: lat, K: 3, Epsilon: 0.0005, MaxSamples: 200})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for range 50 {
+		// ... a sample of the work being measured, then:
+		for _, s := range r.Streams() {
+			r.Sample(s, 0, false)
+		}
+	}
+	v := r.Verdict()
+	fmt.Printf("%.4f cycles per tick (checked %v, converged %v)\n", v.CyclesPerTick, v.Checked, v.Converged)
+}
+
+// Get may take the kernel's frequency at once and leave its confirmation
+// for later; Confirmed makes it, over everything measured in between.
+func ExampleConfirmed() {
+	c, err := calibrate.Get()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	// ... measure ...
+	if c, err = calibrate.Confirmed(c); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%.0f Hz by %s, pending %v\n", c.Frequency.Hz, c.Frequency.Method, c.Pending())
 }
