@@ -251,11 +251,11 @@ func TestDisturbed(t *testing.T) {
 	}
 }
 
-// TestCPEFile fits testdata/gotest_sums.txt, go test -bench -count 6 of
+// TestCPEFile fits results/testdata/kvm-amd-gotest-sums.txt, go test -bench -count 6 of
 // examples/sums on a shared KVM guest, in which two runs of Sum1 at
 // n = 3200 were slowed by other jobs.
 func TestCPEFile(t *testing.T) {
-	file := filepath.Join("testdata", "gotest_sums.txt")
+	file := filepath.Join("..", "..", "results", "testdata", "kvm-amd-gotest-sums.txt")
 	t.Run("table", func(t *testing.T) {
 		out, errOut, err := runCLI(t, "cpe", file)
 		// One run of the file did not converge: exit status 1, after the output.
