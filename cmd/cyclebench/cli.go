@@ -1,9 +1,9 @@
 package main
 
 // This file holds what every subcommand shares: dispatch, errors and exit
-// statuses, flag parsing and help, the flags several subcommands take, the
-// output (results on stdout or -o, diagnostics on stderr), pinning, and
-// formatting helpers.
+// statuses, the opening of a subcommand (session), flag parsing and help,
+// the flags several subcommands take, the output (results on stdout or
+// -o, diagnostics on stderr), pinning, and formatting helpers.
 
 import (
 	"bytes"
@@ -22,8 +22,10 @@ import (
 
 	"github.com/cyclebench/cyclebench/affinity"
 	"github.com/cyclebench/cyclebench/calibrate"
+	"github.com/cyclebench/cyclebench/harness"
 	"github.com/cyclebench/cyclebench/internal/pinned"
 	"github.com/cyclebench/cyclebench/perfevent"
+	"github.com/cyclebench/cyclebench/results"
 )
 
 // run runs the subcommand named by args[0] with the rest of args. It is main
@@ -136,6 +138,107 @@ func (e *cmdError) Unwrap() error { return e.err }
 // errHelp is returned by flagSet.parse after printing the usage for -h;
 // run turns it into success.
 var errHelp = errors.New("help requested")
+
+// session is a subcommand from its command line to its last word. Every
+// subcommand opens one the same way (open: parse, arguments, checks,
+// -o and -plot writable, the measuring flags, interrupts; calibrate: the
+// calibration and the header of the results), then measures or reads,
+// and ends with its results, warnings and exit status (out.status).
+type session struct {
+	fs  *flagSet
+	o   *out
+	pf  *plotFlags    // -plot, for the subcommands that draw
+	mf  *measureFlags // the measuring flags, for the subcommands that measure
+	in  *interrupt
+	cfg harness.Config
+	cal *calibrate.Calibration
+	// calWarnings are the pinning's warnings when it calibrated.
+	calWarnings []error
+	h           results.Header
+	// hint rewords a parse error (package mode: the flags it lacks).
+	hint func(error) error
+}
+
+// newSession is the session of subcommand name; its -h prints synopsis
+// and description (see newFlagSet).
+func newSession(name, synopsis, description string, stdout io.Writer) *session {
+	return &session{fs: newFlagSet(name, synopsis, description, stdout)}
+}
+
+// open parses args (flags anywhere on the line), refuses positional
+// arguments unless takesArgs, runs checks in order (the subcommand's own
+// ranges), fails on an -o or -plot that cannot be written (before
+// anything is measured), reads the measuring flags into s.cfg, and starts
+// catching SIGINT and SIGTERM: the caller defers s.close.
+func (s *session) open(args []string, takesArgs bool, checks ...func() error) error {
+	if err := s.parse(args); err != nil {
+		return err
+	}
+	return s.start(takesArgs, checks...)
+}
+
+// parse is the first step of open, for a subcommand that looks at its
+// arguments before it knows which checks apply.
+func (s *session) parse(args []string) error {
+	err := s.fs.parse(args)
+	if err != nil && s.hint != nil {
+		return s.hint(err)
+	}
+	return err
+}
+
+// start is open after parse.
+func (s *session) start(takesArgs bool, checks ...func() error) error {
+	if !takesArgs {
+		checks = append([]func() error{s.fs.noArgs}, checks...)
+	}
+	if s.pf != nil {
+		checks = append(checks, s.pf.check)
+	}
+	if s.o != nil {
+		checks = append(checks, s.o.check)
+	}
+	if s.mf != nil {
+		checks = append(checks, func() (err error) { s.cfg, err = s.mf.config(); return err })
+	}
+	for _, check := range checks {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	s.in = catchInterrupts()
+	return nil
+}
+
+// close stops catching signals.
+func (s *session) close() {
+	if s.in != nil {
+		s.in.stop()
+	}
+}
+
+// calibrate calibrates on the CPU the measurements will pin to, gives
+// s.cfg the calibration and the interrupts' context, and makes the
+// header of command's results.
+func (s *session) calibrate(command string) error {
+	cal, warns, err := calibrateOn(s.cfg.CPU)
+	if err != nil {
+		return err
+	}
+	s.cal, s.calWarnings, s.cfg.Calibration, s.cfg.Context = cal, warns, cal, s.in.ctx
+	s.h = newHeader(command, cal, s.cfg, warns)
+	return nil
+}
+
+// partial marks the header of results a signal cut short: Partial says
+// "interrupted by SIGINT" + what + more, a warning "interrupted by a
+// signal" + what. Nothing when no signal came.
+func (s *session) partial(what, more string) {
+	if s.in.exitCode() != 0 {
+		s.h.Partial = "interrupted by " + s.in.signal() + what + more
+		s.h.Warnings = append(s.h.Warnings, "interrupted by a signal"+what)
+	}
+}
 
 // exitStatus prints err as one line on stderr ("cyclebench run: what was
 // wrong (what is allowed)"; nothing for an *exitError without a summary)
@@ -405,10 +508,21 @@ func checkDuration(flagName string, d, min, max time.Duration) error {
 	return nil
 }
 
-// checkCalibrationDuration checks a -duration value against the limits of
-// package calibrate.
-func checkCalibrationDuration(d time.Duration) error {
-	return checkDuration("duration", d, calibrate.MinDuration, calibrate.MaxDuration)
+// calibrationDuration is a -duration flag of a calibration, from
+// calibrate's default, within calibrate's limits.
+type calibrationDuration struct{ d time.Duration }
+
+// calibrationFlag defines -duration on fs.
+func calibrationFlag(fs *flagSet, usage string) *calibrationDuration {
+	c := &calibrationDuration{calibrate.DefaultOptions.Duration}
+	durationFlag(fs, &c.d, "duration", usage)
+	return c
+}
+
+// check returns a *usageError when the duration is out of calibrate's
+// range.
+func (c *calibrationDuration) check() error {
+	return checkDuration("duration", c.d, calibrate.MinDuration, calibrate.MaxDuration)
 }
 
 // cpuFlag defines -cpu: the CPU to pin the measuring thread to.
@@ -652,6 +766,14 @@ func errorStrings(errs []error) []string {
 	return s
 }
 
+// nanToZero is v, or 0 when v is NaN or infinite (JSON has neither).
+func nanToZero(v float64) float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0
+	}
+	return v
+}
+
 // yesNo formats a boolean for the human tables.
 func yesNo(b bool) string {
 	if b {
@@ -702,6 +824,39 @@ func pct(v float64, digits int) string { return sig(v*100, digits) + "%" }
 
 // ppmDiff returns (a − b) / b in parts per million.
 func ppmDiff(a, b float64) float64 { return (a - b) / b * 1e6 }
+
+// libSentinels are the sentinel errors of package results whose text
+// says nothing a user needs before the message that follows.
+var libSentinels = strings.NewReplacer(results.ErrBadInput.Error()+": ", "", results.ErrNoSweep.Error()+": ", "",
+	results.ErrIncomparable.Error()+": ", "", results.ErrGoTest.Error()+": ", "")
+
+// reworded is an error with another message; it unwraps to the original.
+type reworded struct {
+	msg string
+	err error
+}
+
+func (e *reworded) Error() string { return e.msg }
+func (e *reworded) Unwrap() error { return e.err }
+
+// libError is err (nil for nil) without the text of results' sentinels:
+// "go test ./x: build failed", not "results: go test failed: go test ./x:
+// build failed".
+func libError(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &reworded{libSentinels.Replace(err.Error()), err}
+}
+
+// inputError is err, bad input to a library, as a *usageError with
+// prefix before its message (nil for nil).
+func inputError(prefix string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &usageError{&reworded{prefix + libSentinels.Replace(err.Error()), err}}
+}
 
 // kernelError turns an error of package benchexamples about flag's value
 // into a usage error.

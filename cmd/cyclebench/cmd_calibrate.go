@@ -27,35 +27,25 @@ so far.`
 const methodBoth = "both"
 
 func runCalibrate(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("calibrate", "[-duration D] [-method bracket|sleep|both] [-format table|json|csv] [-cpu N]", calibrateDescription, stdout)
-	duration := calibrate.DefaultOptions.Duration
-	durationFlag(fs, &duration, "duration", "interval of each method (a number with a unit: 100ms, 1s, 10s)")
-	method := choiceFlag(fs, "method", calibrate.MethodBracket, "how to measure the frequency", calibrate.MethodBracket, calibrate.MethodSleep, methodBoth)
-	o := addOutputFlags(fs, stdout, stderr, false, formatTable, formatJSON, formatCSV)
-	cpu := cpuFlag(fs)
-	fs.example("cyclebench calibrate", "the frequency by the bracket method over 100 ms")
-	fs.example("cyclebench calibrate -method both -duration 1s", "bracket and the textbook sleep method, and how far apart they are")
-	if err := fs.parse(args); err != nil {
+	s := newSession("calibrate", "[-duration D] [-method bracket|sleep|both] [-format table|json|csv] [-cpu N]", calibrateDescription, stdout)
+	duration := calibrationFlag(s.fs, "interval of each method (a number with a unit: 100ms, 1s, 10s)")
+	method := choiceFlag(s.fs, "method", calibrate.MethodBracket, "how to measure the frequency", calibrate.MethodBracket, calibrate.MethodSleep, methodBoth)
+	s.o = addOutputFlags(s.fs, stdout, stderr, false, formatTable, formatJSON, formatCSV)
+	cpu := cpuFlag(s.fs)
+	s.fs.example("cyclebench calibrate", "the frequency by the bracket method over 100 ms")
+	s.fs.example("cyclebench calibrate -method both -duration 1s", "bracket and the textbook sleep method, and how far apart they are")
+	if err := s.open(args, false, duration.check); err != nil {
 		return err
 	}
-	if err := fs.noArgs(); err != nil {
-		return err
-	}
-	if err := checkCalibrationDuration(duration); err != nil {
-		return err
-	}
-	if err := o.check(); err != nil {
-		return err
-	}
-	in := catchInterrupts()
-	defer in.stop()
+	defer s.close()
+	o, in := s.o, s.in
 	sys.begin()
 	r := &calibrateReport{Counter: sys.detectCPU().Counter, PinnedCPU: -1, Methods: []frequencyJSON{}, Warnings: []string{}}
-	d := duration
+	d := duration.d
 	if *method == methodBoth {
 		d *= 2
 	}
-	err := untilSignal(in, o, "calibrate: "+*method, d, func() error { return gatherCalibration(r, *cpu, duration, *method) })
+	err := untilSignal(in, o, "calibrate: "+*method, d, func() error { return gatherCalibration(r, *cpu, duration.d, *method) })
 	if errors.Is(err, errInterrupted) {
 		r = r.interrupted()
 	} else if err != nil {

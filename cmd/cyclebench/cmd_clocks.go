@@ -17,6 +17,7 @@ import (
 	"github.com/cyclebench/cyclebench/cputime"
 	"github.com/cyclebench/cyclebench/harness"
 	"github.com/cyclebench/cyclebench/lab"
+	"github.com/cyclebench/cyclebench/results"
 )
 
 const clocksDescription = `
@@ -74,55 +75,49 @@ const (
 )
 
 func runClocks(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("clocks", "[-bench REGEXP] [-reps N] [-methods LIST] [-no-kbest] [-format table|json|csv] [-cpu N] [-demo utilisation] [-o FILE]", clocksDescription, stdout)
+	s := newSession("clocks", "[-bench REGEXP] [-reps N] [-methods LIST] [-no-kbest] [-format table|json|csv] [-cpu N] [-demo utilisation] [-o FILE]", clocksDescription, stdout)
+	fs := s.fs
 	bench := fs.String("bench", "", "`REGEXP` selecting kernels by name (default: BubbleSort and Factorize; see cyclebench run -list)")
 	reps := fs.Int("reps", lab.DefaultReps, fmt.Sprintf("repetitions `N` of each kernel (1 to %d; at least 5 for a spread worth reading)", lab.MaxReps))
 	methods := fs.String("methods", "", "comma-separated clocks to read: `LIST` of "+clockList(lab.Methods())+" (default: all)")
 	noKBest := fs.Bool("no-kbest", false, "skip the K-best measurement of each kernel beside the clocks (it takes up to 10 s a kernel)")
-	o := addOutputFlags(fs, stdout, stderr, false, formatTable, formatJSON, formatCSV)
+	s.o = addOutputFlags(fs, stdout, stderr, false, formatTable, formatJSON, formatCSV)
 	cpu := cpuFlag(fs)
 	demo := choiceFlag(fs, "demo", "none", "run a demo instead (utilisation: a compute loop and an 800 ms sleep, with their CPU shares)", "none", "utilisation")
 	fs.example("cyclebench clocks", "every clock around 5 runs of BubbleSort and of Factorize")
 	fs.example("cyclebench clocks -bench SortInts -reps 10 -methods tsc,monotonic,wall-ms", "three clocks around 10 runs of SortInts")
 	fs.example("cyclebench clocks -demo utilisation", "CPU time and utilisation of a busy loop and a sleep")
-	if err := fs.parse(args); err != nil {
-		return err
-	}
-	if err := fs.noArgs(); err != nil {
-		return err
-	}
-	if *reps < 1 || *reps > lab.MaxReps {
-		return usageErrorf("-reps %d: out of range (allowed: 1 to %d)", *reps, lab.MaxReps)
-	}
-	clocks, err := parseClocks(*methods)
-	if err != nil {
-		return err
-	}
-	if *cpu < -1 {
-		return usageErrorf("-cpu %d: out of range (allowed: -1 for any, or a CPU number)", *cpu)
-	}
-	if *cpu >= 0 {
-		if allowed, err := sys.allowed(); err == nil && !slices.Contains(allowed, *cpu) {
-			return usageErrorf("-cpu %d: not a CPU this process may use (allowed set %s)", *cpu, affinity.FormatCPUs(allowed))
+	var clocks []cputime.Clock
+	if err := s.open(args, false, func() (err error) {
+		if *reps < 1 || *reps > lab.MaxReps {
+			return usageErrorf("-reps %d: out of range (allowed: 1 to %d)", *reps, lab.MaxReps)
 		}
-	}
-	if *demo != "none" {
+		if clocks, err = parseClocks(*methods); err != nil {
+			return err
+		}
+		if *cpu < -1 {
+			return usageErrorf("-cpu %d: out of range (allowed: -1 for any, or a CPU number)", *cpu)
+		}
+		if *cpu >= 0 {
+			if allowed, err := sys.allowed(); err == nil && !slices.Contains(allowed, *cpu) {
+				return usageErrorf("-cpu %d: not a CPU this process may use (allowed set %s)", *cpu, affinity.FormatCPUs(allowed))
+			}
+		}
 		var extra []string
 		fs.Visit(func(f *flag.Flag) {
-			switch f.Name {
-			case "bench", "reps", "methods", "no-kbest":
+			if slices.Contains([]string{"bench", "reps", "methods", "no-kbest"}, f.Name) {
 				extra = append(extra, "-"+f.Name)
 			}
 		})
-		if len(extra) > 0 {
+		if *demo != "none" && len(extra) > 0 {
 			return usageErrorf("-demo %s runs its own kernels: %s not allowed with it", *demo, strings.Join(extra, ", "))
 		}
-	}
-	if err := o.check(); err != nil {
+		return nil
+	}); err != nil {
 		return err
 	}
-	in := catchInterrupts()
-	defer in.stop()
+	defer s.close()
+	o, in := s.o, s.in
 	cfg := lab.DefaultConfig()
 	cfg.CPU, cfg.Reps, cfg.Methods, cfg.NoKBest, cfg.Context = *cpu, *reps, clocks, *noKBest, in.ctx
 	prog := newProgress(o)
@@ -297,9 +292,9 @@ type clocksKernelJSON struct {
 	Check     string       `json:"check"`
 	Methods   []methodJSON `json:"methods"`
 	// KBest is the harness's figure, as run writes it; null with -no-kbest.
-	KBest    *jsonResult `json:"kbest"`
-	Verdict  []string    `json:"verdict"`
-	Warnings []string    `json:"warnings"`
+	KBest    *results.ResultJSON `json:"kbest"`
+	Verdict  []string            `json:"verdict"`
+	Warnings []string            `json:"warnings"`
 
 	kbest *harness.Result // behind KBest, for the table
 }
@@ -352,7 +347,7 @@ func newClocksReport(brand string, res lab.Result, units map[string]string) cloc
 			kj.Check = k.CheckError.Error()
 		}
 		if k.KBest != nil {
-			j := toJSON(measured{Result: *k.KBest, Unit: units[k.Name]})
+			j := results.Measurement{Result: *k.KBest, Unit: units[k.Name]}.JSON()
 			kj.KBest, kj.kbest = &j, k.KBest
 		}
 		for _, m := range k.Methods {

@@ -12,7 +12,6 @@ import (
 
 	"github.com/cyclebench/cyclebench/calibrate"
 	"github.com/cyclebench/cyclebench/internal/chain"
-	"github.com/cyclebench/cyclebench/results"
 	"github.com/cyclebench/cyclebench/stats"
 )
 
@@ -172,43 +171,6 @@ func resultsTestdata(name string) string {
 // kernels.
 func machineFiles() []string {
 	return []string{resultsTestdata("kvm-amd-zen5-run.txt"), resultsTestdata("kvm-amd-zen4-run-count3.json"), resultsTestdata("synthetic-arm64-cntvct-nocycles-run.json")}
-}
-
-func TestCompareFilesRatios(t *testing.T) {
-	a, err := results.Read(filepath.Join("testdata", "compare_a.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := results.Read(filepath.Join("testdata", "compare_b.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := compareFiles(a, b, stats.CompareOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(c.Rows) != 2 || len(c.OnlyB) != 1 || len(c.OnlyA) != 0 {
-		t.Fatalf("%d rows, only in A %v, only in B %v: want 2, none, Psum2", len(c.Rows), c.OnlyA, c.OnlyB)
-	}
-	for _, r := range c.Rows {
-		for _, m := range r.Metrics {
-			if m.A <= 0 || m.B <= 0 || m.Ratio != m.B/m.A || m.CountA != 1 || m.CountB != 2 {
-				t.Errorf("%s %s: %+v", r.Name, m.Unit, m)
-			}
-		}
-	}
-	// The same file against itself: every ratio is 1.
-	c, err = compareFiles(a, a, stats.CompareOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range c.Rows {
-		for _, m := range r.Metrics {
-			if m.Ratio != 1 {
-				t.Errorf("%s %s against itself: ratio %v", r.Name, m.Unit, m.Ratio)
-			}
-		}
-	}
 }
 
 // compareJSON runs a live compare with -format json.

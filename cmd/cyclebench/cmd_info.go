@@ -23,30 +23,20 @@ core, the CPUs this process may use and the priority it could obtain.
 Counter figures are in ticks, not cycles.`
 
 func runInfo(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("info", "[-format table|json|csv] [-cpu N] [-duration D]", infoDescription, stdout)
-	o := addOutputFlags(fs, stdout, stderr, false, formatTable, formatJSON, formatCSV)
-	cpu := cpuFlag(fs)
-	duration := calibrate.DefaultOptions.Duration
-	durationFlag(fs, &duration, "duration", "interval of the frequency calibration (a number with a unit: 100ms, 1s)")
-	fs.example("cyclebench info", "the machine and the counter, as a table")
-	fs.example("cyclebench info -cpu 0 -duration 1s -json", "on CPU 0, the frequency over 1 s, as JSON")
-	if err := fs.parse(args); err != nil {
+	s := newSession("info", "[-format table|json|csv] [-cpu N] [-duration D]", infoDescription, stdout)
+	s.o = addOutputFlags(s.fs, stdout, stderr, false, formatTable, formatJSON, formatCSV)
+	cpu := cpuFlag(s.fs)
+	duration := calibrationFlag(s.fs, "interval of the frequency calibration (a number with a unit: 100ms, 1s)")
+	s.fs.example("cyclebench info", "the machine and the counter, as a table")
+	s.fs.example("cyclebench info -cpu 0 -duration 1s -json", "on CPU 0, the frequency over 1 s, as JSON")
+	if err := s.open(args, false, duration.check); err != nil {
 		return err
 	}
-	if err := fs.noArgs(); err != nil {
-		return err
-	}
-	if err := checkCalibrationDuration(duration); err != nil {
-		return err
-	}
-	if err := o.check(); err != nil {
-		return err
-	}
-	in := catchInterrupts()
-	defer in.stop()
+	defer s.close()
+	o, in := s.o, s.in
 	sys.begin()
 	var r *infoReport
-	err := untilSignal(in, o, "info: calibrating", duration, func() (err error) { r, err = gatherInfo(*cpu, duration); return err })
+	err := untilSignal(in, o, "info: calibrating", duration.d, func() (err error) { r, err = gatherInfo(*cpu, duration.d); return err })
 	if errors.Is(err, errInterrupted) {
 		// The frequency measured so far, over the bracket opened when the
 		// process started.

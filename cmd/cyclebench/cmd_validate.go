@@ -10,11 +10,11 @@ import (
 	"time"
 
 	"github.com/cyclebench/cyclebench/harness"
-	"github.com/cyclebench/cyclebench/stats"
+	"github.com/cyclebench/cyclebench/results"
 )
 
 func runValidate(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("validate", "[-quick] [-reps N] [-max-cv PCT] [-format table|json|csv] [flags]",
+	s := newSession("validate", "[-quick] [-reps N] [-max-cv PCT] [-format table|json|csv] [flags]",
 		"Check the tool on this machine against kernels whose cost is known, and\n"+
 			"measure how noisy the machine is now.\n\n"+
 			"Correctness (decides the exit status): cycles per op of dependent register ADD\n"+
@@ -29,46 +29,35 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 			"the smallest difference an A/A comparison resolves now, how far the core clock\n"+
 			"moved, disturbed samples, and the wall time to a result. About 15 s; 3 s with\n"+
 			"-quick.", stdout)
+	fs := s.fs
 	reps := fs.Int("reps", 10, "repetitions `N` of the 1000-ADD kernel for the spread of results (3 to 1000)")
 	quick := fs.Bool("quick", false, "skip the testing.Benchmark side (it takes about a second per repetition)")
 	maxCV := fs.String("max-cv", "", "also fail when the spread (CV) of the results in either mode exceeds `PCT` (0.1% or\n0.001): for a CI job that needs a quiet runner")
-	o := addOutputFlags(fs, stdout, stderr, false, formatTable, formatJSON, formatCSV)
-	mf := addMeasureFlags(fs, false)
+	s.o = addOutputFlags(fs, stdout, stderr, false, formatTable, formatJSON, formatCSV)
+	s.mf = addMeasureFlags(fs, false)
 	fs.exits = "0 every correctness check passed (and, with -max-cv, the spreads were within it);\n1 a check failed (the failed checks are named); 2 a usage error; 130 or 143\nafter SIGINT or SIGTERM (the checks that finished are written first)."
 	fs.example("cyclebench validate", "every check, with testing.Benchmark alongside")
 	fs.example("cyclebench validate -quick -format json -o validate.json", "without testing.Benchmark, as JSON")
 	fs.example("cyclebench validate -quick -max-cv 0.1%", "fail also when this moment is too noisy for 0.1%")
-	if err := fs.parse(args); err != nil {
+	var cv float64
+	if err := s.open(args, false, func() (err error) {
+		if *reps < 3 || *reps > 1000 {
+			return usageErrorf("-reps %d: out of range (allowed: 3 to 1000)", *reps)
+		}
+		cv, err = parseMaxCV(*maxCV)
+		return err
+	}); err != nil {
 		return err
 	}
-	if err := fs.noArgs(); err != nil {
+	defer s.close()
+	if err := s.calibrate("validate"); err != nil {
 		return err
 	}
-	if *reps < 3 || *reps > 1000 {
-		return usageErrorf("-reps %d: out of range (allowed: 3 to 1000)", *reps)
-	}
-	cv, err := parseMaxCV(*maxCV)
-	if err != nil {
-		return err
-	}
-	cfg, err := mf.config()
-	if err != nil {
-		return err
-	}
-	if err := o.check(); err != nil {
-		return err
-	}
-	in := catchInterrupts()
-	defer in.stop()
-	cal, warns, err := calibrateOn(cfg.CPU)
-	if err != nil {
-		return err
-	}
-	cfg.Calibration, cfg.Context = cal, in.ctx
+	o, in := s.o, s.in
 	prog := newProgress(o)
 	steps := 0
 	v, err := harness.Validate(harness.ValidateOptions{
-		Config: cfg, Reps: *reps, SkipBenchmark: *quick, MaxCV: cv,
+		Config: s.cfg, Reps: *reps, SkipBenchmark: *quick, MaxCV: cv,
 		Progress: func(s string) {
 			steps++
 			prog.set(step{what: "validate: " + s, detail: fmt.Sprintf("step %d", steps)})
@@ -78,7 +67,7 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 	if v == nil || err != nil && in.exitCode() == 0 {
 		return err
 	}
-	v.Warnings = append(warns, v.Warnings...)
+	v.Warnings = append(s.calWarnings, v.Warnings...)
 	if in.exitCode() != 0 {
 		v.Warnings = append(v.Warnings, fmt.Errorf("interrupted by a signal: %d checks finished", len(v.Checks)))
 	}
@@ -162,17 +151,18 @@ func validationTable(v *harness.Validation) *table {
 	if v.LatencyAdd.N > 0 {
 		for _, l := range []struct {
 			name string
-			f    stats.Fit
-		}{{"latency, ADD", v.LatencyAdd}, {"latency, IMUL", v.LatencyImul}} {
+			f    results.FitLine
+		}{{"latency, ADD", results.LineOf(v.LatencyAdd)}, {"latency, IMUL", results.LineOf(v.LatencyImul)}} {
 			t.kv(l.name, "%s cycles/op ± %s + %s ± %s cycles per call (the fenced call beyond the fenced empty one), R² %s; 1000 ops: %s cycles",
-				sig(l.f.Slope, 5), sig(l.f.SlopeCI, 2), sig(l.f.Intercept, 3), sig(l.f.InterceptCI, 2), sig(l.f.R2, 8), sig(l.f.Slope*1000+l.f.Intercept, 6))
+				sig(l.f.PerElement, 5), sig(l.f.PerElementCI, 2), sig(l.f.Intercept, 3), sig(l.f.InterceptCI, 2), sig(l.f.R2, 8), sig(l.f.PerElement*1000+l.f.Intercept, 6))
 		}
 		if len(v.LatencyCycles) > 0 {
-			t.kv("", "1000 ADDs, fenced, measured alone %d times: median %s cycles", len(v.LatencyCycles), sig(stats.Median(v.LatencyCycles), 6))
+			t.kv("", "1000 ADDs, fenced, measured alone %d times: median %s cycles", len(v.LatencyCycles), sig(results.StatOf(v.LatencyCycles, results.SpreadRange).Median, 6))
 		}
 	}
 	if n := len(v.RulerRatios); n > 0 {
-		t.kv("rulers", "%d of %d checked (IMUL/ADD %s to %s), %d refused", v.RulersChecked, n, sig(minFinite(v.RulerRatios), 4), sig(maxFinite(v.RulerRatios), 4), v.RulersRefused)
+		r := results.StatOf(v.RulerRatios, results.SpreadRange) // the finite ones
+		t.kv("rulers", "%d of %d checked (IMUL/ADD %s to %s), %d refused", v.RulersChecked, n, sig(nanIfNone(r, r.Lo), 4), sig(nanIfNone(r, r.Hi), 4), v.RulersRefused)
 	}
 	if v.EmptyThroughput.Samples > 0 {
 		t.kv("empty function", "%s ticks/call latency (R %d, overhead %s ticks/sample); %s ticks/call throughput (R %d, overhead %s ticks/sample)",
@@ -264,8 +254,8 @@ type fitJSON struct {
 	R2          float64 `json:"r2"`
 }
 
-func toFitJSON(f stats.Fit) fitJSON {
-	return fitJSON{Slope: nanToZero(f.Slope), SlopeCI: nanToZero(f.SlopeCI), Intercept: nanToZero(f.Intercept), InterceptCI: nanToZero(f.InterceptCI), R2: nanToZero(f.R2)}
+func toFitJSON(f results.FitLine) fitJSON {
+	return fitJSON{Slope: nanToZero(f.PerElement), SlopeCI: nanToZero(f.PerElementCI), Intercept: nanToZero(f.Intercept), InterceptCI: nanToZero(f.InterceptCI), R2: nanToZero(f.R2)}
 }
 
 func writeValidationJSON(w io.Writer, v *harness.Validation) error {
@@ -339,7 +329,7 @@ func writeValidationJSON(w io.Writer, v *harness.Validation) error {
 		AddCyclesPerOp: v.AddCycles.Slope, AddCyclesByImul: nanToZero(v.AddCyclesByImul.Slope), ImulCyclesPerOp: v.ImulCycles.Slope,
 		ImmTicksPerOp: v.ImmTicks.Slope, ImmCyclesPerOp: v.ImmCycles.Slope, ImmRatio: v.ImmRatio, ImmFolded: v.ImmFolded,
 		AddR2: v.AddTicks.R2, ImulR2: v.ImulTicks.R2,
-		LatencyAdd: toFitJSON(v.LatencyAdd), LatencyAddByImul: toFitJSON(v.LatencyAddByImul), LatencyImul: toFitJSON(v.LatencyImul),
+		LatencyAdd: toFitJSON(results.LineOf(v.LatencyAdd)), LatencyAddByImul: toFitJSON(results.LineOf(v.LatencyAddByImul)), LatencyImul: toFitJSON(results.LineOf(v.LatencyImul)),
 		RulerRatios: finiteOrZero(v.RulerRatios), RulersChecked: v.RulersChecked, RulersRefused: v.RulersRefused,
 		EmptyTicks: v.Empty.Ticks, HarnessCV: v.HarnessCV, HarnessCycles: append([]float64{}, v.HarnessCycles...), HarnessWall: v.HarnessWall.Seconds(),
 		LatencyCV: v.LatencyCV, LatencyCycles: append([]float64{}, v.LatencyCycles...),
@@ -363,19 +353,13 @@ func writeValidationJSON(w io.Writer, v *harness.Validation) error {
 	return writeJSON(w, out)
 }
 
-// minFinite and maxFinite return the smallest and largest finite value of
-// xs (NaN when there is none).
-func minFinite(xs []float64) float64 { return extremeFinite(xs, -1) }
-func maxFinite(xs []float64) float64 { return extremeFinite(xs, 1) }
-
-func extremeFinite(xs []float64, sign float64) float64 {
-	m := math.NaN()
-	for _, x := range xs {
-		if !math.IsNaN(x) && !math.IsInf(x, 0) && (math.IsNaN(m) || sign*(x-m) > 0) {
-			m = x
-		}
+// nanIfNone is v, or NaN when st has no value (every one was NaN or
+// infinite).
+func nanIfNone(st results.Stat, v float64) float64 {
+	if st.N == 0 {
+		return math.NaN()
 	}
-	return m
+	return v
 }
 
 // finiteOrZero returns a copy of xs with NaN and ±Inf as 0, for JSON.

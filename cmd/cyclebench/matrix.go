@@ -2,7 +2,8 @@ package main
 
 // cyclebench compare FILE FILE FILE...: the matrix of kernels × machines
 // that package results builds (results.Matrix), rendered as text, JSON,
-// CSV or one Go benchmark stream, and drawn as grouped bars or a heat map.
+// CSV, markdown or one Go benchmark stream (results.Table.WriteBench), and
+// drawn as grouped bars or a heat map.
 
 import (
 	"flag"
@@ -10,12 +11,10 @@ import (
 	"io"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/cyclebench/cyclebench/plot"
 	"github.com/cyclebench/cyclebench/results"
-	"golang.org/x/perf/benchfmt"
 )
 
 // matrixFlags are the flags of a comparison of saved files.
@@ -170,11 +169,6 @@ func pathsOf(files []results.File) []string {
 	return out
 }
 
-// inputError is a *usageError of results.ErrBadInput's message, prefixed.
-func inputError(prefix string, err error) error {
-	return usageErrorf("%s%s", prefix, strings.TrimPrefix(err.Error(), results.ErrBadInput.Error()+": "))
-}
-
 // compareMatrix writes the matrix of files in o's format and draws it to
 // -plot.
 func compareMatrix(o *out, pf *plotFlags, m *matrixFlags, files []results.File) error {
@@ -202,7 +196,7 @@ func writeMatrix(w io.Writer, format string, t *results.Table, files []results.F
 	case formatCSV:
 		return matrixCSV(t).writeCSV(w)
 	case formatBench:
-		return writeMatrixBench(w, t, files)
+		return t.WriteBench(w, files)
 	case formatMD:
 		return writeMatrixMarkdown(w, t)
 	}
@@ -293,91 +287,6 @@ func matrixCSV(t *results.Table) *table {
 		}
 	}
 	return ct
-}
-
-// writeMatrixBench writes every run of the files as one stream in the Go
-// benchmark format, each file's runs under the configuration line
-// "machine: NAME" (the matrix's column name) and its machine's own lines
-// (cpu:, family:, ...), in cycles and ns per call and per element (ticks
-// are left out: the counters' rates differ). benchstat -col machine makes
-// the matrix of it, with its own statistics.
-func writeMatrixBench(w io.Writer, t *results.Table, files []results.File) error {
-	// The baseline first: benchstat compares the other columns with the
-	// first.
-	order := []int{t.Baseline}
-	names := []string{t.Columns[t.Baseline].Name}
-	for i, c := range t.Columns {
-		if i != t.Baseline {
-			order, names = append(order, i), append(names, c.Name)
-		}
-	}
-	fmt.Fprintf(w, "# cyclebench compare: %d files as one benchmark stream, each under \"machine: NAME\" (%s);\n", len(files), strings.Join(names, ", "))
-	fmt.Fprintf(w, "# the matrix in benchstat: benchstat -col machine -table \"\" -filter '.unit:(cycles/op OR cycles/elem)' FILE\n")
-	bw := benchfmt.NewWriter(w)
-	for _, fi := range order {
-		f := files[fi]
-		m := f.Machine
-		cfg := func(r *benchfmt.Result, pkg string) {
-			id := func(v int) string {
-				if v == 0 {
-					return ""
-				}
-				return strconv.Itoa(v)
-			}
-			for _, kv := range [][2]string{{"machine", t.Columns[fi].Name}, {"goos", m.GOOS}, {"goarch", m.GOARCH}, {"cpu", m.CPU}, {"vendor", m.Vendor},
-				{"family", id(m.Family)}, {"model", id(m.Model)}, {"stepping", id(m.Stepping)}, {"logical-cpus", id(m.LogicalCPUs)},
-				{"hypervisor", m.Hypervisor}, {"counter", m.Counter}, {"go", m.GoVersion}, {"pkg", pkg}} {
-				if kv[1] != "" {
-					r.Config = append(r.Config, benchfmt.Config{Key: kv[0], Value: []byte(kv[1]), File: true})
-				}
-			}
-		}
-		for _, e := range f.Entries {
-			name := e.Name
-			if e.Mode != results.Throughput {
-				name += "/mode=" + e.Mode
-			}
-			for _, run := range e.Runs {
-				r := &benchfmt.Result{Name: benchfmt.Name(name), Iters: max(1, run.Iters, run.Samples*run.Repeat)}
-				cfg(r, e.Pkg)
-				if run.NoCycles == results.HasCycles {
-					r.Values = append(r.Values, benchfmt.Value{Value: run.Cycles, Unit: "cycles/op"})
-				}
-				if run.NS != 0 {
-					r.Values = append(r.Values, benchfmt.Value{Value: run.NS, Unit: "ns/op"})
-				}
-				if run.Elements > 0 && run.NoCycles == results.HasCycles {
-					r.Values = append(r.Values, benchfmt.Value{Value: run.CyclesPerElem, Unit: "cycles/elem"})
-				}
-				if run.Elements > 0 && run.NsPerElem != 0 {
-					r.Values = append(r.Values, benchfmt.Value{Value: run.NsPerElem, Unit: "ns/elem"})
-				}
-				for _, v := range run.Other {
-					r.Values = append(r.Values, benchfmt.Value{Value: v.Value, Unit: v.Unit})
-				}
-				if len(r.Values) == 0 {
-					continue
-				}
-				if err := bw.Write(r); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	var b strings.Builder
-	for _, c := range t.Columns {
-		if c.NoCycles != results.HasCycles {
-			fmt.Fprintf(&b, "# %s has no cycle figures: %s\n", c.Name, c.NoCycles)
-		}
-	}
-	if slices.ContainsFunc(t.Rows, func(r results.Row) bool { return r.Fit }) {
-		b.WriteString("# the cpe files' fits are not benchmark lines: see -format table, json or csv\n")
-	}
-	for _, v := range t.Verdicts {
-		fmt.Fprintf(&b, "# fastest: %s\n", v.Text)
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
 }
 
 // barRows is how many rows -plot-kind auto draws as grouped bars; more

@@ -22,6 +22,15 @@ type warning struct {
 	text    string
 }
 
+// headerWarnings are the warnings of a run as a whole, from its header.
+func headerWarnings(h results.Header) []warning {
+	var ws []warning
+	for _, w := range h.Warnings {
+		ws = append(ws, warning{text: w})
+	}
+	return ws
+}
+
 // helperPrefix is what earlier versions of the go test helpers put before
 // a warning ("harness.ReportSweep: warning: ").
 var helperPrefix = regexp.MustCompile(`^harness\.Report\w*: warning: `)
