@@ -281,18 +281,18 @@ func (s *session) writeSweeps(swept []*results.Sweep, logSpaced, draw bool, fail
 }
 
 // cpeWarnings lists the warnings of sweeps for stderr.
-func cpeWarnings(h results.Header, swept []*results.Sweep) []warning {
+func cpeWarnings(h results.Header, swept []*results.Sweep) []results.Warning {
 	ws := headerWarnings(h)
 	for _, s := range swept {
 		if s.Check != "" && s.Check != "ok" {
-			ws = append(ws, warning{s.Name, "output check failed: " + s.Check})
+			ws = append(ws, results.Warning{Subject: s.Name, Text: "output check failed: " + s.Check})
 		}
 		for _, w := range s.Warnings {
-			ws = append(ws, warning{s.Name, w.Error()})
+			ws = append(ws, results.Warning{Subject: s.Name, Text: w.Error()})
 		}
 		for _, p := range s.Points {
 			for _, w := range p.Warnings {
-				ws = append(ws, warning{p.Name, w.Error()})
+				ws = append(ws, results.Warning{Subject: p.Name, Text: w.Error()})
 			}
 		}
 	}

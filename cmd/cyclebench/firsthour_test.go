@@ -402,13 +402,13 @@ func TestTableHidesEmptyColumns(t *testing.T) {
 // result carried them, a remedy where there is one, and the count last.
 func TestWarnResults(t *testing.T) {
 	hv := "calibrate: running under a hypervisor (KVMKVMKVM): the counter may be virtualised"
-	ws := []warning{
-		{"", hv},
-		{"Sum1/n=400 (latency)", "harness.ReportSweep: warning: harness: two modes: BenchmarkSum1/mode=latency/n=400: the samples form two clusters, from 420 cycles"},
-		{"Sum1/n=800 (latency)", "harness.ReportSweep: warning: " + hv},
-		{"Sum1/n=800 (latency)", "harness: two modes: BenchmarkSum1/mode=latency/n=800: the samples form two clusters, from 820 cycles"},
-		{"Sum4/n=400", "harness: did not converge: spread of the 3 best is 3% after 1000 samples; remedy: raise Config.MaxTime"},
-		{"Sum4/n=400", "harness: many samples discarded: 4 of 32"},
+	ws := []results.Warning{
+		{Subject: "", Text: hv},
+		{Subject: "Sum1/n=400 (latency)", Text: "harness.ReportSweep: warning: harness: two modes: BenchmarkSum1/mode=latency/n=400: the samples form two clusters, from 420 cycles"},
+		{Subject: "Sum1/n=800 (latency)", Text: "harness.ReportSweep: warning: " + hv},
+		{Subject: "Sum1/n=800 (latency)", Text: "harness: two modes: BenchmarkSum1/mode=latency/n=800: the samples form two clusters, from 820 cycles"},
+		{Subject: "Sum4/n=400", Text: "harness: did not converge: spread of the 3 best is 3% after 1000 samples; remedy: raise Config.MaxTime"},
+		{Subject: "Sum4/n=400", Text: "harness: many samples discarded: 4 of 32"},
 	}
 	var b strings.Builder
 	(&out{stderr: &b}).warnResults(ws)

@@ -286,7 +286,7 @@ func runPackages(args []string, stdout, stderr io.Writer) error {
 	}
 	ws := resultWarnings(s.h, rs)
 	if len(comparisons) > 0 {
-		ws = append(ws, warning{text: fmt.Sprintf("left out %s: harness.ReportCompare results (see cyclebench compare %s -bench ...)", strings.Join(comparisons, ", "), strings.Join(g.Packages, " "))})
+		ws = append(ws, results.Warning{Text: fmt.Sprintf("left out %s: harness.ReportCompare results (see cyclebench compare %s -bench ...)", strings.Join(comparisons, ", "), strings.Join(g.Packages, " "))})
 	}
 	s.o.warnResults(ws)
 	return s.o.status(s.in, resultsFailure(rs, s.o.strict, noLimit, "results"))
@@ -412,11 +412,11 @@ func comparePackages(args []string, stdout, stderr io.Writer) error {
 	ws := headerWarnings(s.h)
 	for _, c := range cs {
 		for _, w := range c.Warnings {
-			ws = append(ws, warning{c.Name, w})
+			ws = append(ws, results.Warning{Subject: c.Name, Text: w})
 		}
 	}
 	if len(others) > 0 {
-		ws = append(ws, warning{text: fmt.Sprintf("left out %s: not comparisons (see cyclebench run or cpe %s)", listSome(others, 5), strings.Join(g.Packages, " "))})
+		ws = append(ws, results.Warning{Text: fmt.Sprintf("left out %s: not comparisons (see cyclebench run or cpe %s)", listSome(others, 5), strings.Join(g.Packages, " "))})
 	}
 	s.o.warnResults(ws)
 	return s.o.status(s.in, "")

@@ -125,7 +125,7 @@ func writeResults(w io.Writer, format string, h results.Header, rs []results.Mea
 
 // resultWarnings lists every warning of a run for stderr: the header's,
 // then each result's, named.
-func resultWarnings(h results.Header, rs []results.Measurement) []warning {
+func resultWarnings(h results.Header, rs []results.Measurement) []results.Warning {
 	h, rs = results.HoistMeasurementWarnings(h, rs)
 	ws := headerWarnings(h)
 	ruler, unchecked := false, false
@@ -135,19 +135,19 @@ func resultWarnings(h results.Header, rs []results.Measurement) []warning {
 			subject += " (latency)"
 		}
 		if r.Check != "" && r.Check != "ok" {
-			ws = append(ws, warning{subject, "output check failed: " + r.Check})
+			ws = append(ws, results.Warning{Subject: subject, Text: "output check failed: " + r.Check})
 		}
 		for _, w := range r.Warnings {
-			ws = append(ws, warning{subject, w.Error()})
+			ws = append(ws, results.Warning{Subject: subject, Text: w.Error()})
 		}
 		ruler = ruler || r.CyclesPerTick > 0 && !r.ReferenceConverged
 		unchecked = unchecked || uncheckedRuler(r.Result)
 	}
 	if ruler {
-		ws = append(ws, warning{text: rulerNote})
+		ws = append(ws, results.Warning{Text: rulerNote})
 	}
 	if unchecked {
-		ws = append(ws, warning{text: uncheckedNote})
+		ws = append(ws, results.Warning{Text: uncheckedNote})
 	}
 	return ws
 }
