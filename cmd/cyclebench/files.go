@@ -35,8 +35,7 @@ func readFiles(paths []string, keep *regexp.Regexp, skip bool) (files []results.
 			return nil, nil, nil, unreadable(err)
 		}
 		if keep != nil {
-			f.Entries = slices.DeleteFunc(f.Entries, func(e results.Entry) bool { return !keep.MatchString(e.Name) })
-			f.Fits = slices.DeleteFunc(f.Fits, func(fit results.Fit) bool { return !keep.MatchString(fit.Kernel) })
+			f = f.Keep(keep)
 		}
 		files, kept = append(files, f), append(kept, i)
 	}

@@ -100,73 +100,22 @@ func (m *matrixFlags) selectBaseline(files []results.File) (int, error) {
 }
 
 // pool merges the files of one machine into one column's runs
-// (results.GroupMachines, results.Merge), unless -per-file; with -names,
-// the files given one name are pooled, and must be of one machine. The
-// names and the baseline follow the files; a note for the table says what
-// was pooled.
+// (results.Pool), unless -per-file; with -names, the files given one name
+// are pooled, and must be of one machine. The names and the baseline
+// follow the files; a note for the table says what was pooled.
 func (m *matrixFlags) pool(files []results.File) ([]results.File, error) {
 	if m.perFile {
 		return files, nil
 	}
-	names := m.opt.Names
-	if len(names) == 0 {
-		names = results.ShortNames(pathsOf(files))
+	p, err := results.Pool(files, m.opt.Names, m.opt.Baseline)
+	if err != nil {
+		return nil, inputError("-names: ", err)
 	}
-	var groups [][]int
-	if len(m.opt.Names) > 0 {
-		at := map[string]int{}
-		for i, n := range names {
-			if g, ok := at[n]; ok {
-				groups[g] = append(groups[g], i)
-				continue
-			}
-			at[n] = len(groups)
-			groups = append(groups, []int{i})
-		}
-	} else {
-		groups = results.GroupMachines(files)
+	for _, n := range p.Notes {
+		m.pooled = append(m.pooled, n+" (-per-file keeps them apart)")
 	}
-	if len(groups) == len(files) {
-		return files, nil
-	}
-	var out []results.File
-	var outNames []string
-	base := m.opt.Baseline
-	for g, idx := range groups {
-		if slices.Contains(idx, m.opt.Baseline) {
-			base = g
-		}
-		if len(idx) == 1 {
-			out, outNames = append(out, files[idx[0]]), append(outNames, names[idx[0]])
-			continue
-		}
-		group := make([]results.File, len(idx))
-		var gnames []string
-		for k, i := range idx {
-			group[k] = files[i]
-			if !slices.Contains(gnames, names[i]) {
-				gnames = append(gnames, names[i])
-			}
-		}
-		merged, err := results.Merge(group)
-		if err != nil {
-			return nil, inputError("-names: ", err)
-		}
-		name := strings.Join(gnames, "+")
-		out, outNames = append(out, merged), append(outNames, name)
-		m.pooled = append(m.pooled, fmt.Sprintf("%s: %d files of one machine (%s), pooled as the runs of one column: %s (-per-file keeps them apart)",
-			name, len(idx), merged.Machine.Label(), strings.Join(pathsOf(group), ", ")))
-	}
-	m.opt.Names, m.opt.Baseline = outNames, base
-	return out, nil
-}
-
-func pathsOf(files []results.File) []string {
-	out := make([]string, len(files))
-	for i, f := range files {
-		out[i] = f.Path
-	}
-	return out
+	m.opt.Names, m.opt.Baseline = p.Names, p.Baseline
+	return p.Files, nil
 }
 
 // compareMatrix writes the matrix of files in o's format and draws it to
