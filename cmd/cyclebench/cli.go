@@ -672,6 +672,17 @@ func (o *out) emitReport(v any, t func() *table) error {
 	})
 }
 
+// report is the ending of a subcommand that writes one report: v as JSON
+// or the table t lays it out in, then its warnings, then the exit status
+// (a signal's, or success).
+func (s *session) report(v any, t func() *table, warnings []string) error {
+	if err := s.o.emitReport(v, t); err != nil {
+		return err
+	}
+	s.o.warnAll(warnings)
+	return s.o.status(s.in, "")
+}
+
 // where says where the results went, for a summary line.
 func (o *out) where() string {
 	if o.path != "" {

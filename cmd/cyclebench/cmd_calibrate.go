@@ -51,11 +51,7 @@ func runCalibrate(args []string, stdout, stderr io.Writer) error {
 	} else if err != nil {
 		return err
 	}
-	if err := o.emitReport(r, r.table); err != nil {
-		return err
-	}
-	o.warnAll(r.Warnings)
-	return o.status(in, "")
+	return s.report(r, r.table, r.Warnings)
 }
 
 // calibrateReport is what calibrate prints.

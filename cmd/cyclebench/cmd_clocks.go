@@ -392,25 +392,27 @@ func formatNs(ns int64) string { return time.Duration(ns).String() }
 const kbestRow = "cyclebench (K-best)"
 
 func (r clocksReport) text(w io.Writer) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "clocks: %d repetitions of each kernel, every clock around the same runs", r.Reps)
+	d := newDoc(formatTable)
+	head := fmt.Sprintf("clocks: %d repetitions of each kernel, every clock around the same runs", r.Reps)
 	if slices.ContainsFunc(r.Kernels, func(k clocksKernelJSON) bool { return k.KBest != nil }) {
-		b.WriteString("; cyclebench's K-best figure beside them")
+		head += "; cyclebench's K-best figure beside them"
 	}
-	b.WriteString("\n")
-	fmt.Fprintf(&b, "cpu: %s  pinned: %s  priority: %s\n", orDash(r.CPU), pinnedWord(r.PinnedCPU), orDash(r.Priority))
+	d.line(head)
+	d.line(fmt.Sprintf("cpu: %s  pinned: %s  priority: %s", orDash(r.CPU), pinnedWord(r.PinnedCPU), orDash(r.Priority)))
 	if r.TSCHz > 0 {
-		fmt.Fprintf(&b, "tsc: %s (%s)\n", formatHz(r.TSCHz), r.TSCHzSource)
+		d.line(fmt.Sprintf("tsc: %s (%s)", formatHz(r.TSCHz), r.TSCHzSource))
 	}
-	fmt.Fprintf(&b, "nesting, outer to inner: %s\n\n", strings.Join(r.Nesting, ", "))
+	d.line("nesting, outer to inner: " + strings.Join(r.Nesting, ", "))
+	d.blank()
 	t := &table{cols: []col{{name: "clock", left: true}, {name: "resolution"}, {name: "empty interval"}, {name: "source", left: true}}}
 	for _, c := range r.Clocks {
 		t.add(c.Clock, formatNs(c.ResolutionNs), formatNs(c.EmptyNs), c.Source)
 	}
-	t.writeText(&b)
+	d.table(t)
 	for _, k := range r.Kernels {
 		unit, div := displayUnit(k)
-		fmt.Fprintf(&b, "\n%s (%s; times in %s)\n", k.Name, orDash(k.Unit), unit)
+		d.blank()
+		d.heading(fmt.Sprintf("%s (%s; times in %s)", k.Name, orDash(k.Unit), unit))
 		t := &table{cols: []col{{name: "clock", left: true}}}
 		for i := range r.Reps {
 			t.cols = append(t.cols, col{name: strconv.Itoa(i + 1)})
@@ -448,14 +450,18 @@ func (r clocksReport) text(w io.Writer) error {
 			}
 			t.add(append(row, in(kb.Nanoseconds), nil, nil, nil, cyclesCell(*kb, kb.Cycles, 7), kbestConverged(*kb))...)
 		}
-		t.writeText(&b)
-		b.WriteString("verdict:\n")
-		for _, v := range k.Verdict {
-			fmt.Fprintf(&b, "  %s\n", v)
-		}
+		d.table(t)
+		verdicts(d, k.Verdict)
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return d.writeTo(w)
+}
+
+// verdicts writes a report's verdict lines as a list.
+func verdicts(d *doc, vs []string) {
+	d.line("verdict:")
+	for _, v := range vs {
+		d.item("  " + v)
+	}
 }
 
 // kbestConverged says whether a K-best figure converged: "converged",
@@ -640,9 +646,10 @@ func utilisationVerdict(j utilisationJSON) string {
 }
 
 func (r utilisationReport) text(w io.Writer) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "utilisation demo: each kernel once, between two snapshots of the system's and the process's cpu time\n")
-	fmt.Fprintf(&b, "cpu: %s  pinned: %s  priority: %s\n\n", orDash(r.CPU), pinnedWord(r.PinnedCPU), orDash(r.Priority))
+	d := newDoc(formatTable)
+	d.line("utilisation demo: each kernel once, between two snapshots of the system's and the process's cpu time")
+	d.line(fmt.Sprintf("cpu: %s  pinned: %s  priority: %s", orDash(r.CPU), pinnedWord(r.PinnedCPU), orDash(r.Priority)))
+	d.blank()
 	numCPU := 0
 	for _, k := range r.Kernels {
 		numCPU = max(numCPU, k.NumCPU)
@@ -654,13 +661,9 @@ func (r utilisationReport) text(w io.Writer) error {
 	for _, k := range r.Kernels {
 		t.add(k.Name, us(k.WallNs), us(k.ProcessCPUNs), us(k.ThreadCPUNs), f2(k.OfOneCPU), f2(k.OfAllCPUs), f2(k.SystemBusy))
 	}
-	t.writeText(&b)
-	b.WriteString("verdict:\n")
-	for _, v := range r.Verdict {
-		fmt.Fprintf(&b, "  %s\n", v)
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	d.table(t)
+	verdicts(d, r.Verdict)
+	return d.writeTo(w)
 }
 
 func (r utilisationReport) notes() ([]string, []string) {

@@ -335,9 +335,7 @@ func writeLiveComparison(w io.Writer, format string, h results.Header, c liveCom
 	for _, m := range []results.Measurement{c.A, c.B} {
 		t.rows = append(t.rows, append([]any{m.Bench[:1]}, resultTable(results.Header{}, []results.Measurement{m}).rows[0]...))
 	}
-	if err := d.table(t); err != nil {
-		return err
-	}
+	d.table(t)
 	d.blank()
 	kv := kvTable()
 	if s.N == 0 {
@@ -355,9 +353,7 @@ func writeLiveComparison(w io.Writer, format string, h results.Header, c liveCom
 		kv.kv("summary", "%s", c.Sentence())
 	}
 	kv.kv("took", "%s ms measuring, %d rounds", sig(float64(c.Wall.Microseconds())/1000, 3), c.Rounds)
-	if err := d.table(kv); err != nil {
-		return err
-	}
+	d.table(kv)
 	return d.writeTo(w)
 }
 

@@ -322,9 +322,7 @@ func writeCPE(w io.Writer, format string, h results.Header, swept []*results.Swe
 	d := newDoc(format)
 	d.line(headerLine(h))
 	for _, s := range swept {
-		if err := writeCPEKernel(d, s); err != nil {
-			return err
-		}
+		writeCPEKernel(d, s)
 	}
 	return d.writeTo(w)
 }
@@ -342,7 +340,7 @@ func hoistSweepWarnings(h *results.Header, swept []*results.Sweep) {
 }
 
 // writeCPEKernel writes one kernel's verdict, points and fit.
-func writeCPEKernel(d *doc, s *results.Sweep) error {
+func writeCPEKernel(d *doc, s *results.Sweep) {
 	r := s
 	elem := results.ElementWord(s.Unit)
 	var b strings.Builder
@@ -398,12 +396,10 @@ func writeCPEKernel(d *doc, s *results.Sweep) error {
 			t.cols[j].csv = !slices.ContainsFunc(t.rows, func(row []any) bool { return row[j] != nil })
 		}
 	}
-	if err := d.table(t); err != nil {
-		return err
-	}
+	d.table(t)
 	if !s.Fitted() {
 		d.line(fmt.Sprintf("fit        none: %d sizes, a fit needs %d", s.SizeCount(), harness.MinSizes))
-		return nil
+		return
 	}
 	kv := kvTable()
 	kv.kv("CPE", "%s ± %s %s/%s (95%% CI)", sig(pf.Slope, 5), sig(pf.SlopeCI, 2), unit, elem)
@@ -426,7 +422,7 @@ func writeCPEKernel(d *doc, s *results.Sweep) error {
 	if l := s.LeftOutText(); l != "" {
 		kv.kv("left out", "%s", l)
 	}
-	return d.table(kv)
+	d.table(kv)
 }
 
 func joinInts(xs []int) string {

@@ -49,11 +49,7 @@ func runInfo(args []string, stdout, stderr io.Writer) error {
 	} else if err != nil {
 		return err
 	}
-	if err := o.emitReport(r, r.table); err != nil {
-		return err
-	}
-	o.warnAll(r.Warnings)
-	return o.status(in, "")
+	return s.report(r, r.table, r.Warnings)
 }
 
 // infoReport is what info prints, as JSON and as the table. Counter figures

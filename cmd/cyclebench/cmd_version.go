@@ -26,7 +26,7 @@ func runVersion(args []string, stdout, stderr io.Writer) error {
 	}
 	defer s.close()
 	r := gatherVersion(*deps)
-	return s.o.emitReport(r, r.table)
+	return s.report(r, r.table, nil)
 }
 
 // versionReport is what version prints.

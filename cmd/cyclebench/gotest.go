@@ -177,16 +177,25 @@ func packageSession(cmd string, g *results.GoTest, stdout, stderr io.Writer) (s 
 	return s, allRuns
 }
 
-// openPackages opens the session of run or compare given packages: the
-// packages are the arguments, checked as go test would take them.
-func (s *session) openPackages(args []string, g *results.GoTest) error {
-	return s.open(args, true, func() error {
+// goTestSession opens the session of run or compare given packages (the
+// arguments, checked as go test would take them), runs go test and makes
+// the header of its results; the caller closes the session.
+func goTestSession(cmd string, args []string, stdout, stderr io.Writer) (*session, *results.GoTest, results.File, error) {
+	g := &results.GoTest{}
+	s, _ := packageSession(cmd, g, stdout, stderr)
+	if err := s.open(args, true, func() error {
 		g.Packages = s.fs.args
-		if err := g.Check(); err != nil {
-			return inputError("", err)
-		}
-		return nil
-	})
+		return inputError("", g.Check())
+	}); err != nil {
+		return nil, nil, results.File{}, err
+	}
+	f, err := s.runGoTest(g)
+	if err != nil {
+		s.close()
+		return nil, nil, results.File{}, err
+	}
+	s.h = withThisMachine(f.Header(cmd), g)
+	return s, g, f, nil
 }
 
 // hintPackageFlags adds to an unknown-flag error what a package pattern
@@ -255,17 +264,11 @@ comparisons (harness.ReportCompare) are left to cyclebench compare.`
 
 // runPackages is run with package patterns.
 func runPackages(args []string, stdout, stderr io.Writer) error {
-	g := &results.GoTest{}
-	s, _ := packageSession("run", g, stdout, stderr)
-	if err := s.openPackages(args, g); err != nil {
-		return err
-	}
-	defer s.close()
-	f, err := s.runGoTest(g)
+	s, g, f, err := goTestSession("run", args, stdout, stderr)
 	if err != nil {
 		return err
 	}
-	s.h = withThisMachine(f.Header("run"), g)
+	defer s.close()
 	var rs []results.Measurement
 	var comparisons []string
 	for _, e := range f.Entries {
@@ -355,9 +358,7 @@ func writeComparisons(w io.Writer, format string, h results.Header, cs []results
 	d := newDoc(format)
 	d.line(headerLine(h))
 	d.blank()
-	if err := d.table(comparisonsTable(cs)); err != nil {
-		return err
-	}
+	d.table(comparisonsTable(cs))
 	d.blank()
 	for _, c := range cs {
 		d.item(c.Name + ": " + c.Summary)
@@ -372,17 +373,11 @@ func writeComparisons(w io.Writer, format string, h results.Header, cs []results
 
 // comparePackages is compare with package patterns.
 func comparePackages(args []string, stdout, stderr io.Writer) error {
-	g := &results.GoTest{}
-	s, _ := packageSession("compare", g, stdout, stderr)
-	if err := s.openPackages(args, g); err != nil {
-		return err
-	}
-	defer s.close()
-	f, err := s.runGoTest(g)
+	s, g, f, err := goTestSession("compare", args, stdout, stderr)
 	if err != nil {
 		return err
 	}
-	s.h = withThisMachine(f.Header("compare"), g)
+	defer s.close()
 	var cs []results.Paired
 	var others []string
 	for _, e := range f.Entries {

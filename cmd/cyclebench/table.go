@@ -363,16 +363,15 @@ func (d *doc) item(s string) {
 }
 
 // table writes t.
-func (d *doc) table(t *table) error {
+// (Writing to the document's builder cannot fail.)
+func (d *doc) table(t *table) {
 	if !d.md {
-		return t.writeText(&d.b)
+		t.writeText(&d.b)
+		return
 	}
 	d.endList()
-	if err := t.writeMarkdown(&d.b); err != nil {
-		return err
-	}
+	t.writeMarkdown(&d.b)
 	d.b.WriteString("\n")
-	return nil
 }
 
 // writeTo writes the document to w.
