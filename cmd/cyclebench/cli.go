@@ -833,9 +833,6 @@ func signedSig(v float64, digits int) string {
 // pct formats a fraction as a percentage with digits significant digits.
 func pct(v float64, digits int) string { return sig(v*100, digits) + "%" }
 
-// ppmDiff returns (a − b) / b in parts per million.
-func ppmDiff(a, b float64) float64 { return (a - b) / b * 1e6 }
-
 // libSentinels are the sentinel errors of package results whose text
 // says nothing a user needs before the message that follows.
 var libSentinels = strings.NewReplacer(results.ErrBadInput.Error()+": ", "", results.ErrNoSweep.Error()+": ", "",
