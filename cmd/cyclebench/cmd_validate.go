@@ -74,7 +74,7 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 	if err := o.emit(func(w io.Writer) error {
 		switch o.format {
 		case formatJSON:
-			return writeValidationJSON(w, v)
+			return writeJSON(w, results.NewValidationReport(v))
 		case formatCSV:
 			return checksTable(v).writeCSV(w)
 		}
@@ -83,17 +83,7 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	o.warnAll(errorStrings(v.Warnings))
-	var failed []string
-	gating := 0
-	for _, c := range v.Checks {
-		gates := !c.State || (cv > 0 && strings.HasPrefix(c.Name, "CV of"))
-		if gates {
-			gating++
-		}
-		if gates && !c.Pass {
-			failed = append(failed, c.Name)
-		}
-	}
+	failed, gating := results.ValidationFailures(v, cv)
 	summary := ""
 	if len(failed) > 0 {
 		summary = fmt.Sprintf("%d of %d checks failed: %s", len(failed), gating, strings.Join(failed, "; "))
@@ -231,126 +221,9 @@ func checksTable(v *harness.Validation) *table {
 		t.cols = append(t.cols, col{name: n})
 	}
 	for _, c := range v.Checks {
-		t.add(c.Name, checkKind(c), c.Value, c.Truth, c.Tolerance, c.Bound, c.Unit, c.Pass, c.Detail)
+		t.add(c.Name, results.CheckKind(c), c.Value, c.Truth, c.Tolerance, c.Bound, c.Unit, c.Pass, c.Detail)
 	}
 	return t
-}
-
-// checkKind names a check's kind: "correctness" (it decides the exit
-// status) or "machine state" (a fact about the moment).
-func checkKind(c harness.Check) string {
-	if c.State {
-		return "machine state"
-	}
-	return "correctness"
-}
-
-// fitJSON is a fit of cycles (or ticks) per call against chain length.
-type fitJSON struct {
-	Slope       float64 `json:"slope"`
-	SlopeCI     float64 `json:"slope_ci"`
-	Intercept   float64 `json:"intercept"`
-	InterceptCI float64 `json:"intercept_ci"`
-	R2          float64 `json:"r2"`
-}
-
-func toFitJSON(f results.FitLine) fitJSON {
-	return fitJSON{Slope: nanToZero(f.PerElement), SlopeCI: nanToZero(f.PerElementCI), Intercept: nanToZero(f.Intercept), InterceptCI: nanToZero(f.InterceptCI), R2: nanToZero(f.R2)}
-}
-
-func writeValidationJSON(w io.Writer, v *harness.Validation) error {
-	type check struct {
-		Name      string  `json:"name"`
-		Kind      string  `json:"kind"`
-		Value     float64 `json:"value"`
-		Truth     float64 `json:"truth"`
-		Tolerance float64 `json:"tolerance"`
-		Bound     string  `json:"bound"`
-		Unit      string  `json:"unit"`
-		Pass      bool    `json:"pass"`
-		Detail    string  `json:"detail"`
-	}
-	type state struct {
-		ThroughputCV float64 `json:"throughput_cv"`
-		LatencyCV    float64 `json:"latency_cv"`
-		BenchCV      float64 `json:"testing_b_cv"`
-		Detectable   float64 `json:"aa_detectable"`
-		ClockSpread  float64 `json:"core_clock_spread"`
-		Discarded    int     `json:"discarded"`
-		Samples      int     `json:"samples"`
-		Resolves     float64 `json:"resolves"`
-		Quiet        bool    `json:"quiet"`
-		Verdict      string  `json:"verdict"`
-	}
-	s := v.State
-	out := struct {
-		Pass             bool      `json:"pass"`
-		TSCHz            float64   `json:"tsc_hz"`
-		TSCHzPPM         float64   `json:"tsc_hz_ppm"`
-		TSCStep          float64   `json:"tsc_step"`
-		AddTicksPerOp    float64   `json:"add_ticks_per_op"`
-		ImulTicksPerOp   float64   `json:"imul_ticks_per_op"`
-		ImulAddRatio     float64   `json:"imul_add_ratio"`
-		AddCyclesPerOp   float64   `json:"add_cycles_per_op"`
-		AddCyclesByImul  float64   `json:"add_cycles_per_op_by_imul"`
-		ImulCyclesPerOp  float64   `json:"imul_cycles_per_op"`
-		ImmTicksPerOp    float64   `json:"imm_ticks_per_op"`
-		ImmCyclesPerOp   float64   `json:"imm_cycles_per_op"`
-		ImmRatio         float64   `json:"imm_over_add_ticks"`
-		ImmFolded        bool      `json:"imm_folded"`
-		AddR2            float64   `json:"add_r2"`
-		ImulR2           float64   `json:"imul_r2"`
-		LatencyAdd       fitJSON   `json:"latency_add"`
-		LatencyAddByImul fitJSON   `json:"latency_add_by_imul"`
-		LatencyImul      fitJSON   `json:"latency_imul"`
-		RulerRatios      []float64 `json:"ruler_imul_add_ratios"`
-		RulersChecked    int       `json:"rulers_checked"`
-		RulersRefused    int       `json:"rulers_refused"`
-		EmptyTicks       float64   `json:"empty_ticks"`
-		HarnessCV        float64   `json:"harness_cv"`
-		HarnessCycles    []float64 `json:"harness_cycles"`
-		HarnessWall      float64   `json:"harness_wall_seconds"`
-		LatencyCV        float64   `json:"latency_cv"`
-		LatencyCycles    []float64 `json:"latency_cycles"`
-		BenchCV          float64   `json:"testing_b_cv"`
-		BenchNs          []float64 `json:"testing_b_ns"`
-		BenchWall        float64   `json:"testing_b_wall_seconds"`
-		SpeedWall        float64   `json:"speed_wall_seconds"`
-		SpeedWalls       []float64 `json:"speed_walls_seconds"`
-		SpeedBenchWall   float64   `json:"speed_testing_b_wall_seconds"`
-		SpeedKernelNs    float64   `json:"speed_kernel_ns"`
-		SpeedKernelCycle float64   `json:"speed_kernel_cycles"`
-		State            state     `json:"machine_state"`
-		Checks           []check   `json:"checks"`
-		Warnings         []string  `json:"warnings"`
-	}{
-		Pass: v.Pass, TSCHz: v.Calibration.Frequency.Hz, TSCHzPPM: v.Calibration.Frequency.PPM, TSCStep: v.Calibration.Step.Step,
-		AddTicksPerOp: v.AddTicks.Slope, ImulTicksPerOp: v.ImulTicks.Slope, ImulAddRatio: nanToZero(v.ImulAddRatio),
-		AddCyclesPerOp: v.AddCycles.Slope, AddCyclesByImul: nanToZero(v.AddCyclesByImul.Slope), ImulCyclesPerOp: v.ImulCycles.Slope,
-		ImmTicksPerOp: v.ImmTicks.Slope, ImmCyclesPerOp: v.ImmCycles.Slope, ImmRatio: v.ImmRatio, ImmFolded: v.ImmFolded,
-		AddR2: v.AddTicks.R2, ImulR2: v.ImulTicks.R2,
-		LatencyAdd: toFitJSON(results.LineOf(v.LatencyAdd)), LatencyAddByImul: toFitJSON(results.LineOf(v.LatencyAddByImul)), LatencyImul: toFitJSON(results.LineOf(v.LatencyImul)),
-		RulerRatios: finiteOrZero(v.RulerRatios), RulersChecked: v.RulersChecked, RulersRefused: v.RulersRefused,
-		EmptyTicks: v.Empty.Ticks, HarnessCV: v.HarnessCV, HarnessCycles: append([]float64{}, v.HarnessCycles...), HarnessWall: v.HarnessWall.Seconds(),
-		LatencyCV: v.LatencyCV, LatencyCycles: append([]float64{}, v.LatencyCycles...),
-		BenchCV: v.BenchCV, BenchNs: v.BenchNs, BenchWall: v.BenchWall.Seconds(),
-		SpeedWall: v.SpeedWall.Seconds(), SpeedWalls: []float64{}, SpeedBenchWall: v.SpeedBenchWall.Seconds(),
-		SpeedKernelNs: v.SpeedKernel.Nanoseconds, SpeedKernelCycle: v.SpeedKernel.Cycles,
-		State: state{ThroughputCV: s.ThroughputCV, LatencyCV: s.LatencyCV, BenchCV: s.BenchCV, Detectable: nanToZero(s.Detectable),
-			ClockSpread: s.ClockSpread, Discarded: s.Discarded, Samples: s.Samples, Resolves: nanToZero(s.Resolves), Quiet: s.Quiet, Verdict: s.Verdict},
-		Warnings: errorStrings(v.Warnings),
-	}
-	for _, w := range v.SpeedWalls {
-		out.SpeedWalls = append(out.SpeedWalls, w.Seconds())
-	}
-	if out.BenchNs == nil {
-		out.BenchNs = []float64{}
-	}
-	out.Checks = []check{}
-	for _, c := range v.Checks {
-		out.Checks = append(out.Checks, check{Name: c.Name, Kind: checkKind(c), Value: nanToZero(c.Value), Truth: c.Truth, Tolerance: c.Tolerance, Bound: c.Bound, Unit: c.Unit, Pass: c.Pass, Detail: c.Detail})
-	}
-	return writeJSON(w, out)
 }
 
 // nanIfNone is v, or NaN when st has no value (every one was NaN or
@@ -360,13 +233,4 @@ func nanIfNone(st results.Stat, v float64) float64 {
 		return math.NaN()
 	}
 	return v
-}
-
-// finiteOrZero returns a copy of xs with NaN and ±Inf as 0, for JSON.
-func finiteOrZero(xs []float64) []float64 {
-	out := make([]float64, len(xs))
-	for i, x := range xs {
-		out[i] = nanToZero(x)
-	}
-	return out
 }
