@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -66,12 +65,6 @@ const defaultClocksBench = "^(BubbleSort|Factorize)$"
 const (
 	demoLoopN  = 200_000_000
 	demoSleepN = 800
-)
-
-// Verdict thresholds of the utilisation demo.
-const (
-	busyShare = 95.0 // % of one CPU: compute-bound
-	idleShare = 2.0  // % of one CPU: sleeping
 )
 
 func runClocks(args []string, stdout, stderr io.Writer) error {
@@ -160,6 +153,13 @@ func runClocks(args []string, stdout, stderr io.Writer) error {
 	}
 	return o.status(in, summary)
 }
+
+// clocksView and utilisationView are the lab's reports with their
+// renderings.
+type (
+	clocksView      struct{ results.ClocksReport }
+	utilisationView struct{ results.UtilisationReport }
+)
 
 // report is what clocks writes: the lab or the utilisation demo.
 type report interface {
@@ -250,140 +250,12 @@ func clocksTables(brand, bench string, cfg lab.Config) (report, error) {
 	for i, lk := range lks {
 		units[lk.Name] = ks[i].Unit
 	}
-	r := newClocksReport(brand, res, units)
+	r := clocksView{results.NewClocksReport(brand, res, units)}
+	r.GOOS, r.GOARCH, r.GoVersion = sys.goos, sys.goarch, sys.goVersion
 	if labErr != nil {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("stopped early: %v", labErr))
 	}
 	return r, labErr
-}
-
-// clocksReport is what clocks prints, as JSON, CSV and tables. Times are in
-// nanoseconds; ticks are TSC ticks.
-type clocksReport struct {
-	Command     string             `json:"command"`
-	CPU         string             `json:"cpu"`
-	PinnedCPU   int                `json:"pinned_cpu"`
-	Priority    string             `json:"priority"`
-	TSCHz       float64            `json:"tsc_hz"`
-	TSCHzSource string             `json:"tsc_hz_source"`
-	Reps        int                `json:"reps"`
-	Tolerance   float64            `json:"tolerance"`
-	Nesting     []string           `json:"nesting"`
-	Clocks      []clockJSON        `json:"clocks"`
-	Kernels     []clocksKernelJSON `json:"kernels"`
-	GOOS        string             `json:"goos"`
-	GOARCH      string             `json:"goarch"`
-	GoVersion   string             `json:"go_version"`
-	Warnings    []string           `json:"warnings"`
-}
-
-type clockJSON struct {
-	Clock        string `json:"clock"`
-	Source       string `json:"source"`
-	ResolutionNs int64  `json:"resolution_ns"`
-	EmptyNs      int64  `json:"empty_ns"`
-}
-
-type clocksKernelJSON struct {
-	Name      string       `json:"name"`
-	Unit      string       `json:"unit"`
-	Reference string       `json:"reference"`
-	Redone    int          `json:"redone"`
-	Check     string       `json:"check"`
-	Methods   []methodJSON `json:"methods"`
-	// KBest is the harness's figure, as run writes it; null with -no-kbest.
-	KBest    *results.ResultJSON `json:"kbest"`
-	Verdict  []string            `json:"verdict"`
-	Warnings []string            `json:"warnings"`
-
-	kbest *harness.Result // behind KBest, for the table
-}
-
-type methodJSON struct {
-	Clock             string   `json:"clock"`
-	Source            string   `json:"source"`
-	ResolutionNs      int64    `json:"resolution_ns"`
-	EmptyNs           int64    `json:"empty_ns"`
-	ReadingsNs        []int64  `json:"readings_ns"`
-	Ticks             []uint64 `json:"ticks,omitempty"`
-	MinNs             int64    `json:"min_ns"`
-	MedianNs          int64    `json:"median_ns"`
-	MaxNs             int64    `json:"max_ns"`
-	Spread            *float64 `json:"spread"`
-	Zeros             int      `json:"zeros"`
-	Resolves          bool     `json:"resolves"`
-	DiffFromReference *float64 `json:"diff_from_reference"`
-	Agrees            bool     `json:"agrees"`
-	DiffFromKBest     *float64 `json:"diff_from_kbest"`
-}
-
-// finite returns a pointer to v, or nil (JSON null) when v is NaN or ±Inf.
-func finite(v float64) *float64 {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return nil
-	}
-	return &v
-}
-
-func newClocksReport(brand string, res lab.Result, units map[string]string) clocksReport {
-	r := clocksReport{
-		Command: "clocks", CPU: brand, PinnedCPU: res.CPU, Priority: res.Priority,
-		TSCHz: res.TicksPerSecond, TSCHzSource: res.FrequencySource, Reps: res.Reps, Tolerance: res.Tolerance,
-		Nesting: []string{}, Clocks: []clockJSON{}, Kernels: []clocksKernelJSON{},
-		GOOS: sys.goos, GOARCH: sys.goarch, GoVersion: sys.goVersion, Warnings: errorStrings(res.Warnings),
-	}
-	for _, c := range res.Nesting {
-		r.Nesting = append(r.Nesting, c.String())
-	}
-	for _, c := range res.Clocks {
-		r.Clocks = append(r.Clocks, clockJSON{Clock: c.Clock.String(), Source: string(c.Source), ResolutionNs: c.Resolution.Nanoseconds(), EmptyNs: c.Empty.Nanoseconds()})
-	}
-	for _, k := range res.Kernels {
-		kj := clocksKernelJSON{Name: k.Name, Unit: units[k.Name], Redone: k.Redone, Check: "ok", Methods: []methodJSON{}, Verdict: k.Verdict(), Warnings: errorStrings(k.Warnings)}
-		if k.HasReference {
-			kj.Reference = k.Reference.String()
-		}
-		if k.CheckError != nil {
-			kj.Check = k.CheckError.Error()
-		}
-		if k.KBest != nil {
-			j := results.Measurement{Result: *k.KBest, Unit: units[k.Name]}.JSON()
-			kj.KBest, kj.kbest = &j, k.KBest
-		}
-		for _, m := range k.Methods {
-			mj := methodJSON{
-				Clock: m.Clock.String(), Source: string(m.Source), ResolutionNs: m.Resolution.Nanoseconds(), EmptyNs: m.Empty.Nanoseconds(),
-				ReadingsNs: make([]int64, len(m.Readings)), Ticks: m.Ticks,
-				MinNs: m.Min.Nanoseconds(), MedianNs: m.Median.Nanoseconds(), MaxNs: m.Max.Nanoseconds(),
-				Spread: finite(m.Spread), Zeros: m.Zeros, Resolves: m.Resolves, DiffFromReference: finite(m.DiffFromReference), Agrees: m.Agrees,
-				DiffFromKBest: finite(m.DiffFromKBest),
-			}
-			for i, d := range m.Readings {
-				mj.ReadingsNs[i] = d.Nanoseconds()
-			}
-			kj.Methods = append(kj.Methods, mj)
-		}
-		r.Kernels = append(r.Kernels, kj)
-	}
-	return r
-}
-
-// displayUnit picks the unit of a kernel's table from its reference (or
-// longest) median: ms below 100 s, else s; six decimals either way, so a
-// millisecond table shows nanoseconds.
-func displayUnit(k clocksKernelJSON) (name string, ns float64) {
-	var med int64
-	for _, m := range k.Methods {
-		if m.Clock == k.Reference {
-			med = m.MedianNs
-			break
-		}
-		med = max(med, m.MedianNs)
-	}
-	if med >= 100e9 {
-		return "s", 1e9
-	}
-	return "ms", 1e6
 }
 
 func formatNs(ns int64) string { return time.Duration(ns).String() }
@@ -391,10 +263,10 @@ func formatNs(ns int64) string { return time.Duration(ns).String() }
 // kbestRow is the name of the K-best figure's row.
 const kbestRow = "cyclebench (K-best)"
 
-func (r clocksReport) text(w io.Writer) error {
+func (r clocksView) text(w io.Writer) error {
 	d := newDoc(formatTable)
 	head := fmt.Sprintf("clocks: %d repetitions of each kernel, every clock around the same runs", r.Reps)
-	if slices.ContainsFunc(r.Kernels, func(k clocksKernelJSON) bool { return k.KBest != nil }) {
+	if slices.ContainsFunc(r.Kernels, func(k results.ClocksKernel) bool { return k.KBest != nil }) {
 		head += "; cyclebench's K-best figure beside them"
 	}
 	d.line(head)
@@ -410,7 +282,7 @@ func (r clocksReport) text(w io.Writer) error {
 	}
 	d.table(t)
 	for _, k := range r.Kernels {
-		unit, div := displayUnit(k)
+		unit, div := k.DisplayUnit()
 		d.blank()
 		d.heading(fmt.Sprintf("%s (%s; times in %s)", k.Name, orDash(k.Unit), unit))
 		t := &table{cols: []col{{name: "clock", left: true}}}
@@ -441,7 +313,7 @@ func (r clocksReport) text(w io.Writer) error {
 			}
 			t.add(row...)
 		}
-		if kb := k.kbest; kb != nil {
+		if kb := k.KBestResult; kb != nil {
 			// One figure from many runs: no repetitions, no spread of
 			// single readings; its converged flag in the last column.
 			row := []any{kbestRow}
@@ -476,12 +348,12 @@ func kbestConverged(r harness.Result) shown {
 	return shown{false, "NOT converged"}
 }
 
-func (r clocksReport) notes() ([]string, []string) {
+func (r clocksView) notes() ([]string, []string) {
 	var ks [][3]any
 	own := r.Warnings
 	for _, k := range r.Kernels {
 		ks = append(ks, [3]any{k.Name, k.Check, k.Warnings})
-		if kb := k.kbest; kb != nil && kb.CyclesPerTick > 0 && !kb.ReferenceConverged && !slices.Contains(own, rulerNote) {
+		if kb := k.KBestResult; kb != nil && kb.CyclesPerTick > 0 && !kb.ReferenceConverged && !slices.Contains(own, rulerNote) {
 			own = append(slices.Clip(own), rulerNote)
 		}
 	}
@@ -513,7 +385,7 @@ func pinnedWord(cpu int) string {
 
 // csv is one row per kernel and clock, with one column per repetition,
 // times in nanoseconds.
-func (r clocksReport) csv() *table {
+func (r clocksView) csv() *table {
 	t := &table{}
 	names := []string{"kernel", "unit", "clock", "source", "resolution_ns", "empty_ns"}
 	for i := range r.Reps {
@@ -555,36 +427,6 @@ func (r clocksReport) csv() *table {
 	return t
 }
 
-// utilisationReport is what clocks -demo utilisation prints.
-type utilisationReport struct {
-	Command   string            `json:"command"`
-	Demo      string            `json:"demo"`
-	CPU       string            `json:"cpu"`
-	PinnedCPU int               `json:"pinned_cpu"`
-	Priority  string            `json:"priority"`
-	Kernels   []utilisationJSON `json:"kernels"`
-	Verdict   []string          `json:"verdict"`
-	GOOS      string            `json:"goos"`
-	GOARCH    string            `json:"goarch"`
-	GoVersion string            `json:"go_version"`
-	Warnings  []string          `json:"warnings"`
-}
-
-type utilisationJSON struct {
-	Name         string   `json:"name"`
-	WallNs       int64    `json:"wall_ns"`
-	ProcessCPUNs int64    `json:"process_cpu_ns"`
-	ThreadCPUNs  int64    `json:"thread_cpu_ns"`
-	OfOneCPU     float64  `json:"of_one_cpu_pct"`
-	OfAllCPUs    float64  `json:"of_all_cpus_pct"`
-	NumCPU       int      `json:"num_cpu"`
-	SystemBusy   float64  `json:"system_busy_pct"`
-	TickShare    float64  `json:"tick_share_pct"`
-	Source       string   `json:"source"`
-	Check        string   `json:"check"`
-	Warnings     []string `json:"warnings"`
-}
-
 // utilisationDemo runs the utilisation demo; the report holds the kernels
 // that finished (also when it stopped early, with the error).
 func utilisationDemo(brand string, cfg lab.Config) (report, error) {
@@ -607,45 +449,15 @@ func utilisationDemo(brand string, cfg lab.Config) (report, error) {
 	if labErr != nil && len(res.Kernels) == 0 && !errors.Is(labErr, context.Canceled) {
 		return nil, labError(cfg.CPU, labErr)
 	}
-	r := utilisationReport{
-		Command: "clocks", Demo: "utilisation", CPU: brand, PinnedCPU: res.CPU, Priority: res.Priority,
-		Kernels: []utilisationJSON{}, Verdict: []string{},
-		GOOS: sys.goos, GOARCH: sys.goarch, GoVersion: sys.goVersion, Warnings: errorStrings(res.Warnings),
-	}
+	r := utilisationView{results.NewUtilisationReport(brand, res)}
+	r.GOOS, r.GOARCH, r.GoVersion = sys.goos, sys.goarch, sys.goVersion
 	if labErr != nil {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("stopped early: %v", labErr))
-	}
-	for _, k := range res.Kernels {
-		u := k.Utilisation
-		j := utilisationJSON{
-			Name: k.Name, WallNs: u.Wall.Nanoseconds(), ProcessCPUNs: u.ProcessCPU.Nanoseconds(), ThreadCPUNs: k.ThreadCPU.Nanoseconds(),
-			OfOneCPU: u.OfOneCPU, OfAllCPUs: u.OfAllCPUs, NumCPU: u.NumCPU, SystemBusy: u.SystemBusy, TickShare: u.TickShare,
-			Source: u.Source, Check: "ok", Warnings: append(errorStrings(u.Warnings), errorStrings(k.Warnings)...),
-		}
-		if k.CheckError != nil {
-			j.Check = k.CheckError.Error()
-		}
-		r.Kernels = append(r.Kernels, j)
-		r.Verdict = append(r.Verdict, utilisationVerdict(j))
 	}
 	return r, labErr
 }
 
-// utilisationVerdict says in one line what a kernel's share of one CPU
-// shows.
-func utilisationVerdict(j utilisationJSON) string {
-	share := sig(j.OfOneCPU, 3) + "%"
-	wall := time.Duration(j.WallNs).Round(time.Microsecond)
-	switch {
-	case j.OfOneCPU >= busyShare:
-		return fmt.Sprintf("%s kept one CPU busy (%s of one CPU, ≥ %g%%) for %v: compute-bound", j.Name, share, busyShare, wall)
-	case j.OfOneCPU <= idleShare:
-		return fmt.Sprintf("%s used %s of one CPU (≤ %g%%) over %v of wall time: it sleeps or blocks", j.Name, share, idleShare, wall)
-	}
-	return fmt.Sprintf("%s used %s of one CPU over %v: partly busy, or preempted", j.Name, share, wall)
-}
-
-func (r utilisationReport) text(w io.Writer) error {
+func (r utilisationView) text(w io.Writer) error {
 	d := newDoc(formatTable)
 	d.line("utilisation demo: each kernel once, between two snapshots of the system's and the process's cpu time")
 	d.line(fmt.Sprintf("cpu: %s  pinned: %s  priority: %s", orDash(r.CPU), pinnedWord(r.PinnedCPU), orDash(r.Priority)))
@@ -666,7 +478,7 @@ func (r utilisationReport) text(w io.Writer) error {
 	return d.writeTo(w)
 }
 
-func (r utilisationReport) notes() ([]string, []string) {
+func (r utilisationView) notes() ([]string, []string) {
 	var ks [][3]any
 	for _, k := range r.Kernels {
 		ks = append(ks, [3]any{k.Name, k.Check, k.Warnings})
@@ -674,7 +486,7 @@ func (r utilisationReport) notes() ([]string, []string) {
 	return kernelNotes(ks, r.Warnings)
 }
 
-func (r utilisationReport) csv() *table {
+func (r utilisationView) csv() *table {
 	t := &table{}
 	for _, n := range []string{"kernel", "wall_ns", "process_cpu_ns", "thread_cpu_ns", "of_one_cpu_pct", "of_all_cpus_pct", "num_cpu", "system_busy_pct", "tick_share_pct", "source", "check"} {
 		t.cols = append(t.cols, col{name: n})
