@@ -5,10 +5,12 @@ package results
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/cyclebench/cyclebench/plot"
 	"github.com/cyclebench/cyclebench/stats"
@@ -159,4 +161,36 @@ func PairedTitle(cs []Paired) string {
 		}
 	}
 	return listSome(names, 3)
+}
+
+// WritePairedBench writes comparisons cs under h in the Go benchmark
+// format: each run's benchmark line as go test printed it (its ratio,
+// interval, p-value and sides' figures as units), and a "# compare" line
+// with the verdict.
+func WritePairedBench(w io.Writer, h Header, cs []Paired) error {
+	var b strings.Builder
+	for _, kv := range h.BenchConfig() {
+		fmt.Fprintf(&b, "%s: %s\n", kv[0], kv[1])
+	}
+	if h.Partial != "" {
+		fmt.Fprintf(&b, "# partial: %s\n", h.Partial)
+	}
+	for _, c := range cs {
+		fmt.Fprintf(&b, "Benchmark%s\t%d", c.Name, max(1, c.Calls))
+		for _, v := range c.Run.Other {
+			fmt.Fprintf(&b, "\t%s %s", benchValue(v.Value), v.Unit)
+		}
+		fmt.Fprintf(&b, "\n# compare %s: %s/%s = %.5g [%.5g, %.5g], p = %s: %s\n", c.Name, c.B, c.A, c.Ratio, c.Lo, c.Hi, PValueText(c.PValue), c.Verdict)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// PValueText writes a p-value with two significant digits: 0.65, 0.0044,
+// 2.1e-11; one that underflowed to 0 as "< 1e-300".
+func PValueText(p float64) string {
+	if p == 0 {
+		return "< 1e-300"
+	}
+	return strconv.FormatFloat(p, 'g', 2, 64)
 }

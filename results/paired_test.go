@@ -78,3 +78,25 @@ func TestPairedBars(t *testing.T) {
 		t.Error("PairedBars(nil): no error")
 	}
 }
+
+func TestWritePairedBench(t *testing.T) {
+	cs := []results.Paired{{Name: "Sum4vsSum1", A: "Sum1", B: "Sum4", Ratio: 0.77698, Lo: 0.77524, Hi: 0.77937, PValue: 1.4e-13, Verdict: stats.VerdictFaster, Calls: 120,
+		Run: results.Run{Other: []results.Value{{Value: 0.776981234, Unit: "ratio"}, {Value: 1419.5, Unit: "A-cycles/op"}}}}}
+	var b strings.Builder
+	if err := results.WritePairedBench(&b, results.Header{GOOS: "linux", CPU: "EPYC", Partial: "interrupted"}, cs); err != nil {
+		t.Fatal(err)
+	}
+	want := "goos: linux\ncpu: EPYC\n# partial: interrupted\nBenchmarkSum4vsSum1\t120\t0.776981 ratio\t1419.5 A-cycles/op\n" +
+		"# compare Sum4vsSum1: Sum4/Sum1 = 0.77698 [0.77524, 0.77937], p = 1.4e-13: faster\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+	for _, tt := range []struct {
+		p    float64
+		want string
+	}{{0.65, "0.65"}, {0.00441, "0.0044"}, {2.1e-11, "2.1e-11"}, {0, "< 1e-300"}} {
+		if got := results.PValueText(tt.p); got != tt.want {
+			t.Errorf("PValueText(%v) = %q, want %q", tt.p, got, tt.want)
+		}
+	}
+}

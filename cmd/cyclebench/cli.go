@@ -777,14 +777,6 @@ func errorStrings(errs []error) []string {
 	return s
 }
 
-// nanToZero is v, or 0 when v is NaN or infinite (JSON has neither).
-func nanToZero(v float64) float64 {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0
-	}
-	return v
-}
-
 // yesNo formats a boolean for the human tables.
 func yesNo(b bool) string {
 	if b {

@@ -312,7 +312,7 @@ func writeLiveComparison(w io.Writer, format string, h results.Header, c liveCom
 	s := c.Stats
 	switch format {
 	case formatJSON:
-		return writeJSON(w, liveReport(h, c))
+		return writeJSON(w, results.NewPairedReport(h, c.Comparison, c.A, c.B))
 	case formatCSV:
 		return liveTable(c).writeCSV(w)
 	case formatBench:
@@ -324,7 +324,7 @@ func writeLiveComparison(w io.Writer, format string, h results.Header, c liveCom
 			return err
 		}
 		_, err := fmt.Fprintf(w, "# compare: B/A = %.5f, 95%% CI [%.5f, %.5f], p = %s (%s, %d pairs of %d calls, ABBA interleaved): %s\n# compare: %s\n",
-			s.Ratio, s.Lo, s.Hi, pString(s.PValue), s.Test, s.N, c.Repeat, results.VerdictLine(c.Verdict, c.Reason, s.Ratio), c.Sentence())
+			s.Ratio, s.Lo, s.Hi, results.PValueText(s.PValue), s.Test, s.N, c.Repeat, results.VerdictLine(c.Verdict, c.Reason, s.Ratio), c.Sentence())
 		return err
 	}
 	d := newDoc(format)
@@ -346,7 +346,7 @@ func writeLiveComparison(w io.Writer, format string, h results.Header, c liveCom
 			exact = "exact"
 		}
 		kv.kv("B/A", "%.5f  (typical pairs, Hodges–Lehmann: 95%% CI %.5f to %.5f; the same in cycles, ticks and ns: A and B ran interleaved)", s.Ratio, s.Lo, s.Hi)
-		kv.kv("p", "%s  (Wilcoxon signed-rank, %s; %d pairs of %d calls, %d equal)", pString(s.PValue), exact, s.N, c.Repeat, s.Zeros)
+		kv.kv("p", "%s  (Wilcoxon signed-rank, %s; %d pairs of %d calls, %d equal)", results.PValueText(s.PValue), exact, s.N, c.Repeat, s.Zeros)
 		kv.kv("best B/A", "%.5f  (the two sides' best samples, the figures above: %.5f to %.5f within their K best)", c.BestRatio, c.BestLo, c.BestHi)
 		kv.kv("verdict", "%s", results.VerdictLine(c.Verdict, c.Reason, s.Ratio))
 		kv.kv("resolution", "a difference of %s would be detected in 80%% of such runs (%s)", pct(s.Detectable, 2), results.BandText(s))
@@ -368,56 +368,6 @@ func liveTable(c liveComparison) *table {
 	t.add(c.A.Name, c.B.Name, c.A.Cycles, c.B.Cycles, c.A.Ticks, c.B.Ticks, c.A.Nanoseconds, c.B.Nanoseconds,
 		s.Ratio, s.Lo, s.Hi, s.PValue, s.N, c.Repeat, s.NoiseBand, s.BandSource, s.Detectable, c.BestRatio, c.BestLo, c.BestHi, c.Verdict, c.Reason, c.Sentence())
 	return t
-}
-
-type liveJSON struct {
-	results.Header
-	A           results.ResultJSON `json:"a"`
-	B           results.ResultJSON `json:"b"`
-	Ratio       float64            `json:"ratio"`
-	BestRatio   float64            `json:"best_ratio"`
-	BestLo      float64            `json:"best_ratio_lo"`
-	BestHi      float64            `json:"best_ratio_hi"`
-	Lo          float64            `json:"ratio_lo"`
-	Hi          float64            `json:"ratio_hi"`
-	Confidence  float64            `json:"confidence"`
-	PValue      float64            `json:"p_value"`
-	Test        string             `json:"test"`
-	Exact       bool               `json:"exact"`
-	Pairs       int                `json:"pairs"`
-	Zeros       int                `json:"equal_pairs"`
-	Alpha       float64            `json:"alpha"`
-	NoiseBand   float64            `json:"noise_band"`
-	BandSource  string             `json:"noise_band_source"`
-	Quantum     float64            `json:"quantum_ticks_per_call"`
-	QuantumBand float64            `json:"quantum_band"`
-	DriftBand   float64            `json:"drift_band"`
-	Detectable  float64            `json:"detectable"`
-	Significant bool               `json:"significant"`
-	Verdict     string             `json:"verdict"`
-	Reason      string             `json:"reason"`
-	Paired      string             `json:"paired_verdict"` // the paired test's alone
-	Summary     string             `json:"summary"`
-	Repeat      int                `json:"repeat"`
-	Rounds      int                `json:"rounds"`
-	WallSeconds float64            `json:"wall_seconds"`
-	TicksA      []float64          `json:"pair_ticks_a"`
-	TicksB      []float64          `json:"pair_ticks_b"`
-}
-
-func liveReport(h results.Header, c liveComparison) liveJSON {
-	s := c.Stats
-	j := liveJSON{Header: h, A: c.A.JSON(), B: c.B.JSON(), Ratio: s.Ratio, BestRatio: c.BestRatio, BestLo: c.BestLo, BestHi: c.BestHi,
-		Lo: s.Lo, Hi: s.Hi, Confidence: s.Confidence,
-		PValue: s.PValue, Test: s.Test, Exact: s.Exact, Pairs: s.N, Zeros: s.Zeros, Alpha: s.Alpha, NoiseBand: s.NoiseBand,
-		BandSource: s.BandSource, Quantum: s.Quantum, QuantumBand: s.QuantumBand, DriftBand: s.DriftBand, Detectable: s.Detectable,
-		Significant: c.Significant, Verdict: c.Verdict, Reason: c.Reason, Paired: s.Verdict, Summary: c.Sentence(),
-		Repeat: c.Repeat, Rounds: c.Rounds, WallSeconds: c.Wall.Seconds(),
-		TicksA: c.TicksA, TicksB: c.TicksB}
-	if s.N == 0 {
-		j.Verdict, j.Reason = results.VerdictNoTest, fmt.Sprintf("interrupted before %d pairs", harness.MinPairs)
-	}
-	return j
 }
 
 // compareCPE sweeps two kernels and compares their slopes.
@@ -467,20 +417,17 @@ func writeCPEComparison(w io.Writer, format string, h results.Header, swept []*r
 	s := c.Slopes
 	elem := results.ElementWord(swept[0].Unit)
 	summary := fmt.Sprintf("CPE B/A = %s, B − A = %s ± %s %s/%s (95%%), p = %s (Welch's t on the slopes, %s dof): %s",
-		sig(s.Ratio, 5), signedSig(s.Diff, 4), sig(s.DiffCI, 2), c.Unit, elem, pString(s.PValue), sig(s.DoF, 3), s.Verdict)
+		sig(s.Ratio, 5), signedSig(s.Diff, 4), sig(s.DiffCI, 2), c.Unit, elem, results.PValueText(s.PValue), sig(s.DoF, 3), s.Verdict)
 	if !compared {
 		summary = "not compared: the sweeps are incomplete"
 	}
 	switch format {
 	case formatJSON:
-		j := cpeCompareJSON{Header: h, A: swept[0].JSON(), Unit: c.Unit, Verdict: results.VerdictNoTest}
+		var b *results.Sweep
 		if len(swept) > 1 {
-			j.B = swept[1].JSON()
+			b = swept[1]
 		}
-		if compared {
-			j.Ratio, j.Diff, j.DiffCI, j.DoF, j.PValue, j.Significant, j.Verdict = s.Ratio, s.Diff, s.DiffCI, s.DoF, s.PValue, s.Significant, s.Verdict
-		}
-		return writeJSON(w, j)
+		return writeJSON(w, results.NewSlopesReport(h, swept[0], b, c, compared))
 	case formatCSV:
 		t := cpeCSV(swept)
 		if compared {
@@ -497,27 +444,4 @@ func writeCPEComparison(w io.Writer, format string, h results.Header, swept []*r
 	}
 	_, err := fmt.Fprintf(w, "\n%s\n", summary)
 	return err
-}
-
-type cpeCompareJSON struct {
-	results.Header
-	A           results.KernelJSON `json:"a"`
-	B           results.KernelJSON `json:"b"`
-	Unit        string             `json:"unit"`
-	Ratio       float64            `json:"ratio"`
-	Diff        float64            `json:"diff"`
-	DiffCI      float64            `json:"diff_ci95"`
-	DoF         float64            `json:"dof"`
-	PValue      float64            `json:"p_value"`
-	Significant bool               `json:"significant"`
-	Verdict     string             `json:"verdict"`
-}
-
-// pString formats a p-value with two significant digits: 0.65, 0.0044,
-// 2.1e-11; a p-value that underflowed to 0 is shown as < 1e-300.
-func pString(p float64) string {
-	if p == 0 {
-		return "< 1e-300"
-	}
-	return strconv.FormatFloat(p, 'g', 2, 64)
 }

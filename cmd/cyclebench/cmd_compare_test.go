@@ -12,6 +12,7 @@ import (
 
 	"github.com/cyclebench/cyclebench/calibrate"
 	"github.com/cyclebench/cyclebench/internal/chain"
+	"github.com/cyclebench/cyclebench/results"
 	"github.com/cyclebench/cyclebench/stats"
 )
 
@@ -174,7 +175,7 @@ func machineFiles() []string {
 }
 
 // compareJSON runs a live compare with -format json.
-func compareJSON(t *testing.T, args ...string) (liveJSON, error) {
+func compareJSON(t *testing.T, args ...string) (results.PairedReport, error) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("measures on the real machine; skipped with -short")
@@ -185,9 +186,9 @@ func compareJSON(t *testing.T, args ...string) (liveJSON, error) {
 	// monotonic clock). The paired comparison does not depend on it, so
 	// the verdict is still judged.
 	if err != nil && !(exitStatus(err, io.Discard) == exitFailure && strings.HasPrefix(strings.TrimSpace(out), "{")) {
-		return liveJSON{}, fmt.Errorf("%v (stderr %q)", err, errOut)
+		return results.PairedReport{}, fmt.Errorf("%v (stderr %q)", err, errOut)
 	}
-	var j liveJSON
+	var j results.PairedReport
 	if err := json.Unmarshal([]byte(out), &j); err != nil {
 		return j, fmt.Errorf("%v in %s", err, out)
 	}
@@ -255,7 +256,7 @@ func TestCompareLive(t *testing.T) {
 		if err != nil && !(exitStatus(err, io.Discard) == exitFailure && strings.HasPrefix(strings.TrimSpace(out), "{")) {
 			t.Fatalf("%v (stderr %q)", err, errOut)
 		}
-		var j cpeCompareJSON
+		var j results.SlopesReport
 		if err := json.Unmarshal([]byte(out), &j); err != nil {
 			t.Fatal(err)
 		}

@@ -115,7 +115,7 @@ func infoTable(r *results.InfoReport) *table {
 	for _, c := range r.CrossChecks {
 		row("cross_check", "%s ppm: %.0f Hz from %s", signedSig(c.DiffPPM, 3), c.Hz, c.Source)
 	}
-	step := fmt.Sprintf("%s %s", sig(r.TSCStep, 4), plural(r.TSCStep, "tick", "ticks"))
+	step := fmt.Sprintf("%s %s", sig(r.TSCStep, 4), plural(r.TSCStep, "tick"))
 	if r.TSCStepQuantized {
 		step += fmt.Sprintf(" (quantized: the counter jumps by the step; gcd %d)", r.TSCStepGCD)
 	}
@@ -187,10 +187,10 @@ func orUnknown(s string) string {
 	return s
 }
 
-// plural returns one when n is 1, else many.
-func plural(n float64, one, many string) string {
+// plural is word, with an s unless n is 1.
+func plural(n float64, word string) string {
 	if n == 1 {
-		return one
+		return word
 	}
-	return many
+	return word + "s"
 }

@@ -322,7 +322,7 @@ func comparisonsTable(cs []results.Paired) *table {
 			cycA, cycB = c.CyclesA, c.CyclesB
 		}
 		t.add(c.Name, c.B+"/"+c.A, cycA, cycB, c.TicksA, c.TicksB, c.Ratio, fmt.Sprintf("[%s, %s]", sig(c.Lo, 5), sig(c.Hi, 5)), c.Lo, c.Hi,
-			shown{c.PValue, pString(c.PValue)}, shown{c.NoiseBand, "±" + pct(c.NoiseBand, 2)}, c.Pairs, c.Calls, c.Verdict, c.Reason, c.Summary, strings.Join(c.Warnings, "\n"))
+			shown{c.PValue, results.PValueText(c.PValue)}, shown{c.NoiseBand, "±" + pct(c.NoiseBand, 2)}, c.Pairs, c.Calls, c.Verdict, c.Reason, c.Summary, strings.Join(c.Warnings, "\n"))
 	}
 	return t
 }
@@ -338,22 +338,7 @@ func writeComparisons(w io.Writer, format string, h results.Header, cs []results
 	case formatCSV:
 		return comparisonsTable(cs).writeCSV(w)
 	case formatBench:
-		var b strings.Builder
-		for _, kv := range h.BenchConfig() {
-			fmt.Fprintf(&b, "%s: %s\n", kv[0], kv[1])
-		}
-		if h.Partial != "" {
-			fmt.Fprintf(&b, "# partial: %s\n", h.Partial)
-		}
-		for _, c := range cs {
-			fmt.Fprintf(&b, "Benchmark%s\t%d", c.Name, max(1, c.Calls))
-			for _, v := range c.Run.Other {
-				fmt.Fprintf(&b, "\t%s %s", sig(v.Value, 6), v.Unit)
-			}
-			fmt.Fprintf(&b, "\n# compare %s: %s/%s = %.5g [%.5g, %.5g], p = %s: %s\n", c.Name, c.B, c.A, c.Ratio, c.Lo, c.Hi, pString(c.PValue), c.Verdict)
-		}
-		_, err := io.WriteString(w, b.String())
-		return err
+		return results.WritePairedBench(w, h, cs)
 	}
 	d := newDoc(format)
 	d.line(headerLine(h))

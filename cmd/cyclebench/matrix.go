@@ -236,50 +236,17 @@ func matrixCSV(t *results.Table) *table {
 	return ct
 }
 
-// barRows is how many rows -plot-kind auto draws as grouped bars; more
-// make a heat map.
-const barRows = 16
-
-// plotMatrix draws the table to -plot: grouped bars of cycles per element
-// (per call where a row has no elements) with each cell's spread as the
-// error bar, or a heat map of the ratios to the baseline labelled with
-// the cells' figures.
+// plotMatrix draws the table to -plot: grouped bars or a heat map
+// (results.Table.Picture).
 func plotMatrix(o *out, pf *plotFlags, kind string, t *results.Table) error {
-	if kind == "auto" {
-		kind = "bars"
-		if len(t.Rows) > barRows {
-			kind = "heat"
-		}
-	}
-	base := t.Columns[t.Baseline].Name
-	title := fmt.Sprintf("%d machines, core cycles", len(t.Columns))
-	if kind == "heat" {
-		m := results.MetricRatio
-		if t.Columns[t.Baseline].NoCycles != results.HasCycles {
-			m = results.MetricCycles // no ratios without the baseline's cycles
-		} else {
-			title += ", relative to " + base
-		}
-		h, err := t.HeatMap(m, nil)
-		if err != nil {
-			return err
-		}
-		return pf.write(o, func(w io.Writer, f string, opt plot.Options) error { return plot.Heat(w, f, h, opt) }, plot.Options{Title: title})
-	}
-	m := results.MetricCyclesPerElem
-	for _, r := range t.Rows {
-		if !slices.ContainsFunc(r.Cells, func(c results.Cell) bool { return c.CyclesPerElem.N > 0 || c.NsPerElem.N > 0 }) {
-			m = results.MetricCycles
-		}
-	}
-	c, err := t.Comparison(m, nil)
+	p, err := t.Picture(kind)
 	if err != nil {
 		return err
 	}
-	spread := "min to max of the runs"
-	if t.Spread == results.SpreadIQR {
-		spread = "interquartile range of the runs"
-	}
-	title += fmt.Sprintf(" per %s (medians; bars: %s)", map[bool]string{true: "element", false: "call"}[m == results.MetricCyclesPerElem], spread)
-	return pf.write(o, func(w io.Writer, f string, opt plot.Options) error { return plot.Compare(w, f, c, opt) }, plot.Options{Title: title})
+	return pf.write(o, func(w io.Writer, f string, opt plot.Options) error {
+		if p.Heat != nil {
+			return plot.Heat(w, f, *p.Heat, opt)
+		}
+		return plot.Compare(w, f, *p.Bars, opt)
+	}, plot.Options{Title: p.Title})
 }

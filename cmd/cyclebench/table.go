@@ -5,6 +5,7 @@ package main
 // JSON is written straight from the result structs.
 
 import (
+	"cmp"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -191,7 +192,7 @@ func (t *table) writeCSV(w io.Writer) error {
 			continue
 		}
 		idx = append(idx, i)
-		head = append(head, cmpOr(c.key, c.name))
+		head = append(head, cmp.Or(c.key, c.name))
 	}
 	if err := cw.Write(head); err != nil {
 		return err
@@ -228,14 +229,6 @@ func csvCell(v any) string {
 		return csvCell(v.v)
 	}
 	return fmt.Sprint(v)
-}
-
-// cmpOr returns a, or b when a is "".
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // writeMarkdown writes t as a GitHub-flavoured markdown table (the

@@ -27,14 +27,6 @@ func (o *out) warnResults(ws []results.Warning) {
 		o.warn(l)
 	}
 	if problems > 0 {
-		o.warn(fmt.Sprintf("%d %s in %d %s, above (-q leaves warnings out)", problems, pluralize(problems, "problem"), benches, pluralize(benches, "benchmark")))
+		o.warn(fmt.Sprintf("%d %s in %d %s, above (-q leaves warnings out)", problems, plural(float64(problems), "problem"), benches, plural(float64(benches), "benchmark")))
 	}
-}
-
-// pluralize is word, with an s unless n is 1.
-func pluralize(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
 }
