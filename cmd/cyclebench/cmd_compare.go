@@ -396,20 +396,8 @@ func (s *session) compareCPE(ka, kb benchexamples.Kernel, sizes []int, logSpaced
 	hoistSweepWarnings(&s.h, swept)
 	s.partial(": the sweeps are incomplete, the slopes not compared", "")
 	compared := s.in.exitCode() == 0
-	if err := s.o.emit(func(w io.Writer) error { return writeCPEComparison(w, s.o.format, s.h, swept, c, compared) }); err != nil {
-		return err
-	}
-	if len(sa.Points) > 0 {
-		series, popt, err := results.PlotSweeps(swept, s.h.CPU, logSpaced)
-		if err != nil {
-			return err
-		}
-		if err := s.pf.write(s.o, func(w io.Writer, f string, opt plot.Options) error { return plot.CPE(w, f, series, opt) }, popt); err != nil {
-			return err
-		}
-	}
-	s.o.warnResults(cpeWarnings(s.h, swept))
-	return s.o.status(s.in, sweepFailure(swept, s.o.strict, s.cfg))
+	render := func(w io.Writer) error { return writeCPEComparison(w, s.o.format, s.h, swept, c, compared) }
+	return s.endSweeps(swept, render, logSpaced, len(sa.Points) > 0, sweepFailure(swept, s.o.strict, s.cfg))
 }
 
 // writeCPEComparison writes two sweeps and, when compared, their slopes.

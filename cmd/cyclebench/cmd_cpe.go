@@ -264,7 +264,13 @@ func runCPE(args []string, stdout, stderr io.Writer) error {
 // says their warnings and returns the exit status: failed is the summary
 // line of what was not usable.
 func (s *session) writeSweeps(swept []*results.Sweep, logSpaced, draw bool, failed string) error {
-	if err := s.o.emit(func(w io.Writer) error { return writeCPE(w, s.o.format, s.h, swept) }); err != nil {
+	return s.endSweeps(swept, func(w io.Writer) error { return writeCPE(w, s.o.format, s.h, swept) }, logSpaced, draw, failed)
+}
+
+// endSweeps is the ending of a subcommand that swept: render's output,
+// the sweeps drawn to -plot (when draw), their warnings, the status.
+func (s *session) endSweeps(swept []*results.Sweep, render func(io.Writer) error, logSpaced, draw bool, failed string) error {
+	if err := s.o.emit(render); err != nil {
 		return err
 	}
 	if draw {

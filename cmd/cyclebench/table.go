@@ -238,33 +238,14 @@ func (t *table) writeMarkdown(w io.Writer) error {
 	idx := t.shown()
 	var b strings.Builder
 	esc := strings.NewReplacer("|", `\|`, "\n", " ", "*", `\*`, "_", `\_`, "~", `\~`)
-	if t.noHead {
-		for _, r := range t.rows {
-			if r == nil {
-				continue
-			}
-			var cells []string
-			for _, i := range idx {
-				cells = append(cells, esc.Replace(t.text(i, r)))
-			}
-			if len(cells) > 1 && cells[0] != "" {
-				cells[0] = "**" + cells[0] + "**"
-			}
-			b.WriteString("- " + strings.TrimSpace(strings.Join(cells, " ")) + "\n")
+	if !t.noHead {
+		var head, rule []string
+		for _, i := range idx {
+			head = append(head, esc.Replace(t.cols[i].name))
+			rule = append(rule, map[bool]string{true: "---", false: "---:"}[t.cols[i].left])
 		}
-		_, err := io.WriteString(w, b.String())
-		return err
+		b.WriteString("| " + strings.Join(head, " | ") + " |\n|" + strings.Join(rule, "|") + "|\n")
 	}
-	var head, rule []string
-	for _, i := range idx {
-		head = append(head, esc.Replace(t.cols[i].name))
-		if t.cols[i].left {
-			rule = append(rule, "---")
-		} else {
-			rule = append(rule, "---:")
-		}
-	}
-	b.WriteString("| " + strings.Join(head, " | ") + " |\n|" + strings.Join(rule, "|") + "|\n")
 	for _, r := range t.rows {
 		if r == nil {
 			continue
@@ -273,7 +254,15 @@ func (t *table) writeMarkdown(w io.Writer) error {
 		for _, i := range idx {
 			cells = append(cells, esc.Replace(t.text(i, r)))
 		}
-		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+		switch {
+		case !t.noHead:
+			b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+		default: // a key/value table: a list of "**key** value"
+			if len(cells) > 1 && cells[0] != "" {
+				cells[0] = "**" + cells[0] + "**"
+			}
+			b.WriteString("- " + strings.TrimSpace(strings.Join(cells, " ")) + "\n")
+		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
