@@ -518,7 +518,8 @@ func (fam Family) Entries() []Entry {
 // files pool their runs (files of one machine, measured apart). Families
 // with fewer than harness.MinSizes sizes are kept, without a fit, and
 // named in a note, as are the benchmarks without a size; none with
-// enough sizes is an error wrapping [ErrNoSweep]. The names carry the
+// enough sizes is an error wrapping [ErrNoSweep]; files measured on other
+// CPUs than the first are named in a note too. The names carry the
 // package when the files hold several, and /mode=latency for latency
 // families.
 func FitFiles(files []File, filter *regexp.Regexp, allRuns bool) ([]*Sweep, []string, error) {
@@ -550,6 +551,11 @@ func FitFiles(files []File, filter *regexp.Regexp, allRuns bool) ([]*Sweep, []st
 		}
 	}
 	var notes []string
+	for _, f := range files[1:] {
+		if f.Machine.CPU != files[0].Machine.CPU {
+			notes = append(notes, fmt.Sprintf("%s was measured on %q, %s on %q: families of both are fitted together", files[0].Path, files[0].Machine.CPU, f.Path, f.Machine.CPU))
+		}
+	}
 	if len(unsized) > 0 {
 		notes = append(notes, fmt.Sprintf("left out %s: no size part in the name (Name/n=SIZE, size=, len=, elements=), so no family to fit", listSome(unsized, 5)))
 	}

@@ -276,3 +276,17 @@ func TestSweepTexts(t *testing.T) {
 		t.Errorf("Measurements() = %+v", ms)
 	}
 }
+
+// TestFitFilesOtherCPU: families of files of two CPUs are fitted
+// together, with a note that says so.
+func TestFitFilesOtherCPU(t *testing.T) {
+	text := "BenchmarkCopy/n=100 1000 110 ns/op\nBenchmarkCopy/n=200 1000 210 ns/op\nBenchmarkCopy/n=400 1000 410 ns/op\n"
+	a, b := parseText(t, "a.txt", "cpu: Zen 4\n"+text), parseText(t, "b.txt", "cpu: Zen 5\n"+text)
+	ss, notes, err := FitFiles([]File{a, b}, nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ss) != 1 || len(ss[0].Points) != 6 || len(notes) != 1 || notes[0] != `a.txt was measured on "Zen 4", b.txt on "Zen 5": families of both are fitted together` {
+		t.Errorf("%d sweeps (%d points), notes %q", len(ss), len(ss[0].Points), notes)
+	}
+}

@@ -91,10 +91,8 @@ func runClocks(args []string, stdout, stderr io.Writer) error {
 		if *cpu < -1 {
 			return usageErrorf("-cpu %d: out of range (allowed: -1 for any, or a CPU number)", *cpu)
 		}
-		if *cpu >= 0 {
-			if allowed, err := sys.allowed(); err == nil && !slices.Contains(allowed, *cpu) {
-				return usageErrorf("-cpu %d: not a CPU this process may use (allowed set %s)", *cpu, affinity.FormatCPUs(allowed))
-			}
+		if err := checkCPU(*cpu); err != nil {
+			return err
 		}
 		var extra []string
 		fs.Visit(func(f *flag.Flag) {

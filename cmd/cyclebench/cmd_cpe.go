@@ -559,9 +559,6 @@ func cpeSources(args []string, stdout, stderr io.Writer) error {
 	}
 	for _, f := range files[1:] {
 		s.h.Warnings = append(s.h.Warnings, errorStrings(f.Warnings)...)
-		if f.Machine.CPU != files[0].Machine.CPU {
-			s.h.Warnings = append(s.h.Warnings, fmt.Sprintf("%s was measured on %q, %s on %q: families of both are fitted together", files[0].Path, files[0].Machine.CPU, f.Path, f.Machine.CPU))
-		}
 	}
 	s.h.Warnings = append(s.h.Warnings, notes...)
 	hoistSweepWarnings(&s.h, swept)

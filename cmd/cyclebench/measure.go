@@ -75,13 +75,18 @@ func (m *measureFlags) config() (harness.Config, error) {
 		}
 		return cfg, usageErrorf("%w", err)
 	}
-	if cfg.CPU >= 0 {
-		allowed, err := sys.allowed()
-		if err == nil && !slices.Contains(allowed, cfg.CPU) {
-			return cfg, usageErrorf("-cpu %d: not a CPU this process may use (allowed set %s)", cfg.CPU, affinity.FormatCPUs(allowed))
+	return cfg, checkCPU(cfg.CPU)
+}
+
+// checkCPU returns a *usageError when -cpu names a CPU this process may
+// not use (-1, any, is fine).
+func checkCPU(cpu int) error {
+	if cpu >= 0 {
+		if allowed, err := sys.allowed(); err == nil && !slices.Contains(allowed, cpu) {
+			return usageErrorf("-cpu %d: not a CPU this process may use (allowed set %s)", cpu, affinity.FormatCPUs(allowed))
 		}
 	}
-	return cfg, nil
+	return nil
 }
 
 // modes returns the modes -mode asks for, in the order they are measured.
