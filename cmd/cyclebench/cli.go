@@ -13,11 +13,14 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/cyclebench/cyclebench/affinity"
@@ -230,6 +233,28 @@ func (s *session) calibrate(command string) error {
 	return nil
 }
 
+// newHeader is the header of command's results measured here, on the
+// platform sys says.
+func newHeader(command string, cal *calibrate.Calibration, cfg harness.Config, warnings []error) results.Header {
+	h := results.NewHeader(command, cal, cfg, warnings)
+	h.GOOS, h.GOARCH, h.GoVersion = sys.goos, sys.goarch, sys.goVersion
+	return h
+}
+
+// calibrateOn calibrates (once per process) on a thread pinned to cpu, so
+// the figures are those of the CPU the measurements will use.
+func calibrateOn(cpu int) (*calibrate.Calibration, []error, error) {
+	var cal *calibrate.Calibration
+	var warns []error
+	err := onThread(cpu, func(th *pinned.Thread) error {
+		warns = th.Warnings
+		var err error
+		cal, err = calibrate.Get()
+		return err
+	})
+	return cal, warns, err
+}
+
 // partial marks the header of results a signal cut short: Partial says
 // "interrupted by SIGINT" + what + more, a warning "interrupted by a
 // signal" + what. Nothing when no signal came.
@@ -277,6 +302,7 @@ type flagSet struct {
 	args                  []string    // positional arguments, wherever they stood
 	stdout                io.Writer
 	packages              bool           // the flag set of a subcommand's package mode (gotest.go)
+	more                  func() string  // another section of -h, after the flags (nil: none)
 	after                 []func() error // run by parse once the flags are in, in order
 }
 
@@ -318,8 +344,8 @@ func (fs *flagSet) usage() {
 	}
 	b.WriteString("flags:\n")
 	fs.writeFlags(&b, nil, "default %s")
-	if more := packageHelp(fs.Name()); more != "" && !fs.packages {
-		b.WriteString("\n" + more)
+	if fs.more != nil {
+		b.WriteString("\n" + fs.more())
 	}
 	if len(fs.examples) > 0 {
 		b.WriteString("\nexamples:\n")
@@ -429,6 +455,17 @@ func (fs *flagSet) parseArgs(args []string) error {
 		fs.args = append(fs.args, rest[0])
 		args = rest[1:]
 	}
+}
+
+// given names the first of the flags set on fs, "" when none is.
+func given(fs *flagSet, names ...string) string {
+	set := ""
+	fs.Visit(func(f *flag.Flag) {
+		if set == "" && slices.Contains(names, f.Name) {
+			set = "-" + f.Name
+		}
+	})
+	return set
 }
 
 // noArgs returns a *usageError if fs was given positional arguments.
@@ -704,6 +741,97 @@ func (o *out) status(in *interrupt, failed string) error {
 	return nil
 }
 
+// checkWritable fails when a file cannot be written at path (given by
+// flag), before anything is measured; "" is fine.
+func checkWritable(path, flag string) error {
+	if path == "" {
+		return nil
+	}
+	// A SIGINT or SIGTERM while the probe file exists would leave it
+	// behind: hold signals for that moment and raise them again after.
+	held := make(chan os.Signal, 2)
+	signal.Notify(held, os.Interrupt, syscall.SIGTERM)
+	f, err := createTemp(path, flag)
+	if err == nil {
+		f.Close()
+		os.Remove(f.Name())
+	}
+	signal.Stop(held)
+	select {
+	case s := <-held:
+		if p, perr := os.FindProcess(os.Getpid()); perr == nil {
+			_ = p.Signal(s) // as if it came now (not possible on Windows: then it is lost)
+		}
+	default:
+	}
+	return err
+}
+
+// writeFileAtomic writes data to a temporary file beside path and renames
+// it over path, so a reader (or a crash, or a signal) never sees a
+// half-written file and an existing file is never left truncated; flag
+// names the option in errors.
+func writeFileAtomic(path, flag string, data []byte) error {
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() && !st.IsDir() {
+		// A device or a pipe (-o /dev/null, -o /dev/stdout): written in
+		// place; a rename would put a regular file where it was.
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err == nil {
+			_, err = f.Write(data)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("%s %s: %w", flag, path, err)
+		}
+		return nil
+	}
+	f, err := createTemp(path, flag)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("%s %s: %w", flag, path, err)
+	}
+	return nil
+}
+
+// createTemp opens a temporary file, mode 0644, in path's directory. A
+// missing directory, a directory in the way or one that cannot be written
+// is a usage error naming the flag and the path.
+func createTemp(path, flag string) (*os.File, error) {
+	dir := filepath.Dir(path)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return nil, usageErrorf("%s %s: directory %s does not exist", flag, path, dir)
+	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return nil, usageErrorf("%s %s: is a directory (want a file name)", flag, path)
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return nil, usageErrorf("%s %s: cannot write in %s: %v", flag, path, dir, err)
+	}
+	// CreateTemp makes the file 0600; results are for others to read.
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return nil, fmt.Errorf("%s %s: %w", flag, path, err)
+	}
+	return f, nil
+}
+
 // onThread runs body on a thread pinned to cpu (-1: let affinity choose)
 // at normal priority, with the GC left on: the one pinning path
 // (internal/pinned) that every measurement takes. A CPU the thread may
@@ -790,6 +918,22 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// orUnknown is s, or "unknown" when it is "".
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}
+
+// plural is word, with an s unless n is 1.
+func plural(n float64, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
 }
 
 // formatHz formats a frequency in whole Hz with the same figure in MHz.

@@ -202,6 +202,7 @@ func runCPE(args []string, stdout, stderr io.Writer) error {
 		return cpeSources(args, stdout, stderr)
 	}
 	s := newSession("cpe", "-bench NAME [-sizes LIST | -range FROM:TO:STEP | -log FROM:TO:COUNT] [-plot FILE] [flags]", cpeDescription, stdout)
+	s.fs.more = func() string { return packageHelp("cpe") }
 	bench := s.fs.String("bench", "", "kernel `NAME`, or a regexp selecting several (swept one after another); see cyclebench run -list")
 	sf := addSizeFlags(s.fs)
 	s.pf = addPlotFlags(s.fs, "the points and fitted lines", plot.DefaultCPESize)

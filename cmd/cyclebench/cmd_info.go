@@ -179,18 +179,3 @@ func infoTable(r *results.InfoReport) *table {
 	row("took", "%.3fs", r.Took)
 	return t
 }
-
-func orUnknown(s string) string {
-	if s == "" {
-		return "unknown"
-	}
-	return s
-}
-
-// plural is word, with an s unless n is 1.
-func plural(n float64, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
-}

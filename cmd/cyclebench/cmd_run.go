@@ -28,6 +28,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		return runPackages(args, stdout, stderr)
 	}
 	s := newSession("run", "[-bench REGEXP] [-n N] [-count N] [-format table|bench|json|csv] [-o FILE] [flags]", runDescription, stdout)
+	s.fs.more = func() string { return packageHelp("run") }
 	fs := s.fs
 	bench := fs.String("bench", "", "`REGEXP` selecting kernels by name (default: the default kernels, those that take a few seconds in all; see -list)")
 	n := fs.Int("n", 0, "size `N` of every selected kernel (default: each kernel's own)")

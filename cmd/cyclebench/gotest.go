@@ -211,8 +211,8 @@ func hintPackageFlags(cmd string, err error) error {
 // package patterns too, in the order packageHelp names them.
 var outputFlagNames = []string{"format", "o", "q", "strict", "plot"}
 
-// packageHelp is the section of cmd's -h about package patterns ("" for
-// the subcommands that take none), with the flags that differ.
+// packageHelp is the section of the -h of run, cpe and compare about
+// package patterns, with the flags that differ.
 func packageHelp(cmd string) string {
 	var what, synopsis string
 	switch cmd {

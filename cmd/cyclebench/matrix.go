@@ -6,7 +6,6 @@ package main
 // drawn as grouped bars or a heat map.
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"regexp"
@@ -41,17 +40,6 @@ func addMatrixFlags(fs *flagSet) *matrixFlags {
 	fs.BoolVar(&m.perFile, "per-file", false, "files: one matrix column per file; by default files of one machine (same CPU, counter, platform, Go)\nare pooled as the runs of one column (with -names: files given one name are)")
 	m.kind = choiceFlag(fs, "plot-kind", "auto", "files: -plot draws grouped bars or a heat map; auto: bars up to 16 rows", "auto", "bars", "heat")
 	return m
-}
-
-// given names the first of the flags set on fs, "" when none is.
-func given(fs *flagSet, names ...string) string {
-	set := ""
-	fs.Visit(func(f *flag.Flag) {
-		if set == "" && slices.Contains(names, f.Name) {
-			set = "-" + f.Name
-		}
-	})
-	return set
 }
 
 // The flags for files, and those of them that shape only the matrix.

@@ -6,9 +6,7 @@ import (
 	"strings"
 
 	"github.com/cyclebench/cyclebench/affinity"
-	"github.com/cyclebench/cyclebench/calibrate"
 	"github.com/cyclebench/cyclebench/harness"
-	"github.com/cyclebench/cyclebench/internal/pinned"
 )
 
 // measureFlags are the flags every measuring subcommand shares. They bind
@@ -98,18 +96,4 @@ func (m *measureFlags) modes() []harness.Mode {
 		return []harness.Mode{harness.Throughput, harness.Latency}
 	}
 	return []harness.Mode{harness.Throughput}
-}
-
-// calibrateOn calibrates (once per process) on a thread pinned to cpu, so
-// the figures are those of the CPU the measurements will use.
-func calibrateOn(cpu int) (*calibrate.Calibration, []error, error) {
-	var cal *calibrate.Calibration
-	var warns []error
-	err := onThread(cpu, func(th *pinned.Thread) error {
-		warns = th.Warnings
-		var err error
-		cal, err = calibrate.Get()
-		return err
-	})
-	return cal, warns, err
 }

@@ -4,14 +4,9 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"os/signal"
-	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 
-	"github.com/cyclebench/cyclebench/calibrate"
 	"github.com/cyclebench/cyclebench/harness"
 	"github.com/cyclebench/cyclebench/results"
 )
@@ -60,14 +55,6 @@ const (
 	rulerNote     = "~ marks cycles converted with a core-clock ruler (the register ADD chain measured alongside) that did not converge: less certain"
 	uncheckedNote = "? marks cycles from a core-clock ruler that no second chain could check on this processor (see the calibration's warning)"
 )
-
-// newHeader is the header of command's results measured here, on the
-// platform sys says.
-func newHeader(command string, cal *calibrate.Calibration, cfg harness.Config, warnings []error) results.Header {
-	h := results.NewHeader(command, cal, cfg, warnings)
-	h.GOOS, h.GOARCH, h.GoVersion = sys.goos, sys.goarch, sys.goVersion
-	return h
-}
 
 // headerLine is the one-line summary of h above a text table, after the
 // partial line when it is partial. A header read from a go test run,
@@ -295,95 +282,4 @@ func bothModesTable(rs []results.Measurement) *table {
 		t.add(row...)
 	}
 	return t
-}
-
-// checkWritable fails when a file cannot be written at path (given by
-// flag), before anything is measured; "" is fine.
-func checkWritable(path, flag string) error {
-	if path == "" {
-		return nil
-	}
-	// A SIGINT or SIGTERM while the probe file exists would leave it
-	// behind: hold signals for that moment and raise them again after.
-	held := make(chan os.Signal, 2)
-	signal.Notify(held, os.Interrupt, syscall.SIGTERM)
-	f, err := createTemp(path, flag)
-	if err == nil {
-		f.Close()
-		os.Remove(f.Name())
-	}
-	signal.Stop(held)
-	select {
-	case s := <-held:
-		if p, perr := os.FindProcess(os.Getpid()); perr == nil {
-			_ = p.Signal(s) // as if it came now (not possible on Windows: then it is lost)
-		}
-	default:
-	}
-	return err
-}
-
-// writeFileAtomic writes data to a temporary file beside path and renames
-// it over path, so a reader (or a crash, or a signal) never sees a
-// half-written file and an existing file is never left truncated; flag
-// names the option in errors.
-func writeFileAtomic(path, flag string, data []byte) error {
-	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() && !st.IsDir() {
-		// A device or a pipe (-o /dev/null, -o /dev/stdout): written in
-		// place; a rename would put a regular file where it was.
-		f, err := os.OpenFile(path, os.O_WRONLY, 0)
-		if err == nil {
-			_, err = f.Write(data)
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-		}
-		if err != nil {
-			return fmt.Errorf("%s %s: %w", flag, path, err)
-		}
-		return nil
-	}
-	f, err := createTemp(path, flag)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("%s %s: %w", flag, path, err)
-	}
-	return nil
-}
-
-// createTemp opens a temporary file, mode 0644, in path's directory. A
-// missing directory, a directory in the way or one that cannot be written
-// is a usage error naming the flag and the path.
-func createTemp(path, flag string) (*os.File, error) {
-	dir := filepath.Dir(path)
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return nil, usageErrorf("%s %s: directory %s does not exist", flag, path, dir)
-	}
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return nil, usageErrorf("%s %s: is a directory (want a file name)", flag, path)
-	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return nil, usageErrorf("%s %s: cannot write in %s: %v", flag, path, dir, err)
-	}
-	// CreateTemp makes the file 0600; results are for others to read.
-	if err := f.Chmod(0o644); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return nil, fmt.Errorf("%s %s: %w", flag, path, err)
-	}
-	return f, nil
 }
