@@ -29,11 +29,12 @@ func (v NoiseBandValue) String() string {
 	return stats.FormatNoiseBand(*v.Band)
 }
 
-// Set reads s into the band.
+// Set reads s into the band; an error says what is allowed (the flag
+// package names the value).
 func (v NoiseBandValue) Set(s string) error {
 	b, err := stats.ParseNoiseBand(s)
 	if err != nil {
-		return err
+		return fmt.Errorf("want %s", stats.NoiseBandForms)
 	}
 	*v.Band = b
 	return nil

@@ -5,6 +5,9 @@ import (
 	"strconv"
 )
 
+// NoiseBandForms says what [ParseNoiseBand] reads, for a message.
+const NoiseBandForms = "auto, none (or 0), or a fraction between 0 and 1 such as 0.002"
+
 // ParseNoiseBand reads a value of [CompareOptions.NoiseBand] as a person
 // writes it: "auto" is DerivedNoiseBand, "none" or "0" NoNoiseBand, and
 // a fraction between 0 and 1 (0.002 is ±0.2%) a fixed band. Anything else
@@ -19,7 +22,7 @@ func ParseNoiseBand(s string) (float64, error) {
 	}
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil || !(f > 0 && f < 1) {
-		return 0, fmt.Errorf("%w: noise band %q: want auto, none (or 0), or a fraction between 0 and 1 such as 0.002", ErrBadParam, s)
+		return 0, fmt.Errorf("%w: noise band %q: want %s", ErrBadParam, s, NoiseBandForms)
 	}
 	return f, nil
 }
