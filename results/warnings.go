@@ -61,6 +61,70 @@ func cleanWarning(subject, text string) (clean, remedy string) {
 	return text, remedy
 }
 
+// Warnings are the warnings of a report of measurements ms under h, as
+// WarningLines takes them: h's (with those every measurement carries
+// moved there, [HoistWarnings]), then each measurement's failed output
+// check and warnings, with the measurement as their subject ("Sum/n=8
+// (latency)" for latency).
+func Warnings(h Header, ms []Measurement) []Warning {
+	h, ms = HoistMeasurementWarnings(h, ms)
+	ws := headerWarnings(h)
+	for _, m := range ms {
+		subject := m.Name
+		if m.Mode == harness.Latency {
+			subject += " (latency)"
+		}
+		ws = append(ws, resultWarnings(subject, m.Check, m.Warnings)...)
+	}
+	return ws
+}
+
+// SweepWarnings are the warnings of a report of sweeps ss under h: h's,
+// then each sweep's failed check and warnings, and its points'.
+func SweepWarnings(h Header, ss []*Sweep) []Warning {
+	ws := headerWarnings(h)
+	for _, s := range ss {
+		ws = append(ws, resultWarnings(s.Name, s.Check, s.Warnings)...)
+		for _, p := range s.Points {
+			ws = append(ws, resultWarnings(p.Name, "", p.Warnings)...)
+		}
+	}
+	return ws
+}
+
+// PairedWarnings are the warnings of a report of comparisons cs under h:
+// h's, then each comparison's.
+func PairedWarnings(h Header, cs []Paired) []Warning {
+	ws := headerWarnings(h)
+	for _, c := range cs {
+		for _, w := range c.Warnings {
+			ws = append(ws, Warning{Subject: c.Name, Text: w})
+		}
+	}
+	return ws
+}
+
+func headerWarnings(h Header) []Warning {
+	var ws []Warning
+	for _, w := range h.Warnings {
+		ws = append(ws, Warning{Text: w})
+	}
+	return ws
+}
+
+// resultWarnings are one result's failed check ("" and "ok" are none)
+// and warnings, about subject.
+func resultWarnings(subject, check string, errs []error) []Warning {
+	var ws []Warning
+	if check != "" && check != "ok" {
+		ws = append(ws, Warning{Subject: subject, Text: "output check failed: " + check})
+	}
+	for _, w := range errs {
+		ws = append(ws, Warning{Subject: subject, Text: w.Error()})
+	}
+	return ws
+}
+
 // WarningLines summarizes ws for a person: the run's own warnings
 // (Subject "") first, each once, and every warning of the calibration
 // ("calibrate: ...") among them whichever result carried it; then one

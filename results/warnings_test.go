@@ -1,6 +1,7 @@
 package results_test
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -49,5 +50,43 @@ func TestWarningLines(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestReportWarnings: a report's warnings with their subjects: the
+// header's first (with those every result shares moved there), then each
+// result's failed check and its own, latency results named so.
+func TestReportWarnings(t *testing.T) {
+	vm, own := errors.New("calibrate: running under a hypervisor"), errors.New("harness: many samples discarded: 4 of 32")
+	h := results.Header{Warnings: []string{"priority high asked, normal obtained"}}
+	ms := []results.Measurement{
+		{Result: harness.Result{Name: "Sum/n=8", Warnings: []error{vm, own}}, Check: "ok"},
+		{Result: harness.Result{Name: "Sum/n=8", Mode: harness.Latency, Warnings: []error{vm}}, Check: "wrong sum"},
+	}
+	sw := &results.Sweep{CPEResult: harness.CPEResult{Name: "Sum", Warnings: []error{vm}, Points: []harness.Result{{Name: "Sum/n=8", Warnings: []error{own}}}}, Check: "n=8: wrong"}
+	cs := []results.Paired{{Name: "Sum4vsSum1", Warnings: []string{"harness: did not converge"}}}
+	tests := []struct {
+		name string
+		got  []results.Warning
+		want []results.Warning
+	}{
+		{"measurements", results.Warnings(h, ms), []results.Warning{
+			{Text: "priority high asked, normal obtained"}, {Text: vm.Error()},
+			{Subject: "Sum/n=8", Text: own.Error()},
+			{Subject: "Sum/n=8 (latency)", Text: "output check failed: wrong sum"}}},
+		{"sweeps", results.SweepWarnings(h, []*results.Sweep{sw}), []results.Warning{
+			{Text: "priority high asked, normal obtained"},
+			{Subject: "Sum", Text: "output check failed: n=8: wrong"}, {Subject: "Sum", Text: vm.Error()},
+			{Subject: "Sum/n=8", Text: own.Error()}}},
+		{"comparisons", results.PairedWarnings(h, cs), []results.Warning{
+			{Text: "priority high asked, normal obtained"}, {Subject: "Sum4vsSum1", Text: "harness: did not converge"}}},
+	}
+	for _, tt := range tests {
+		if !slices.Equal(tt.got, tt.want) {
+			t.Errorf("%s: %q, want %q", tt.name, tt.got, tt.want)
+		}
+	}
+	if len(ms[0].Warnings) != 2 {
+		t.Errorf("Warnings changed the measurements it was given: %v", ms[0].Warnings)
 	}
 }

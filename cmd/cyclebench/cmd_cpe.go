@@ -283,27 +283,8 @@ func (s *session) endSweeps(swept []*results.Sweep, render func(io.Writer) error
 			return err
 		}
 	}
-	s.o.warnResults(cpeWarnings(s.h, swept))
+	s.o.warnResults(results.SweepWarnings(s.h, swept))
 	return s.o.status(s.in, failed)
-}
-
-// cpeWarnings lists the warnings of sweeps for stderr.
-func cpeWarnings(h results.Header, swept []*results.Sweep) []results.Warning {
-	ws := headerWarnings(h)
-	for _, s := range swept {
-		if s.Check != "" && s.Check != "ok" {
-			ws = append(ws, results.Warning{Subject: s.Name, Text: "output check failed: " + s.Check})
-		}
-		for _, w := range s.Warnings {
-			ws = append(ws, results.Warning{Subject: s.Name, Text: w.Error()})
-		}
-		for _, p := range s.Points {
-			for _, w := range p.Warnings {
-				ws = append(ws, results.Warning{Subject: p.Name, Text: w.Error()})
-			}
-		}
-	}
-	return ws
 }
 
 func writeCPE(w io.Writer, format string, h results.Header, swept []*results.Sweep) error {

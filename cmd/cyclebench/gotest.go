@@ -389,12 +389,7 @@ func comparePackages(args []string, stdout, stderr io.Writer) error {
 	if err := s.pf.write(s.o, func(w io.Writer, format string, opt plot.Options) error { return plot.Compare(w, format, bars, opt) }, plot.Options{Title: title}); err != nil {
 		return err
 	}
-	ws := headerWarnings(s.h)
-	for _, c := range cs {
-		for _, w := range c.Warnings {
-			ws = append(ws, results.Warning{Subject: c.Name, Text: w})
-		}
-	}
+	ws := results.PairedWarnings(s.h, cs)
 	if len(others) > 0 {
 		ws = append(ws, results.Warning{Text: fmt.Sprintf("left out %s: not comparisons (see cyclebench run or cpe %s)", listSome(others, 5), strings.Join(g.Packages, " "))})
 	}

@@ -108,30 +108,14 @@ func writeResults(w io.Writer, format string, h results.Header, rs []results.Mea
 	return d.writeTo(w)
 }
 
-// resultWarnings lists every warning of a run for stderr: the header's,
-// then each result's, named.
+// resultWarnings lists every warning of a run for stderr
+// (results.Warnings), and the legends of the table's marks it needs.
 func resultWarnings(h results.Header, rs []results.Measurement) []results.Warning {
-	h, rs = results.HoistMeasurementWarnings(h, rs)
-	ws := headerWarnings(h)
-	ruler, unchecked := false, false
-	for _, r := range rs {
-		subject := r.Name
-		if r.Mode == harness.Latency {
-			subject += " (latency)"
-		}
-		if r.Check != "" && r.Check != "ok" {
-			ws = append(ws, results.Warning{Subject: subject, Text: "output check failed: " + r.Check})
-		}
-		for _, w := range r.Warnings {
-			ws = append(ws, results.Warning{Subject: subject, Text: w.Error()})
-		}
-		ruler = ruler || r.CyclesPerTick > 0 && !r.ReferenceConverged
-		unchecked = unchecked || uncheckedRuler(r.Result)
-	}
-	if ruler {
+	ws := results.Warnings(h, rs)
+	if slices.ContainsFunc(rs, func(r results.Measurement) bool { return r.CyclesPerTick > 0 && !r.ReferenceConverged }) {
 		ws = append(ws, results.Warning{Text: rulerNote})
 	}
-	if unchecked {
+	if slices.ContainsFunc(rs, func(r results.Measurement) bool { return uncheckedRuler(r.Result) }) {
 		ws = append(ws, results.Warning{Text: uncheckedNote})
 	}
 	return ws

@@ -9,15 +9,6 @@ import (
 	"github.com/cyclebench/cyclebench/results"
 )
 
-// headerWarnings are the warnings of a run as a whole, from its header.
-func headerWarnings(h results.Header) []results.Warning {
-	var ws []results.Warning
-	for _, w := range h.Warnings {
-		ws = append(ws, results.Warning{Text: w})
-	}
-	return ws
-}
-
 // warnResults prints ws on stderr unless -q, summarized
 // (results.WarningLines), and, when any benchmark had a problem, how many
 // problems in how many benchmarks.
