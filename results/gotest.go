@@ -280,6 +280,9 @@ func (w lockedWriter) Write(p []byte) (int, error) {
 // the patterns or the flags, or no benchmark matched; ErrGoTest for a
 // build failure, a failed benchmark, or no go command.
 func (g *GoTest) Run(ctx context.Context) (File, []byte, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	cmd := exec.CommandContext(ctx, g.command(), g.Args()...)
 	cmd.Dir = g.dir
 	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }

@@ -82,10 +82,13 @@ type SlopesReport struct {
 	Verdict     string     `json:"verdict"`
 }
 
-// NewSlopesReport is comparison c of sweeps a and b (nil when it has no
-// points) under h; compared false when the slopes were not compared.
+// NewSlopesReport is comparison c of sweeps a and b (either nil when it
+// has no points) under h; compared false when the slopes were not compared.
 func NewSlopesReport(h Header, a, b *Sweep, c harness.CPEComparison, compared bool) SlopesReport {
-	j := SlopesReport{Header: h, A: a.JSON(), Unit: c.Unit, Verdict: VerdictNoTest}
+	j := SlopesReport{Header: h, Unit: c.Unit, Verdict: VerdictNoTest}
+	if a != nil {
+		j.A = a.JSON()
+	}
 	if b != nil {
 		j.B = b.JSON()
 	}

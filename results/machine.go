@@ -137,6 +137,9 @@ type PriorityReport struct {
 // GOARCH and version), without events (see [EventsOf]). NaN figures of
 // the core-clock chains are 0.
 func NewInfoReport(c *calibrate.Calibration, allowed []int, pinnedCPU int, caps affinity.Capabilities) *InfoReport {
+	if c == nil {
+		c = &calibrate.Calibration{}
+	}
 	m := c.CPU.Microarch()
 	r := &InfoReport{
 		CPU: c.CPU.Brand, Vendor: c.CPU.Vendor, Family: c.CPU.Family, Model: c.CPU.Model, Stepping: c.CPU.Stepping,
@@ -197,6 +200,9 @@ func (r *InfoReport) AddImmText() string {
 // CoreClockText describes a calibration's core-clock ruler in one line:
 // its figure and whether it was checked, or why there is none.
 func CoreClockText(c *calibrate.Calibration) string {
+	if c == nil {
+		return "unknown"
+	}
 	cc := c.Core
 	switch {
 	case cc.Refused() && cc.Err != nil:

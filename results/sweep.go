@@ -523,6 +523,9 @@ func (fam Family) Entries() []Entry {
 // package when the files hold several, and /mode=latency for latency
 // families.
 func FitFiles(files []File, filter *regexp.Regexp, allRuns bool) ([]*Sweep, []string, error) {
+	if len(files) == 0 {
+		return nil, nil, fmt.Errorf("%w: FitFiles needs at least one file", ErrBadInput)
+	}
 	type source struct {
 		fam  Family
 		file File

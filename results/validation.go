@@ -6,6 +6,7 @@ package results
 import (
 	"strings"
 
+	"github.com/cyclebench/cyclebench/calibrate"
 	"github.com/cyclebench/cyclebench/harness"
 )
 
@@ -101,6 +102,14 @@ func CheckKind(c harness.Check) string {
 
 // NewValidationReport is v as a report.
 func NewValidationReport(v *harness.Validation) ValidationReport {
+	if v == nil {
+		v = &harness.Validation{}
+	}
+	if v.Calibration == nil { // a copy, not the caller's, gets one
+		c := *v
+		c.Calibration = &calibrate.Calibration{}
+		v = &c
+	}
 	s := v.State
 	fit := func(l FitLine) ValidationFit {
 		return ValidationFit{Slope: finiteOr0(l.PerElement), SlopeCI: finiteOr0(l.PerElementCI), Intercept: finiteOr0(l.Intercept), InterceptCI: finiteOr0(l.InterceptCI), R2: finiteOr0(l.R2)}
@@ -139,6 +148,9 @@ func NewValidationReport(v *harness.Validation) ValidationReport {
 // maxCV > 0 (a bound on the spread of results) the machine-state checks
 // of that spread ("CV of ...") too.
 func ValidationFailures(v *harness.Validation, maxCV float64) (failed []string, deciding int) {
+	if v == nil {
+		return nil, 0
+	}
 	for _, c := range v.Checks {
 		if c.State && !(maxCV > 0 && strings.HasPrefix(c.Name, "CV of")) {
 			continue

@@ -2,11 +2,13 @@ package results_test
 
 import (
 	"encoding/json"
+	"errors"
 	"math"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/cyclebench/cyclebench/affinity"
 	"github.com/cyclebench/cyclebench/harness"
 	"github.com/cyclebench/cyclebench/results"
 	"github.com/cyclebench/cyclebench/stats"
@@ -63,5 +65,28 @@ func TestValidationFailures(t *testing.T) {
 		if !slices.Equal(failed, tt.failed) || deciding != tt.deciding {
 			t.Errorf("maxCV %v: failed %q of %d, want %q of %d", tt.maxCV, failed, deciding, tt.failed, tt.deciding)
 		}
+	}
+}
+
+// TestReportsOfNothing: the reports of nil inputs are empty reports, not
+// a panic.
+func TestReportsOfNothing(t *testing.T) {
+	if r := results.NewValidationReport(nil); r.Pass || len(r.Checks) != 0 {
+		t.Errorf("NewValidationReport(nil) = %+v", r)
+	}
+	if f, n := results.ValidationFailures(nil, 0); f != nil || n != 0 {
+		t.Errorf("ValidationFailures(nil) = %v, %d", f, n)
+	}
+	if r := results.NewInfoReport(nil, nil, -1, affinity.Capabilities{}); r.TSCHz != 0 || r.CrossChecks == nil {
+		t.Errorf("NewInfoReport(nil) = %+v", r)
+	}
+	if s := results.CoreClockText(nil); s != "unknown" {
+		t.Errorf("CoreClockText(nil) = %q", s)
+	}
+	if r := results.NewSlopesReport(results.Header{}, nil, nil, harness.CPEComparison{}, false); r.Verdict != results.VerdictNoTest {
+		t.Errorf("NewSlopesReport(nil, nil) = %+v", r)
+	}
+	if _, _, err := results.FitFiles(nil, nil, false); !errors.Is(err, results.ErrBadInput) {
+		t.Errorf("FitFiles(nil) = %v, want ErrBadInput", err)
 	}
 }
