@@ -230,6 +230,9 @@ type Picture struct {
 // baseline (of cycles when the baseline has none) labelled with the
 // cells' figures. Another kind is an error wrapping ErrBadInput.
 func (t *Table) Picture(kind string) (Picture, error) {
+	if len(t.Columns) == 0 || t.Baseline < 0 || t.Baseline >= len(t.Columns) {
+		return Picture{}, fmt.Errorf("%w: a table of %d columns with baseline %d: want one made by Matrix", ErrBadInput, len(t.Columns), t.Baseline)
+	}
 	if kind == "auto" {
 		kind = "bars"
 		if len(t.Rows) > BarRows {

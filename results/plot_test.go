@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -200,4 +201,14 @@ func mustMatrix(t *testing.T, files []File) *Table {
 		t.Fatal(err)
 	}
 	return m
+}
+
+func TestPictureAndBenchOfNoTable(t *testing.T) {
+	var empty Table
+	if _, err := empty.Picture("auto"); !errors.Is(err, ErrBadInput) {
+		t.Errorf("Picture of an empty table: %v", err)
+	}
+	if err := empty.WriteBench(io.Discard, nil); !errors.Is(err, ErrBadInput) {
+		t.Errorf("WriteBench of an empty table: %v", err)
+	}
 }

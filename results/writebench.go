@@ -168,7 +168,7 @@ func pct(v float64, digits int) string { return sig(v*100, digits) + "%" }
 // baseline first. benchstat -col machine makes the matrix of it, with its
 // own statistics.
 func (t *Table) WriteBench(w io.Writer, files []File) error {
-	if len(files) != len(t.Columns) {
+	if len(files) != len(t.Columns) || t.Baseline < 0 || t.Baseline >= len(t.Columns) {
 		return fmt.Errorf("%w: %d files for a table of %d columns (want the files the table was made of)", ErrBadInput, len(files), len(t.Columns))
 	}
 	// The baseline first: benchstat compares the other columns with the
