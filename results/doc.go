@@ -1,5 +1,6 @@
-// Package results reads saved cyclebench result files and compares them
-// across machines.
+// Package results reads saved cyclebench result files, compares them and
+// fits them, runs go test to get them, and holds the reports cyclebench
+// writes: the analysis behind the command, for a program to call.
 //
 // A result file holds one machine's measurements: the JSON reports of
 // cyclebench run and cpe (-format json), or the Go benchmark format
@@ -44,6 +45,37 @@
 // gives the table as text cells, [Table.String] a plain rendering, and
 // [Table.Comparison] and [Table.HeatMap] the inputs of [plot.Compare] and
 // [plot.Heat].
+//
+// # Two files
+//
+// [Compare] tests two files benchmark by benchmark: the matrix's rows,
+// each unit's per-run figures (the ones its cells summarize) compared
+// between the runs of each side with stats.CompareRuns, each row with a
+// verdict and a sentence ([Comparison]). [Pool] merges the files of one
+// machine into one column first.
+//
+// # Fits of file data
+//
+// [FitFiles] fits every family of files as cyclebench cpe fits a sweep
+// it measures ([Sweep], harness.CPEResult.Fit): every run a point, the
+// [Disturbed] runs left out. [PlotSweeps] describes the picture.
+//
+// # go test
+//
+// [GoTest] runs the benchmarks of Go packages with go test and reads the
+// output; [MeasurementOf] turns a run into a [Measurement] (a
+// harness.Result with its kernel, size and check), [PairedOf] a run of
+// harness.ReportCompare into a [Paired] comparison.
+//
+// # Reports
+//
+// The documents cyclebench writes are built here, from the libraries'
+// results: a run report ([RunReport], [WriteBench] for the benchmark
+// format, both read back by [Parse]), a cpe report ([CPEReport]), the
+// comparisons' ([Comparison], [PairedReport], [SlopesReport]), and those
+// of info, calibrate, validate and clocks ([InfoReport],
+// [CalibrateReport], [ValidationReport], [ClocksReport]). Their warnings
+// summarize for a person with [WarningLines].
 //
 // Nothing in the package prints, logs or panics; errors wrap the sentinel
 // errors below, and soft problems are warnings in [File.Warnings].

@@ -20,6 +20,12 @@ var (
 	// out of range, a selector that matches no file or several, an unknown
 	// option value.
 	ErrBadInput = errors.New("results: bad input")
+	// ErrIncomparable: two files that cannot be compared: the same
+	// benchmark counts different element units, or shares no figure, or
+	// the files have no benchmark in common.
+	ErrIncomparable = errors.New("results: not comparable")
+	// ErrNoSweep: files without a family of sizes to fit (Sweeps).
+	ErrNoSweep = errors.New("results: no sweep to fit")
 
 	// ErrSkippedLine (a warning in File.Warnings): a line of a benchmark
 	// file that could not be read was skipped. It wraps the

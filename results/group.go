@@ -3,6 +3,7 @@ package results
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -114,4 +115,90 @@ func Merge(files []File) (File, error) {
 	}
 	out.Path = strings.Join(paths, " + ")
 	return out, nil
+}
+
+// Pooled is files pooled by machine ([Pool]): one File per column.
+type Pooled struct {
+	// Files are the columns' files: a file alone, or the Merge of a
+	// machine's files.
+	Files []File
+	// Names are the columns' names: the given names, a pooled column's
+	// names joined with "+"; nil when no name was given and nothing was
+	// pooled ([Matrix] makes them then).
+	Names []string
+	// Baseline is the column of the baseline file.
+	Baseline int
+	// Notes say what was pooled, one sentence per pooled column.
+	Notes []string
+}
+
+// Pool merges the files of one machine into one column's runs, so that
+// the runs of a machine measured several times are the runs of one
+// column: with names (one per file), the files given one name are pooled
+// and must be one machine's; without, the files [GroupMachines] puts
+// together. baseline is the index of the baseline file in files. Errors
+// wrap [ErrBadInput]: names that do not fit the files, a baseline out of
+// range, files of one name that are not one machine's ([Merge]).
+func Pool(files []File, names []string, baseline int) (Pooled, error) {
+	if len(names) > 0 && len(names) != len(files) {
+		return Pooled{}, fmt.Errorf("%w: %d names for %d files (want one per file)", ErrBadInput, len(names), len(files))
+	}
+	if baseline < 0 || baseline >= len(files) {
+		return Pooled{}, fmt.Errorf("%w: baseline index %d: want 0 to %d, one of the %d files", ErrBadInput, baseline, len(files)-1, len(files))
+	}
+	var groups [][]int
+	if len(names) > 0 {
+		at := map[string]int{}
+		for i, n := range names {
+			if g, ok := at[n]; ok {
+				groups[g] = append(groups[g], i)
+				continue
+			}
+			at[n] = len(groups)
+			groups = append(groups, []int{i})
+		}
+	} else {
+		groups = GroupMachines(files)
+	}
+	if len(groups) == len(files) {
+		return Pooled{Files: files, Names: names, Baseline: baseline}, nil
+	}
+	if len(names) == 0 {
+		names = ShortNames(pathsOf(files))
+	}
+	var p Pooled
+	for g, idx := range groups {
+		if slices.Contains(idx, baseline) {
+			p.Baseline = g
+		}
+		if len(idx) == 1 {
+			p.Files, p.Names = append(p.Files, files[idx[0]]), append(p.Names, names[idx[0]])
+			continue
+		}
+		group := make([]File, len(idx))
+		var gnames []string
+		for k, i := range idx {
+			group[k] = files[i]
+			if !slices.Contains(gnames, names[i]) {
+				gnames = append(gnames, names[i])
+			}
+		}
+		merged, err := Merge(group)
+		if err != nil {
+			return Pooled{}, err
+		}
+		name := strings.Join(gnames, "+")
+		p.Files, p.Names = append(p.Files, merged), append(p.Names, name)
+		p.Notes = append(p.Notes, fmt.Sprintf("%s: %d files of one machine (%s), pooled as the runs of one column: %s",
+			name, len(idx), merged.Machine.Label(), strings.Join(pathsOf(group), ", ")))
+	}
+	return p, nil
+}
+
+// Keep returns f with only the benchmarks (entries, and the fits of cpe
+// files) whose name keep matches.
+func (f File) Keep(keep *regexp.Regexp) File {
+	f.Entries = slices.DeleteFunc(slices.Clone(f.Entries), func(e Entry) bool { return !keep.MatchString(e.Name) })
+	f.Fits = slices.DeleteFunc(slices.Clone(f.Fits), func(fit Fit) bool { return !keep.MatchString(fit.Kernel) })
+	return f
 }

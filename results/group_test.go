@@ -138,3 +138,73 @@ func TestTextWidth(t *testing.T) {
 		t.Errorf("the legend does not name m3:\n%s", tab)
 	}
 }
+
+// TestPool: files of one machine pool into one column (by machine, or by
+// the names given), the baseline follows its file, a note says what was
+// pooled; names that do not fit are bad input.
+func TestPool(t *testing.T) {
+	zen4 := readTestdata(t, "kvm-amd-zen4-run-count3.json")
+	again := zen4
+	again.Path = "again.json"
+	zen5 := readTestdata(t, "kvm-amd-zen5-run.json")
+	files := []File{zen5, zen4, again}
+	tests := []struct {
+		name     string
+		files    []File
+		names    []string
+		baseline int
+		columns  []string // the names of the columns; nil: none given and nothing pooled
+		base     int
+		notes    int
+		err      string
+	}{
+		{"by machine", files, nil, 2, []string{"kvm-amd-zen5-run", "kvm-amd-zen4-run-count3+again"}, 1, 1, ""},
+		{"by name", files, []string{"a", "b", "b"}, 0, []string{"a", "b"}, 0, 1, ""},
+		{"nothing to pool", files[:2], nil, 1, nil, 1, 0, ""},
+		{"one name, two machines", files, []string{"x", "x", "y"}, 0, nil, 0, 0, "not one machine's"},
+		{"names for other files", files, []string{"x", "y"}, 0, nil, 0, 0, "2 names for 3 files"},
+		{"baseline out of range", files, nil, 3, nil, 0, 0, "baseline index 3"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := Pool(tt.files, tt.names, tt.baseline)
+			if tt.err != "" {
+				if !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), tt.err) {
+					t.Errorf("Pool = %v, want ErrBadInput saying %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(p.Names, tt.columns) || p.Baseline != tt.base || len(p.Notes) != tt.notes {
+				t.Errorf("names %q, baseline %d, notes %q; want %q, %d, %d notes", p.Names, p.Baseline, p.Notes, tt.columns, tt.base, tt.notes)
+			}
+			if tt.notes > 0 && (len(p.Files) != 2 || len(p.Files[1].Entries[0].Runs) != 6) {
+				t.Errorf("pooled column: %d files, %d runs of the first entry; want 2 files, 6 runs", len(p.Files), len(p.Files[1].Entries[0].Runs))
+			}
+		})
+	}
+}
+
+func TestKeep(t *testing.T) {
+	run, cpe := readTestdata(t, "kvm-amd-zen4-run.json"), readTestdata(t, "kvm-amd-zen4-cpe.json")
+	tests := []struct {
+		f             File
+		re            string
+		entries, fits int
+	}{
+		{run, "^Combine", 6, 0},
+		{run, "Nope", 0, 0},
+		{cpe, "^Psum1", 10, 1},
+	}
+	for _, tt := range tests {
+		k := tt.f.Keep(regexp.MustCompile(tt.re))
+		if len(k.Entries) != tt.entries || len(k.Fits) != tt.fits {
+			t.Errorf("%s, %q: %d entries, %d fits; want %d, %d", tt.f.Path, tt.re, len(k.Entries), len(k.Fits), tt.entries, tt.fits)
+		}
+	}
+	if n := len(run.Entries); n != 15 {
+		t.Errorf("Keep changed the file it was given: %d entries", n)
+	}
+}

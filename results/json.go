@@ -408,6 +408,14 @@ func NewFitJSON(unit string, f stats.Fit, outliers []int) FitJSON {
 	return j
 }
 
+// LineOf is f as a FitLine: its slope per element and intercept with
+// their 95% half-widths and standard errors, R² and the number of points
+// (no outlier sizes: f gives indices, not sizes).
+func LineOf(f stats.Fit) FitLine {
+	return FitLine{PerElement: f.Slope, PerElementCI: f.SlopeCI, PerElementSE: f.SlopeSE,
+		Intercept: f.Intercept, InterceptCI: f.InterceptCI, InterceptSE: f.InterceptSE, R2: f.R2, N: f.N}
+}
+
 // kernel reads one kernel of a cpe report: its points into es, its fits
 // into the file.
 func (jr *jsonReader) kernel(es *entrySet, el jfield, i int) error {

@@ -351,31 +351,16 @@ func cellOf(f *File, r *Row, spread Spread) Cell {
 		return Cell{Missing: true}
 	}
 	e := f.Entries[i]
-	c := Cell{Runs: len(e.Runs), NoCycles: HasCycles}
-	var cyc, cpe, nsOp, nsElem []float64
+	c := Cell{Runs: len(e.Runs), NoCycles: HasCycles, NotConverged: notConverged(e)}
 	for _, run := range e.Runs {
-		if run.NoCycles == HasCycles {
-			cyc = append(cyc, run.Cycles)
-			if run.Elements > 0 {
-				cpe = append(cpe, run.CyclesPerElem)
-			}
-		}
-		if run.NS != 0 {
-			nsOp = append(nsOp, run.NS)
-		}
-		if run.Elements > 0 && run.NsPerElem != 0 {
-			nsElem = append(nsElem, run.NsPerElem)
-		}
-		if run.NotConverged {
-			c.NotConverged++
-		}
 		if run.Check != "" && run.Check != "ok" {
 			c.CheckFailed++
 		}
 		c.Warnings = dedupe(c.Warnings, run.Warnings)
 	}
-	c.Cycles, c.CyclesPerElem = statOf(cyc, spread), statOf(cpe, spread)
-	c.NS, c.NsPerElem = statOf(nsOp, spread), statOf(nsElem, spread)
+	fg := figuresOf(f, e) // the figures Compare tests, summarized
+	c.Cycles, c.CyclesPerElem = StatOf(fg.values["cycles/op"], spread), StatOf(fg.values["cycles/elem"], spread)
+	c.NS, c.NsPerElem = StatOf(fg.values["ns/op"], spread), StatOf(fg.values["ns/elem"], spread)
 	if c.Cycles.N == 0 {
 		c.NoCycles = e.Runs[0].NoCycles
 		if c.NoCycles == HasCycles { // runs with cycles, all of them non-finite
@@ -385,8 +370,10 @@ func cellOf(f *File, r *Row, spread Spread) Cell {
 	return c
 }
 
-// statOf is the median and spread of xs; NaN and ±Inf are left out.
-func statOf(xs []float64, spread Spread) Stat {
+// StatOf is the median of xs and their spread, measured as spread says
+// (the minimum and maximum, or the first and third quartiles); NaN and
+// ±Inf are left out, and without a value left the Stat is absent (N = 0).
+func StatOf(xs []float64, spread Spread) Stat {
 	xs = slices.DeleteFunc(slices.Clone(xs), func(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) })
 	if len(xs) == 0 {
 		return Stat{}

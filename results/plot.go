@@ -2,6 +2,7 @@ package results
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/cyclebench/cyclebench/plot"
@@ -209,3 +210,60 @@ func (t *Table) HeatMap(m Metric, rows []int) (plot.HeatMap, error) {
 
 // MarshalText writes the metric's String.
 func (m Metric) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
+
+// BarRows is how many rows [Table.Picture] draws as grouped bars when asked
+// for "auto"; more make a heat map, whose rows stay readable.
+const BarRows = 16
+
+// Picture is what [Table.Picture] draws: grouped bars or a heat map, one of
+// them set, and the picture's title.
+type Picture struct {
+	Bars  *plot.Comparison
+	Heat  *plot.HeatMap
+	Title string
+}
+
+// Picture describes the picture of the table for package plot, of kind
+// "bars", "heat" or "auto" (bars up to BarRows rows): grouped bars of core
+// cycles per element (per call when some row has no elements) with each
+// cell's spread as the error bar, or a heat map of the ratios to the
+// baseline (of cycles when the baseline has none) labelled with the
+// cells' figures. Another kind is an error wrapping ErrBadInput.
+func (t *Table) Picture(kind string) (Picture, error) {
+	if len(t.Columns) == 0 || t.Baseline < 0 || t.Baseline >= len(t.Columns) {
+		return Picture{}, fmt.Errorf("%w: a table of %d columns with baseline %d: want one made by Matrix", ErrBadInput, len(t.Columns), t.Baseline)
+	}
+	if kind == "auto" {
+		kind = "bars"
+		if len(t.Rows) > BarRows {
+			kind = "heat"
+		}
+	}
+	title := fmt.Sprintf("%d machines, core cycles", len(t.Columns))
+	switch kind {
+	case "heat":
+		m := MetricRatio
+		if t.Columns[t.Baseline].NoCycles != HasCycles {
+			m = MetricCycles // no ratios without the baseline's cycles
+		} else {
+			title += ", relative to " + t.Columns[t.Baseline].Name
+		}
+		h, err := t.HeatMap(m, nil)
+		return Picture{Heat: &h, Title: title}, err
+	case "bars":
+		m := MetricCyclesPerElem
+		for _, r := range t.Rows {
+			if !slices.ContainsFunc(r.Cells, func(c Cell) bool { return c.CyclesPerElem.N > 0 || c.NsPerElem.N > 0 }) {
+				m = MetricCycles
+			}
+		}
+		c, err := t.Comparison(m, nil)
+		spread := "min to max of the runs"
+		if t.Spread == SpreadIQR {
+			spread = "interquartile range of the runs"
+		}
+		title += fmt.Sprintf(" per %s (medians; bars: %s)", map[bool]string{true: "element", false: "call"}[m == MetricCyclesPerElem], spread)
+		return Picture{Bars: &c, Title: title}, err
+	}
+	return Picture{}, fmt.Errorf("%w: picture kind %q: want auto, bars or heat", ErrBadInput, kind)
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -157,5 +158,57 @@ func TestComparisonNotes(t *testing.T) {
 		if _, err := tb.Comparison(tt.m, tt.rows); !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), tt.say) {
 			t.Errorf("Comparison(%v, %v): err %v, want ErrBadInput saying %q", tt.m, tt.rows, err, tt.say)
 		}
+	}
+}
+
+// TestPicture: auto draws bars up to BarRows rows and a heat map beyond,
+// per element where every row has elements; an unknown kind is bad input.
+func TestPicture(t *testing.T) {
+	few := mustMatrix(t, []File{readTestdata(t, "kvm-amd-zen5-run.json"), readTestdata(t, "kvm-amd-zen4-run.json")})
+	many := mustMatrix(t, []File{readTestdata(t, "kvm-amd-zen5-cpe.json"), readTestdata(t, "kvm-amd-zen4-cpe.json")})
+	tests := []struct {
+		name  string
+		t     *Table
+		kind  string
+		heat  bool
+		title string
+	}{
+		{"few rows", few, "auto", false, "2 machines, core cycles per"},
+		{"many rows", many, "auto", true, "2 machines, core cycles, relative to"},
+		{"bars asked for", many, "bars", false, "per element (medians; bars: min to max of the runs)"},
+		{"heat asked for", few, "heat", true, "relative to"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := tt.t.Picture(tt.kind)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (p.Heat != nil) != tt.heat || (p.Bars != nil) == tt.heat || !strings.Contains(p.Title, tt.title) {
+				t.Errorf("heat %v, bars %v, title %q; want heat %v, a title with %q", p.Heat != nil, p.Bars != nil, p.Title, tt.heat, tt.title)
+			}
+		})
+	}
+	if _, err := few.Picture("pie"); !errors.Is(err, ErrBadInput) {
+		t.Errorf("Picture(pie) = %v, want ErrBadInput", err)
+	}
+}
+
+func mustMatrix(t *testing.T, files []File) *Table {
+	t.Helper()
+	m, err := Matrix(files, DefaultMatrixOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestPictureAndBenchOfNoTable(t *testing.T) {
+	var empty Table
+	if _, err := empty.Picture("auto"); !errors.Is(err, ErrBadInput) {
+		t.Errorf("Picture of an empty table: %v", err)
+	}
+	if err := empty.WriteBench(io.Discard, nil); !errors.Is(err, ErrBadInput) {
+		t.Errorf("WriteBench of an empty table: %v", err)
 	}
 }

@@ -1,9 +1,9 @@
 package main
 
 // This file holds what every subcommand shares: dispatch, errors and exit
-// statuses, flag parsing and help, the flags several subcommands take, the
-// output (results on stdout or -o, diagnostics on stderr), pinning, and
-// formatting helpers.
+// statuses, the opening of a subcommand (session), flag parsing and help,
+// the flags several subcommands take, the output (results on stdout or
+// -o, diagnostics on stderr), pinning, and formatting helpers.
 
 import (
 	"bytes"
@@ -13,17 +13,22 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/cyclebench/cyclebench/affinity"
 	"github.com/cyclebench/cyclebench/calibrate"
+	"github.com/cyclebench/cyclebench/harness"
 	"github.com/cyclebench/cyclebench/internal/pinned"
 	"github.com/cyclebench/cyclebench/perfevent"
+	"github.com/cyclebench/cyclebench/results"
 )
 
 // run runs the subcommand named by args[0] with the rest of args. It is main
@@ -137,6 +142,129 @@ func (e *cmdError) Unwrap() error { return e.err }
 // run turns it into success.
 var errHelp = errors.New("help requested")
 
+// session is a subcommand from its command line to its last word. Every
+// subcommand opens one the same way (open: parse, arguments, checks,
+// -o and -plot writable, the measuring flags, interrupts; calibrate: the
+// calibration and the header of the results), then measures or reads,
+// and ends with its results, warnings and exit status (out.status).
+type session struct {
+	fs  *flagSet
+	o   *out
+	pf  *plotFlags    // -plot, for the subcommands that draw
+	mf  *measureFlags // the measuring flags, for the subcommands that measure
+	in  *interrupt
+	cfg harness.Config
+	cal *calibrate.Calibration
+	// calWarnings are the pinning's warnings when it calibrated.
+	calWarnings []error
+	h           results.Header
+	// hint rewords a parse error (package mode: the flags it lacks).
+	hint func(error) error
+}
+
+// newSession is the session of subcommand name; its -h prints synopsis
+// and description (see newFlagSet).
+func newSession(name, synopsis, description string, stdout io.Writer) *session {
+	return &session{fs: newFlagSet(name, synopsis, description, stdout)}
+}
+
+// open parses args (flags anywhere on the line), refuses positional
+// arguments unless takesArgs, runs checks in order (the subcommand's own
+// ranges), fails on an -o or -plot that cannot be written (before
+// anything is measured), reads the measuring flags into s.cfg, and starts
+// catching SIGINT and SIGTERM: the caller defers s.close.
+func (s *session) open(args []string, takesArgs bool, checks ...func() error) error {
+	if err := s.parse(args); err != nil {
+		return err
+	}
+	return s.start(takesArgs, checks...)
+}
+
+// parse is the first step of open, for a subcommand that looks at its
+// arguments before it knows which checks apply.
+func (s *session) parse(args []string) error {
+	err := s.fs.parse(args)
+	if err != nil && s.hint != nil {
+		return s.hint(err)
+	}
+	return err
+}
+
+// start is open after parse.
+func (s *session) start(takesArgs bool, checks ...func() error) error {
+	if !takesArgs {
+		checks = append([]func() error{s.fs.noArgs}, checks...)
+	}
+	if s.pf != nil {
+		checks = append(checks, s.pf.check)
+	}
+	if s.o != nil {
+		checks = append(checks, s.o.check)
+	}
+	if s.mf != nil {
+		checks = append(checks, func() (err error) { s.cfg, err = s.mf.config(); return err })
+	}
+	for _, check := range checks {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	s.in = catchInterrupts()
+	return nil
+}
+
+// close stops catching signals.
+func (s *session) close() {
+	if s.in != nil {
+		s.in.stop()
+	}
+}
+
+// calibrate calibrates on the CPU the measurements will pin to, gives
+// s.cfg the calibration and the interrupts' context, and makes the
+// header of command's results.
+func (s *session) calibrate(command string) error {
+	cal, warns, err := calibrateOn(s.cfg.CPU)
+	if err != nil {
+		return err
+	}
+	s.cal, s.calWarnings, s.cfg.Calibration, s.cfg.Context = cal, warns, cal, s.in.ctx
+	s.h = newHeader(command, cal, s.cfg, warns)
+	return nil
+}
+
+// newHeader is the header of command's results measured here, on the
+// platform sys says.
+func newHeader(command string, cal *calibrate.Calibration, cfg harness.Config, warnings []error) results.Header {
+	h := results.NewHeader(command, cal, cfg, warnings)
+	h.GOOS, h.GOARCH, h.GoVersion = sys.goos, sys.goarch, sys.goVersion
+	return h
+}
+
+// calibrateOn calibrates (once per process) on a thread pinned to cpu, so
+// the figures are those of the CPU the measurements will use.
+func calibrateOn(cpu int) (*calibrate.Calibration, []error, error) {
+	var cal *calibrate.Calibration
+	var warns []error
+	err := onThread(cpu, func(th *pinned.Thread) error {
+		warns = th.Warnings
+		var err error
+		cal, err = calibrate.Get()
+		return err
+	})
+	return cal, warns, err
+}
+
+// partial marks the header of results a signal cut short: Partial says
+// "interrupted by SIGINT" + what + more, a warning "interrupted by a
+// signal" + what. Nothing when no signal came.
+func (s *session) partial(what, more string) {
+	if s.in.exitCode() != 0 {
+		s.h.Partial = "interrupted by " + s.in.signal() + what + more
+		s.h.Warnings = append(s.h.Warnings, "interrupted by a signal"+what)
+	}
+}
+
 // exitStatus prints err as one line on stderr ("cyclebench run: what was
 // wrong (what is allowed)"; nothing for an *exitError without a summary)
 // and returns the process exit status for it: 0 for nil, the code of an
@@ -174,6 +302,7 @@ type flagSet struct {
 	args                  []string    // positional arguments, wherever they stood
 	stdout                io.Writer
 	packages              bool           // the flag set of a subcommand's package mode (gotest.go)
+	more                  func() string  // another section of -h, after the flags (nil: none)
 	after                 []func() error // run by parse once the flags are in, in order
 }
 
@@ -215,8 +344,8 @@ func (fs *flagSet) usage() {
 	}
 	b.WriteString("flags:\n")
 	fs.writeFlags(&b, nil, "default %s")
-	if more := packageHelp(fs.Name()); more != "" && !fs.packages {
-		b.WriteString("\n" + more)
+	if fs.more != nil {
+		b.WriteString("\n" + fs.more())
 	}
 	if len(fs.examples) > 0 {
 		b.WriteString("\nexamples:\n")
@@ -328,6 +457,17 @@ func (fs *flagSet) parseArgs(args []string) error {
 	}
 }
 
+// given names the first of the flags set on fs, "" when none is.
+func given(fs *flagSet, names ...string) string {
+	set := ""
+	fs.Visit(func(f *flag.Flag) {
+		if set == "" && slices.Contains(names, f.Name) {
+			set = "-" + f.Name
+		}
+	})
+	return set
+}
+
 // noArgs returns a *usageError if fs was given positional arguments.
 func (fs *flagSet) noArgs() error {
 	if len(fs.args) > 0 {
@@ -405,10 +545,21 @@ func checkDuration(flagName string, d, min, max time.Duration) error {
 	return nil
 }
 
-// checkCalibrationDuration checks a -duration value against the limits of
-// package calibrate.
-func checkCalibrationDuration(d time.Duration) error {
-	return checkDuration("duration", d, calibrate.MinDuration, calibrate.MaxDuration)
+// calibrationDuration is a -duration flag of a calibration, from
+// calibrate's default, within calibrate's limits.
+type calibrationDuration struct{ d time.Duration }
+
+// calibrationFlag defines -duration on fs.
+func calibrationFlag(fs *flagSet, usage string) *calibrationDuration {
+	c := &calibrationDuration{calibrate.DefaultOptions.Duration}
+	durationFlag(fs, &c.d, "duration", usage)
+	return c
+}
+
+// check returns a *usageError when the duration is out of calibrate's
+// range.
+func (c *calibrationDuration) check() error {
+	return checkDuration("duration", c.d, calibrate.MinDuration, calibrate.MaxDuration)
 }
 
 // cpuFlag defines -cpu: the CPU to pin the measuring thread to.
@@ -558,6 +709,17 @@ func (o *out) emitReport(v any, t func() *table) error {
 	})
 }
 
+// report is the ending of a subcommand that writes one report: v as JSON
+// or the table t lays it out in, then its warnings, then the exit status
+// (a signal's, or success).
+func (s *session) report(v any, t func() *table, warnings []string) error {
+	if err := s.o.emitReport(v, t); err != nil {
+		return err
+	}
+	s.o.warnAll(warnings)
+	return s.o.status(s.in, "")
+}
+
 // where says where the results went, for a summary line.
 func (o *out) where() string {
 	if o.path != "" {
@@ -577,6 +739,97 @@ func (o *out) status(in *interrupt, failed string) error {
 		return &exitError{code: exitFailure, msg: failed + "; " + o.where()}
 	}
 	return nil
+}
+
+// checkWritable fails when a file cannot be written at path (given by
+// flag), before anything is measured; "" is fine.
+func checkWritable(path, flag string) error {
+	if path == "" {
+		return nil
+	}
+	// A SIGINT or SIGTERM while the probe file exists would leave it
+	// behind: hold signals for that moment and raise them again after.
+	held := make(chan os.Signal, 2)
+	signal.Notify(held, os.Interrupt, syscall.SIGTERM)
+	f, err := createTemp(path, flag)
+	if err == nil {
+		f.Close()
+		os.Remove(f.Name())
+	}
+	signal.Stop(held)
+	select {
+	case s := <-held:
+		if p, perr := os.FindProcess(os.Getpid()); perr == nil {
+			_ = p.Signal(s) // as if it came now (not possible on Windows: then it is lost)
+		}
+	default:
+	}
+	return err
+}
+
+// writeFileAtomic writes data to a temporary file beside path and renames
+// it over path, so a reader (or a crash, or a signal) never sees a
+// half-written file and an existing file is never left truncated; flag
+// names the option in errors.
+func writeFileAtomic(path, flag string, data []byte) error {
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() && !st.IsDir() {
+		// A device or a pipe (-o /dev/null, -o /dev/stdout): written in
+		// place; a rename would put a regular file where it was.
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err == nil {
+			_, err = f.Write(data)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("%s %s: %w", flag, path, err)
+		}
+		return nil
+	}
+	f, err := createTemp(path, flag)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("%s %s: %w", flag, path, err)
+	}
+	return nil
+}
+
+// createTemp opens a temporary file, mode 0644, in path's directory. A
+// missing directory, a directory in the way or one that cannot be written
+// is a usage error naming the flag and the path.
+func createTemp(path, flag string) (*os.File, error) {
+	dir := filepath.Dir(path)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return nil, usageErrorf("%s %s: directory %s does not exist", flag, path, dir)
+	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return nil, usageErrorf("%s %s: is a directory (want a file name)", flag, path)
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return nil, usageErrorf("%s %s: cannot write in %s: %v", flag, path, dir, err)
+	}
+	// CreateTemp makes the file 0600; results are for others to read.
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return nil, fmt.Errorf("%s %s: %w", flag, path, err)
+	}
+	return f, nil
 }
 
 // onThread runs body on a thread pinned to cpu (-1: let affinity choose)
@@ -667,6 +920,22 @@ func orDash(s string) string {
 	return s
 }
 
+// orUnknown is s, or "unknown" when it is "".
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}
+
+// plural is word, with an s unless n is 1.
+func plural(n float64, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
+
 // formatHz formats a frequency in whole Hz with the same figure in MHz.
 func formatHz(hz float64) string {
 	r := math.Round(hz)
@@ -700,8 +969,38 @@ func signedSig(v float64, digits int) string {
 // pct formats a fraction as a percentage with digits significant digits.
 func pct(v float64, digits int) string { return sig(v*100, digits) + "%" }
 
-// ppmDiff returns (a − b) / b in parts per million.
-func ppmDiff(a, b float64) float64 { return (a - b) / b * 1e6 }
+// libSentinels are the sentinel errors of package results whose text
+// says nothing a user needs before the message that follows.
+var libSentinels = strings.NewReplacer(results.ErrBadInput.Error()+": ", "", results.ErrNoSweep.Error()+": ", "",
+	results.ErrIncomparable.Error()+": ", "", results.ErrGoTest.Error()+": ", "")
+
+// reworded is an error with another message; it unwraps to the original.
+type reworded struct {
+	msg string
+	err error
+}
+
+func (e *reworded) Error() string { return e.msg }
+func (e *reworded) Unwrap() error { return e.err }
+
+// libError is err (nil for nil) without the text of results' sentinels:
+// "go test ./x: build failed", not "results: go test failed: go test ./x:
+// build failed".
+func libError(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &reworded{libSentinels.Replace(err.Error()), err}
+}
+
+// inputError is err, bad input to a library, as a *usageError with
+// prefix before its message (nil for nil).
+func inputError(prefix string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &usageError{&reworded{prefix + libSentinels.Replace(err.Error()), err}}
+}
 
 // kernelError turns an error of package benchexamples about flag's value
 // into a usage error.

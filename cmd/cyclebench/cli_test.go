@@ -527,3 +527,6 @@ func TestParseMaxCV(t *testing.T) {
 		}
 	}
 }
+
+// ppmDiff returns (a − b) / b in parts per million.
+func ppmDiff(a, b float64) float64 { return (a - b) / b * 1e6 }

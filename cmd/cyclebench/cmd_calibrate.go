@@ -10,6 +10,7 @@ import (
 
 	"github.com/cyclebench/cyclebench/calibrate"
 	"github.com/cyclebench/cyclebench/internal/pinned"
+	"github.com/cyclebench/cyclebench/results"
 )
 
 const calibrateDescription = `
@@ -27,153 +28,106 @@ so far.`
 const methodBoth = "both"
 
 func runCalibrate(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("calibrate", "[-duration D] [-method bracket|sleep|both] [-format table|json|csv] [-cpu N]", calibrateDescription, stdout)
-	duration := calibrate.DefaultOptions.Duration
-	durationFlag(fs, &duration, "duration", "interval of each method (a number with a unit: 100ms, 1s, 10s)")
-	method := choiceFlag(fs, "method", calibrate.MethodBracket, "how to measure the frequency", calibrate.MethodBracket, calibrate.MethodSleep, methodBoth)
-	o := addOutputFlags(fs, stdout, stderr, false, formatTable, formatJSON, formatCSV)
-	cpu := cpuFlag(fs)
-	fs.example("cyclebench calibrate", "the frequency by the bracket method over 100 ms")
-	fs.example("cyclebench calibrate -method both -duration 1s", "bracket and the textbook sleep method, and how far apart they are")
-	if err := fs.parse(args); err != nil {
+	s := newSession("calibrate", "[-duration D] [-method bracket|sleep|both] [-format table|json|csv] [-cpu N]", calibrateDescription, stdout)
+	duration := calibrationFlag(s.fs, "interval of each method (a number with a unit: 100ms, 1s, 10s)")
+	method := choiceFlag(s.fs, "method", calibrate.MethodBracket, "how to measure the frequency", calibrate.MethodBracket, calibrate.MethodSleep, methodBoth)
+	s.o = addOutputFlags(s.fs, stdout, stderr, false, formatTable, formatJSON, formatCSV)
+	cpu := cpuFlag(s.fs)
+	s.fs.example("cyclebench calibrate", "the frequency by the bracket method over 100 ms")
+	s.fs.example("cyclebench calibrate -method both -duration 1s", "bracket and the textbook sleep method, and how far apart they are")
+	if err := s.open(args, false, duration.check); err != nil {
 		return err
 	}
-	if err := fs.noArgs(); err != nil {
-		return err
-	}
-	if err := checkCalibrationDuration(duration); err != nil {
-		return err
-	}
-	if err := o.check(); err != nil {
-		return err
-	}
-	in := catchInterrupts()
-	defer in.stop()
+	defer s.close()
 	sys.begin()
-	r := &calibrateReport{Counter: sys.detectCPU().Counter, PinnedCPU: -1, Methods: []frequencyJSON{}, Warnings: []string{}}
-	d := duration
+	c := &calibration{r: results.CalibrateReport{Counter: sys.detectCPU().Counter, PinnedCPU: -1, Methods: []results.FrequencyReport{}, Warnings: []string{}}}
+	d := duration.d
 	if *method == methodBoth {
 		d *= 2
 	}
-	err := untilSignal(in, o, "calibrate: "+*method, d, func() error { return gatherCalibration(r, *cpu, duration, *method) })
+	err := untilSignal(s.in, s.o, "calibrate: "+*method, d, func() error { return c.gather(*cpu, duration.d, *method) })
 	if errors.Is(err, errInterrupted) {
-		r = r.interrupted()
+		c.interrupted()
 	} else if err != nil {
 		return err
 	}
-	if err := o.emitReport(r, r.table); err != nil {
-		return err
-	}
-	o.warnAll(r.Warnings)
-	return o.status(in, "")
+	r := c.report()
+	return s.report(r, func() *table { return calibrateTable(r) }, r.Warnings)
 }
 
-// calibrateReport is what calibrate prints.
-type calibrateReport struct {
-	Counter   string          `json:"counter"`
-	PinnedCPU int             `json:"pinned_cpu"`
-	Methods   []frequencyJSON `json:"methods"`
-	// SleepVsBracketPPM is (sleep − bracket) / bracket in ppm, for -method both.
-	SleepVsBracketPPM *float64   `json:"sleep_vs_bracket_ppm,omitempty"`
-	Warnings          []string   `json:"warnings"`
-	mu                sync.Mutex // Methods grow on the measuring goroutine
+// calibration is calibrate's report as it grows on the measuring
+// goroutine.
+type calibration struct {
+	mu sync.Mutex
+	r  results.CalibrateReport
 }
 
-// frequencyJSON is one calibrate.Frequency.
-type frequencyJSON struct {
-	Method      string           `json:"method"`
-	Hz          float64          `json:"hz"`
-	PPM         float64          `json:"ppm"`
-	Source      string           `json:"source"`
-	Seconds     float64          `json:"interval_seconds"`
-	Ticks       uint64           `json:"ticks"`
-	Brackets    *[2]uint64       `json:"bracket_ticks,omitempty"` // start and end widths, bracket only
-	CrossChecks []crossCheckJSON `json:"cross_checks"`
+// report returns a copy of the report as it is.
+func (c *calibration) report() *results.CalibrateReport {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r := c.r
+	r.Methods, r.Warnings = slices.Clone(r.Methods), slices.Clone(r.Warnings)
+	return &r
 }
 
-// gatherCalibration measures with method on a thread pinned to cpu into r.
-func gatherCalibration(r *calibrateReport, cpu int, d time.Duration, method string) error {
+// gather measures with method (bracket, sleep or both) on a thread pinned
+// to cpu, each figure cross-checked.
+func (c *calibration) gather(cpu int, d time.Duration, method string) error {
 	var warnings []error
-	var hz = map[string]float64{}
 	err := onThread(cpu, func(th *pinned.Thread) error {
-		r.mu.Lock()
-		r.PinnedCPU = th.CPU
-		r.mu.Unlock()
+		c.mu.Lock()
+		c.r.PinnedCPU = th.CPU
+		c.mu.Unlock()
 		warnings = append(warnings, th.Warnings...)
-		return measureMethods(r, sys.detectCPU(), d, method, hz, &warnings)
+		for _, m := range []string{calibrate.MethodBracket, calibrate.MethodSleep} {
+			if method != m && method != methodBoth {
+				continue
+			}
+			measure := sys.bracket
+			if m == calibrate.MethodSleep {
+				measure = sys.sleep
+			}
+			f, err := measure(d)
+			if err != nil {
+				return err
+			}
+			sys.crossChecks(&f, sys.detectCPU())
+			c.mu.Lock()
+			c.r.Methods = append(c.r.Methods, results.FrequencyOf(f))
+			c.mu.Unlock()
+			warnings = append(warnings, f.Warnings...)
+		}
+		return nil
 	})
 	if err != nil {
 		return err
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if method == methodBoth {
-		diff := ppmDiff(hz[calibrate.MethodSleep], hz[calibrate.MethodBracket])
-		r.SleepVsBracketPPM = &diff
-	}
-	r.Warnings = errorStrings(warnings)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.r.Compare()
+	c.r.Warnings = errorStrings(warnings)
 	return nil
 }
 
-// interrupted returns a copy of r with the methods that finished and the
-// frequency measured so far, over the bracket opened when the command
-// started.
-func (r *calibrateReport) interrupted() *calibrateReport {
-	r.mu.Lock()
-	c := &calibrateReport{Counter: r.Counter, PinnedCPU: r.PinnedCPU, Methods: slices.Clone(r.Methods), Warnings: slices.Clone(r.Warnings)}
-	r.mu.Unlock()
+// interrupted adds to the methods that finished the frequency measured so
+// far, over the bracket opened when the command started.
+func (c *calibration) interrupted() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	msg := "interrupted by a signal"
 	if cal, err := sys.soFar(); err == nil {
-		f := cal.Frequency
-		c.Methods = append(c.Methods, frequencyJSON{Method: f.Method + ", so far", Hz: f.Hz, PPM: f.PPM, Source: f.Source, Seconds: f.Duration.Seconds(),
-			Ticks: f.Ticks, CrossChecks: crossChecks(f)})
-		msg += fmt.Sprintf(": the last figure is the frequency measured over the %v since the command started", f.Duration.Round(time.Millisecond))
+		f := results.FrequencyOf(cal.Frequency)
+		f.Method, f.Brackets = f.Method+", so far", nil
+		c.r.Methods = append(c.r.Methods, f)
+		msg += fmt.Sprintf(": the last figure is the frequency measured over the %v since the command started", cal.Frequency.Duration.Round(time.Millisecond))
 	}
-	c.Warnings = append(c.Warnings, msg)
-	return c
-}
-
-// measureMethods measures the frequency with method (or both) into r, on
-// the pinned thread.
-func measureMethods(r *calibrateReport, c calibrate.CPU, d time.Duration, method string, hz map[string]float64, warnings *[]error) error {
-	for _, m := range []string{calibrate.MethodBracket, calibrate.MethodSleep} {
-		if method != m && method != methodBoth {
-			continue
-		}
-		measure := sys.bracket
-		if m == calibrate.MethodSleep {
-			measure = sys.sleep
-		}
-		f, err := measure(d)
-		if err != nil {
-			return err
-		}
-		sys.crossChecks(&f, c)
-		fj := frequencyJSON{
-			Method:      f.Method,
-			Hz:          f.Hz,
-			PPM:         f.PPM,
-			Source:      f.Source,
-			Seconds:     f.Duration.Seconds(),
-			Ticks:       f.Ticks,
-			CrossChecks: crossChecks(f),
-		}
-		if f.Method == calibrate.MethodBracket {
-			b := f.Brackets
-			fj.Brackets = &b
-		}
-		r.mu.Lock()
-		r.Methods = append(r.Methods, fj)
-		r.mu.Unlock()
-		*warnings = append(*warnings, f.Warnings...)
-		hz[m] = f.Hz
-	}
-	return nil
+	c.r.Warnings = append(c.r.Warnings, msg)
 }
 
 // table lays r out as a key/value table: one block per method, then the
 // sleep-vs-bracket difference.
-func (r *calibrateReport) table() *table {
+func calibrateTable(r *results.CalibrateReport) *table {
 	t := kvTable()
 	row := t.kv
 	row("counter", "%s", r.Counter)

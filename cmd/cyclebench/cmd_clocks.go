@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,6 +16,7 @@ import (
 	"github.com/cyclebench/cyclebench/cputime"
 	"github.com/cyclebench/cyclebench/harness"
 	"github.com/cyclebench/cyclebench/lab"
+	"github.com/cyclebench/cyclebench/results"
 )
 
 const clocksDescription = `
@@ -67,62 +67,48 @@ const (
 	demoSleepN = 800
 )
 
-// Verdict thresholds of the utilisation demo.
-const (
-	busyShare = 95.0 // % of one CPU: compute-bound
-	idleShare = 2.0  // % of one CPU: sleeping
-)
-
 func runClocks(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("clocks", "[-bench REGEXP] [-reps N] [-methods LIST] [-no-kbest] [-format table|json|csv] [-cpu N] [-demo utilisation] [-o FILE]", clocksDescription, stdout)
+	s := newSession("clocks", "[-bench REGEXP] [-reps N] [-methods LIST] [-no-kbest] [-format table|json|csv] [-cpu N] [-demo utilisation] [-o FILE]", clocksDescription, stdout)
+	fs := s.fs
 	bench := fs.String("bench", "", "`REGEXP` selecting kernels by name (default: BubbleSort and Factorize; see cyclebench run -list)")
 	reps := fs.Int("reps", lab.DefaultReps, fmt.Sprintf("repetitions `N` of each kernel (1 to %d; at least 5 for a spread worth reading)", lab.MaxReps))
 	methods := fs.String("methods", "", "comma-separated clocks to read: `LIST` of "+clockList(lab.Methods())+" (default: all)")
 	noKBest := fs.Bool("no-kbest", false, "skip the K-best measurement of each kernel beside the clocks (it takes up to 10 s a kernel)")
-	o := addOutputFlags(fs, stdout, stderr, false, formatTable, formatJSON, formatCSV)
+	s.o = addOutputFlags(fs, stdout, stderr, false, formatTable, formatJSON, formatCSV)
 	cpu := cpuFlag(fs)
 	demo := choiceFlag(fs, "demo", "none", "run a demo instead (utilisation: a compute loop and an 800 ms sleep, with their CPU shares)", "none", "utilisation")
 	fs.example("cyclebench clocks", "every clock around 5 runs of BubbleSort and of Factorize")
 	fs.example("cyclebench clocks -bench SortInts -reps 10 -methods tsc,monotonic,wall-ms", "three clocks around 10 runs of SortInts")
 	fs.example("cyclebench clocks -demo utilisation", "CPU time and utilisation of a busy loop and a sleep")
-	if err := fs.parse(args); err != nil {
-		return err
-	}
-	if err := fs.noArgs(); err != nil {
-		return err
-	}
-	if *reps < 1 || *reps > lab.MaxReps {
-		return usageErrorf("-reps %d: out of range (allowed: 1 to %d)", *reps, lab.MaxReps)
-	}
-	clocks, err := parseClocks(*methods)
-	if err != nil {
-		return err
-	}
-	if *cpu < -1 {
-		return usageErrorf("-cpu %d: out of range (allowed: -1 for any, or a CPU number)", *cpu)
-	}
-	if *cpu >= 0 {
-		if allowed, err := sys.allowed(); err == nil && !slices.Contains(allowed, *cpu) {
-			return usageErrorf("-cpu %d: not a CPU this process may use (allowed set %s)", *cpu, affinity.FormatCPUs(allowed))
+	var clocks []cputime.Clock
+	if err := s.open(args, false, func() (err error) {
+		if *reps < 1 || *reps > lab.MaxReps {
+			return usageErrorf("-reps %d: out of range (allowed: 1 to %d)", *reps, lab.MaxReps)
 		}
-	}
-	if *demo != "none" {
+		if clocks, err = parseClocks(*methods); err != nil {
+			return err
+		}
+		if *cpu < -1 {
+			return usageErrorf("-cpu %d: out of range (allowed: -1 for any, or a CPU number)", *cpu)
+		}
+		if err := checkCPU(*cpu); err != nil {
+			return err
+		}
 		var extra []string
 		fs.Visit(func(f *flag.Flag) {
-			switch f.Name {
-			case "bench", "reps", "methods", "no-kbest":
+			if slices.Contains([]string{"bench", "reps", "methods", "no-kbest"}, f.Name) {
 				extra = append(extra, "-"+f.Name)
 			}
 		})
-		if len(extra) > 0 {
+		if *demo != "none" && len(extra) > 0 {
 			return usageErrorf("-demo %s runs its own kernels: %s not allowed with it", *demo, strings.Join(extra, ", "))
 		}
-	}
-	if err := o.check(); err != nil {
+		return nil
+	}); err != nil {
 		return err
 	}
-	in := catchInterrupts()
-	defer in.stop()
+	defer s.close()
+	o, in := s.o, s.in
 	cfg := lab.DefaultConfig()
 	cfg.CPU, cfg.Reps, cfg.Methods, cfg.NoKBest, cfg.Context = *cpu, *reps, clocks, *noKBest, in.ctx
 	prog := newProgress(o)
@@ -165,6 +151,13 @@ func runClocks(args []string, stdout, stderr io.Writer) error {
 	}
 	return o.status(in, summary)
 }
+
+// clocksView and utilisationView are the lab's reports with their
+// renderings.
+type (
+	clocksView      struct{ results.ClocksReport }
+	utilisationView struct{ results.UtilisationReport }
+)
 
 // report is what clocks writes: the lab or the utilisation demo.
 type report interface {
@@ -255,140 +248,12 @@ func clocksTables(brand, bench string, cfg lab.Config) (report, error) {
 	for i, lk := range lks {
 		units[lk.Name] = ks[i].Unit
 	}
-	r := newClocksReport(brand, res, units)
+	r := clocksView{results.NewClocksReport(brand, res, units)}
+	r.GOOS, r.GOARCH, r.GoVersion = sys.goos, sys.goarch, sys.goVersion
 	if labErr != nil {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("stopped early: %v", labErr))
 	}
 	return r, labErr
-}
-
-// clocksReport is what clocks prints, as JSON, CSV and tables. Times are in
-// nanoseconds; ticks are TSC ticks.
-type clocksReport struct {
-	Command     string             `json:"command"`
-	CPU         string             `json:"cpu"`
-	PinnedCPU   int                `json:"pinned_cpu"`
-	Priority    string             `json:"priority"`
-	TSCHz       float64            `json:"tsc_hz"`
-	TSCHzSource string             `json:"tsc_hz_source"`
-	Reps        int                `json:"reps"`
-	Tolerance   float64            `json:"tolerance"`
-	Nesting     []string           `json:"nesting"`
-	Clocks      []clockJSON        `json:"clocks"`
-	Kernels     []clocksKernelJSON `json:"kernels"`
-	GOOS        string             `json:"goos"`
-	GOARCH      string             `json:"goarch"`
-	GoVersion   string             `json:"go_version"`
-	Warnings    []string           `json:"warnings"`
-}
-
-type clockJSON struct {
-	Clock        string `json:"clock"`
-	Source       string `json:"source"`
-	ResolutionNs int64  `json:"resolution_ns"`
-	EmptyNs      int64  `json:"empty_ns"`
-}
-
-type clocksKernelJSON struct {
-	Name      string       `json:"name"`
-	Unit      string       `json:"unit"`
-	Reference string       `json:"reference"`
-	Redone    int          `json:"redone"`
-	Check     string       `json:"check"`
-	Methods   []methodJSON `json:"methods"`
-	// KBest is the harness's figure, as run writes it; null with -no-kbest.
-	KBest    *jsonResult `json:"kbest"`
-	Verdict  []string    `json:"verdict"`
-	Warnings []string    `json:"warnings"`
-
-	kbest *harness.Result // behind KBest, for the table
-}
-
-type methodJSON struct {
-	Clock             string   `json:"clock"`
-	Source            string   `json:"source"`
-	ResolutionNs      int64    `json:"resolution_ns"`
-	EmptyNs           int64    `json:"empty_ns"`
-	ReadingsNs        []int64  `json:"readings_ns"`
-	Ticks             []uint64 `json:"ticks,omitempty"`
-	MinNs             int64    `json:"min_ns"`
-	MedianNs          int64    `json:"median_ns"`
-	MaxNs             int64    `json:"max_ns"`
-	Spread            *float64 `json:"spread"`
-	Zeros             int      `json:"zeros"`
-	Resolves          bool     `json:"resolves"`
-	DiffFromReference *float64 `json:"diff_from_reference"`
-	Agrees            bool     `json:"agrees"`
-	DiffFromKBest     *float64 `json:"diff_from_kbest"`
-}
-
-// finite returns a pointer to v, or nil (JSON null) when v is NaN or ±Inf.
-func finite(v float64) *float64 {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return nil
-	}
-	return &v
-}
-
-func newClocksReport(brand string, res lab.Result, units map[string]string) clocksReport {
-	r := clocksReport{
-		Command: "clocks", CPU: brand, PinnedCPU: res.CPU, Priority: res.Priority,
-		TSCHz: res.TicksPerSecond, TSCHzSource: res.FrequencySource, Reps: res.Reps, Tolerance: res.Tolerance,
-		Nesting: []string{}, Clocks: []clockJSON{}, Kernels: []clocksKernelJSON{},
-		GOOS: sys.goos, GOARCH: sys.goarch, GoVersion: sys.goVersion, Warnings: errorStrings(res.Warnings),
-	}
-	for _, c := range res.Nesting {
-		r.Nesting = append(r.Nesting, c.String())
-	}
-	for _, c := range res.Clocks {
-		r.Clocks = append(r.Clocks, clockJSON{Clock: c.Clock.String(), Source: string(c.Source), ResolutionNs: c.Resolution.Nanoseconds(), EmptyNs: c.Empty.Nanoseconds()})
-	}
-	for _, k := range res.Kernels {
-		kj := clocksKernelJSON{Name: k.Name, Unit: units[k.Name], Redone: k.Redone, Check: "ok", Methods: []methodJSON{}, Verdict: k.Verdict(), Warnings: errorStrings(k.Warnings)}
-		if k.HasReference {
-			kj.Reference = k.Reference.String()
-		}
-		if k.CheckError != nil {
-			kj.Check = k.CheckError.Error()
-		}
-		if k.KBest != nil {
-			j := toJSON(measured{Result: *k.KBest, Unit: units[k.Name]})
-			kj.KBest, kj.kbest = &j, k.KBest
-		}
-		for _, m := range k.Methods {
-			mj := methodJSON{
-				Clock: m.Clock.String(), Source: string(m.Source), ResolutionNs: m.Resolution.Nanoseconds(), EmptyNs: m.Empty.Nanoseconds(),
-				ReadingsNs: make([]int64, len(m.Readings)), Ticks: m.Ticks,
-				MinNs: m.Min.Nanoseconds(), MedianNs: m.Median.Nanoseconds(), MaxNs: m.Max.Nanoseconds(),
-				Spread: finite(m.Spread), Zeros: m.Zeros, Resolves: m.Resolves, DiffFromReference: finite(m.DiffFromReference), Agrees: m.Agrees,
-				DiffFromKBest: finite(m.DiffFromKBest),
-			}
-			for i, d := range m.Readings {
-				mj.ReadingsNs[i] = d.Nanoseconds()
-			}
-			kj.Methods = append(kj.Methods, mj)
-		}
-		r.Kernels = append(r.Kernels, kj)
-	}
-	return r
-}
-
-// displayUnit picks the unit of a kernel's table from its reference (or
-// longest) median: ms below 100 s, else s; six decimals either way, so a
-// millisecond table shows nanoseconds.
-func displayUnit(k clocksKernelJSON) (name string, ns float64) {
-	var med int64
-	for _, m := range k.Methods {
-		if m.Clock == k.Reference {
-			med = m.MedianNs
-			break
-		}
-		med = max(med, m.MedianNs)
-	}
-	if med >= 100e9 {
-		return "s", 1e9
-	}
-	return "ms", 1e6
 }
 
 func formatNs(ns int64) string { return time.Duration(ns).String() }
@@ -396,26 +261,28 @@ func formatNs(ns int64) string { return time.Duration(ns).String() }
 // kbestRow is the name of the K-best figure's row.
 const kbestRow = "cyclebench (K-best)"
 
-func (r clocksReport) text(w io.Writer) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "clocks: %d repetitions of each kernel, every clock around the same runs", r.Reps)
-	if slices.ContainsFunc(r.Kernels, func(k clocksKernelJSON) bool { return k.KBest != nil }) {
-		b.WriteString("; cyclebench's K-best figure beside them")
+func (r clocksView) text(w io.Writer) error {
+	d := newDoc(formatTable)
+	head := fmt.Sprintf("clocks: %d repetitions of each kernel, every clock around the same runs", r.Reps)
+	if slices.ContainsFunc(r.Kernels, func(k results.ClocksKernel) bool { return k.KBest != nil }) {
+		head += "; cyclebench's K-best figure beside them"
 	}
-	b.WriteString("\n")
-	fmt.Fprintf(&b, "cpu: %s  pinned: %s  priority: %s\n", orDash(r.CPU), pinnedWord(r.PinnedCPU), orDash(r.Priority))
+	d.line(head)
+	d.line(fmt.Sprintf("cpu: %s  pinned: %s  priority: %s", orDash(r.CPU), pinnedWord(r.PinnedCPU), orDash(r.Priority)))
 	if r.TSCHz > 0 {
-		fmt.Fprintf(&b, "tsc: %s (%s)\n", formatHz(r.TSCHz), r.TSCHzSource)
+		d.line(fmt.Sprintf("tsc: %s (%s)", formatHz(r.TSCHz), r.TSCHzSource))
 	}
-	fmt.Fprintf(&b, "nesting, outer to inner: %s\n\n", strings.Join(r.Nesting, ", "))
+	d.line("nesting, outer to inner: " + strings.Join(r.Nesting, ", "))
+	d.blank()
 	t := &table{cols: []col{{name: "clock", left: true}, {name: "resolution"}, {name: "empty interval"}, {name: "source", left: true}}}
 	for _, c := range r.Clocks {
 		t.add(c.Clock, formatNs(c.ResolutionNs), formatNs(c.EmptyNs), c.Source)
 	}
-	t.writeText(&b)
+	d.table(t)
 	for _, k := range r.Kernels {
-		unit, div := displayUnit(k)
-		fmt.Fprintf(&b, "\n%s (%s; times in %s)\n", k.Name, orDash(k.Unit), unit)
+		unit, div := k.DisplayUnit()
+		d.blank()
+		d.heading(fmt.Sprintf("%s (%s; times in %s)", k.Name, orDash(k.Unit), unit))
 		t := &table{cols: []col{{name: "clock", left: true}}}
 		for i := range r.Reps {
 			t.cols = append(t.cols, col{name: strconv.Itoa(i + 1)})
@@ -444,7 +311,7 @@ func (r clocksReport) text(w io.Writer) error {
 			}
 			t.add(row...)
 		}
-		if kb := k.kbest; kb != nil {
+		if kb := k.KBestResult; kb != nil {
 			// One figure from many runs: no repetitions, no spread of
 			// single readings; its converged flag in the last column.
 			row := []any{kbestRow}
@@ -453,14 +320,18 @@ func (r clocksReport) text(w io.Writer) error {
 			}
 			t.add(append(row, in(kb.Nanoseconds), nil, nil, nil, cyclesCell(*kb, kb.Cycles, 7), kbestConverged(*kb))...)
 		}
-		t.writeText(&b)
-		b.WriteString("verdict:\n")
-		for _, v := range k.Verdict {
-			fmt.Fprintf(&b, "  %s\n", v)
-		}
+		d.table(t)
+		verdicts(d, k.Verdict)
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return d.writeTo(w)
+}
+
+// verdicts writes a report's verdict lines as a list.
+func verdicts(d *doc, vs []string) {
+	d.line("verdict:")
+	for _, v := range vs {
+		d.item("  " + v)
+	}
 }
 
 // kbestConverged says whether a K-best figure converged: "converged",
@@ -475,12 +346,12 @@ func kbestConverged(r harness.Result) shown {
 	return shown{false, "NOT converged"}
 }
 
-func (r clocksReport) notes() ([]string, []string) {
+func (r clocksView) notes() ([]string, []string) {
 	var ks [][3]any
 	own := r.Warnings
 	for _, k := range r.Kernels {
 		ks = append(ks, [3]any{k.Name, k.Check, k.Warnings})
-		if kb := k.kbest; kb != nil && kb.CyclesPerTick > 0 && !kb.ReferenceConverged && !slices.Contains(own, rulerNote) {
+		if kb := k.KBestResult; kb != nil && kb.CyclesPerTick > 0 && !kb.ReferenceConverged && !slices.Contains(own, rulerNote) {
 			own = append(slices.Clip(own), rulerNote)
 		}
 	}
@@ -512,7 +383,7 @@ func pinnedWord(cpu int) string {
 
 // csv is one row per kernel and clock, with one column per repetition,
 // times in nanoseconds.
-func (r clocksReport) csv() *table {
+func (r clocksView) csv() *table {
 	t := &table{}
 	names := []string{"kernel", "unit", "clock", "source", "resolution_ns", "empty_ns"}
 	for i := range r.Reps {
@@ -554,36 +425,6 @@ func (r clocksReport) csv() *table {
 	return t
 }
 
-// utilisationReport is what clocks -demo utilisation prints.
-type utilisationReport struct {
-	Command   string            `json:"command"`
-	Demo      string            `json:"demo"`
-	CPU       string            `json:"cpu"`
-	PinnedCPU int               `json:"pinned_cpu"`
-	Priority  string            `json:"priority"`
-	Kernels   []utilisationJSON `json:"kernels"`
-	Verdict   []string          `json:"verdict"`
-	GOOS      string            `json:"goos"`
-	GOARCH    string            `json:"goarch"`
-	GoVersion string            `json:"go_version"`
-	Warnings  []string          `json:"warnings"`
-}
-
-type utilisationJSON struct {
-	Name         string   `json:"name"`
-	WallNs       int64    `json:"wall_ns"`
-	ProcessCPUNs int64    `json:"process_cpu_ns"`
-	ThreadCPUNs  int64    `json:"thread_cpu_ns"`
-	OfOneCPU     float64  `json:"of_one_cpu_pct"`
-	OfAllCPUs    float64  `json:"of_all_cpus_pct"`
-	NumCPU       int      `json:"num_cpu"`
-	SystemBusy   float64  `json:"system_busy_pct"`
-	TickShare    float64  `json:"tick_share_pct"`
-	Source       string   `json:"source"`
-	Check        string   `json:"check"`
-	Warnings     []string `json:"warnings"`
-}
-
 // utilisationDemo runs the utilisation demo; the report holds the kernels
 // that finished (also when it stopped early, with the error).
 func utilisationDemo(brand string, cfg lab.Config) (report, error) {
@@ -606,48 +447,19 @@ func utilisationDemo(brand string, cfg lab.Config) (report, error) {
 	if labErr != nil && len(res.Kernels) == 0 && !errors.Is(labErr, context.Canceled) {
 		return nil, labError(cfg.CPU, labErr)
 	}
-	r := utilisationReport{
-		Command: "clocks", Demo: "utilisation", CPU: brand, PinnedCPU: res.CPU, Priority: res.Priority,
-		Kernels: []utilisationJSON{}, Verdict: []string{},
-		GOOS: sys.goos, GOARCH: sys.goarch, GoVersion: sys.goVersion, Warnings: errorStrings(res.Warnings),
-	}
+	r := utilisationView{results.NewUtilisationReport(brand, res)}
+	r.GOOS, r.GOARCH, r.GoVersion = sys.goos, sys.goarch, sys.goVersion
 	if labErr != nil {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("stopped early: %v", labErr))
-	}
-	for _, k := range res.Kernels {
-		u := k.Utilisation
-		j := utilisationJSON{
-			Name: k.Name, WallNs: u.Wall.Nanoseconds(), ProcessCPUNs: u.ProcessCPU.Nanoseconds(), ThreadCPUNs: k.ThreadCPU.Nanoseconds(),
-			OfOneCPU: u.OfOneCPU, OfAllCPUs: u.OfAllCPUs, NumCPU: u.NumCPU, SystemBusy: u.SystemBusy, TickShare: u.TickShare,
-			Source: u.Source, Check: "ok", Warnings: append(errorStrings(u.Warnings), errorStrings(k.Warnings)...),
-		}
-		if k.CheckError != nil {
-			j.Check = k.CheckError.Error()
-		}
-		r.Kernels = append(r.Kernels, j)
-		r.Verdict = append(r.Verdict, utilisationVerdict(j))
 	}
 	return r, labErr
 }
 
-// utilisationVerdict says in one line what a kernel's share of one CPU
-// shows.
-func utilisationVerdict(j utilisationJSON) string {
-	share := sig(j.OfOneCPU, 3) + "%"
-	wall := time.Duration(j.WallNs).Round(time.Microsecond)
-	switch {
-	case j.OfOneCPU >= busyShare:
-		return fmt.Sprintf("%s kept one CPU busy (%s of one CPU, ≥ %g%%) for %v: compute-bound", j.Name, share, busyShare, wall)
-	case j.OfOneCPU <= idleShare:
-		return fmt.Sprintf("%s used %s of one CPU (≤ %g%%) over %v of wall time: it sleeps or blocks", j.Name, share, idleShare, wall)
-	}
-	return fmt.Sprintf("%s used %s of one CPU over %v: partly busy, or preempted", j.Name, share, wall)
-}
-
-func (r utilisationReport) text(w io.Writer) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "utilisation demo: each kernel once, between two snapshots of the system's and the process's cpu time\n")
-	fmt.Fprintf(&b, "cpu: %s  pinned: %s  priority: %s\n\n", orDash(r.CPU), pinnedWord(r.PinnedCPU), orDash(r.Priority))
+func (r utilisationView) text(w io.Writer) error {
+	d := newDoc(formatTable)
+	d.line("utilisation demo: each kernel once, between two snapshots of the system's and the process's cpu time")
+	d.line(fmt.Sprintf("cpu: %s  pinned: %s  priority: %s", orDash(r.CPU), pinnedWord(r.PinnedCPU), orDash(r.Priority)))
+	d.blank()
 	numCPU := 0
 	for _, k := range r.Kernels {
 		numCPU = max(numCPU, k.NumCPU)
@@ -659,16 +471,12 @@ func (r utilisationReport) text(w io.Writer) error {
 	for _, k := range r.Kernels {
 		t.add(k.Name, us(k.WallNs), us(k.ProcessCPUNs), us(k.ThreadCPUNs), f2(k.OfOneCPU), f2(k.OfAllCPUs), f2(k.SystemBusy))
 	}
-	t.writeText(&b)
-	b.WriteString("verdict:\n")
-	for _, v := range r.Verdict {
-		fmt.Fprintf(&b, "  %s\n", v)
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	d.table(t)
+	verdicts(d, r.Verdict)
+	return d.writeTo(w)
 }
 
-func (r utilisationReport) notes() ([]string, []string) {
+func (r utilisationView) notes() ([]string, []string) {
 	var ks [][3]any
 	for _, k := range r.Kernels {
 		ks = append(ks, [3]any{k.Name, k.Check, k.Warnings})
@@ -676,7 +484,7 @@ func (r utilisationReport) notes() ([]string, []string) {
 	return kernelNotes(ks, r.Warnings)
 }
 
-func (r utilisationReport) csv() *table {
+func (r utilisationView) csv() *table {
 	t := &table{}
 	for _, n := range []string{"kernel", "wall_ns", "process_cpu_ns", "thread_cpu_ns", "of_one_cpu_pct", "of_all_cpus_pct", "num_cpu", "system_busy_pct", "tick_share_pct", "source", "check"} {
 		t.cols = append(t.cols, col{name: n})

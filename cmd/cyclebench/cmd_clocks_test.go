@@ -18,6 +18,7 @@ import (
 	"github.com/cyclebench/cyclebench/cputime"
 	"github.com/cyclebench/cyclebench/harness"
 	"github.com/cyclebench/cyclebench/lab"
+	"github.com/cyclebench/cyclebench/results"
 )
 
 // Illustrative figures (µs) shaped like a run on a quiet KVM guest (EPYC,
@@ -345,7 +346,7 @@ func TestClocksLive(t *testing.T) {
 	t.Run("json", func(t *testing.T) {
 		out := liveRun(t, "clocks", "-reps", "6", "-format", "json")
 		sameJSONShape(t, "clocks", nullsToZero(decode(t, out)), nullsToZero(decode(t, readGolden(t, "clocks_lab.json.golden"))))
-		var r clocksReport
+		var r results.ClocksReport
 		if err := json.Unmarshal([]byte(out), &r); err != nil {
 			t.Fatal(err)
 		}
@@ -410,7 +411,7 @@ func TestClocksLive(t *testing.T) {
 	t.Run("demo", func(t *testing.T) {
 		out := liveRun(t, "clocks", "-demo", "utilisation", "-format", "json")
 		sameJSONShape(t, "utilisation", decode(t, out), decode(t, readGolden(t, "clocks_utilisation.json.golden")))
-		var r utilisationReport
+		var r results.UtilisationReport
 		if err := json.Unmarshal([]byte(out), &r); err != nil {
 			t.Fatal(err)
 		}

@@ -1,16 +1,16 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"math"
+	"regexp"
 	"strconv"
 
 	benchexamples "github.com/cyclebench/cyclebench/bench_examples"
 	"github.com/cyclebench/cyclebench/harness"
 	"github.com/cyclebench/cyclebench/plot"
-	"github.com/cyclebench/cyclebench/stats"
+	"github.com/cyclebench/cyclebench/results"
 )
 
 const compareDescription = `Compare two kernels measured interleaved in this process, or saved result
@@ -67,38 +67,6 @@ line, which benchstat -col machine lays out as the same matrix. -plot draws grou
 per element (per call for kernels without elements) with the runs' spread,
 or a heat map of the ratios to the baseline (-plot-kind).`
 
-// noiseValue is the -noise flag: "auto" (derived from the measurement),
-// "none" or 0 (no band), or a fixed relative band, in the convention of
-// stats.CompareOptions.NoiseBand.
-type noiseValue struct{ band *float64 }
-
-func (v *noiseValue) String() string {
-	switch {
-	case v == nil || v.band == nil || *v.band == stats.DerivedNoiseBand:
-		return "auto"
-	case *v.band < 0:
-		return "none"
-	}
-	return strconv.FormatFloat(*v.band, 'g', -1, 64)
-}
-
-func (v *noiseValue) Set(s string) error {
-	switch s {
-	case "auto":
-		*v.band = stats.DerivedNoiseBand
-		return nil
-	case "none", "0":
-		*v.band = stats.NoNoiseBand
-		return nil
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || !(f > 0 && f < 1) {
-		return errors.New("want auto, none (or 0), or a fraction between 0 and 1 such as 0.002")
-	}
-	*v.band = f
-	return nil
-}
-
 // comparePairs is the default of -pairs. More pairs than the library's
 // default of 60: on this project's 2-CPU KVM guest 60 pairs found a 0.1%
 // difference (10000 vs 10010 ADDs) in 6 and 7 of 10 runs, 200 pairs in 10
@@ -109,19 +77,21 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	if packageArgs(args) { // cyclebench compare ./mypkg: go test's harness.ReportCompare results
 		return comparePackages(args, stdout, stderr)
 	}
-	fs := newFlagSet("compare", "-a NAME -b NAME [-n SIZE] [-sizes LIST | -range FROM:TO:STEP | -log FROM:TO:COUNT] [flags]\n       cyclebench compare [flags] FILE FILE [FILE...]", compareDescription, stdout)
+	s := newSession("compare", "-a NAME -b NAME [-n SIZE] [-sizes LIST | -range FROM:TO:STEP | -log FROM:TO:COUNT] [flags]\n       cyclebench compare [flags] FILE FILE [FILE...]", compareDescription, stdout)
+	s.fs.more = func() string { return packageHelp("compare") }
+	fs := s.fs
 	nameA := fs.String("a", "", "kernel `NAME` of A, the baseline")
 	nameB := fs.String("b", "", "kernel `NAME` of B, compared with A")
 	n := fs.Int("n", 0, "size `N` of both kernels (default: each kernel's own)")
 	na := fs.Int("na", 0, "size `N` of kernel A (default: -n)")
 	nb := fs.Int("nb", 0, "size `N` of kernel B (default: -n)")
-	pairs := fs.Int("pairs", comparePairs, fmt.Sprintf("paired samples to collect: `N` from %d to %d (fewer when -max-time comes first)", harness.MinPairs, harness.MaxPairs))
-	opt := stats.DefaultCompareOptions
-	fs.Float64Var(&opt.Alpha, "alpha", opt.Alpha, "significance level `α` of the test (0 < α < 1)")
-	fs.Var(&noiseValue{&opt.NoiseBand}, "noise", "noise band `BAND`: a ratio within 1 ± BAND is no difference; auto derives it from the measurement,\nnone (or 0) turns it off, a fraction fixes it (0.002 is ±0.2%)")
+	opt := harness.CompareOptions{Stats: results.DefaultCompareOptions}
+	fs.IntVar(&opt.Pairs, "pairs", comparePairs, fmt.Sprintf("paired samples to collect: `N` from %d to %d (fewer when -max-time comes first)", harness.MinPairs, harness.MaxPairs))
+	fs.Float64Var(&opt.Stats.Alpha, "alpha", opt.Stats.Alpha, "significance level `α` of the test (0 < α < 1)")
+	fs.Var(results.NoiseBandValue{Band: &opt.Stats.NoiseBand}, "noise", "noise band `BAND`: a ratio within 1 ± BAND is no difference; auto derives it from the measurement,\nnone (or 0) turns it off, a fraction fixes it (0.002 is ±0.2%)")
 	sf := addSizeFlags(fs)
-	pf := addPlotFlags(fs, "the ratio (or the two sweeps, the files' ratios, the machines' cycles)", plot.DefaultCompareSize)
-	o := addOutputFlags(fs, stdout, stderr, true, resultFormats...)
+	s.pf = addPlotFlags(fs, "the ratio (or the two sweeps, the files' ratios, the machines' cycles)", plot.DefaultCompareSize)
+	s.o = addOutputFlags(fs, stdout, stderr, true, resultFormats...)
 	mf := addMatrixFlags(fs)
 	meas := addMeasureFlags(fs, false)
 	fs.example("cyclebench compare -a AddChain -b AddChain -na 10000 -nb 10010", "can it see 10 ADDs in 10000 (0.1%)?")
@@ -129,63 +99,57 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	fs.example("cyclebench compare old.json new.json", "two files of cyclebench run -o old.json and -o new.json, result by result")
 	fs.example("cyclebench compare -names zen5,zen4,arm -baseline zen4 -bench 'Combine|Psum' zen5.json zen4.json arm.txt -plot m.svg",
 		"three machines' Combine and Psum kernels relative to zen4: the matrix, the fastest variants, a picture")
-	if err := fs.parse(args); err != nil {
-		return err
+	alpha := func() error {
+		if a := opt.Stats.Alpha; math.IsNaN(a) || a <= 0 || a >= 1 {
+			return usageErrorf("-alpha %v: out of range (allowed: 0 < α < 1)", a)
+		}
+		return nil
 	}
-	if math.IsNaN(opt.Alpha) || opt.Alpha <= 0 || opt.Alpha >= 1 {
-		return usageErrorf("-alpha %v: out of range (allowed: 0 < α < 1)", opt.Alpha)
+	if err := s.parse(args); err != nil {
+		return err
 	}
 	if len(fs.args) > 0 {
 		if *nameA != "" || *nameB != "" || sf.given() {
 			return usageErrorf("give either result files or -a and -b, not both")
 		}
-		if len(fs.args) == 2 && !mf.matrix && o.format != formatBench {
+		if len(fs.args) == 2 && !mf.matrix && s.o.format != formatBench {
 			if f := given(fs, matrixOnly...); f != "" {
 				return usageErrorf("%s is for the matrix of three files or more (or two with -matrix)", f)
 			}
 		}
-		return compareSavedFiles(o, pf, mf, fs.args, opt)
+		return s.compareFiles(mf, opt, alpha)
 	}
 	if f := given(fs, fileFlags...); f != "" {
 		return usageErrorf("%s is for comparing result files (cyclebench compare [flags] FILE FILE...)", f)
 	}
-	if *nameA == "" || *nameB == "" {
-		return usageErrorf("give -a and -b (kernel names; see cyclebench run -list), or two result files")
-	}
-	ka, err := benchexamples.Lookup(*nameA)
-	if err != nil {
-		return kernelError("-a", *nameA, err)
-	}
-	kb, err := benchexamples.Lookup(*nameB)
-	if err != nil {
-		return kernelError("-b", *nameB, err)
-	}
-	for _, f := range []struct {
-		name string
-		v    int
-	}{{"n", *n}, {"na", *na}, {"nb", *nb}} {
-		if f.v < 0 {
-			return usageErrorf("-%s %d: out of range (allowed: 0 for the default, or a positive size)", f.name, f.v)
+	var ka, kb benchexamples.Kernel
+	var sizes []int
+	var logSpaced bool
+	s.mf = meas
+	if err := s.start(false, alpha, func() (err error) {
+		if *nameA == "" || *nameB == "" {
+			return usageErrorf("give -a and -b (kernel names; see cyclebench run -list), or two result files")
 		}
-	}
-	if *pairs < harness.MinPairs || *pairs > harness.MaxPairs {
-		return usageErrorf("-pairs %d: out of range (allowed: %d to %d)", *pairs, harness.MinPairs, harness.MaxPairs)
-	}
-	sizes, logSpaced, err := sf.parse()
-	if err != nil {
-		return err
-	}
-	if err := o.check(); err != nil {
-		return err
-	}
-	if err := pf.check(); err != nil {
-		return err
-	}
-	cfg, err := meas.config()
-	if err != nil {
-		return err
-	}
-	if sizes != nil {
+		if ka, err = benchexamples.Lookup(*nameA); err != nil {
+			return kernelError("-a", *nameA, err)
+		}
+		if kb, err = benchexamples.Lookup(*nameB); err != nil {
+			return kernelError("-b", *nameB, err)
+		}
+		for _, f := range []struct {
+			name string
+			v    int
+		}{{"n", *n}, {"na", *na}, {"nb", *nb}} {
+			if f.v < 0 {
+				return usageErrorf("-%s %d: out of range (allowed: 0 for the default, or a positive size)", f.name, f.v)
+			}
+		}
+		if opt.Pairs < harness.MinPairs || opt.Pairs > harness.MaxPairs {
+			return usageErrorf("-pairs %d: out of range (allowed: %d to %d)", opt.Pairs, harness.MinPairs, harness.MaxPairs)
+		}
+		if sizes, logSpaced, err = sf.parse(); err != nil || sizes == nil {
+			return err
+		}
 		if *n != 0 || *na != 0 || *nb != 0 {
 			return usageErrorf("-n, -na and -nb are for one size; with -sizes, -range or -log the sizes come from there")
 		}
@@ -194,9 +158,20 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 				return err
 			}
 		}
-		return compareCPE(o, pf, cfg, ka, kb, sizes, logSpaced, opt)
+		return nil
+	}); err != nil {
+		return err
 	}
-	sizeA, sizeB := pick(*na, *n, ka.DefaultN), pick(*nb, *n, kb.DefaultN)
+	defer s.close()
+	if sizes != nil {
+		return s.compareCPE(ka, kb, sizes, logSpaced, opt)
+	}
+	return s.compareKernels(ka, kb, pick(*na, *n, ka.DefaultN), pick(*nb, *n, kb.DefaultN), opt)
+}
+
+// compareKernels measures kernels ka at size sizeA and kb at sizeB
+// interleaved and compares them.
+func (s *session) compareKernels(ka, kb benchexamples.Kernel, sizeA, sizeB int, opt harness.CompareOptions) error {
 	insA, err := ka.New(sizeA)
 	if err != nil {
 		return kernelError("-na", strconv.Itoa(sizeA), err)
@@ -205,48 +180,40 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return kernelError("-nb", strconv.Itoa(sizeB), err)
 	}
-	in := catchInterrupts()
-	defer in.stop()
-	cal, warns, err := calibrateOn(cfg.CPU)
-	if err != nil {
+	if err := s.calibrate("compare"); err != nil {
 		return err
 	}
-	cfg.Calibration, cfg.Context = cal, in.ctx
-	h := newHeader("compare", cal, cfg, warns)
-	prog := newProgress(o)
-	cfg.Progress = sweepProgress(prog, fmt.Sprintf("compare %s/n=%d with %s/n=%d", ka.Name, sizeA, kb.Name, sizeB), "pairs", cfg)
+	prog := newProgress(s.o)
+	s.cfg.Progress = sweepProgress(prog, fmt.Sprintf("compare %s/n=%d with %s/n=%d", ka.Name, sizeA, kb.Name, sizeB), "pairs", s.cfg)
 	a := harness.Instance{Name: fmt.Sprintf("%s/n=%d", ka.Name, sizeA), Run: insA.Run, Setup: insA.Setup, Elements: insA.Elements}
 	b := harness.Instance{Name: fmt.Sprintf("%s/n=%d", kb.Name, sizeB), Run: insB.Run, Setup: insB.Setup, Elements: insB.Elements}
-	c, err := harness.Compare(cfg, a, b, harness.CompareOptions{Pairs: *pairs, Stats: opt})
+	c, err := harness.Compare(s.cfg, a, b, opt)
 	prog.done()
-	if err != nil && (in.exitCode() == 0 || c.A.Samples == 0) {
-		if in.exitCode() != 0 {
-			return o.status(in, "")
+	if err != nil && (s.in.exitCode() == 0 || c.A.Samples == 0) {
+		if s.in.exitCode() != 0 {
+			return s.o.status(s.in, "")
 		}
 		return err
 	}
 	cmp := liveComparison{Comparison: c,
-		A: measured{Result: c.A, Kernel: ka.Name, N: sizeA, Unit: ka.Unit, Check: checkWord(insA.Check()), bench: "A/" + c.A.Name, elemOK: insA.Elements > 0},
-		B: measured{Result: c.B, Kernel: kb.Name, N: sizeB, Unit: kb.Unit, Check: checkWord(insB.Check()), bench: "B/" + c.B.Name, elemOK: insB.Elements > 0}}
-	h.Warnings = append(h.Warnings, errorStrings(c.Warnings)...)
-	if in.exitCode() != 0 {
-		h.Partial = fmt.Sprintf("interrupted by %s after %d pairs", in.signal(), len(c.TicksA))
-		h.Warnings = append(h.Warnings, fmt.Sprintf("interrupted by a signal after %d pairs", len(c.TicksA)))
-	}
-	if err := o.emit(func(w io.Writer) error { return writeLiveComparison(w, o.format, h, cmp) }); err != nil {
+		A: results.Measurement{Result: c.A, Kernel: ka.Name, N: sizeA, Unit: ka.Unit, Check: checkWord(insA.Check()), Bench: "A/" + c.A.Name, PerElement: insA.Elements > 0},
+		B: results.Measurement{Result: c.B, Kernel: kb.Name, N: sizeB, Unit: kb.Unit, Check: checkWord(insB.Check()), Bench: "B/" + c.B.Name, PerElement: insB.Elements > 0}}
+	s.h.Warnings = append(s.h.Warnings, errorStrings(c.Warnings)...)
+	s.partial(fmt.Sprintf(" after %d pairs", len(c.TicksA)), "")
+	if err := s.o.emit(func(w io.Writer) error { return writeLiveComparison(w, s.o.format, s.h, cmp) }); err != nil {
 		return err
 	}
-	if cmp.Stats.N > 0 {
-		s := cmp.Stats
-		bars := plot.Comparison{Groups: []string{c.B.Name + " / " + c.A.Name}, Unit: "ratio B/A (paired, 95% CI)", Ratio: true, NoiseBand: s.NoiseBand,
-			Series: []plot.BarSeries{{Name: "B/A", Bars: []plot.Bar{{Value: s.Ratio, Lo: math.Min(c.Lo, s.Ratio), Hi: math.Max(c.Hi, s.Ratio), Label: c.Verdict}}}}}
-		title := fmt.Sprintf("%s on %s", c.Sentence(), orDash(h.CPU))
-		if err := pf.write(o, func(w io.Writer, f string, opt plot.Options) error { return plot.Compare(w, f, bars, opt) }, plot.Options{Title: title}); err != nil {
+	if st := cmp.Stats; st.N > 0 {
+		bars := plot.Comparison{Groups: []string{c.B.Name + " / " + c.A.Name}, Unit: "ratio B/A (paired, 95% CI)", Ratio: true, NoiseBand: st.NoiseBand,
+			Series: []plot.BarSeries{{Name: "B/A", Bars: []plot.Bar{{Value: st.Ratio, Lo: math.Min(c.Lo, st.Ratio), Hi: math.Max(c.Hi, st.Ratio), Label: c.Verdict}}}}}
+		title := fmt.Sprintf("%s on %s", c.Sentence(), orDash(s.h.CPU))
+		if err := s.pf.write(s.o, func(w io.Writer, f string, opt plot.Options) error { return plot.Compare(w, f, bars, opt) }, plot.Options{Title: title}); err != nil {
 			return err
 		}
 	}
-	o.warnResults(resultWarnings(h, []measured{cmp.A, cmp.B}))
-	return o.status(in, resultsFailure([]measured{cmp.A, cmp.B}, o.strict, cfg, "sides"))
+	sides := []results.Measurement{cmp.A, cmp.B}
+	s.o.warnResults(resultWarnings(s.h, sides))
+	return s.o.status(s.in, resultsFailure(sides, s.o.strict, s.cfg, "sides"))
 }
 
 // pick returns the first non-zero of side, both and def.
@@ -267,23 +234,25 @@ func checkWord(err error) string {
 	return "ok"
 }
 
-// compareSavedFiles compares result files: two by the statistics of
-// their runs (or, with -matrix, as a matrix), more as the matrix of kernels
-// × machines.
-func compareSavedFiles(o *out, pf *plotFlags, mf *matrixFlags, paths []string, opt stats.CompareOptions) error {
-	if len(paths) < 2 {
-		return usageErrorf("%d file given (want two or more: cyclebench compare [flags] FILE FILE...)", len(paths))
-	}
-	keep, err := mf.setup()
-	if err != nil {
+// compareFiles compares result files: two by the statistics of their
+// runs (results.Compare; with -matrix, or -format bench, as a matrix),
+// more as the matrix of kernels × machines (results.Matrix).
+func (s *session) compareFiles(mf *matrixFlags, opt harness.CompareOptions, checks ...func() error) error {
+	var keep *regexp.Regexp
+	var files []results.File
+	var kept []int
+	var skipped []string
+	paths := s.fs.args
+	if err := s.start(true, append(checks, func() (err error) {
+		if len(paths) < 2 {
+			return usageErrorf("%d file given (want two or more: cyclebench compare [flags] FILE FILE...)", len(paths))
+		}
+		keep, err = mf.setup()
+		return err
+	})...); err != nil {
 		return err
 	}
-	if err := o.check(); err != nil {
-		return err
-	}
-	if err := pf.check(); err != nil {
-		return err
-	}
+	defer s.close()
 	if len(mf.opt.Names) > 0 && len(mf.opt.Names) != len(paths) {
 		return usageErrorf("-names %q: %d names for %d files (want one per file)", mf.names, len(mf.opt.Names), len(paths))
 	}
@@ -301,54 +270,54 @@ func compareSavedFiles(o *out, pf *plotFlags, mf *matrixFlags, paths []string, o
 		mf.opt.Names = names
 	}
 	for _, w := range skipped {
-		o.warn(w)
+		s.o.warn(w)
 	}
 	base, err := mf.selectBaseline(files)
 	if err != nil {
 		return err
 	}
-	if len(files) > 2 || mf.matrix || o.format == formatBench {
+	if len(files) > 2 || mf.matrix || s.o.format == formatBench {
 		mf.opt.Baseline = base
 		if len(paths) > 2 || mf.matrix {
 			if files, err = mf.pool(files); err != nil {
 				return err
 			}
 		}
-		return compareMatrix(o, pf, mf, files)
+		return compareMatrix(s.o, s.pf, mf, files)
 	}
 	a, b := files[base], files[1-base]
-	c, err := compareFiles(a, b, opt)
+	c, err := results.Compare(a, b, opt.Stats)
 	if err != nil {
+		return libError(err)
+	}
+	if err := s.o.emit(func(w io.Writer) error { return writeFileComparison(w, s.o.format, c) }); err != nil {
 		return err
 	}
-	if err := o.emit(func(w io.Writer) error { return writeFileComparison(w, o.format, c) }); err != nil {
-		return err
-	}
-	if bars, ok := fileBars(c); ok {
+	if bars, ok := c.Bars(); ok {
 		title := fmt.Sprintf("%s against %s", b.Path, a.Path)
-		if err := pf.write(o, func(w io.Writer, f string, opt plot.Options) error { return plot.Compare(w, f, bars, opt) }, plot.Options{Title: title}); err != nil {
+		if err := s.pf.write(s.o, func(w io.Writer, f string, opt plot.Options) error { return plot.Compare(w, f, bars, opt) }, plot.Options{Title: title}); err != nil {
 			return err
 		}
 	}
-	o.warnAll(fileWarnings(files))
+	s.o.warnAll(fileWarnings(files))
 	return nil
 }
 
 // liveComparison is a Compare result with what the CLI knows of each side.
 type liveComparison struct {
 	harness.Comparison
-	A, B measured
+	A, B results.Measurement
 }
 
-func writeLiveComparison(w io.Writer, format string, h header, c liveComparison) error {
+func writeLiveComparison(w io.Writer, format string, h results.Header, c liveComparison) error {
 	s := c.Stats
 	switch format {
 	case formatJSON:
-		return writeJSON(w, liveReport(h, c))
+		return writeJSON(w, results.NewPairedReport(h, c.Comparison, c.A, c.B))
 	case formatCSV:
 		return liveTable(c).writeCSV(w)
 	case formatBench:
-		if err := writeResultBench(w, h, []measured{c.A, c.B}); err != nil {
+		if err := results.WriteBench(w, h, []results.Measurement{c.A, c.B}); err != nil {
 			return err
 		}
 		if s.N == 0 {
@@ -356,20 +325,18 @@ func writeLiveComparison(w io.Writer, format string, h header, c liveComparison)
 			return err
 		}
 		_, err := fmt.Fprintf(w, "# compare: B/A = %.5f, 95%% CI [%.5f, %.5f], p = %s (%s, %d pairs of %d calls, ABBA interleaved): %s\n# compare: %s\n",
-			s.Ratio, s.Lo, s.Hi, pString(s.PValue), s.Test, s.N, c.Repeat, verdictLine(c.Verdict, c.Reason, s.Ratio), c.Sentence())
+			s.Ratio, s.Lo, s.Hi, results.PValueText(s.PValue), s.Test, s.N, c.Repeat, results.VerdictLine(c.Verdict, c.Reason, s.Ratio), c.Sentence())
 		return err
 	}
 	d := newDoc(format)
-	d.line(fmt.Sprintf("%s%s  core: %s cycles/tick", h.partialLine(), h.line(), sig(c.A.CyclesPerTick, 5)))
+	d.line(fmt.Sprintf("%s  core: %s cycles/tick", headerLine(h), sig(c.A.CyclesPerTick, 5)))
 	d.blank()
-	t := resultTable(header{}, nil)
+	t := resultTable(results.Header{}, nil)
 	t.cols = append([]col{{name: "", left: true}}, t.cols...)
-	for _, m := range []measured{c.A, c.B} {
-		t.rows = append(t.rows, append([]any{m.bench[:1]}, resultTable(header{}, []measured{m}).rows[0]...))
+	for _, m := range []results.Measurement{c.A, c.B} {
+		t.rows = append(t.rows, append([]any{m.Bench[:1]}, resultTable(results.Header{}, []results.Measurement{m}).rows[0]...))
 	}
-	if err := d.table(t); err != nil {
-		return err
-	}
+	d.table(t)
 	d.blank()
 	kv := kvTable()
 	if s.N == 0 {
@@ -380,44 +347,15 @@ func writeLiveComparison(w io.Writer, format string, h header, c liveComparison)
 			exact = "exact"
 		}
 		kv.kv("B/A", "%.5f  (typical pairs, Hodges–Lehmann: 95%% CI %.5f to %.5f; the same in cycles, ticks and ns: A and B ran interleaved)", s.Ratio, s.Lo, s.Hi)
-		kv.kv("p", "%s  (Wilcoxon signed-rank, %s; %d pairs of %d calls, %d equal)", pString(s.PValue), exact, s.N, c.Repeat, s.Zeros)
+		kv.kv("p", "%s  (Wilcoxon signed-rank, %s; %d pairs of %d calls, %d equal)", results.PValueText(s.PValue), exact, s.N, c.Repeat, s.Zeros)
 		kv.kv("best B/A", "%.5f  (the two sides' best samples, the figures above: %.5f to %.5f within their K best)", c.BestRatio, c.BestLo, c.BestHi)
-		kv.kv("verdict", "%s", verdictLine(c.Verdict, c.Reason, s.Ratio))
-		kv.kv("resolution", "a difference of %s would be detected in 80%% of such runs (%s)", pct(s.Detectable, 2), bandText(s))
+		kv.kv("verdict", "%s", results.VerdictLine(c.Verdict, c.Reason, s.Ratio))
+		kv.kv("resolution", "a difference of %s would be detected in 80%% of such runs (%s)", pct(s.Detectable, 2), results.BandText(s))
 		kv.kv("summary", "%s", c.Sentence())
 	}
 	kv.kv("took", "%s ms measuring, %d rounds", sig(float64(c.Wall.Microseconds())/1000, 3), c.Rounds)
-	if err := d.table(kv); err != nil {
-		return err
-	}
+	d.table(kv)
 	return d.writeTo(w)
-}
-
-// verdictLine says a verdict in words, with the size of the difference
-// (from ratio B/A) and why.
-func verdictLine(verdict, reason string, ratio float64) string {
-	switch verdict {
-	case stats.VerdictSlower:
-		return fmt.Sprintf("slower: B takes %s more than A (%s)", pct(ratio-1, 3), reason)
-	case stats.VerdictFaster:
-		return fmt.Sprintf("faster: B takes %s less than A (%s)", pct(1-ratio, 3), reason)
-	}
-	return fmt.Sprintf("%s (%s)", verdict, reason)
-}
-
-// bandText describes the noise band of a comparison.
-func bandText(s stats.Comparison) string {
-	switch s.BandSource {
-	case stats.BandNone:
-		return "no noise band"
-	case stats.BandFixed:
-		return "fixed noise band ±" + pct(s.NoiseBand, 2)
-	case stats.BandDrift:
-		return "noise band ±" + pct(s.NoiseBand, 2) + " from the drift of the ratio between the run's halves"
-	case stats.BandSpread:
-		return "noise band ±" + pct(s.NoiseBand, 2) + " from the spread of a side's K best samples"
-	}
-	return fmt.Sprintf("noise band ±%s from the counter quantum, %s ticks per call", pct(s.NoiseBand, 2), sig(s.Quantum, 3))
 }
 
 // liveTable is a live comparison as one CSV row.
@@ -433,123 +371,52 @@ func liveTable(c liveComparison) *table {
 	return t
 }
 
-type liveJSON struct {
-	header
-	A           jsonResult `json:"a"`
-	B           jsonResult `json:"b"`
-	Ratio       float64    `json:"ratio"`
-	BestRatio   float64    `json:"best_ratio"`
-	BestLo      float64    `json:"best_ratio_lo"`
-	BestHi      float64    `json:"best_ratio_hi"`
-	Lo          float64    `json:"ratio_lo"`
-	Hi          float64    `json:"ratio_hi"`
-	Confidence  float64    `json:"confidence"`
-	PValue      float64    `json:"p_value"`
-	Test        string     `json:"test"`
-	Exact       bool       `json:"exact"`
-	Pairs       int        `json:"pairs"`
-	Zeros       int        `json:"equal_pairs"`
-	Alpha       float64    `json:"alpha"`
-	NoiseBand   float64    `json:"noise_band"`
-	BandSource  string     `json:"noise_band_source"`
-	Quantum     float64    `json:"quantum_ticks_per_call"`
-	QuantumBand float64    `json:"quantum_band"`
-	DriftBand   float64    `json:"drift_band"`
-	Detectable  float64    `json:"detectable"`
-	Significant bool       `json:"significant"`
-	Verdict     string     `json:"verdict"`
-	Reason      string     `json:"reason"`
-	Paired      string     `json:"paired_verdict"` // the paired test's alone
-	Summary     string     `json:"summary"`
-	Repeat      int        `json:"repeat"`
-	Rounds      int        `json:"rounds"`
-	WallSeconds float64    `json:"wall_seconds"`
-	TicksA      []float64  `json:"pair_ticks_a"`
-	TicksB      []float64  `json:"pair_ticks_b"`
-}
-
-func liveReport(h header, c liveComparison) liveJSON {
-	s := c.Stats
-	j := liveJSON{header: h, A: toJSON(c.A), B: toJSON(c.B), Ratio: s.Ratio, BestRatio: c.BestRatio, BestLo: c.BestLo, BestHi: c.BestHi,
-		Lo: s.Lo, Hi: s.Hi, Confidence: s.Confidence,
-		PValue: s.PValue, Test: s.Test, Exact: s.Exact, Pairs: s.N, Zeros: s.Zeros, Alpha: s.Alpha, NoiseBand: s.NoiseBand,
-		BandSource: s.BandSource, Quantum: s.Quantum, QuantumBand: s.QuantumBand, DriftBand: s.DriftBand, Detectable: s.Detectable,
-		Significant: c.Significant, Verdict: c.Verdict, Reason: c.Reason, Paired: s.Verdict, Summary: c.Sentence(),
-		Repeat: c.Repeat, Rounds: c.Rounds, WallSeconds: c.Wall.Seconds(),
-		TicksA: c.TicksA, TicksB: c.TicksB}
-	if s.N == 0 {
-		j.Verdict, j.Reason = stats.VerdictNoTest, fmt.Sprintf("interrupted before %d pairs", harness.MinPairs)
-	}
-	return j
-}
-
 // compareCPE sweeps two kernels and compares their slopes.
-func compareCPE(o *out, pf *plotFlags, cfg harness.Config, ka, kb benchexamples.Kernel, sizes []int, logSpaced bool, opt stats.CompareOptions) error {
-	in := catchInterrupts()
-	defer in.stop()
-	cal, warns, err := calibrateOn(cfg.CPU)
-	if err != nil {
+func (s *session) compareCPE(ka, kb benchexamples.Kernel, sizes []int, logSpaced bool, opt harness.CompareOptions) error {
+	if err := s.calibrate("compare"); err != nil {
 		return err
 	}
-	cfg.Calibration, cfg.Context = cal, in.ctx
-	h := newHeader("compare", cal, cfg, warns)
-	sa := &sweptKernel{kernel: ka, sizes: sizes}
-	sb := &sweptKernel{kernel: kb, sizes: sizes}
+	sa, sb := newSwept(ka, sizes), newSwept(kb, sizes)
 	nameB := kb.Name
 	if ka.Name == kb.Name {
 		nameB += "'"
 	}
-	prog := newProgress(o)
-	cfg.Progress = sweepProgress(prog, fmt.Sprintf("compare %s with %s", ka.Name, nameB), "sizes", cfg)
-	c, err := harness.CompareCPE(cfg, sizes, sa.sweep(ka.Name), sb.sweep(nameB), opt)
+	prog := newProgress(s.o)
+	s.cfg.Progress = sweepProgress(prog, fmt.Sprintf("compare %s with %s", ka.Name, nameB), "sizes", s.cfg)
+	c, err := harness.CompareCPE(s.cfg, sizes, sa.sweep(ka.Name), sb.sweep(nameB), opt.Stats)
 	prog.done()
-	if err != nil && in.exitCode() == 0 {
+	if err != nil && s.in.exitCode() == 0 {
 		return err
 	}
-	sa.res, sb.res = c.A, c.B
-	sa.runChecks()
-	sb.runChecks()
-	swept := []*sweptKernel{sa, sb}
-	if len(sb.res.Points) == 0 {
+	sa.measured(c.A)
+	sb.measured(c.B)
+	swept := sweepsOf([]*sweptKernel{sa, sb})
+	if len(sb.Points) == 0 {
 		swept = swept[:1]
 	}
-	hoistSweepWarnings(&h, swept)
-	if in.exitCode() != 0 {
-		h.Partial = fmt.Sprintf("interrupted by %s: the sweeps are incomplete, the slopes not compared", in.signal())
-		h.Warnings = append(h.Warnings, "interrupted by a signal: the sweeps are incomplete, the slopes not compared")
-	}
-	if err := o.emit(func(w io.Writer) error { return writeCPEComparison(w, o.format, h, swept, c, in.exitCode() == 0) }); err != nil {
-		return err
-	}
-	if len(sa.res.Points) > 0 {
-		series, popt := cpePlot(h, swept, logSpaced)
-		if err := pf.write(o, func(w io.Writer, f string, opt plot.Options) error { return plot.CPE(w, f, series, opt) }, popt); err != nil {
-			return err
-		}
-	}
-	o.warnResults(cpeWarnings(h, swept))
-	return o.status(in, sweepFailure(swept, o.strict, cfg))
+	hoistSweepWarnings(&s.h, swept)
+	s.partial(": the sweeps are incomplete, the slopes not compared", "")
+	compared := s.in.exitCode() == 0
+	render := func(w io.Writer) error { return writeCPEComparison(w, s.o.format, s.h, swept, c, compared) }
+	return s.endSweeps(swept, render, logSpaced, len(sa.Points) > 0, sweepFailure(swept, s.o.strict, s.cfg))
 }
 
 // writeCPEComparison writes two sweeps and, when compared, their slopes.
-func writeCPEComparison(w io.Writer, format string, h header, swept []*sweptKernel, c harness.CPEComparison, compared bool) error {
+func writeCPEComparison(w io.Writer, format string, h results.Header, swept []*results.Sweep, c harness.CPEComparison, compared bool) error {
 	s := c.Slopes
-	elem := elemWord(swept[0].kernel.Unit)
+	elem := results.ElementWord(swept[0].Unit)
 	summary := fmt.Sprintf("CPE B/A = %s, B − A = %s ± %s %s/%s (95%%), p = %s (Welch's t on the slopes, %s dof): %s",
-		sig(s.Ratio, 5), signedSig(s.Diff, 4), sig(s.DiffCI, 2), c.Unit, elem, pString(s.PValue), sig(s.DoF, 3), s.Verdict)
+		sig(s.Ratio, 5), signedSig(s.Diff, 4), sig(s.DiffCI, 2), c.Unit, elem, results.PValueText(s.PValue), sig(s.DoF, 3), s.Verdict)
 	if !compared {
 		summary = "not compared: the sweeps are incomplete"
 	}
 	switch format {
 	case formatJSON:
-		j := cpeCompareJSON{header: h, A: cpeKernelReport(swept[0]), Unit: c.Unit, Verdict: stats.VerdictNoTest}
+		var b *results.Sweep
 		if len(swept) > 1 {
-			j.B = cpeKernelReport(swept[1])
+			b = swept[1]
 		}
-		if compared {
-			j.Ratio, j.Diff, j.DiffCI, j.DoF, j.PValue, j.Significant, j.Verdict = s.Ratio, s.Diff, s.DiffCI, s.DoF, s.PValue, s.Significant, s.Verdict
-		}
-		return writeJSON(w, j)
+		return writeJSON(w, results.NewSlopesReport(h, swept[0], b, c, compared))
 	case formatCSV:
 		t := cpeCSV(swept)
 		if compared {
@@ -566,27 +433,4 @@ func writeCPEComparison(w io.Writer, format string, h header, swept []*sweptKern
 	}
 	_, err := fmt.Fprintf(w, "\n%s\n", summary)
 	return err
-}
-
-type cpeCompareJSON struct {
-	header
-	A           cpeKernelJSON `json:"a"`
-	B           cpeKernelJSON `json:"b"`
-	Unit        string        `json:"unit"`
-	Ratio       float64       `json:"ratio"`
-	Diff        float64       `json:"diff"`
-	DiffCI      float64       `json:"diff_ci95"`
-	DoF         float64       `json:"dof"`
-	PValue      float64       `json:"p_value"`
-	Significant bool          `json:"significant"`
-	Verdict     string        `json:"verdict"`
-}
-
-// pString formats a p-value with two significant digits: 0.65, 0.0044,
-// 2.1e-11; a p-value that underflowed to 0 is shown as < 1e-300.
-func pString(p float64) string {
-	if p == 0 {
-		return "< 1e-300"
-	}
-	return strconv.FormatFloat(p, 'g', 2, 64)
 }

@@ -174,45 +174,8 @@ func machineFiles() []string {
 	return []string{resultsTestdata("kvm-amd-zen5-run.txt"), resultsTestdata("kvm-amd-zen4-run-count3.json"), resultsTestdata("synthetic-arm64-cntvct-nocycles-run.json")}
 }
 
-func TestCompareFilesRatios(t *testing.T) {
-	a, err := results.Read(filepath.Join("testdata", "compare_a.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := results.Read(filepath.Join("testdata", "compare_b.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := compareFiles(a, b, stats.CompareOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(c.Rows) != 2 || len(c.OnlyB) != 1 || len(c.OnlyA) != 0 {
-		t.Fatalf("%d rows, only in A %v, only in B %v: want 2, none, Psum2", len(c.Rows), c.OnlyA, c.OnlyB)
-	}
-	for _, r := range c.Rows {
-		for _, m := range r.Metrics {
-			if m.A <= 0 || m.B <= 0 || m.Ratio != m.B/m.A || m.CountA != 1 || m.CountB != 2 {
-				t.Errorf("%s %s: %+v", r.Name, m.Unit, m)
-			}
-		}
-	}
-	// The same file against itself: every ratio is 1.
-	c, err = compareFiles(a, a, stats.CompareOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range c.Rows {
-		for _, m := range r.Metrics {
-			if m.Ratio != 1 {
-				t.Errorf("%s %s against itself: ratio %v", r.Name, m.Unit, m.Ratio)
-			}
-		}
-	}
-}
-
 // compareJSON runs a live compare with -format json.
-func compareJSON(t *testing.T, args ...string) (liveJSON, error) {
+func compareJSON(t *testing.T, args ...string) (results.PairedReport, error) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("measures on the real machine; skipped with -short")
@@ -223,9 +186,9 @@ func compareJSON(t *testing.T, args ...string) (liveJSON, error) {
 	// monotonic clock). The paired comparison does not depend on it, so
 	// the verdict is still judged.
 	if err != nil && !(exitStatus(err, io.Discard) == exitFailure && strings.HasPrefix(strings.TrimSpace(out), "{")) {
-		return liveJSON{}, fmt.Errorf("%v (stderr %q)", err, errOut)
+		return results.PairedReport{}, fmt.Errorf("%v (stderr %q)", err, errOut)
 	}
-	var j liveJSON
+	var j results.PairedReport
 	if err := json.Unmarshal([]byte(out), &j); err != nil {
 		return j, fmt.Errorf("%v in %s", err, out)
 	}
@@ -298,7 +261,7 @@ func TestCompareLive(t *testing.T) {
 		if err != nil && !(exitStatus(err, io.Discard) == exitFailure && strings.HasPrefix(strings.TrimSpace(out), "{")) {
 			t.Fatalf("%v (stderr %q)", err, errOut)
 		}
-		var j cpeCompareJSON
+		var j results.SlopesReport
 		if err := json.Unmarshal([]byte(out), &j); err != nil {
 			t.Fatal(err)
 		}

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/cyclebench/cyclebench/internal/chain"
+	"github.com/cyclebench/cyclebench/results"
 	"golang.org/x/perf/benchfmt"
 )
 
@@ -215,7 +216,7 @@ func TestCPELive(t *testing.T) {
 			t.Fatal(err)
 		}
 		sameJSONShape(t, "cpe", decode(t, string(data)), decode(t, readGolden(t, "cpe.json.golden")))
-		var r cpeReportJSON
+		var r results.CPEReport
 		if err := json.Unmarshal(data, &r); err != nil {
 			t.Fatal(err)
 		}

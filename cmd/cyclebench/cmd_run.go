@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -8,6 +9,7 @@ import (
 
 	benchexamples "github.com/cyclebench/cyclebench/bench_examples"
 	"github.com/cyclebench/cyclebench/harness"
+	"github.com/cyclebench/cyclebench/results"
 )
 
 const runDescription = `Measure the example kernels selected by -bench with the K-best method and print
@@ -25,67 +27,57 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if packageArgs(args) { // cyclebench run ./mypkg: go test's benchmarks
 		return runPackages(args, stdout, stderr)
 	}
-	fs := newFlagSet("run", "[-bench REGEXP] [-n N] [-count N] [-format table|bench|json|csv] [-o FILE] [flags]", runDescription, stdout)
+	s := newSession("run", "[-bench REGEXP] [-n N] [-count N] [-format table|bench|json|csv] [-o FILE] [flags]", runDescription, stdout)
+	s.fs.more = func() string { return packageHelp("run") }
+	fs := s.fs
 	bench := fs.String("bench", "", "`REGEXP` selecting kernels by name (default: the default kernels, those that take a few seconds in all; see -list)")
 	n := fs.Int("n", 0, "size `N` of every selected kernel (default: each kernel's own)")
-	count := fs.Int("count", 1, fmt.Sprintf("measure each kernel `N` times, 1 to 10000 (default 1; %d with -o FILE, so that two saved\nruns compare by the spread between runs: cyclebench compare old.json new.json)", fileCount))
+	count := fs.Int("count", 1, fmt.Sprintf("measure each kernel `N` times, 1 to 10000 (default 1; %d with -o FILE, so that two saved\nruns compare by the spread between runs: cyclebench compare old.json new.json)", results.FileRuns))
 	list := fs.Bool("list", false, "list the kernels with their sizes and exit")
-	o := addOutputFlags(fs, stdout, stderr, true, resultFormats...)
-	mf := addMeasureFlags(fs, true)
+	s.o = addOutputFlags(fs, stdout, stderr, true, resultFormats...)
+	s.mf = addMeasureFlags(fs, true)
 	fs.example("cyclebench run", "every default kernel, as a table")
 	fs.example("cyclebench run -bench 'Psum|Combine4' -n 1000 -mode both", "two kernels at n = 1000, throughput and latency side by side")
-	fs.example("cyclebench run -o new.json", fmt.Sprintf("%d runs of every default kernel, in JSON (from the extension); then cyclebench compare old.json new.json", fileCount))
+	fs.example("cyclebench run -o new.json", fmt.Sprintf("%d runs of every default kernel, in JSON (from the extension); then cyclebench compare old.json new.json", results.FileRuns))
 	fs.example("cyclebench run -bench SortInts -count 6 -o new.txt", "six runs in the Go benchmark format (from the extension); then benchstat old.txt new.txt")
-	if err := fs.parse(args); err != nil {
-		return err
-	}
-	if err := fs.noArgs(); err != nil {
-		return err
-	}
-	if *list {
+	var kernels []benchexamples.Kernel
+	if err := s.open(args, false, func() (err error) {
+		if *list {
+			return errList
+		}
+		if s.o.path != "" && given(fs, "count") == "" {
+			*count = results.FileRuns
+		}
+		if kernels, err = benchexamples.Select(*bench); err != nil {
+			return kernelError("-bench", *bench, err)
+		}
+		if *bench == "" {
+			kernels = slices.DeleteFunc(kernels, func(k benchexamples.Kernel) bool { return slowKernels[k.Name] != "" })
+		}
+		if *n < 0 {
+			return usageErrorf("-n %d: out of range (allowed: 0 for each kernel's default, or a positive size)", *n)
+		}
+		if *count < 1 || *count > 10000 {
+			return usageErrorf("-count %d: out of range (allowed: 1 to 10000)", *count)
+		}
+		return nil
+	}); errors.Is(err, errList) {
 		return listKernels(stdout)
-	}
-	if o.path != "" && given(fs, "count") == "" {
-		*count = fileCount
-	}
-	kernels, err := benchexamples.Select(*bench)
-	if err != nil {
-		return kernelError("-bench", *bench, err)
-	}
-	if *bench == "" {
-		kernels = slices.DeleteFunc(kernels, func(k benchexamples.Kernel) bool { return slowKernels[k.Name] != "" })
-	}
-	if *n < 0 {
-		return usageErrorf("-n %d: out of range (allowed: 0 for each kernel's default, or a positive size)", *n)
-	}
-	if *count < 1 || *count > 10000 {
-		return usageErrorf("-count %d: out of range (allowed: 1 to 10000)", *count)
-	}
-	cfg, err := mf.config()
-	if err != nil {
+	} else if err != nil {
 		return err
 	}
-	if err := o.check(); err != nil { // fail on a bad path before measuring
+	defer s.close()
+	// A signal while the counter is calibrated stops the run before it
+	// measures, leaving -o untouched.
+	if err := s.calibrate("run"); err != nil {
 		return err
 	}
-	// Signals are caught from here on: one that arrives while the counter is
-	// calibrated stops the run before it measures, leaving -o untouched.
-	in := catchInterrupts()
-	defer in.stop()
-	cal, warns, err := calibrateOn(cfg.CPU)
-	if err != nil {
-		return err
-	}
-	if code := in.exitCode(); code != 0 {
+	if code := s.in.exitCode(); code != 0 {
 		return &exitError{code: code}
 	}
-	cfg.Calibration = cal
-	h := newHeader("run", cal, cfg, warns)
-
-	cfg.Context = in.ctx
-	prog := newProgress(o)
-	var results []measured
-	modes := mf.modes()
+	prog := newProgress(s.o)
+	var rs []results.Measurement
+	modes := s.mf.modes()
 	total := len(kernels) * *count * len(modes)
 measuring:
 	for rep := 0; rep < *count; rep++ {
@@ -100,10 +92,10 @@ measuring:
 				return kernelError("-n", fmt.Sprint(size), err)
 			}
 			for _, mode := range modes {
-				c := cfg
+				c := s.cfg
 				c.Name = fmt.Sprintf("%s/n=%d", k.Name, size)
 				c.Setup, c.Elements, c.Mode = inst.Setup, inst.Elements, mode
-				st := step{what: fmt.Sprintf("run %s (%s)", c.Name, mode), done: len(results), total: total, unit: "measurements", cap: c.MaxTime, perUnit: true}
+				st := step{what: fmt.Sprintf("run %s (%s)", c.Name, mode), done: len(rs), total: total, unit: "measurements", cap: c.MaxTime, perUnit: true}
 				prog.set(st)
 				c.Progress = func(p harness.Progress) {
 					st.detail = fmt.Sprintf("%d samples, spread %s", p.Samples, spreadText(p.Spread))
@@ -111,9 +103,9 @@ measuring:
 					prog.set(st)
 				}
 				res, err := harness.Measure(c, inst.Run)
-				m := measured{Result: res, Kernel: k.Name, N: size, Unit: k.Unit, Check: "ok", bench: benchName(c.Name, mode), elemOK: inst.Elements > 0}
+				m := results.Measurement{Result: res, Kernel: k.Name, N: size, Unit: k.Unit, Check: "ok", Bench: results.BenchName(c.Name, mode), PerElement: inst.Elements > 0}
 				if err != nil {
-					if in.exitCode() == 0 {
+					if s.in.exitCode() == 0 {
 						prog.done()
 						return fmt.Errorf("%s: %w", c.Name, err)
 					}
@@ -121,29 +113,30 @@ measuring:
 					if res.Samples > 0 && res.Ticks > 0 {
 						m.Converged = false
 						m.Warnings = append(m.Warnings, fmt.Errorf("interrupted after %d samples: not converged", res.Samples))
-						results = append(results, m)
+						rs = append(rs, m)
 					}
 					break measuring
 				}
 				if err := inst.Check(); err != nil {
 					m.Check = err.Error()
 				}
-				results = append(results, m)
-				prog.finished(fmt.Sprintf("run %d/%d %s: %s, %s", len(results), total, st.what[len("run "):], figureText(m), convergedWords(m.Result)))
+				rs = append(rs, m)
+				prog.finished(fmt.Sprintf("run %d/%d %s: %s, %s", len(rs), total, st.what[len("run "):], figureText(m), convergedWords(m.Result)))
 			}
 		}
 	}
 	prog.done()
-	if in.exitCode() != 0 {
-		h.Partial = fmt.Sprintf("interrupted by %s after %d of %d measurements; the last one stopped before it converged", in.signal(), len(results), total)
-		h.Warnings = append(h.Warnings, fmt.Sprintf("interrupted by a signal after %d of %d measurements", len(results), total))
-	}
-	if err := o.emit(func(w io.Writer) error { return writeResults(w, o.format, h, results) }); err != nil {
+	s.partial(fmt.Sprintf(" after %d of %d measurements", len(rs), total), "; the last one stopped before it converged")
+	if err := s.o.emit(func(w io.Writer) error { return writeResults(w, s.o.format, s.h, rs) }); err != nil {
 		return err
 	}
-	o.warnResults(resultWarnings(h, results))
-	return o.status(in, resultsFailure(results, o.strict, cfg, "results"))
+	s.o.warnResults(resultWarnings(s.h, rs))
+	return s.o.status(s.in, resultsFailure(rs, s.o.strict, s.cfg, "results"))
 }
+
+// errList is what run's checks return for -list: list the kernels
+// instead of measuring.
+var errList = errors.New("list the kernels")
 
 // slowKernels are left out of run's default selection, with the reason:
 // every result takes at least 32 calls (16 rounds of the engine, two
@@ -155,23 +148,16 @@ var slowKernels = map[string]string{
 	"SortInts": "about 70 ms a call: 2.3 s for the 32 calls a result takes at least",
 }
 
-// fileCount is run's -count when it writes a file and -count is not
-// given: compare tests two files by the spread between their runs, which
-// needs 2 runs per side; with 3, Welch's interval has at least 2 degrees
-// of freedom (t = 4.3 instead of 12.7 at 1), and three passes of the
-// default selection still take seconds.
-const fileCount = 3
-
 // resultsFailure is the summary line of a run whose results are not all
 // usable ("" when they are): how many did not converge (with -strict, or
 // are unusable) and how many failed their output check.
-func resultsFailure(rs []measured, strict bool, cfg harness.Config, what string) string {
+func resultsFailure(rs []results.Measurement, strict bool, cfg harness.Config, what string) string {
 	bad, checks, capped := 0, 0, 0
 	for _, r := range rs {
 		if r.Check != "" && r.Check != "ok" {
 			checks++
 		}
-		if !r.Converged && (strict || !usable(r.Result)) {
+		if !r.Converged && (strict || !results.Usable(r.Result)) {
 			bad++
 			if r.Wall >= cfg.MaxTime {
 				capped++
@@ -210,22 +196,11 @@ func convergedWords(r harness.Result) string {
 
 // figureText is a result's main figure for a progress line: cycles per
 // call, or ticks without a cycle estimate.
-func figureText(m measured) string {
+func figureText(m results.Measurement) string {
 	if m.CyclesPerTick > 0 {
 		return sig(m.Cycles, 6) + " cycles"
 	}
 	return sig(m.Ticks, 6) + " ticks"
-}
-
-// benchName is a result's name in the Go benchmark format: a latency
-// figure carries the sub-benchmark key mode=latency, so benchstat keeps
-// the two modes apart and compares each with its own kind; a throughput
-// figure keeps the plain name results had before modes existed.
-func benchName(name string, mode harness.Mode) string {
-	if mode == harness.Latency {
-		return name + "/mode=latency"
-	}
-	return name
 }
 
 // spreadText formats a K-best spread for the progress line ("-" before K

@@ -11,6 +11,7 @@ import (
 
 	"github.com/cyclebench/cyclebench/calibrate"
 	"github.com/cyclebench/cyclebench/harness"
+	"github.com/cyclebench/cyclebench/results"
 	"golang.org/x/perf/benchfmt"
 )
 
@@ -19,14 +20,14 @@ import (
 func benchFile(t *testing.T, path string, cal *calibrate.Calibration, cycles ...float64) {
 	t.Helper()
 	h := newHeader("run", cal, harness.DefaultConfig(), nil)
-	var rs []measured
+	var rs []results.Measurement
 	for i, name := range []string{"AddChain/n=1000", "Psum1/n=1000"} {
 		for rep := range 6 {
 			c := cycles[i] * (1 + 0.001*float64(rep%3))
 			r := harness.Result{Name: name, Cycles: c, Ticks: c / cal.Core.CyclesPerTick, Nanoseconds: c / cal.Core.CyclesPerTick / cal.Frequency.Hz * 1e9,
 				CyclesPerTick: cal.Core.CyclesPerTick, ReferenceConverged: true, Converged: true, Samples: 10, Repeat: 100, Elements: 1000}
 			r.CyclesPerElement, r.TicksPerElement, r.NsPerElement = r.Cycles/1000, r.Ticks/1000, r.Nanoseconds/1000
-			rs = append(rs, measured{Result: r, Kernel: name, N: 1000, Check: "ok", bench: name, elemOK: true})
+			rs = append(rs, results.Measurement{Result: r, Kernel: name, N: 1000, Check: "ok", Bench: name, PerElement: true})
 		}
 	}
 	f, err := os.Create(path)
@@ -131,12 +132,12 @@ func fakeCalibration(cyclesPerTick, hz float64) *calibrate.Calibration {
 // one with -strict) and the failed checks.
 func TestUsable(t *testing.T) {
 	cfg := harness.DefaultConfig() // ε 0.01
-	r := func(conv bool, spread float64, check string) measured {
-		return measured{Result: harness.Result{Converged: conv, Spread: spread, Samples: 100, Config: cfg}, Check: check}
+	r := func(conv bool, spread float64, check string) results.Measurement {
+		return results.Measurement{Result: harness.Result{Converged: conv, Spread: spread, Samples: 100, Config: cfg}, Check: check}
 	}
-	rs := []measured{r(true, 0.005, "ok"), r(false, 0.0106, "ok"), r(false, 0.025, "ok"), r(true, 0.001, "wrong sum")}
+	rs := []results.Measurement{r(true, 0.005, "ok"), r(false, 0.0106, "ok"), r(false, 0.025, "ok"), r(true, 0.001, "wrong sum")}
 	for i, want := range []bool{true, true, false, true} {
-		if got := usable(rs[i].Result); got != want {
+		if got := results.Usable(rs[i].Result); got != want {
 			t.Errorf("result %d: usable %v, want %v", i, got, want)
 		}
 	}

@@ -10,11 +10,11 @@ import (
 	"time"
 
 	"github.com/cyclebench/cyclebench/harness"
-	"github.com/cyclebench/cyclebench/stats"
+	"github.com/cyclebench/cyclebench/results"
 )
 
 func runValidate(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("validate", "[-quick] [-reps N] [-max-cv PCT] [-format table|json|csv] [flags]",
+	s := newSession("validate", "[-quick] [-reps N] [-max-cv PCT] [-format table|json|csv] [flags]",
 		"Check the tool on this machine against kernels whose cost is known, and\n"+
 			"measure how noisy the machine is now.\n\n"+
 			"Correctness (decides the exit status): cycles per op of dependent register ADD\n"+
@@ -29,46 +29,35 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 			"the smallest difference an A/A comparison resolves now, how far the core clock\n"+
 			"moved, disturbed samples, and the wall time to a result. About 15 s; 3 s with\n"+
 			"-quick.", stdout)
+	fs := s.fs
 	reps := fs.Int("reps", 10, "repetitions `N` of the 1000-ADD kernel for the spread of results (3 to 1000)")
 	quick := fs.Bool("quick", false, "skip the testing.Benchmark side (it takes about a second per repetition)")
 	maxCV := fs.String("max-cv", "", "also fail when the spread (CV) of the results in either mode exceeds `PCT` (0.1% or\n0.001): for a CI job that needs a quiet runner")
-	o := addOutputFlags(fs, stdout, stderr, false, formatTable, formatJSON, formatCSV)
-	mf := addMeasureFlags(fs, false)
+	s.o = addOutputFlags(fs, stdout, stderr, false, formatTable, formatJSON, formatCSV)
+	s.mf = addMeasureFlags(fs, false)
 	fs.exits = "0 every correctness check passed (and, with -max-cv, the spreads were within it);\n1 a check failed (the failed checks are named); 2 a usage error; 130 or 143\nafter SIGINT or SIGTERM (the checks that finished are written first)."
 	fs.example("cyclebench validate", "every check, with testing.Benchmark alongside")
 	fs.example("cyclebench validate -quick -format json -o validate.json", "without testing.Benchmark, as JSON")
 	fs.example("cyclebench validate -quick -max-cv 0.1%", "fail also when this moment is too noisy for 0.1%")
-	if err := fs.parse(args); err != nil {
+	var cv float64
+	if err := s.open(args, false, func() (err error) {
+		if *reps < 3 || *reps > 1000 {
+			return usageErrorf("-reps %d: out of range (allowed: 3 to 1000)", *reps)
+		}
+		cv, err = parseMaxCV(*maxCV)
+		return err
+	}); err != nil {
 		return err
 	}
-	if err := fs.noArgs(); err != nil {
+	defer s.close()
+	if err := s.calibrate("validate"); err != nil {
 		return err
 	}
-	if *reps < 3 || *reps > 1000 {
-		return usageErrorf("-reps %d: out of range (allowed: 3 to 1000)", *reps)
-	}
-	cv, err := parseMaxCV(*maxCV)
-	if err != nil {
-		return err
-	}
-	cfg, err := mf.config()
-	if err != nil {
-		return err
-	}
-	if err := o.check(); err != nil {
-		return err
-	}
-	in := catchInterrupts()
-	defer in.stop()
-	cal, warns, err := calibrateOn(cfg.CPU)
-	if err != nil {
-		return err
-	}
-	cfg.Calibration, cfg.Context = cal, in.ctx
+	o, in := s.o, s.in
 	prog := newProgress(o)
 	steps := 0
 	v, err := harness.Validate(harness.ValidateOptions{
-		Config: cfg, Reps: *reps, SkipBenchmark: *quick, MaxCV: cv,
+		Config: s.cfg, Reps: *reps, SkipBenchmark: *quick, MaxCV: cv,
 		Progress: func(s string) {
 			steps++
 			prog.set(step{what: "validate: " + s, detail: fmt.Sprintf("step %d", steps)})
@@ -78,14 +67,14 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 	if v == nil || err != nil && in.exitCode() == 0 {
 		return err
 	}
-	v.Warnings = append(warns, v.Warnings...)
+	v.Warnings = append(s.calWarnings, v.Warnings...)
 	if in.exitCode() != 0 {
 		v.Warnings = append(v.Warnings, fmt.Errorf("interrupted by a signal: %d checks finished", len(v.Checks)))
 	}
 	if err := o.emit(func(w io.Writer) error {
 		switch o.format {
 		case formatJSON:
-			return writeValidationJSON(w, v)
+			return writeJSON(w, results.NewValidationReport(v))
 		case formatCSV:
 			return checksTable(v).writeCSV(w)
 		}
@@ -94,17 +83,7 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	o.warnAll(errorStrings(v.Warnings))
-	var failed []string
-	gating := 0
-	for _, c := range v.Checks {
-		gates := !c.State || (cv > 0 && strings.HasPrefix(c.Name, "CV of"))
-		if gates {
-			gating++
-		}
-		if gates && !c.Pass {
-			failed = append(failed, c.Name)
-		}
-	}
+	failed, gating := results.ValidationFailures(v, cv)
 	summary := ""
 	if len(failed) > 0 {
 		summary = fmt.Sprintf("%d of %d checks failed: %s", len(failed), gating, strings.Join(failed, "; "))
@@ -148,7 +127,7 @@ func validationTable(v *harness.Validation) *table {
 		t.kv("cross_check", "%s ppm: %s", signedSig(cc.DiffPPM, 3), cc.Source)
 	}
 	t.kv("tsc_step", "%s ticks", sig(cal.Step.Step, 4))
-	t.kv("core_cycles_per_tick", "%s", coreClockText(cal))
+	t.kv("core_cycles_per_tick", "%s", withoutPackages.Replace(results.CoreClockText(cal)))
 	t.blank()
 	if v.AddCycles.N > 0 {
 		t.kv("ADD chain", "%s ticks/op, %s cycles/op ± %s, R² %s", sig(v.AddTicks.Slope, 5), sig(v.AddCycles.Slope, 5), sig(v.AddCycles.SlopeCI, 2), sig(v.AddCycles.R2, 8))
@@ -162,17 +141,18 @@ func validationTable(v *harness.Validation) *table {
 	if v.LatencyAdd.N > 0 {
 		for _, l := range []struct {
 			name string
-			f    stats.Fit
-		}{{"latency, ADD", v.LatencyAdd}, {"latency, IMUL", v.LatencyImul}} {
+			f    results.FitLine
+		}{{"latency, ADD", results.LineOf(v.LatencyAdd)}, {"latency, IMUL", results.LineOf(v.LatencyImul)}} {
 			t.kv(l.name, "%s cycles/op ± %s + %s ± %s cycles per call (the fenced call beyond the fenced empty one), R² %s; 1000 ops: %s cycles",
-				sig(l.f.Slope, 5), sig(l.f.SlopeCI, 2), sig(l.f.Intercept, 3), sig(l.f.InterceptCI, 2), sig(l.f.R2, 8), sig(l.f.Slope*1000+l.f.Intercept, 6))
+				sig(l.f.PerElement, 5), sig(l.f.PerElementCI, 2), sig(l.f.Intercept, 3), sig(l.f.InterceptCI, 2), sig(l.f.R2, 8), sig(l.f.PerElement*1000+l.f.Intercept, 6))
 		}
 		if len(v.LatencyCycles) > 0 {
-			t.kv("", "1000 ADDs, fenced, measured alone %d times: median %s cycles", len(v.LatencyCycles), sig(stats.Median(v.LatencyCycles), 6))
+			t.kv("", "1000 ADDs, fenced, measured alone %d times: median %s cycles", len(v.LatencyCycles), sig(results.StatOf(v.LatencyCycles, results.SpreadRange).Median, 6))
 		}
 	}
 	if n := len(v.RulerRatios); n > 0 {
-		t.kv("rulers", "%d of %d checked (IMUL/ADD %s to %s), %d refused", v.RulersChecked, n, sig(minFinite(v.RulerRatios), 4), sig(maxFinite(v.RulerRatios), 4), v.RulersRefused)
+		r := results.StatOf(v.RulerRatios, results.SpreadRange) // the finite ones
+		t.kv("rulers", "%d of %d checked (IMUL/ADD %s to %s), %d refused", v.RulersChecked, n, sig(nanIfNone(r, r.Lo), 4), sig(nanIfNone(r, r.Hi), 4), v.RulersRefused)
 	}
 	if v.EmptyThroughput.Samples > 0 {
 		t.kv("empty function", "%s ticks/call latency (R %d, overhead %s ticks/sample); %s ticks/call throughput (R %d, overhead %s ticks/sample)",
@@ -241,148 +221,16 @@ func checksTable(v *harness.Validation) *table {
 		t.cols = append(t.cols, col{name: n})
 	}
 	for _, c := range v.Checks {
-		t.add(c.Name, checkKind(c), c.Value, c.Truth, c.Tolerance, c.Bound, c.Unit, c.Pass, c.Detail)
+		t.add(c.Name, results.CheckKind(c), c.Value, c.Truth, c.Tolerance, c.Bound, c.Unit, c.Pass, c.Detail)
 	}
 	return t
 }
 
-// checkKind names a check's kind: "correctness" (it decides the exit
-// status) or "machine state" (a fact about the moment).
-func checkKind(c harness.Check) string {
-	if c.State {
-		return "machine state"
+// nanIfNone is v, or NaN when st has no value (every one was NaN or
+// infinite).
+func nanIfNone(st results.Stat, v float64) float64 {
+	if st.N == 0 {
+		return math.NaN()
 	}
-	return "correctness"
-}
-
-// fitJSON is a fit of cycles (or ticks) per call against chain length.
-type fitJSON struct {
-	Slope       float64 `json:"slope"`
-	SlopeCI     float64 `json:"slope_ci"`
-	Intercept   float64 `json:"intercept"`
-	InterceptCI float64 `json:"intercept_ci"`
-	R2          float64 `json:"r2"`
-}
-
-func toFitJSON(f stats.Fit) fitJSON {
-	return fitJSON{Slope: nanToZero(f.Slope), SlopeCI: nanToZero(f.SlopeCI), Intercept: nanToZero(f.Intercept), InterceptCI: nanToZero(f.InterceptCI), R2: nanToZero(f.R2)}
-}
-
-func writeValidationJSON(w io.Writer, v *harness.Validation) error {
-	type check struct {
-		Name      string  `json:"name"`
-		Kind      string  `json:"kind"`
-		Value     float64 `json:"value"`
-		Truth     float64 `json:"truth"`
-		Tolerance float64 `json:"tolerance"`
-		Bound     string  `json:"bound"`
-		Unit      string  `json:"unit"`
-		Pass      bool    `json:"pass"`
-		Detail    string  `json:"detail"`
-	}
-	type state struct {
-		ThroughputCV float64 `json:"throughput_cv"`
-		LatencyCV    float64 `json:"latency_cv"`
-		BenchCV      float64 `json:"testing_b_cv"`
-		Detectable   float64 `json:"aa_detectable"`
-		ClockSpread  float64 `json:"core_clock_spread"`
-		Discarded    int     `json:"discarded"`
-		Samples      int     `json:"samples"`
-		Resolves     float64 `json:"resolves"`
-		Quiet        bool    `json:"quiet"`
-		Verdict      string  `json:"verdict"`
-	}
-	s := v.State
-	out := struct {
-		Pass             bool      `json:"pass"`
-		TSCHz            float64   `json:"tsc_hz"`
-		TSCHzPPM         float64   `json:"tsc_hz_ppm"`
-		TSCStep          float64   `json:"tsc_step"`
-		AddTicksPerOp    float64   `json:"add_ticks_per_op"`
-		ImulTicksPerOp   float64   `json:"imul_ticks_per_op"`
-		ImulAddRatio     float64   `json:"imul_add_ratio"`
-		AddCyclesPerOp   float64   `json:"add_cycles_per_op"`
-		AddCyclesByImul  float64   `json:"add_cycles_per_op_by_imul"`
-		ImulCyclesPerOp  float64   `json:"imul_cycles_per_op"`
-		ImmTicksPerOp    float64   `json:"imm_ticks_per_op"`
-		ImmCyclesPerOp   float64   `json:"imm_cycles_per_op"`
-		ImmRatio         float64   `json:"imm_over_add_ticks"`
-		ImmFolded        bool      `json:"imm_folded"`
-		AddR2            float64   `json:"add_r2"`
-		ImulR2           float64   `json:"imul_r2"`
-		LatencyAdd       fitJSON   `json:"latency_add"`
-		LatencyAddByImul fitJSON   `json:"latency_add_by_imul"`
-		LatencyImul      fitJSON   `json:"latency_imul"`
-		RulerRatios      []float64 `json:"ruler_imul_add_ratios"`
-		RulersChecked    int       `json:"rulers_checked"`
-		RulersRefused    int       `json:"rulers_refused"`
-		EmptyTicks       float64   `json:"empty_ticks"`
-		HarnessCV        float64   `json:"harness_cv"`
-		HarnessCycles    []float64 `json:"harness_cycles"`
-		HarnessWall      float64   `json:"harness_wall_seconds"`
-		LatencyCV        float64   `json:"latency_cv"`
-		LatencyCycles    []float64 `json:"latency_cycles"`
-		BenchCV          float64   `json:"testing_b_cv"`
-		BenchNs          []float64 `json:"testing_b_ns"`
-		BenchWall        float64   `json:"testing_b_wall_seconds"`
-		SpeedWall        float64   `json:"speed_wall_seconds"`
-		SpeedWalls       []float64 `json:"speed_walls_seconds"`
-		SpeedBenchWall   float64   `json:"speed_testing_b_wall_seconds"`
-		SpeedKernelNs    float64   `json:"speed_kernel_ns"`
-		SpeedKernelCycle float64   `json:"speed_kernel_cycles"`
-		State            state     `json:"machine_state"`
-		Checks           []check   `json:"checks"`
-		Warnings         []string  `json:"warnings"`
-	}{
-		Pass: v.Pass, TSCHz: v.Calibration.Frequency.Hz, TSCHzPPM: v.Calibration.Frequency.PPM, TSCStep: v.Calibration.Step.Step,
-		AddTicksPerOp: v.AddTicks.Slope, ImulTicksPerOp: v.ImulTicks.Slope, ImulAddRatio: nanToZero(v.ImulAddRatio),
-		AddCyclesPerOp: v.AddCycles.Slope, AddCyclesByImul: nanToZero(v.AddCyclesByImul.Slope), ImulCyclesPerOp: v.ImulCycles.Slope,
-		ImmTicksPerOp: v.ImmTicks.Slope, ImmCyclesPerOp: v.ImmCycles.Slope, ImmRatio: v.ImmRatio, ImmFolded: v.ImmFolded,
-		AddR2: v.AddTicks.R2, ImulR2: v.ImulTicks.R2,
-		LatencyAdd: toFitJSON(v.LatencyAdd), LatencyAddByImul: toFitJSON(v.LatencyAddByImul), LatencyImul: toFitJSON(v.LatencyImul),
-		RulerRatios: finiteOrZero(v.RulerRatios), RulersChecked: v.RulersChecked, RulersRefused: v.RulersRefused,
-		EmptyTicks: v.Empty.Ticks, HarnessCV: v.HarnessCV, HarnessCycles: append([]float64{}, v.HarnessCycles...), HarnessWall: v.HarnessWall.Seconds(),
-		LatencyCV: v.LatencyCV, LatencyCycles: append([]float64{}, v.LatencyCycles...),
-		BenchCV: v.BenchCV, BenchNs: v.BenchNs, BenchWall: v.BenchWall.Seconds(),
-		SpeedWall: v.SpeedWall.Seconds(), SpeedWalls: []float64{}, SpeedBenchWall: v.SpeedBenchWall.Seconds(),
-		SpeedKernelNs: v.SpeedKernel.Nanoseconds, SpeedKernelCycle: v.SpeedKernel.Cycles,
-		State: state{ThroughputCV: s.ThroughputCV, LatencyCV: s.LatencyCV, BenchCV: s.BenchCV, Detectable: nanToZero(s.Detectable),
-			ClockSpread: s.ClockSpread, Discarded: s.Discarded, Samples: s.Samples, Resolves: nanToZero(s.Resolves), Quiet: s.Quiet, Verdict: s.Verdict},
-		Warnings: errorStrings(v.Warnings),
-	}
-	for _, w := range v.SpeedWalls {
-		out.SpeedWalls = append(out.SpeedWalls, w.Seconds())
-	}
-	if out.BenchNs == nil {
-		out.BenchNs = []float64{}
-	}
-	out.Checks = []check{}
-	for _, c := range v.Checks {
-		out.Checks = append(out.Checks, check{Name: c.Name, Kind: checkKind(c), Value: nanToZero(c.Value), Truth: c.Truth, Tolerance: c.Tolerance, Bound: c.Bound, Unit: c.Unit, Pass: c.Pass, Detail: c.Detail})
-	}
-	return writeJSON(w, out)
-}
-
-// minFinite and maxFinite return the smallest and largest finite value of
-// xs (NaN when there is none).
-func minFinite(xs []float64) float64 { return extremeFinite(xs, -1) }
-func maxFinite(xs []float64) float64 { return extremeFinite(xs, 1) }
-
-func extremeFinite(xs []float64, sign float64) float64 {
-	m := math.NaN()
-	for _, x := range xs {
-		if !math.IsNaN(x) && !math.IsInf(x, 0) && (math.IsNaN(m) || sign*(x-m) > 0) {
-			m = x
-		}
-	}
-	return m
-}
-
-// finiteOrZero returns a copy of xs with NaN and ±Inf as 0, for JSON.
-func finiteOrZero(xs []float64) []float64 {
-	out := make([]float64, len(xs))
-	for i, x := range xs {
-		out[i] = nanToZero(x)
-	}
-	return out
+	return v
 }

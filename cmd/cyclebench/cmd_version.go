@@ -16,22 +16,17 @@ platform, and the version-control revision when the build recorded one.
 var readBuildInfo = debug.ReadBuildInfo
 
 func runVersion(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("version", "[-deps] [-format table|json|csv]", versionDescription, stdout)
-	o := addOutputFlags(fs, stdout, stderr, false, formatTable, formatJSON, formatCSV)
-	deps := fs.Bool("deps", false, "also list the dependency modules and their versions")
-	fs.example("cyclebench version", "this binary's version, Go version and revision (also: cyclebench --version)")
-	fs.example("cyclebench version -deps -json", "with every dependency module, as JSON")
-	if err := fs.parse(args); err != nil {
+	s := newSession("version", "[-deps] [-format table|json|csv]", versionDescription, stdout)
+	s.o = addOutputFlags(s.fs, stdout, stderr, false, formatTable, formatJSON, formatCSV)
+	deps := s.fs.Bool("deps", false, "also list the dependency modules and their versions")
+	s.fs.example("cyclebench version", "this binary's version, Go version and revision (also: cyclebench --version)")
+	s.fs.example("cyclebench version -deps -json", "with every dependency module, as JSON")
+	if err := s.open(args, false); err != nil {
 		return err
 	}
-	if err := fs.noArgs(); err != nil {
-		return err
-	}
-	if err := o.check(); err != nil {
-		return err
-	}
+	defer s.close()
 	r := gatherVersion(*deps)
-	return o.emitReport(r, r.table)
+	return s.report(r, r.table, nil)
 }
 
 // versionReport is what version prints.

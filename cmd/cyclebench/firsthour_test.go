@@ -112,7 +112,7 @@ func TestRunFileCount(t *testing.T) {
 		args []string
 		want int
 	}{
-		{nil, fileCount},
+		{nil, results.FileRuns},
 		{[]string{"-count", "1"}, 1},
 		{[]string{"-count", "2"}, 2},
 	} {
@@ -136,30 +136,6 @@ func TestRunFileCount(t *testing.T) {
 		if len(r.Results) != tt.want {
 			t.Errorf("run %v: %d results, want %d", tt.args, len(r.Results), tt.want)
 		}
-	}
-}
-
-// TestComparisonOfInconclusive: a ReportCompare line whose verdict is
-// inconclusive reads as such, from its log line or, without one, from its
-// inconclusive metric; its summary says so instead of "faster".
-func TestComparisonOfInconclusive(t *testing.T) {
-	metrics := []results.Value{{Value: 0.55517, Unit: "ratio"}, {Value: 0.55126, Unit: "ratio-lo"}, {Value: 0.559, Unit: "ratio-hi"},
-		{Value: 0, Unit: "p-value"}, {Value: 0.128, Unit: "noise-band"}, {Value: 0, Unit: "significant"}, {Value: 1, Unit: "inconclusive"},
-		{Value: 19844, Unit: "A-cycles/op"}, {Value: 8068, Unit: "B-cycles/op"}}
-	e := results.Entry{Name: "Sum4vsSum"}
-	withLog := results.Run{Other: metrics, Warnings: []string{"harness.ReportCompare: Sum4/Sum = 0.55517 [0.55126, 0.559], p = 0, 60 pairs: inconclusive (Sum4 did not converge (its 3 best samples spread 12.8%, ε 1%))"}}
-	withoutLog := results.Run{Other: metrics}
-	for name, r := range map[string]results.Run{"log line": withLog, "metric": withoutLog} {
-		c := comparisonOf(e, r)
-		if c.Verdict != stats.VerdictInconclusive || c.Significant {
-			t.Errorf("%s: verdict %q, significant %v; want inconclusive", name, c.Verdict, c.Significant)
-		}
-		if !strings.HasPrefix(c.Summary, "inconclusive") {
-			t.Errorf("%s: summary %q", name, c.Summary)
-		}
-	}
-	if c := comparisonOf(e, withLog); c.A != "Sum" || c.B != "Sum4" || !strings.Contains(c.Reason, "did not converge") {
-		t.Errorf("sides %q/%q, reason %q", c.B, c.A, c.Reason)
 	}
 }
 
@@ -273,13 +249,13 @@ func TestHelpFlagsExist(t *testing.T) {
 func writeRuns(t *testing.T, path string, cycles []float64, unconverged ...int) {
 	t.Helper()
 	cal := fakeCalibration(1.4, 2596141000)
-	var rs []measured
+	var rs []results.Measurement
 	for i, c := range cycles {
 		r := harness.Result{Name: "AddChain/n=1000", Cycles: c, Ticks: c / 1.4, Nanoseconds: c / 1.4 / 2.596141, CyclesPerTick: 1.4,
 			ReferenceConverged: true, Converged: !slices.Contains(unconverged, i), Samples: 40, Repeat: 10, Elements: 1000, Spread: 0.001,
 			Config: harness.Config{Epsilon: 0.01}}
 		r.CyclesPerElement, r.TicksPerElement, r.NsPerElement = r.Cycles/1000, r.Ticks/1000, r.Nanoseconds/1000
-		rs = append(rs, measured{Result: r, Kernel: "AddChain", N: 1000, Unit: "ops", Check: "ok", bench: r.Name, elemOK: true})
+		rs = append(rs, results.Measurement{Result: r, Kernel: "AddChain", N: 1000, Unit: "ops", Check: "ok", Bench: r.Name, PerElement: true})
 	}
 	var b strings.Builder
 	if err := writeResults(&b, formatJSON, newHeader("run", cal, harness.DefaultConfig(), nil), rs); err != nil {
@@ -327,7 +303,9 @@ func TestCompareFilesVerdicts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var j fileComparisonJSON
+			var j struct {
+				Rows []results.CompareRow `json:"results"`
+			}
 			if err := json.Unmarshal([]byte(js), &j); err != nil {
 				t.Fatal(err)
 			}
@@ -424,13 +402,13 @@ func TestTableHidesEmptyColumns(t *testing.T) {
 // result carried them, a remedy where there is one, and the count last.
 func TestWarnResults(t *testing.T) {
 	hv := "calibrate: running under a hypervisor (KVMKVMKVM): the counter may be virtualised"
-	ws := []warning{
-		{"", hv},
-		{"Sum1/n=400 (latency)", "harness.ReportSweep: warning: harness: two modes: BenchmarkSum1/mode=latency/n=400: the samples form two clusters, from 420 cycles"},
-		{"Sum1/n=800 (latency)", "harness.ReportSweep: warning: " + hv},
-		{"Sum1/n=800 (latency)", "harness: two modes: BenchmarkSum1/mode=latency/n=800: the samples form two clusters, from 820 cycles"},
-		{"Sum4/n=400", "harness: did not converge: spread of the 3 best is 3% after 1000 samples; remedy: raise Config.MaxTime"},
-		{"Sum4/n=400", "harness: many samples discarded: 4 of 32"},
+	ws := []results.Warning{
+		{Subject: "", Text: hv},
+		{Subject: "Sum1/n=400 (latency)", Text: "harness.ReportSweep: warning: harness: two modes: BenchmarkSum1/mode=latency/n=400: the samples form two clusters, from 420 cycles"},
+		{Subject: "Sum1/n=800 (latency)", Text: "harness.ReportSweep: warning: " + hv},
+		{Subject: "Sum1/n=800 (latency)", Text: "harness: two modes: BenchmarkSum1/mode=latency/n=800: the samples form two clusters, from 820 cycles"},
+		{Subject: "Sum4/n=400", Text: "harness: did not converge: spread of the 3 best is 3% after 1000 samples; remedy: raise Config.MaxTime"},
+		{Subject: "Sum4/n=400", Text: "harness: many samples discarded: 4 of 32"},
 	}
 	var b strings.Builder
 	(&out{stderr: &b}).warnResults(ws)
@@ -466,7 +444,7 @@ func TestPartialOutputs(t *testing.T) {
 	h := newHeader("run", cal, harness.DefaultConfig(), nil)
 	h.Partial = "interrupted by SIGINT after 2 of 15 measurements"
 	r := harness.Result{Name: "AddChain/n=1000", Cycles: 1000, Ticks: 714, Nanoseconds: 275, CyclesPerTick: 1.4, ReferenceConverged: true, Converged: true, Samples: 40, Repeat: 10}
-	rs := []measured{{Result: r, Kernel: "AddChain", N: 1000, Unit: "ops", Check: "ok", bench: r.Name}}
+	rs := []results.Measurement{{Result: r, Kernel: "AddChain", N: 1000, Unit: "ops", Check: "ok", Bench: r.Name}}
 	for _, tt := range []struct{ format, want string }{
 		{formatTable, "PARTIAL: " + h.Partial + "\ncpu: "},
 		{formatBench, "\n# partial: " + h.Partial + "\n"},
@@ -534,7 +512,7 @@ func TestMarkdown(t *testing.T) {
 	h := newHeader("run", cal, harness.DefaultConfig(), nil)
 	r := harness.Result{Name: "AddChain/n=1000", Cycles: 1000, Ticks: 714, Nanoseconds: 275, CyclesPerTick: 1.4, ReferenceConverged: true, Converged: true, Samples: 40, Repeat: 10, Spread: 0.001}
 	var b strings.Builder
-	if err := writeResults(&b, formatMD, h, []measured{{Result: r, Kernel: "AddChain", N: 1000, Unit: "ops", Check: "ok", bench: r.Name}}); err != nil {
+	if err := writeResults(&b, formatMD, h, []results.Measurement{{Result: r, Kernel: "AddChain", N: 1000, Unit: "ops", Check: "ok", Bench: r.Name}}); err != nil {
 		t.Fatal(err)
 	}
 	if n := checkMarkdownTables(t, b.String()); n != 1 || !strings.Contains(b.String(), "| AddChain/n=1000 | 1000 |") {

@@ -19,39 +19,6 @@ import (
 	"github.com/cyclebench/cyclebench/results"
 )
 
-func TestIsPackagePattern(t *testing.T) {
-	dir := t.TempDir()
-	file := filepath.Join(dir, "out.txt")
-	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	tests := []struct {
-		arg  string
-		want bool
-	}{
-		{".", true},
-		{"..", true},
-		{"./mypkg", true},
-		{"../other/pkg", true},
-		{"./...", true},
-		{"example.com/x/...", true},
-		{dir, true},                         // an existing directory
-		{filepath.Join(dir, "nope"), false}, // an absolute path: a directory only when there is one
-		{file, false},                       // an existing file
-		{"Sum", false},
-		{"out.txt", false},
-		{"-bench", false},
-		{"", false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.arg, func(t *testing.T) {
-			if got := isPackagePattern(tt.arg); got != tt.want {
-				t.Errorf("isPackagePattern(%q) = %v, want %v", tt.arg, got, tt.want)
-			}
-		})
-	}
-}
-
 func TestPositionals(t *testing.T) {
 	tests := []struct {
 		args []string
@@ -80,182 +47,11 @@ func TestPositionals(t *testing.T) {
 	}
 }
 
-func TestGoTestArgs(t *testing.T) {
-	tests := []struct {
-		g    goTest
-		want string
-	}{
-		{goTest{bench: ".", count: 1, packages: []string{"./p"}}, "go test -run '^$' -bench . ./p"},
-		{goTest{bench: "Sum", count: 6, packages: []string{"./p", "./q/..."}}, "go test -run '^$' -bench Sum -count 6 ./p ./q/..."},
-		{goTest{bench: "Sum1/n=(400|800)$", count: 1, benchtime: "100x", benchmem: true, packages: []string{"."}},
-			"go test -run '^$' -bench 'Sum1/n=(400|800)$' -benchtime 100x -benchmem ."},
-		{goTest{bench: "it's", count: 2, benchtime: "2s", packages: []string{"./p"}}, `go test -run '^$' -bench 'it'\''s' -count 2 -benchtime 2s ./p`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.want, func(t *testing.T) {
-			if got := tt.g.commandLine(); got != tt.want {
-				t.Errorf("commandLine() = %q, want %q", got, tt.want)
-			}
-			args := tt.g.args()
-			if args[0] != "test" || !slices.Equal(args[len(args)-len(tt.g.packages):], tt.g.packages) {
-				t.Errorf("args() = %q: want test first and the packages last", args)
-			}
-		})
-	}
-}
-
-func TestGoTestCheck(t *testing.T) {
-	dir := t.TempDir()
-	tests := []struct {
-		name string
-		g    goTest
-		want string // "" for no error
-	}{
-		{"ok", goTest{bench: ".", count: 1, packages: []string{dir}}, ""},
-		{"benchtime duration", goTest{bench: ".", count: 6, benchtime: "2s", packages: []string{dir}}, ""},
-		{"benchtime count", goTest{bench: ".", count: 6, benchtime: "100x", packages: []string{dir}}, ""},
-		{"empty bench", goTest{bench: "", count: 1, packages: []string{dir}}, "-bench: empty"},
-		{"bad regexp", goTest{bench: "Sum(", count: 1, packages: []string{dir}}, `-bench "Sum(": not a regexp`},
-		{"count 0", goTest{bench: ".", count: 0, packages: []string{dir}}, "-count 0: out of range"},
-		{"count huge", goTest{bench: ".", count: 10001, packages: []string{dir}}, "-count 10001"},
-		{"benchtime no unit", goTest{bench: ".", count: 1, benchtime: "10", packages: []string{dir}}, `-benchtime "10"`},
-		{"benchtime zero", goTest{bench: ".", count: 1, benchtime: "0s", packages: []string{dir}}, `-benchtime "0s"`},
-		{"benchtime word", goTest{bench: ".", count: 1, benchtime: "abc", packages: []string{dir}}, "such as 2s"},
-		{"not a package", goTest{bench: ".", count: 1, packages: []string{dir, "Sum"}}, `"Sum": not a package pattern`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			err := tt.g.check()
-			if tt.want == "" {
-				if err != nil {
-					t.Errorf("check() = %v, want nil", err)
-				}
-				return
-			}
-			var ue *usageError
-			if !errors.As(err, &ue) || !strings.Contains(err.Error(), tt.want) {
-				t.Errorf("check() = %v, want a usage error saying %q", err, tt.want)
-			}
-		})
-	}
-}
-
-// TestLocate checks that directories of another module run go test in
-// that module, with the patterns rewritten relative to its root.
-func TestLocate(t *testing.T) {
-	root := t.TempDir()
-	for _, d := range []string{"a/pkg/sub", "b"} {
-		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, m := range []string{"a", "b"} {
-		if err := os.WriteFile(filepath.Join(root, m, "go.mod"), []byte("module example.com/"+m+"\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	a := filepath.Join(root, "a")
-	tests := []struct {
-		packages []string
-		dir      string
-		want     []string
-		err      string
-	}{
-		{[]string{filepath.Join(a, "pkg")}, a, []string{"./pkg"}, ""},
-		{[]string{a}, a, []string{"."}, ""},
-		{[]string{a + "/..."}, a, []string{"./..."}, ""},
-		{[]string{filepath.Join(a, "pkg") + "/...", filepath.Join(a, "pkg", "sub")}, a, []string{"./pkg/...", "./pkg/sub"}, ""},
-		{[]string{filepath.Join(a, "pkg"), filepath.Join(root, "b")}, "", nil, "different modules"},
-		{[]string{"example.com/x/..."}, "", nil, ""}, // an import path: left to the go command, here
-	}
-	for _, tt := range tests {
-		t.Run(strings.Join(tt.packages, " "), func(t *testing.T) {
-			g := goTest{bench: ".", count: 1, packages: tt.packages}
-			err := g.locate()
-			if tt.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.err) {
-					t.Fatalf("locate() = %v, want an error saying %q", err, tt.err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatalf("locate() = %v", err)
-			}
-			if g.dir != tt.dir || (tt.dir != "" && !slices.Equal(g.dirPackages, tt.want)) {
-				t.Errorf("locate() = dir %q, packages %q; want %q, %q", g.dir, g.dirPackages, tt.dir, tt.want)
-			}
-			if args := g.args(); tt.dir != "" && !slices.Equal(args[len(args)-len(tt.want):], tt.want) {
-				t.Errorf("args() = %q, want the rewritten packages last", args)
-			}
-		})
-	}
-}
-
-// TestGoTestFailure classifies go test's failures by what it printed, as
-// go 1.26 prints them.
-func TestGoTestFailure(t *testing.T) {
-	g := &goTest{bench: "Sum", count: 1, packages: []string{"./nope"}}
-	failed := errors.New("exit status 1")
-	tests := []struct {
-		name           string
-		stdout, stderr string
-		err            error
-		usage          bool // exit status 2
-		says           string
-	}{
-		{"no benchmark matched", "PASS\nok  \texample.com/gt\t0.005s\n", "", nil, true, `-bench "Sum" matched no benchmark in ./nope`},
-		{"no test files", "?   \texample.com/gt/sub\t[no test files]\n", "", nil, true, "matched no benchmark"},
-		{"missing directory", "FAIL\t./nope [setup failed]\nFAIL\n", "# ./nope\nstat /tmp/gt/nope: directory not found\n", failed, true, "cannot load the package"},
-		{"no packages", "", "go: warning: \"example.com/zzz/...\" matched no packages\nno packages to test\n", failed, true, "no package to test"},
-		{"bad regexp", "testing: invalid regexp for element 0 of -test.bench (\"(\"): error parsing regexp\nexit status 1\nFAIL\texample.com/gt\t0.003s\nFAIL\n", "", failed, true, "refused the regexp"},
-		{"bad benchtime", "invalid value \"abc\" for flag -test.benchtime: invalid duration\nexit status 2\nFAIL\texample.com/gt\t0.002s\n", "", failed, true, "refused a flag value"},
-		{"build failure", "FAIL\texample.com/gt [build failed]\nFAIL\n", "# example.com/gt [example.com/gt.test]\n./bad.go:2:9: syntax error: unexpected {, expected )\n", failed, false, "build failed"},
-		{"import cycle", "FAIL\texample.com/gt [setup failed]\nFAIL\n", "# example.com/gt\npackage example.com/gt imports example.com/gt: import cycle not allowed\n", failed, false, "setup failed"},
-		{"benchmark failed", "--- FAIL: BenchmarkFail\n    a_test.go:4: boom\nFAIL\nexit status 1\nFAIL\texample.com/gt\t0.004s\nFAIL\n", "", failed, false, "a benchmark failed"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			err := g.failure(tt.stdout, tt.stderr, tt.err)
-			var ue *usageError
-			if errors.As(err, &ue) != tt.usage {
-				t.Errorf("failure() = %v (%T); usage error (exit status 2): want %v", err, err, tt.usage)
-			}
-			if err == nil || !strings.Contains(err.Error(), tt.says) {
-				t.Errorf("failure() = %v, want it to say %q", err, tt.says)
-			}
-		})
-	}
-}
-
-func TestDisturbed(t *testing.T) {
-	tests := []struct {
-		name string
-		ys   []float64
-		want []bool
-	}{
-		{"none", []float64{3219, 3219, 3220, 3221}, []bool{false, false, false, false}},
-		{"two slow of six", []float64{3219, 3219, 3220, 6033, 5321, 3221}, []bool{false, false, false, true, true, false}},
-		{"two runs", []float64{820, 1531}, []bool{false, true}},
-		{"half slow", []float64{1386, 1220, 1390}, []bool{true, false, true}},
-		{"within 5%", []float64{2020, 2045, 2031, 2100}, []bool{false, false, false, false}},
-		{"just over 5%", []float64{1000, 1050.5}, []bool{false, true}},
-		{"one run", []float64{5}, []bool{false}},
-		{"empty", nil, []bool{}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := disturbed(tt.ys); !slices.Equal(got, tt.want) {
-				t.Errorf("disturbed(%v) = %v, want %v", tt.ys, got, tt.want)
-			}
-		})
-	}
-}
-
-// TestCPEFile fits testdata/gotest_sums.txt, go test -bench -count 6 of
+// TestCPEFile fits results/testdata/kvm-amd-gotest-sums.txt, go test -bench -count 6 of
 // examples/sums on a shared KVM guest, in which two runs of Sum1 at
 // n = 3200 were slowed by other jobs.
 func TestCPEFile(t *testing.T) {
-	file := filepath.Join("testdata", "gotest_sums.txt")
+	file := resultsTestdata("kvm-amd-gotest-sums.txt")
 	t.Run("table", func(t *testing.T) {
 		out, errOut, err := runCLI(t, "cpe", file)
 		// One run of the file did not converge: exit status 1, after the output.
@@ -276,7 +72,7 @@ func TestCPEFile(t *testing.T) {
 	})
 	t.Run("json", func(t *testing.T) {
 		out, _, _ := runCLI(t, "cpe", file, "-format", "json")
-		var rep cpeReportJSON
+		var rep results.CPEReport
 		if err := json.Unmarshal([]byte(out), &rep); err != nil {
 			t.Fatalf("not JSON: %v", err)
 		}
@@ -296,7 +92,7 @@ func TestCPEFile(t *testing.T) {
 	})
 	t.Run("all runs", func(t *testing.T) {
 		out, _, _ := runCLI(t, "cpe", file, "-all-runs", "-format", "json")
-		var rep cpeReportJSON
+		var rep results.CPEReport
 		if err := json.Unmarshal([]byte(out), &rep); err != nil {
 			t.Fatal(err)
 		}
@@ -337,7 +133,7 @@ func TestCPEFile(t *testing.T) {
 		}
 		first, _, _ := runCLI(t, "cpe", file, "-format", "json")
 		second, _, _ := runCLI(t, "cpe", again, "-format", "json")
-		var a, b cpeReportJSON
+		var a, b results.CPEReport
 		if json.Unmarshal([]byte(first), &a) != nil || json.Unmarshal([]byte(second), &b) != nil {
 			t.Fatal("not JSON")
 		}
@@ -361,7 +157,7 @@ func TestCPEFile(t *testing.T) {
 	})
 	t.Run("select", func(t *testing.T) {
 		out, _, _ := runCLI(t, "cpe", file, "-bench", "^Sum4$", "-format", "json")
-		var rep cpeReportJSON
+		var rep results.CPEReport
 		if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Kernels) != 1 || rep.Kernels[0].Name != "Sum4" {
 			t.Errorf("-bench ^Sum4$ selected %+v (%v)", rep.Kernels, err)
 		}
@@ -618,7 +414,7 @@ func TestPackages(t *testing.T) {
 		svg := filepath.Join(out, "cpe.svg")
 		stdout, stderr, err := runCLI(t, "cpe", gen, "-bench", "Sweep", "-count", "2", "-format", "json", "-plot", svg)
 		okOrUnconverged(t, err, stderr)
-		var rep cpeReportJSON
+		var rep results.CPEReport
 		if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 			t.Fatal(err)
 		}
@@ -692,29 +488,4 @@ func parseF(t *testing.T, s string) float64 {
 		t.Fatalf("%q: %v", s, err)
 	}
 	return v
-}
-
-func TestPrinted(t *testing.T) {
-	goTest := results.File{Format: results.FormatBench, Producer: results.ProducerGoTest}
-	ours := results.File{Format: results.FormatBench, Producer: results.ProducerCyclebench}
-	tests := []struct {
-		f    results.File
-		y    float64
-		want float64
-	}{
-		{goTest, 3219, 1},
-		{goTest, 999.95, 1},
-		{goTest, 999.9, 0.1},
-		{goTest, 420.1, 0.1},
-		{goTest, 99.99, 0.01},
-		{goTest, 1.05, 0.001},
-		{goTest, 0.7379, 0.0001},
-		{ours, 3219, 0.01},
-		{results.File{Format: results.FormatCPEJSON}, 3219, 0},
-	}
-	for _, tt := range tests {
-		if got := printed(tt.f, tt.y); math.Abs(got-tt.want) > 1e-12*tt.want {
-			t.Errorf("printed(%s, %v) = %v, want %v", tt.f.Producer, tt.y, got, tt.want)
-		}
-	}
 }

@@ -2,20 +2,18 @@ package main
 
 // cyclebench compare FILE FILE FILE...: the matrix of kernels × machines
 // that package results builds (results.Matrix), rendered as text, JSON,
-// CSV or one Go benchmark stream, and drawn as grouped bars or a heat map.
+// CSV, markdown or one Go benchmark stream (results.Table.WriteBench), and
+// drawn as grouped bars or a heat map.
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/cyclebench/cyclebench/plot"
 	"github.com/cyclebench/cyclebench/results"
-	"golang.org/x/perf/benchfmt"
 )
 
 // matrixFlags are the flags of a comparison of saved files.
@@ -42,17 +40,6 @@ func addMatrixFlags(fs *flagSet) *matrixFlags {
 	fs.BoolVar(&m.perFile, "per-file", false, "files: one matrix column per file; by default files of one machine (same CPU, counter, platform, Go)\nare pooled as the runs of one column (with -names: files given one name are)")
 	m.kind = choiceFlag(fs, "plot-kind", "auto", "files: -plot draws grouped bars or a heat map; auto: bars up to 16 rows", "auto", "bars", "heat")
 	return m
-}
-
-// given names the first of the flags set on fs, "" when none is.
-func given(fs *flagSet, names ...string) string {
-	set := ""
-	fs.Visit(func(f *flag.Flag) {
-		if set == "" && slices.Contains(names, f.Name) {
-			set = "-" + f.Name
-		}
-	})
-	return set
 }
 
 // The flags for files, and those of them that shape only the matrix.
@@ -101,78 +88,22 @@ func (m *matrixFlags) selectBaseline(files []results.File) (int, error) {
 }
 
 // pool merges the files of one machine into one column's runs
-// (results.GroupMachines, results.Merge), unless -per-file; with -names,
-// the files given one name are pooled, and must be of one machine. The
-// names and the baseline follow the files; a note for the table says what
-// was pooled.
+// (results.Pool), unless -per-file; with -names, the files given one name
+// are pooled, and must be of one machine. The names and the baseline
+// follow the files; a note for the table says what was pooled.
 func (m *matrixFlags) pool(files []results.File) ([]results.File, error) {
 	if m.perFile {
 		return files, nil
 	}
-	names := m.opt.Names
-	if len(names) == 0 {
-		names = results.ShortNames(pathsOf(files))
+	p, err := results.Pool(files, m.opt.Names, m.opt.Baseline)
+	if err != nil {
+		return nil, inputError("-names: ", err)
 	}
-	var groups [][]int
-	if len(m.opt.Names) > 0 {
-		at := map[string]int{}
-		for i, n := range names {
-			if g, ok := at[n]; ok {
-				groups[g] = append(groups[g], i)
-				continue
-			}
-			at[n] = len(groups)
-			groups = append(groups, []int{i})
-		}
-	} else {
-		groups = results.GroupMachines(files)
+	for _, n := range p.Notes {
+		m.pooled = append(m.pooled, n+" (-per-file keeps them apart)")
 	}
-	if len(groups) == len(files) {
-		return files, nil
-	}
-	var out []results.File
-	var outNames []string
-	base := m.opt.Baseline
-	for g, idx := range groups {
-		if slices.Contains(idx, m.opt.Baseline) {
-			base = g
-		}
-		if len(idx) == 1 {
-			out, outNames = append(out, files[idx[0]]), append(outNames, names[idx[0]])
-			continue
-		}
-		group := make([]results.File, len(idx))
-		var gnames []string
-		for k, i := range idx {
-			group[k] = files[i]
-			if !slices.Contains(gnames, names[i]) {
-				gnames = append(gnames, names[i])
-			}
-		}
-		merged, err := results.Merge(group)
-		if err != nil {
-			return nil, inputError("-names: ", err)
-		}
-		name := strings.Join(gnames, "+")
-		out, outNames = append(out, merged), append(outNames, name)
-		m.pooled = append(m.pooled, fmt.Sprintf("%s: %d files of one machine (%s), pooled as the runs of one column: %s (-per-file keeps them apart)",
-			name, len(idx), merged.Machine.Label(), strings.Join(pathsOf(group), ", ")))
-	}
-	m.opt.Names, m.opt.Baseline = outNames, base
-	return out, nil
-}
-
-func pathsOf(files []results.File) []string {
-	out := make([]string, len(files))
-	for i, f := range files {
-		out[i] = f.Path
-	}
-	return out
-}
-
-// inputError is a *usageError of results.ErrBadInput's message, prefixed.
-func inputError(prefix string, err error) error {
-	return usageErrorf("%s%s", prefix, strings.TrimPrefix(err.Error(), results.ErrBadInput.Error()+": "))
+	m.opt.Names, m.opt.Baseline = p.Names, p.Baseline
+	return p.Files, nil
 }
 
 // compareMatrix writes the matrix of files in o's format and draws it to
@@ -202,7 +133,7 @@ func writeMatrix(w io.Writer, format string, t *results.Table, files []results.F
 	case formatCSV:
 		return matrixCSV(t).writeCSV(w)
 	case formatBench:
-		return writeMatrixBench(w, t, files)
+		return t.WriteBench(w, files)
 	case formatMD:
 		return writeMatrixMarkdown(w, t)
 	}
@@ -236,9 +167,7 @@ func writeMatrixMarkdown(w io.Writer, t *results.Table) error {
 		}
 		mt.add(cells...)
 	}
-	if err := d.table(mt); err != nil {
-		return err
-	}
+	d.table(mt)
 	if len(t.Verdicts) > 0 {
 		d.heading("fastest variants")
 		for _, v := range t.Verdicts {
@@ -295,135 +224,17 @@ func matrixCSV(t *results.Table) *table {
 	return ct
 }
 
-// writeMatrixBench writes every run of the files as one stream in the Go
-// benchmark format, each file's runs under the configuration line
-// "machine: NAME" (the matrix's column name) and its machine's own lines
-// (cpu:, family:, ...), in cycles and ns per call and per element (ticks
-// are left out: the counters' rates differ). benchstat -col machine makes
-// the matrix of it, with its own statistics.
-func writeMatrixBench(w io.Writer, t *results.Table, files []results.File) error {
-	// The baseline first: benchstat compares the other columns with the
-	// first.
-	order := []int{t.Baseline}
-	names := []string{t.Columns[t.Baseline].Name}
-	for i, c := range t.Columns {
-		if i != t.Baseline {
-			order, names = append(order, i), append(names, c.Name)
-		}
-	}
-	fmt.Fprintf(w, "# cyclebench compare: %d files as one benchmark stream, each under \"machine: NAME\" (%s);\n", len(files), strings.Join(names, ", "))
-	fmt.Fprintf(w, "# the matrix in benchstat: benchstat -col machine -table \"\" -filter '.unit:(cycles/op OR cycles/elem)' FILE\n")
-	bw := benchfmt.NewWriter(w)
-	for _, fi := range order {
-		f := files[fi]
-		m := f.Machine
-		cfg := func(r *benchfmt.Result, pkg string) {
-			id := func(v int) string {
-				if v == 0 {
-					return ""
-				}
-				return strconv.Itoa(v)
-			}
-			for _, kv := range [][2]string{{"machine", t.Columns[fi].Name}, {"goos", m.GOOS}, {"goarch", m.GOARCH}, {"cpu", m.CPU}, {"vendor", m.Vendor},
-				{"family", id(m.Family)}, {"model", id(m.Model)}, {"stepping", id(m.Stepping)}, {"logical-cpus", id(m.LogicalCPUs)},
-				{"hypervisor", m.Hypervisor}, {"counter", m.Counter}, {"go", m.GoVersion}, {"pkg", pkg}} {
-				if kv[1] != "" {
-					r.Config = append(r.Config, benchfmt.Config{Key: kv[0], Value: []byte(kv[1]), File: true})
-				}
-			}
-		}
-		for _, e := range f.Entries {
-			name := e.Name
-			if e.Mode != results.Throughput {
-				name += "/mode=" + e.Mode
-			}
-			for _, run := range e.Runs {
-				r := &benchfmt.Result{Name: benchfmt.Name(name), Iters: max(1, run.Iters, run.Samples*run.Repeat)}
-				cfg(r, e.Pkg)
-				if run.NoCycles == results.HasCycles {
-					r.Values = append(r.Values, benchfmt.Value{Value: run.Cycles, Unit: "cycles/op"})
-				}
-				if run.NS != 0 {
-					r.Values = append(r.Values, benchfmt.Value{Value: run.NS, Unit: "ns/op"})
-				}
-				if run.Elements > 0 && run.NoCycles == results.HasCycles {
-					r.Values = append(r.Values, benchfmt.Value{Value: run.CyclesPerElem, Unit: "cycles/elem"})
-				}
-				if run.Elements > 0 && run.NsPerElem != 0 {
-					r.Values = append(r.Values, benchfmt.Value{Value: run.NsPerElem, Unit: "ns/elem"})
-				}
-				for _, v := range run.Other {
-					r.Values = append(r.Values, benchfmt.Value{Value: v.Value, Unit: v.Unit})
-				}
-				if len(r.Values) == 0 {
-					continue
-				}
-				if err := bw.Write(r); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	var b strings.Builder
-	for _, c := range t.Columns {
-		if c.NoCycles != results.HasCycles {
-			fmt.Fprintf(&b, "# %s has no cycle figures: %s\n", c.Name, c.NoCycles)
-		}
-	}
-	if slices.ContainsFunc(t.Rows, func(r results.Row) bool { return r.Fit }) {
-		b.WriteString("# the cpe files' fits are not benchmark lines: see -format table, json or csv\n")
-	}
-	for _, v := range t.Verdicts {
-		fmt.Fprintf(&b, "# fastest: %s\n", v.Text)
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// barRows is how many rows -plot-kind auto draws as grouped bars; more
-// make a heat map.
-const barRows = 16
-
-// plotMatrix draws the table to -plot: grouped bars of cycles per element
-// (per call where a row has no elements) with each cell's spread as the
-// error bar, or a heat map of the ratios to the baseline labelled with
-// the cells' figures.
+// plotMatrix draws the table to -plot: grouped bars or a heat map
+// (results.Table.Picture).
 func plotMatrix(o *out, pf *plotFlags, kind string, t *results.Table) error {
-	if kind == "auto" {
-		kind = "bars"
-		if len(t.Rows) > barRows {
-			kind = "heat"
-		}
-	}
-	base := t.Columns[t.Baseline].Name
-	title := fmt.Sprintf("%d machines, core cycles", len(t.Columns))
-	if kind == "heat" {
-		m := results.MetricRatio
-		if t.Columns[t.Baseline].NoCycles != results.HasCycles {
-			m = results.MetricCycles // no ratios without the baseline's cycles
-		} else {
-			title += ", relative to " + base
-		}
-		h, err := t.HeatMap(m, nil)
-		if err != nil {
-			return err
-		}
-		return pf.write(o, func(w io.Writer, f string, opt plot.Options) error { return plot.Heat(w, f, h, opt) }, plot.Options{Title: title})
-	}
-	m := results.MetricCyclesPerElem
-	for _, r := range t.Rows {
-		if !slices.ContainsFunc(r.Cells, func(c results.Cell) bool { return c.CyclesPerElem.N > 0 || c.NsPerElem.N > 0 }) {
-			m = results.MetricCycles
-		}
-	}
-	c, err := t.Comparison(m, nil)
+	p, err := t.Picture(kind)
 	if err != nil {
 		return err
 	}
-	spread := "min to max of the runs"
-	if t.Spread == results.SpreadIQR {
-		spread = "interquartile range of the runs"
-	}
-	title += fmt.Sprintf(" per %s (medians; bars: %s)", map[bool]string{true: "element", false: "call"}[m == results.MetricCyclesPerElem], spread)
-	return pf.write(o, func(w io.Writer, f string, opt plot.Options) error { return plot.Compare(w, f, c, opt) }, plot.Options{Title: title})
+	return pf.write(o, func(w io.Writer, f string, opt plot.Options) error {
+		if p.Heat != nil {
+			return plot.Heat(w, f, *p.Heat, opt)
+		}
+		return plot.Compare(w, f, *p.Bars, opt)
+	}, plot.Options{Title: p.Title})
 }

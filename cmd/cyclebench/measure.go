@@ -6,9 +6,7 @@ import (
 	"strings"
 
 	"github.com/cyclebench/cyclebench/affinity"
-	"github.com/cyclebench/cyclebench/calibrate"
 	"github.com/cyclebench/cyclebench/harness"
-	"github.com/cyclebench/cyclebench/internal/pinned"
 )
 
 // measureFlags are the flags every measuring subcommand shares. They bind
@@ -75,13 +73,18 @@ func (m *measureFlags) config() (harness.Config, error) {
 		}
 		return cfg, usageErrorf("%w", err)
 	}
-	if cfg.CPU >= 0 {
-		allowed, err := sys.allowed()
-		if err == nil && !slices.Contains(allowed, cfg.CPU) {
-			return cfg, usageErrorf("-cpu %d: not a CPU this process may use (allowed set %s)", cfg.CPU, affinity.FormatCPUs(allowed))
+	return cfg, checkCPU(cfg.CPU)
+}
+
+// checkCPU returns a *usageError when -cpu names a CPU this process may
+// not use (-1, any, is fine).
+func checkCPU(cpu int) error {
+	if cpu >= 0 {
+		if allowed, err := sys.allowed(); err == nil && !slices.Contains(allowed, cpu) {
+			return usageErrorf("-cpu %d: not a CPU this process may use (allowed set %s)", cpu, affinity.FormatCPUs(allowed))
 		}
 	}
-	return cfg, nil
+	return nil
 }
 
 // modes returns the modes -mode asks for, in the order they are measured.
@@ -93,18 +96,4 @@ func (m *measureFlags) modes() []harness.Mode {
 		return []harness.Mode{harness.Throughput, harness.Latency}
 	}
 	return []harness.Mode{harness.Throughput}
-}
-
-// calibrateOn calibrates (once per process) on a thread pinned to cpu, so
-// the figures are those of the CPU the measurements will use.
-func calibrateOn(cpu int) (*calibrate.Calibration, []error, error) {
-	var cal *calibrate.Calibration
-	var warns []error
-	err := onThread(cpu, func(th *pinned.Thread) error {
-		warns = th.Warnings
-		var err error
-		cal, err = calibrate.Get()
-		return err
-	})
-	return cal, warns, err
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/cyclebench/cyclebench/affinity"
 	"github.com/cyclebench/cyclebench/calibrate"
 	"github.com/cyclebench/cyclebench/harness"
+	"github.com/cyclebench/cyclebench/results"
 )
 
 // Soft problems as the library reports them (the texts follow the
@@ -28,14 +29,14 @@ var (
 
 // warnedResult is a result as Measure returns it: the calibration's
 // warnings (common to every result), then its own.
-func warnedResult(name string, converged bool, own ...error) measured {
+func warnedResult(name string, converged bool, own ...error) results.Measurement {
 	r := harness.Result{
 		Name: name, Ticks: 755.5, Nanoseconds: 308.9, Cycles: 1002.3, CyclesPerTick: 1.3267,
 		Converged: converged, Samples: 1000, Discarded: 3, Repeat: 130, Best: []float64{98000, 98010, 98020},
 		TicksPerSecond: 2445431941, CPU: 1, Priority: "high", Spread: 0.0002,
 		Warnings: append([]error{errVM, errInvariant, errRatio}, own...),
 	}
-	return measured{Result: r, Kernel: "AddChain", N: 1000, Unit: "ops", Check: "ok", bench: name, elemOK: true}
+	return results.Measurement{Result: r, Kernel: "AddChain", N: 1000, Unit: "ops", Check: "ok", Bench: name, PerElement: true}
 }
 
 // warningsIn returns every warning text a written output carries, and
@@ -111,7 +112,7 @@ func warningsIn(t *testing.T, format, out string) (warnings []string, converged 
 
 // stderrOf is what cyclebench run prints on stderr for a table: the
 // warnings, which the table itself does not carry.
-func stderrOf(format string, h header, rs []measured) string {
+func stderrOf(format string, h results.Header, rs []results.Measurement) string {
 	if format != formatTable && format != formatMD {
 		return ""
 	}
@@ -128,8 +129,8 @@ func stderrOf(format string, h header, rs []measured) string {
 // also shown in the result itself.
 func TestSoftProblemsInEveryFormat(t *testing.T) {
 	useFake(t)
-	results := func() []measured {
-		return []measured{
+	fresh := func() []results.Measurement {
+		return []results.Measurement{
 			warnedResult("AddChain/n=1000", true),
 			warnedResult("Factorize/n=97", false, errNotConv, errDiscards),
 			warnedResult("SortInts/n=1000", true, errPriorityGot),
@@ -140,12 +141,12 @@ func TestSoftProblemsInEveryFormat(t *testing.T) {
 	cases := []struct {
 		name   string
 		header []error
-		rs     func() []measured
+		rs     func() []results.Measurement
 		want   map[string]bool // name → converged, for each result
 	}{
-		{"three results", []error{errPriority}, results,
+		{"three results", []error{errPriority}, fresh,
 			map[string]bool{"AddChain/n=1000": true, "Factorize/n=97": false, "SortInts/n=1000": true}},
-		{"one result", []error{errPriority}, func() []measured { return results()[1:2] }, map[string]bool{"Factorize/n=97": false}},
+		{"one result", []error{errPriority}, func() []results.Measurement { return fresh()[1:2] }, map[string]bool{"Factorize/n=97": false}},
 	}
 	for _, c := range cases {
 		for _, format := range resultFormats {

@@ -16,7 +16,7 @@ import (
 func writeRunFile(t *testing.T, path, format string, cal *calibrate.Calibration, runs int, cycles map[string]float64, order ...string) {
 	t.Helper()
 	h := newHeader("run", cal, harness.DefaultConfig(), nil)
-	var rs []measured
+	var rs []results.Measurement
 	for _, name := range order {
 		for rep := range runs {
 			c := cycles[name] * (1 + 0.002*float64(rep))
@@ -28,7 +28,7 @@ func writeRunFile(t *testing.T, path, format string, cal *calibrate.Calibration,
 			r := harness.Result{Name: name + "/n=1000", Cycles: c, Ticks: ticks, Nanoseconds: ticks / cal.Frequency.Hz * 1e9,
 				CyclesPerTick: cpt, ReferenceConverged: true, Converged: true, Samples: 10, Repeat: 4, Quantum: 26, Elements: 1000, TicksPerSecond: cal.Frequency.Hz}
 			r.CyclesPerElement, r.TicksPerElement, r.NsPerElement = r.Cycles/1000, r.Ticks/1000, r.Nanoseconds/1000
-			rs = append(rs, measured{Result: r, Kernel: name, N: 1000, Unit: "elements", Check: "ok", bench: r.Name, elemOK: true})
+			rs = append(rs, results.Measurement{Result: r, Kernel: name, N: 1000, Unit: "elements", Check: "ok", Bench: r.Name, PerElement: true})
 		}
 	}
 	f, err := os.Create(path)

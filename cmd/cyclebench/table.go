@@ -5,6 +5,7 @@ package main
 // JSON is written straight from the result structs.
 
 import (
+	"cmp"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -191,7 +192,7 @@ func (t *table) writeCSV(w io.Writer) error {
 			continue
 		}
 		idx = append(idx, i)
-		head = append(head, cmpOr(c.key, c.name))
+		head = append(head, cmp.Or(c.key, c.name))
 	}
 	if err := cw.Write(head); err != nil {
 		return err
@@ -230,14 +231,6 @@ func csvCell(v any) string {
 	return fmt.Sprint(v)
 }
 
-// cmpOr returns a, or b when a is "".
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
-}
-
 // writeMarkdown writes t as a GitHub-flavoured markdown table (the
 // columns the text rendering shows, figures right-aligned), or, for a
 // key/value table, as a list of "**key** value" items.
@@ -245,33 +238,14 @@ func (t *table) writeMarkdown(w io.Writer) error {
 	idx := t.shown()
 	var b strings.Builder
 	esc := strings.NewReplacer("|", `\|`, "\n", " ", "*", `\*`, "_", `\_`, "~", `\~`)
-	if t.noHead {
-		for _, r := range t.rows {
-			if r == nil {
-				continue
-			}
-			var cells []string
-			for _, i := range idx {
-				cells = append(cells, esc.Replace(t.text(i, r)))
-			}
-			if len(cells) > 1 && cells[0] != "" {
-				cells[0] = "**" + cells[0] + "**"
-			}
-			b.WriteString("- " + strings.TrimSpace(strings.Join(cells, " ")) + "\n")
+	if !t.noHead {
+		var head, rule []string
+		for _, i := range idx {
+			head = append(head, esc.Replace(t.cols[i].name))
+			rule = append(rule, map[bool]string{true: "---", false: "---:"}[t.cols[i].left])
 		}
-		_, err := io.WriteString(w, b.String())
-		return err
+		b.WriteString("| " + strings.Join(head, " | ") + " |\n|" + strings.Join(rule, "|") + "|\n")
 	}
-	var head, rule []string
-	for _, i := range idx {
-		head = append(head, esc.Replace(t.cols[i].name))
-		if t.cols[i].left {
-			rule = append(rule, "---")
-		} else {
-			rule = append(rule, "---:")
-		}
-	}
-	b.WriteString("| " + strings.Join(head, " | ") + " |\n|" + strings.Join(rule, "|") + "|\n")
 	for _, r := range t.rows {
 		if r == nil {
 			continue
@@ -280,7 +254,15 @@ func (t *table) writeMarkdown(w io.Writer) error {
 		for _, i := range idx {
 			cells = append(cells, esc.Replace(t.text(i, r)))
 		}
-		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+		switch {
+		case !t.noHead:
+			b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+		default: // a key/value table: a list of "**key** value"
+			if len(cells) > 1 && cells[0] != "" {
+				cells[0] = "**" + cells[0] + "**"
+			}
+			b.WriteString("- " + strings.TrimSpace(strings.Join(cells, " ")) + "\n")
+		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -363,16 +345,15 @@ func (d *doc) item(s string) {
 }
 
 // table writes t.
-func (d *doc) table(t *table) error {
+// (Writing to the document's builder cannot fail.)
+func (d *doc) table(t *table) {
 	if !d.md {
-		return t.writeText(&d.b)
+		t.writeText(&d.b)
+		return
 	}
 	d.endList()
-	if err := t.writeMarkdown(&d.b); err != nil {
-		return err
-	}
+	t.writeMarkdown(&d.b)
 	d.b.WriteString("\n")
-	return nil
 }
 
 // writeTo writes the document to w.

@@ -1,0 +1,160 @@
+package results_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/cyclebench/cyclebench/results"
+)
+
+// Compare two machines' run files benchmark by benchmark: here one run
+// per kernel on the Zen 5 guest against three on the Zen 4 guest, so
+// there is no test between runs, and the reason says how to get one.
+func ExampleCompare() {
+	a, err := results.Read("testdata/kvm-amd-zen5-run.json")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	b, err := results.Read("testdata/kvm-amd-zen4-run-count3.json")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	c, err := results.Compare(a, b, results.DefaultCompareOptions)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	r := c.Rows[len(c.Rows)-1]
+	m := r.Metrics[0]
+	fmt.Printf("%s %s: A %.1f, B %.1f, B/A %.3f, %s\n", r.Name, m.Unit, m.A, m.B, m.Ratio, m.VerdictText())
+	fmt.Println(c.Remedy())
+	// Output:
+	// Combine6/n=1000 cycles/op: A 951.0, B 1465.4, B/A 1.541, no test: 1 run of A (and 3 of B)
+	// measure each side with several runs: cyclebench run -o FILE writes 3, or add -count N (at least 2)
+}
+
+// Fit the sweeps of go test output: every run a point, the runs slowed
+// by other jobs left out.
+func ExampleFitFiles() {
+	f, err := results.Read("testdata/kvm-amd-gotest-sums.txt")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	sweeps, _, err := results.FitFiles([]results.File{f}, nil, false)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, s := range sweeps {
+		fit, unit := s.Primary()
+		fmt.Printf("%s: %.3f %s/%s, R² %s\n", s.Name, fit.Slope, unit, results.ElementWord(s.Unit), results.R2Text(fit.R2))
+		if l := s.LeftOutText(); l != "" {
+			fmt.Println("  left out:", l)
+		}
+	}
+	// Output:
+	// Sum1: 1.001 cycles/element, R² 0.9999331
+	//   left out: n = 3200: 6033, 5321 cycles (fastest of 6 runs 3219); disturbed: runs more than 5% slower than the fastest run of their size
+	// Sum4: 0.780 cycles/element, R² 0.9998271
+}
+
+// The rule by which a file's run is left out of a fit: more than 5%
+// slower than the fastest run of its size.
+func ExampleDisturbed() {
+	fmt.Println(results.Disturbed([]float64{3219, 3219, 3220, 6033, 5321, 3221}))
+	// Output:
+	// [false false false true true false]
+}
+
+// Read go test's output back as measurements, and write them in the
+// benchmark format cyclebench writes.
+func ExampleMeasurementOf() {
+	f, err := results.Parse("go test output", strings.NewReader(`goos: linux
+cpu: AMD EPYC
+BenchmarkSum/n=1000-2   1000000000   250.1 ns/op   1.003 cycles/elem   1003 cycles/op   0.2501 ns/elem   0.7060 ticks/elem   706.0 ticks/op
+`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	e := f.Entries[0]
+	m := results.MeasurementOf(e, e.Runs[0], f)
+	fmt.Printf("%s: %.0f cycles, %.4f cycles per tick, %s\n", m.Name, m.Cycles, m.CyclesPerTick, m.Unit)
+	if err := results.WriteBench(os.Stdout, f.Header("run"), []results.Measurement{m}); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// Sum/n=1000: 1003 cycles, 1.4207 cycles per tick, elements
+	// goos: linux
+	// cpu: AMD EPYC
+	// BenchmarkSum/n=1000	1000000000	706 ticks/op	250.1 ns/op	1003 cycles/op	0.706 ticks/elem	0.2501 ns/elem	1.003 cycles/elem
+}
+
+// A ReportCompare run read back: the ratio, its interval, the verdict
+// in a sentence.
+func ExamplePairedOf() {
+	e := results.Entry{Name: "Sum4vsSum1", Runs: []results.Run{{Iters: 120, Other: []results.Value{{Value: 0.777, Unit: "ratio"}, {Value: 0.775, Unit: "ratio-lo"},
+		{Value: 0.779, Unit: "ratio-hi"}, {Value: 1e-13, Unit: "p-value"}, {Value: 1, Unit: "significant"}}}}}
+	fmt.Println(e.IsPaired(), results.PairedOf(e, e.Runs[0]).Summary)
+	// Output:
+	// true B ran 1.287 ± 0.004 times faster than A
+}
+
+// One line per problem per benchmark, whatever the number of sizes that
+// had it, with its remedy (here the one logged with it; else
+// harness.Remedy's).
+func ExampleWarningLines() {
+	lines, problems, benchmarks := results.WarningLines([]results.Warning{
+		{Subject: "Sum1/n=400", Text: "harness: many samples discarded: 4 of 32; remedy: another CPU (-cpu)"},
+		{Subject: "Sum1/n=800", Text: "harness: many samples discarded: 9 of 40; remedy: another CPU (-cpu)"},
+	})
+	fmt.Println(strings.Join(lines, "\n"))
+	fmt.Println(problems, benchmarks)
+	// Output:
+	// Sum1: harness: many samples discarded in 2 results (n=400, n=800); the first, at n=400: 4 of 32; remedy: another CPU (-cpu)
+	// 1 1
+}
+
+// Two files of one machine pool into one column's runs.
+func ExamplePool() {
+	a, err := results.Read("testdata/kvm-amd-zen4-run-count3.json")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	b := a
+	b.Path = "again.json"
+	p, err := results.Pool([]results.File{a, b}, nil, 0)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(len(p.Files), len(p.Files[0].Entries[0].Runs), p.Names)
+	// Output:
+	// 1 6 [kvm-amd-zen4-run-count3+again]
+}
+
+// Run a package's benchmarks with go test and read them as results.
+func ExampleGoTest() {
+	g := &results.GoTest{Bench: "Sum", Count: 6, Packages: []string{"./examples/sums"}}
+	if err := g.Check(); err != nil {
+		fmt.Println(err)
+		return
+	}
+	f, _, err := g.Run(context.Background())
+	if err != nil {
+		fmt.Println(err) // a *GoTestError holds what go test printed
+		return
+	}
+	for _, e := range f.Entries {
+		if !e.IsPaired() {
+			m := results.MeasurementOf(e, e.Runs[0], f)
+			fmt.Println(m.Name, m.Cycles, results.Usable(m.Result))
+		}
+	}
+}

@@ -1,0 +1,99 @@
+package results
+
+// The reports of comparisons measured in this process: cyclebench
+// compare -a A -b B (harness.Compare) and with sizes (harness.CompareCPE).
+
+import (
+	"fmt"
+
+	"github.com/cyclebench/cyclebench/harness"
+)
+
+// PairedReport is a harness.Comparison as cyclebench compare -a -b writes
+// it (-format json): each side as a measurement, the paired test, and
+// the verdict; an interrupted comparison without pairs has
+// VerdictNoTest.
+type PairedReport struct {
+	Header
+	A           ResultJSON `json:"a"`
+	B           ResultJSON `json:"b"`
+	Ratio       float64    `json:"ratio"`
+	BestRatio   float64    `json:"best_ratio"`
+	BestLo      float64    `json:"best_ratio_lo"`
+	BestHi      float64    `json:"best_ratio_hi"`
+	Lo          float64    `json:"ratio_lo"`
+	Hi          float64    `json:"ratio_hi"`
+	Confidence  float64    `json:"confidence"`
+	PValue      float64    `json:"p_value"`
+	Test        string     `json:"test"`
+	Exact       bool       `json:"exact"`
+	Pairs       int        `json:"pairs"`
+	Zeros       int        `json:"equal_pairs"`
+	Alpha       float64    `json:"alpha"`
+	NoiseBand   float64    `json:"noise_band"`
+	BandSource  string     `json:"noise_band_source"`
+	Quantum     float64    `json:"quantum_ticks_per_call"`
+	QuantumBand float64    `json:"quantum_band"`
+	DriftBand   float64    `json:"drift_band"`
+	Detectable  float64    `json:"detectable"`
+	Significant bool       `json:"significant"`
+	Verdict     string     `json:"verdict"`
+	Reason      string     `json:"reason"`
+	Paired      string     `json:"paired_verdict"` // the paired test's alone
+	Summary     string     `json:"summary"`
+	Repeat      int        `json:"repeat"`
+	Rounds      int        `json:"rounds"`
+	WallSeconds float64    `json:"wall_seconds"`
+	TicksA      []float64  `json:"pair_ticks_a"`
+	TicksB      []float64  `json:"pair_ticks_b"`
+}
+
+// NewPairedReport is comparison c under h, a and b its sides as
+// measurements.
+func NewPairedReport(h Header, c harness.Comparison, a, b Measurement) PairedReport {
+	s := c.Stats
+	j := PairedReport{Header: h, A: a.JSON(), B: b.JSON(), Ratio: s.Ratio, BestRatio: c.BestRatio, BestLo: c.BestLo, BestHi: c.BestHi,
+		Lo: s.Lo, Hi: s.Hi, Confidence: s.Confidence,
+		PValue: s.PValue, Test: s.Test, Exact: s.Exact, Pairs: s.N, Zeros: s.Zeros, Alpha: s.Alpha, NoiseBand: s.NoiseBand,
+		BandSource: s.BandSource, Quantum: s.Quantum, QuantumBand: s.QuantumBand, DriftBand: s.DriftBand, Detectable: s.Detectable,
+		Significant: c.Significant, Verdict: c.Verdict, Reason: c.Reason, Paired: s.Verdict, Summary: c.Sentence(),
+		Repeat: c.Repeat, Rounds: c.Rounds, WallSeconds: c.Wall.Seconds(),
+		TicksA: c.TicksA, TicksB: c.TicksB}
+	if s.N == 0 {
+		j.Verdict, j.Reason = VerdictNoTest, fmt.Sprintf("interrupted before %d pairs", harness.MinPairs)
+	}
+	return j
+}
+
+// SlopesReport is a harness.CPEComparison as cyclebench compare -a -b
+// -sizes writes it: both sweeps, and their slopes compared; VerdictNoTest
+// when the sweeps were not compared (interrupted).
+type SlopesReport struct {
+	Header
+	A           KernelJSON `json:"a"`
+	B           KernelJSON `json:"b"`
+	Unit        string     `json:"unit"`
+	Ratio       float64    `json:"ratio"`
+	Diff        float64    `json:"diff"`
+	DiffCI      float64    `json:"diff_ci95"`
+	DoF         float64    `json:"dof"`
+	PValue      float64    `json:"p_value"`
+	Significant bool       `json:"significant"`
+	Verdict     string     `json:"verdict"`
+}
+
+// NewSlopesReport is comparison c of sweeps a and b (either nil when it
+// has no points) under h; compared false when the slopes were not compared.
+func NewSlopesReport(h Header, a, b *Sweep, c harness.CPEComparison, compared bool) SlopesReport {
+	j := SlopesReport{Header: h, Unit: c.Unit, Verdict: VerdictNoTest}
+	if a != nil {
+		j.A = a.JSON()
+	}
+	if b != nil {
+		j.B = b.JSON()
+	}
+	if s := c.Slopes; compared {
+		j.Ratio, j.Diff, j.DiffCI, j.DoF, j.PValue, j.Significant, j.Verdict = s.Ratio, s.Diff, s.DiffCI, s.DoF, s.PValue, s.Significant, s.Verdict
+	}
+	return j
+}

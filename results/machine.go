@@ -1,0 +1,269 @@
+package results
+
+// The reports that describe the machine, as cyclebench info and calibrate
+// write them (-format json): a calibration, the CPUs and priorities the
+// process may use, the performance counters it may read. Counter figures
+// are in ticks.
+
+import (
+	"fmt"
+	"runtime"
+
+	"github.com/cyclebench/cyclebench/affinity"
+	"github.com/cyclebench/cyclebench/calibrate"
+	"github.com/cyclebench/cyclebench/perfevent"
+)
+
+// InfoReport describes the processor, the counter and its calibration,
+// and what the process may do ([NewInfoReport]).
+type InfoReport struct {
+	CPU          string `json:"cpu"`
+	Vendor       string `json:"vendor"`
+	Family       int    `json:"family"`
+	Model        int    `json:"model"`
+	Stepping     int    `json:"stepping"`
+	Hypervisor   string `json:"hypervisor"`
+	Virtual      bool   `json:"virtual"`
+	LogicalCPUs  int    `json:"logical_cpus"`
+	NominalHz    int64  `json:"nominal_hz"`
+	Counter      string `json:"counter"`
+	RDTSCP       bool   `json:"rdtscp"`
+	InvariantTSC bool   `json:"invariant_tsc"`
+
+	TSCHz       float64      `json:"tsc_hz"`
+	TSCHzMethod string       `json:"tsc_hz_method"`
+	TSCHzSource string       `json:"tsc_hz_source"`
+	TSCHzPPM    float64      `json:"tsc_hz_ppm"`
+	Calibration float64      `json:"tsc_hz_interval_seconds"`
+	CrossChecks []CrossCheck `json:"cross_checks"`
+
+	TSCStep          float64 `json:"tsc_step"`
+	TSCStepQuantized bool    `json:"tsc_step_quantized"`
+	TSCStepGCD       uint64  `json:"tsc_step_gcd"`
+	TSCStepMinDelta  uint64  `json:"tsc_step_min_delta"`
+
+	OverheadTicks          float64 `json:"overhead_ticks"`
+	OverheadTicksMedian    float64 `json:"overhead_ticks_median"`
+	OverheadAsmTicks       float64 `json:"overhead_asm_ticks"`
+	OverheadAsmTicksMedian float64 `json:"overhead_asm_ticks_median"`
+	OverheadPairs          int     `json:"overhead_pairs"`
+
+	// CoreCyclesPerTick is null when the ruler was refused (CoreRefused
+	// says why); CoreHz is the core clock the ADD chain implies, also then.
+	CoreCyclesPerTick *float64 `json:"core_cycles_per_tick"`
+	CoreHz            float64  `json:"core_hz"`
+	CoreChecked       bool     `json:"core_cycles_checked"`
+	CoreRefused       string   `json:"core_cycles_refused"`   // "" when there is a figure
+	CoreUnchecked     string   `json:"core_cycles_unchecked"` // "" when checked or refused
+	AddTicksPerOp     float64  `json:"add_ticks_per_op"`
+	ImulTicksPerOp    float64  `json:"imul_ticks_per_op"`
+	ImulAddRatio      float64  `json:"imul_add_ratio"`
+	ImulLatency       float64  `json:"imul_latency"`
+	CoreChainsExact   bool     `json:"core_chains_exact"`
+	// AddImmCyclesPerOp is the small-immediate ADD chain's cost in register
+	// ADDs (one cycle each); AddImmFolded whether that is folding.
+	AddImmCyclesPerOp float64 `json:"add_imm_cycles_per_op"`
+	AddImmFolded      bool    `json:"add_imm_folded"`
+	// Microarch is the CPU table's entry ("" when not in it).
+	Microarch       string  `json:"microarch"`
+	MicroarchImul   float64 `json:"microarch_imul_latency"`
+	MicroarchFolds  string  `json:"microarch_folds_add_imm"`
+	MicroarchSource string  `json:"microarch_source"`
+	// Emulated reports an emulated processor (qemu-user): the CPU table
+	// does not apply.
+	Emulated bool `json:"emulated"`
+
+	AllowedCPUs []int          `json:"allowed_cpus"`
+	PinnedCPU   int            `json:"pinned_cpu"`
+	Priority    PriorityReport `json:"priority"`
+	Events      []EventReport  `json:"events"`
+
+	Took      float64  `json:"took_seconds"`
+	GoVersion string   `json:"go_version"`
+	GOOS      string   `json:"goos"`
+	GOARCH    string   `json:"goarch"`
+	Warnings  []string `json:"warnings"`
+}
+
+// CrossCheck is one independent figure for the counter frequency.
+type CrossCheck struct {
+	Source  string  `json:"source"`
+	Hz      float64 `json:"hz"`
+	DiffPPM float64 `json:"diff_ppm"` // (hz − the measured figure) / the measured figure
+}
+
+// CrossChecksOf lists f's cross-checks, never nil (JSON shows []).
+func CrossChecksOf(f calibrate.Frequency) []CrossCheck {
+	cc := make([]CrossCheck, 0, len(f.CrossChecks))
+	for _, c := range f.CrossChecks {
+		cc = append(cc, CrossCheck{Source: c.Source, Hz: c.Hz, DiffPPM: c.DiffPPM})
+	}
+	return cc
+}
+
+// EventReport is what perfevent.Probe found for one performance-counter
+// event on this machine.
+type EventReport struct {
+	Event     string `json:"event"`
+	Available bool   `json:"available"`
+	Reason    string `json:"reason,omitempty"` // why not, when not available
+	RDPMC     bool   `json:"rdpmc"`            // readable from user space
+}
+
+// EventsOf reports the statuses perfevent.Probe returned, never nil.
+func EventsOf(st []perfevent.Status) []EventReport {
+	out := make([]EventReport, 0, len(st))
+	for _, s := range st {
+		e := EventReport{Event: s.Event.String(), Available: s.Available, RDPMC: s.RDPMC == nil}
+		if s.Err != nil {
+			e.Reason = s.Err.Error()
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// PriorityReport is what affinity.Probe found this process could obtain.
+type PriorityReport struct {
+	Pin      bool     `json:"pin"`
+	High     bool     `json:"high"`
+	Realtime bool     `json:"realtime"`
+	Notes    []string `json:"notes"`
+}
+
+// NewInfoReport lays out calibration c and what the process may do: the
+// CPUs allowed, the CPU the calibration was pinned to (-1: none) and the
+// priorities affinity.Probe found; on this platform (runtime's GOOS,
+// GOARCH and version), without events (see [EventsOf]). NaN figures of
+// the core-clock chains are 0.
+func NewInfoReport(c *calibrate.Calibration, allowed []int, pinnedCPU int, caps affinity.Capabilities) *InfoReport {
+	if c == nil {
+		c = &calibrate.Calibration{}
+	}
+	m := c.CPU.Microarch()
+	r := &InfoReport{
+		CPU: c.CPU.Brand, Vendor: c.CPU.Vendor, Family: c.CPU.Family, Model: c.CPU.Model, Stepping: c.CPU.Stepping,
+		Hypervisor: c.CPU.Hypervisor, Virtual: c.CPU.Virtual, LogicalCPUs: c.CPU.LogicalCPUs, NominalHz: c.CPU.NominalHz,
+		Counter: c.CPU.Counter, RDTSCP: c.CPU.RDTSCP, InvariantTSC: c.CPU.InvariantTSC,
+
+		TSCHz: c.Frequency.Hz, TSCHzMethod: c.Frequency.Method, TSCHzSource: c.Frequency.Source, TSCHzPPM: c.Frequency.PPM,
+		Calibration: c.Frequency.Duration.Seconds(), CrossChecks: CrossChecksOf(c.Frequency),
+
+		TSCStep: c.Step.Step, TSCStepQuantized: c.Step.Quantized, TSCStepGCD: c.Step.GCD, TSCStepMinDelta: c.Step.MinDelta,
+
+		OverheadTicks: c.Overhead.Min, OverheadTicksMedian: c.Overhead.Median, OverheadAsmTicks: c.Overhead.AsmMin,
+		OverheadAsmTicksMedian: c.Overhead.AsmMedian, OverheadPairs: c.Overhead.Pairs,
+
+		CoreHz: c.Core.CoreHz, CoreChecked: c.Core.Checked, AddTicksPerOp: finiteOr0(c.Core.AddTicksPerOp),
+		ImulTicksPerOp: finiteOr0(c.Core.ImulTicksPerOp), ImulAddRatio: finiteOr0(c.Core.ImulAddRatio), ImulLatency: c.Core.ImulLatency,
+		CoreChainsExact: c.Core.Exact, AddImmCyclesPerOp: finiteOr0(c.Core.Imm.CyclesPerOp), AddImmFolded: c.Core.Imm.Folded,
+		Microarch: m.Name, MicroarchImul: m.ImulLatency, MicroarchFolds: m.FoldsAddImm.String(), MicroarchSource: m.Source,
+		Emulated: c.CPU.Emulated != "",
+
+		AllowedCPUs: append([]int{}, allowed...), PinnedCPU: pinnedCPU,
+		Priority: PriorityReport{Pin: caps.Pin, High: caps.High, Realtime: caps.Realtime, Notes: append(make([]string, 0, len(caps.Notes)), caps.Notes...)},
+
+		Took: c.Took.Seconds(), GoVersion: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, Warnings: errorStrings(c.Warnings),
+	}
+	if cpt := c.Core.CyclesPerTick; cpt > 0 {
+		r.CoreCyclesPerTick = &cpt
+	}
+	switch {
+	case c.Core.Refused() && c.Core.Err != nil:
+		r.CoreRefused = c.Core.Err.Error()
+	case !c.Core.Checked && c.Core.Err != nil:
+		r.CoreUnchecked = c.Core.Err.Error()
+	}
+	return r
+}
+
+// AddImmText says whether the small-immediate ADD chain is folded on this
+// core, as measured, beside what the CPU table expects.
+func (r *InfoReport) AddImmText() string {
+	if r.AddImmCyclesPerOp <= 0 {
+		return "not measured"
+	}
+	measured := fmt.Sprintf("not folded: %.3f cycles per link", r.AddImmCyclesPerOp)
+	if r.AddImmFolded {
+		measured = fmt.Sprintf("folded at rename: %.3f cycles per link, %.1f× faster than a register ADD", r.AddImmCyclesPerOp, 1/r.AddImmCyclesPerOp)
+	}
+	switch {
+	case r.MicroarchFolds == calibrate.FoldUnknown.String():
+		return measured + " (the CPU table does not say)"
+	case (r.MicroarchFolds == calibrate.FoldYes.String()) == r.AddImmFolded:
+		return measured + " (as the CPU table says)"
+	default:
+		return measured + " (the CPU table says " + r.MicroarchFolds + ": measured otherwise)"
+	}
+}
+
+// CoreClockText describes a calibration's core-clock ruler in one line:
+// its figure and whether it was checked, or why there is none.
+func CoreClockText(c *calibrate.Calibration) string {
+	if c == nil {
+		return "unknown"
+	}
+	cc := c.Core
+	switch {
+	case cc.Refused() && cc.Err != nil:
+		return "none: " + cc.Err.Error()
+	case cc.Refused():
+		return "unknown"
+	case cc.Checked:
+		return fmt.Sprintf("%s (core clock ≈ %.3f GHz; checked by the IMUL chain)", sig(cc.CyclesPerTick, 5), cc.CoreHz/1e9)
+	}
+	return fmt.Sprintf("%s (core clock ≈ %.3f GHz; unchecked)", sig(cc.CyclesPerTick, 5), cc.CoreHz/1e9)
+}
+
+// CalibrateReport is a calibration of the counter frequency by one method
+// or more, as cyclebench calibrate writes it.
+type CalibrateReport struct {
+	Counter   string            `json:"counter"`
+	PinnedCPU int               `json:"pinned_cpu"`
+	Methods   []FrequencyReport `json:"methods"`
+	// SleepVsBracketPPM is (sleep − bracket) / bracket in ppm, when both
+	// methods ran ([CalibrateReport.Compare]).
+	SleepVsBracketPPM *float64 `json:"sleep_vs_bracket_ppm,omitempty"`
+	Warnings          []string `json:"warnings"`
+}
+
+// FrequencyReport is one calibrate.Frequency.
+type FrequencyReport struct {
+	Method      string       `json:"method"`
+	Hz          float64      `json:"hz"`
+	PPM         float64      `json:"ppm"`
+	Source      string       `json:"source"`
+	Seconds     float64      `json:"interval_seconds"`
+	Ticks       uint64       `json:"ticks"`
+	Brackets    *[2]uint64   `json:"bracket_ticks,omitempty"` // start and end widths, bracket only
+	CrossChecks []CrossCheck `json:"cross_checks"`
+}
+
+// FrequencyOf reports f, the bracket widths when it was measured by the
+// bracket method.
+func FrequencyOf(f calibrate.Frequency) FrequencyReport {
+	r := FrequencyReport{Method: f.Method, Hz: f.Hz, PPM: f.PPM, Source: f.Source, Seconds: f.Duration.Seconds(), Ticks: f.Ticks, CrossChecks: CrossChecksOf(f)}
+	if f.Method == calibrate.MethodBracket {
+		b := f.Brackets
+		r.Brackets = &b
+	}
+	return r
+}
+
+// Compare sets SleepVsBracketPPM when the report holds both a sleep and a
+// bracket figure (the first of each).
+func (r *CalibrateReport) Compare() {
+	var sleep, bracket float64
+	for _, m := range r.Methods {
+		switch {
+		case m.Method == calibrate.MethodSleep && sleep == 0:
+			sleep = m.Hz
+		case m.Method == calibrate.MethodBracket && bracket == 0:
+			bracket = m.Hz
+		}
+	}
+	if sleep > 0 && bracket > 0 {
+		d := (sleep - bracket) / bracket * 1e6
+		r.SleepVsBracketPPM = &d
+	}
+}

@@ -1,0 +1,103 @@
+package results_test
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cyclebench/cyclebench/affinity"
+	"github.com/cyclebench/cyclebench/calibrate"
+	"github.com/cyclebench/cyclebench/perfevent"
+	"github.com/cyclebench/cyclebench/results"
+	"github.com/cyclebench/cyclebench/tsc"
+)
+
+// zen4 is a calibration of an EPYC Zen 4 guest, as calibrate.Measure
+// leaves it.
+func zen4() *calibrate.Calibration {
+	return &calibrate.Calibration{
+		CPU: calibrate.CPU{Brand: "AMD EPYC 9R14", Vendor: "AuthenticAMD", Family: 25, Model: 17, Hypervisor: "KVMKVMKVM", Virtual: true,
+			LogicalCPUs: 2, Counter: "rdtsc", RDTSCP: true, InvariantTSC: true, GOARCH: "amd64"},
+		Frequency: calibrate.Frequency{Hz: 2596141819, PPM: 0.07, Method: calibrate.MethodBracket, Source: "monotonic clock", Duration: 100 * time.Millisecond,
+			Brackets:    [2]uint64{52, 52},
+			CrossChecks: []calibrate.CrossCheck{{Source: "kernel tsc_khz", Hz: 2596142000, DiffPPM: 0.07}}},
+		Step: tsc.StepInfo{Step: 26, Quantized: true, GCD: 26},
+		Core: calibrate.CoreClock{CyclesPerTick: 1.4, CoreHz: 3.63e9, Checked: true, AddTicksPerOp: 0.71, ImulTicksPerOp: math.NaN(),
+			Imm: calibrate.Folding{CyclesPerOp: 1.0, Folded: false}},
+		Took: 300 * time.Millisecond, Warnings: []error{errors.New("calibrate: running under a hypervisor")},
+	}
+}
+
+func TestNewInfoReport(t *testing.T) {
+	refused := zen4()
+	refused.Core = calibrate.CoreClock{CoreHz: 3.6e9, Err: errors.New("calibrate: the ADD chain did not converge")}
+	unchecked := zen4()
+	unchecked.Core.Checked, unchecked.Core.Err = false, errors.New("calibrate: no IMUL latency for this core")
+	caps := affinity.Capabilities{Pin: true, High: true, Notes: []string{"realtime: not permitted"}}
+	tests := []struct {
+		name                string
+		c                   *calibrate.Calibration
+		cpt                 bool // a core-cycles-per-tick figure
+		refused, unchecked  string
+		coreText, addImmTxt string
+	}{
+		{"checked", zen4(), true, "", "", "1.4 (core clock ≈ 3.630 GHz; checked by the IMUL chain)", "not folded: 1.000 cycles per link (as the CPU table says)"},
+		{"refused", refused, false, "the ADD chain did not converge", "", "none: calibrate: the ADD chain did not converge", "not measured"},
+		{"unchecked", unchecked, true, "", "no IMUL latency", "1.4 (core clock ≈ 3.630 GHz; unchecked)", "not folded"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := results.NewInfoReport(tt.c, []int{0, 1}, 1, caps)
+			if (r.CoreCyclesPerTick != nil) != tt.cpt || !strings.Contains(r.CoreRefused, tt.refused) || !strings.Contains(r.CoreUnchecked, tt.unchecked) {
+				t.Errorf("core %v, refused %q, unchecked %q", r.CoreCyclesPerTick, r.CoreRefused, r.CoreUnchecked)
+			}
+			if r.CPU != "AMD EPYC 9R14" || r.TSCHz != 2596141819 || len(r.CrossChecks) != 1 || r.PinnedCPU != 1 || len(r.AllowedCPUs) != 2 ||
+				!r.Priority.High || r.ImulTicksPerOp != 0 || r.Microarch != "Zen 4" || len(r.Warnings) != 1 {
+				t.Errorf("report %+v", r)
+			}
+			if got := results.CoreClockText(tt.c); got != tt.coreText {
+				t.Errorf("CoreClockText = %q, want %q", got, tt.coreText)
+			}
+			if got := r.AddImmText(); !strings.HasPrefix(got, tt.addImmTxt) {
+				t.Errorf("AddImmText = %q, want %q", got, tt.addImmTxt)
+			}
+		})
+	}
+	st := []perfevent.Status{{Event: perfevent.ContextSwitches, Available: true}, {Event: perfevent.Cycles, Err: errors.New("perfevent: no PMU"), RDPMC: errors.New("x")}}
+	if ev := results.EventsOf(st); len(ev) != 2 || !ev[0].Available || !ev[0].RDPMC || ev[1].Reason != "perfevent: no PMU" || ev[1].RDPMC {
+		t.Errorf("EventsOf = %+v", ev)
+	}
+}
+
+func TestCalibrateReport(t *testing.T) {
+	c := zen4()
+	sleep := calibrate.Frequency{Hz: 2596141819 * (1 + 250e-6), Method: calibrate.MethodSleep, Source: "sleep", Duration: 100 * time.Millisecond}
+	tests := []struct {
+		name    string
+		methods []calibrate.Frequency
+		ppm     float64 // 0: none
+	}{
+		{"bracket", []calibrate.Frequency{c.Frequency}, 0},
+		{"both", []calibrate.Frequency{c.Frequency, sleep}, 250},
+		{"sleep", []calibrate.Frequency{sleep}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var r results.CalibrateReport
+			for _, f := range tt.methods {
+				r.Methods = append(r.Methods, results.FrequencyOf(f))
+			}
+			r.Compare()
+			if (r.SleepVsBracketPPM != nil) != (tt.ppm != 0) || r.SleepVsBracketPPM != nil && math.Abs(*r.SleepVsBracketPPM-tt.ppm) > 1e-6 {
+				t.Errorf("SleepVsBracketPPM %v, want %v", r.SleepVsBracketPPM, tt.ppm)
+			}
+			for _, m := range r.Methods {
+				if (m.Brackets != nil) != (m.Method == calibrate.MethodBracket) || m.CrossChecks == nil || m.Seconds != 0.1 {
+					t.Errorf("method %+v", m)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,355 @@
+package results
+
+// The reports cyclebench writes (run, cpe, compare -format json and
+// bench) and this package reads: a Header and one Measurement per result,
+// in one place, so that what is written is what is read.
+
+import (
+	"errors"
+	"math"
+	"runtime"
+	"slices"
+	"strings"
+
+	"github.com/cyclebench/cyclebench/calibrate"
+	"github.com/cyclebench/cyclebench/harness"
+)
+
+// Measurement is one harness.Result as a report gives it: with the kernel
+// and size it measured, what its elements count and its output check;
+// measured in this process, or read back from a file or from go test
+// output ([MeasurementOf]).
+type Measurement struct {
+	harness.Result
+	// Kernel is the kernel's name without the size; N its size (0 when
+	// none).
+	Kernel string
+	N      int
+	// Unit is what Elements counts ("elements", "ops"); "" when unknown.
+	Unit string
+	// Check is "ok", or why the kernel's output check failed.
+	Check string
+	// Bench is the name in the Go benchmark format, without "Benchmark"
+	// ([BenchName]).
+	Bench string
+	// PerElement reports per-element figures that mean something
+	// (Elements > 0).
+	PerElement bool
+	// Read: read from a file or go test output, not measured here; then
+	// Samples, Repeat and Spread are unknown unless Samples > 0.
+	Read bool
+	// NoTicks: the run has no tick figures (go test without
+	// harness.Report).
+	NoTicks bool
+	// Other holds the other figures of its benchmark line (B/op,
+	// allocs/op, the user's own metrics).
+	Other []Value
+}
+
+// Usable reports whether r can be used: it converged, or its K best
+// samples agree within 2ε (it missed ε by less than ε).
+func Usable(r harness.Result) bool {
+	return r.Converged || r.Samples > 0 && r.Spread < 2*r.Config.Epsilon
+}
+
+// BenchName is a result's name in the Go benchmark format: a latency
+// figure carries the sub-benchmark key mode=latency, so benchstat keeps
+// the two modes apart and compares each with its own kind; a throughput
+// figure keeps the plain name results had before modes existed.
+func BenchName(name string, mode harness.Mode) string {
+	if mode == harness.Latency {
+		return name + "/mode=latency"
+	}
+	return name
+}
+
+// MeasurementOf turns run r of entry e of file f into a Measurement: its
+// figures as a harness.Result (per call and per element, the core-clock
+// ratio, convergence, the warnings it was logged with), marked Read.
+func MeasurementOf(e Entry, r Run, f File) Measurement {
+	res := harness.Result{Name: e.Name, Ticks: r.Ticks, Nanoseconds: r.NS, Cycles: r.Cycles, Converged: !r.NotConverged,
+		Samples: r.Samples, Repeat: r.Repeat, CyclesPerTick: r.CyclesPerTick, ReferenceConverged: true, Quantum: r.Quantum,
+		TicksPerSecond: f.Machine.CounterHz, Calls: int64(r.Iters), Elements: r.Elements, CyclesPerElement: r.CyclesPerElem, TicksPerElement: r.TicksPerElem, NsPerElement: r.NsPerElem}
+	res.Config.Epsilon = f.Settings.Epsilon
+	if r.NoCycles == HasCycles && res.CyclesPerTick == 0 {
+		// A go test line has cycles/op and ticks/op: their ratio is the
+		// core-clock ratio of the run's ruler (to go test's 4 digits).
+		res.CyclesPerTick = 1
+		if r.Ticks > 0 {
+			res.CyclesPerTick = r.Cycles / r.Ticks
+		}
+	}
+	if e.Mode == Latency {
+		res.Mode = harness.Latency
+	}
+	for _, w := range r.Warnings {
+		res.Warnings = append(res.Warnings, errors.New(w))
+		// harness: the cycles come from a ruler that did not converge ("~").
+		if strings.Contains(w, "the reference chain did not converge") {
+			res.ReferenceConverged = false
+		}
+	}
+	n := int(e.N)
+	if int64(n) != e.N {
+		n = 0
+	}
+	unit := e.Unit
+	if unit == "" && r.Elements > 0 {
+		unit = "elements" // per-element figures without a word for them: Config.Elements counts elements
+	}
+	check := r.Check
+	if check == "" {
+		check = "ok"
+	}
+	return Measurement{Result: res, Kernel: e.Kernel, N: n, Unit: unit, Check: check, Bench: BenchName(e.Name, res.Mode),
+		PerElement: r.Elements > 0, NoTicks: r.Ticks == 0, Other: r.Other, Read: true}
+}
+
+// Header is the context every report carries: the machine, the counter
+// and the measuring settings (the JSON header of run, cpe and compare
+// reports, the configuration lines of the benchmark format).
+type Header struct {
+	Command       string            `json:"command"`
+	CPU           string            `json:"cpu"`
+	Vendor        string            `json:"vendor"`
+	Family        int               `json:"family"` // CPUID family, model and stepping; 0 when unknown (arm64)
+	Model         int               `json:"model"`
+	Stepping      int               `json:"stepping"`
+	LogicalCPUs   int               `json:"logical_cpus"` // runtime.NumCPU
+	Hypervisor    string            `json:"hypervisor"`
+	Counter       string            `json:"counter"`
+	TSCHz         float64           `json:"tsc_hz"`
+	TSCHzSource   string            `json:"tsc_hz_source"`
+	TSCHzPPM      float64           `json:"tsc_hz_ppm"`
+	CyclesPerTick float64           `json:"core_cycles_per_tick"`
+	TSCStep       float64           `json:"tsc_step"`
+	K             int               `json:"k,omitempty"`   // K-best settings: absent for go test's results,
+	Epsilon       *float64          `json:"eps,omitempty"` // whose benchmarks set their own
+	MaxSamples    int               `json:"m,omitempty"`
+	GOOS          string            `json:"goos"`
+	GOARCH        string            `json:"goarch"`
+	GoVersion     string            `json:"go_version"`
+	Extra         map[string]string `json:"extra,omitempty"`
+	Warnings      []string          `json:"warnings"`
+	// Partial, when not "", says why the output holds less than was asked
+	// for (a signal stopped the command): a reader must not take it for a
+	// whole run.
+	Partial string `json:"partial,omitempty"`
+	// ModeUnknown: read from go test output, whose names do not say the
+	// mode a benchmark's harness.Config set.
+	ModeUnknown bool `json:"-"`
+}
+
+// NewHeader is the header of command's results measured here with the
+// calibration cal (nil: none) and the settings of cfg, on this platform
+// (runtime.GOOS, GOARCH and Version), with warnings.
+func NewHeader(command string, cal *calibrate.Calibration, cfg harness.Config, warnings []error) Header {
+	h := Header{
+		Command: command, GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, GoVersion: runtime.Version(),
+		K: cfg.K, Epsilon: &cfg.Epsilon, MaxSamples: cfg.MaxSamples,
+	}
+	if cal != nil {
+		h.SetMachine(cal.CPU)
+		h.SetCalibration(cal)
+	}
+	h.Warnings = errorStrings(warnings)
+	return h
+}
+
+// SetMachine fills the processor's description from cpu.
+func (h *Header) SetMachine(cpu calibrate.CPU) {
+	h.CPU, h.Vendor, h.Hypervisor, h.Counter = cpu.Brand, cpu.Vendor, cpu.Hypervisor, cpu.Counter
+	h.Family, h.Model, h.Stepping, h.LogicalCPUs = cpu.Family, cpu.Model, cpu.Stepping, cpu.LogicalCPUs
+}
+
+// SetCalibration fills the counter's figures from cal: its frequency with
+// source and uncertainty, the core-clock ratio, the step.
+func (h *Header) SetCalibration(cal *calibrate.Calibration) {
+	h.TSCHz, h.TSCHzPPM = cal.Frequency.Hz, cal.Frequency.PPM
+	h.TSCHzSource = cal.Frequency.Method + ": " + cal.Frequency.Source
+	h.CyclesPerTick, h.TSCStep = cal.Core.CyclesPerTick, cal.Step.Step
+}
+
+// Header is the header of command's results read from f: the machine and
+// settings it records (a go test file has the CPU and platform only), its
+// notes and warnings, and its packages as Extra["pkg"].
+func (f File) Header(command string) Header {
+	m := f.Machine
+	h := Header{Command: command, CPU: m.CPU, Vendor: m.Vendor, Hypervisor: m.Hypervisor, Counter: m.Counter,
+		TSCHz: m.CounterHz, TSCHzSource: m.CounterHzSource, TSCHzPPM: m.CounterHzPPM, CyclesPerTick: m.CyclesPerTick, TSCStep: m.CounterStep,
+		K: f.Settings.K, MaxSamples: f.Settings.MaxSamples,
+		GOOS: m.GOOS, GOARCH: m.GOARCH, GoVersion: m.GoVersion, Warnings: slices.Clone(f.Notes), ModeUnknown: f.Producer == ProducerGoTest}
+	if f.Settings.K > 0 {
+		eps := f.Settings.Epsilon
+		h.Epsilon = &eps
+	}
+	if h.Warnings == nil {
+		h.Warnings = []string{}
+	}
+	h.Warnings = append(h.Warnings, errorStrings(f.Warnings)...)
+	var pkgs []string
+	for _, e := range f.Entries {
+		if e.Pkg != "" && !slices.Contains(pkgs, e.Pkg) {
+			pkgs = append(pkgs, e.Pkg)
+		}
+	}
+	if len(pkgs) > 0 {
+		h.Extra = map[string]string{"pkg": strings.Join(pkgs, " ")}
+	}
+	return h
+}
+
+// HoistWarnings moves the warnings that every list holds (such as the
+// calibration's, which every result carries) into h.Warnings, so that
+// they are said once, and returns the lists without them and without
+// those h already has.
+func HoistWarnings(h *Header, lists [][]error) [][]error {
+	inHeader := map[string]bool{}
+	for _, s := range h.Warnings {
+		inHeader[s] = true
+	}
+	if len(lists) > 0 {
+		count := map[string]int{}
+		for _, l := range lists {
+			seen := map[string]bool{}
+			for _, w := range l {
+				if s := w.Error(); !seen[s] {
+					seen[s] = true
+					count[s]++
+				}
+			}
+		}
+		for _, w := range lists[0] {
+			if s := w.Error(); count[s] == len(lists) && !inHeader[s] {
+				h.Warnings = append(h.Warnings, s)
+				inHeader[s] = true
+			}
+		}
+	}
+	out := make([][]error, len(lists))
+	for i, l := range lists {
+		for _, w := range l {
+			if !inHeader[w.Error()] {
+				out[i] = append(out[i], w)
+			}
+		}
+	}
+	return out
+}
+
+// HoistMeasurementWarnings returns copies of h and ms with the warnings
+// every measurement carries moved into the header ([HoistWarnings]); ms
+// itself is not changed.
+func HoistMeasurementWarnings(h Header, ms []Measurement) (Header, []Measurement) {
+	h.Warnings = slices.Clone(h.Warnings)
+	ms = slices.Clone(ms)
+	lists := make([][]error, len(ms))
+	for i := range ms {
+		lists[i] = ms[i].Warnings
+	}
+	for i, l := range HoistWarnings(&h, lists) {
+		ms[i].Warnings = l
+	}
+	return h, ms
+}
+
+// ResultJSON is one result of a run report (-format json): "results[]",
+// and the points of a cpe report's kernels.
+type ResultJSON struct {
+	Name             string    `json:"name"`
+	Mode             string    `json:"mode"`
+	Kernel           string    `json:"kernel,omitempty"`
+	N                int       `json:"n,omitempty"`
+	Unit             string    `json:"unit,omitempty"`
+	Cycles           *float64  `json:"cycles"` // null when there is no cycle figure
+	CyclesChecked    bool      `json:"cycles_checked"`
+	Ticks            float64   `json:"ticks"`
+	Nanoseconds      float64   `json:"ns"`
+	Elements         float64   `json:"elements,omitempty"`
+	CyclesPerElement *float64  `json:"cycles_per_element,omitempty"`
+	TicksPerElement  float64   `json:"ticks_per_element,omitempty"`
+	NsPerElement     float64   `json:"ns_per_element,omitempty"`
+	Converged        bool      `json:"converged"`
+	Usable           bool      `json:"usable"`
+	Samples          int       `json:"samples"`
+	Discarded        int       `json:"discarded"`
+	Repeat           int       `json:"repeat"`
+	Best             []float64 `json:"best_ticks"`
+	Spread           float64   `json:"spread"`
+	OverheadTicks    float64   `json:"overhead_ticks"`
+	CyclesPerTick    float64   `json:"core_cycles_per_tick"`
+	RulerConverged   bool      `json:"ruler_converged"`
+	CyclesSource     string    `json:"cycles_source,omitempty"`
+
+	Disturbed      harness.Disturbances `json:"disturbed"`
+	Counters       []harness.Counter    `json:"counters,omitempty"`
+	QuantumTicks   float64              `json:"quantum_ticks,omitempty"`
+	TicksPerSecond float64              `json:"tsc_hz"`
+	CPU            int                  `json:"cpu"`
+	Priority       string               `json:"priority"`
+	WallSeconds    float64              `json:"wall_seconds"`
+	Check          string               `json:"check,omitempty"`
+	Warnings       []string             `json:"warnings"`
+}
+
+// RunReport is a run report: the header and the results.
+type RunReport struct {
+	Header
+	Results []ResultJSON `json:"results"`
+}
+
+// NewRunReport is the report of ms under h.
+func NewRunReport(h Header, ms []Measurement) RunReport {
+	rep := RunReport{Header: h, Results: []ResultJSON{}}
+	for _, m := range ms {
+		rep.Results = append(rep.Results, m.JSON())
+	}
+	return rep
+}
+
+// CyclesJSON is a cycle figure v of r for JSON: nil (null) when r has
+// none.
+func CyclesJSON(r harness.Result, v float64) *float64 {
+	if r.CyclesPerTick <= 0 && r.CyclesSource != harness.CyclesPMU {
+		return nil
+	}
+	return &v
+}
+
+// JSON is m as a report writes it; NaN and infinite figures are 0.
+func (m Measurement) JSON() ResultJSON {
+	j := ResultJSON{
+		Name: m.Name, Mode: m.Mode.String(), Kernel: m.Kernel, N: m.N, Unit: m.Unit,
+		Cycles: CyclesJSON(m.Result, m.Cycles), CyclesChecked: m.CyclesChecked, Ticks: m.Ticks, Nanoseconds: m.Nanoseconds,
+		Converged: m.Converged, Usable: Usable(m.Result), Samples: m.Samples, Discarded: m.Discarded, Repeat: m.Repeat,
+		Best: m.Best, Spread: finiteOr0(m.Spread), OverheadTicks: finiteOr0(m.OverheadTicks),
+		CyclesPerTick: m.CyclesPerTick, RulerConverged: m.ReferenceConverged, QuantumTicks: m.Quantum,
+		CyclesSource: m.CyclesSource, Disturbed: m.Disturbed, Counters: m.Counters,
+		TicksPerSecond: m.TicksPerSecond, CPU: m.CPU, Priority: m.Priority,
+		WallSeconds: m.Wall.Seconds(), Check: m.Check, Warnings: errorStrings(m.Warnings),
+	}
+	if j.Best == nil {
+		j.Best = []float64{}
+	}
+	if m.PerElement {
+		j.Elements, j.CyclesPerElement, j.TicksPerElement, j.NsPerElement = m.Elements, CyclesJSON(m.Result, m.CyclesPerElement), m.TicksPerElement, m.NsPerElement
+	}
+	return j
+}
+
+// finiteOr0 is v, or 0 when v is NaN or infinite (JSON has neither).
+func finiteOr0(v float64) float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0
+	}
+	return v
+}
+
+// errorStrings returns the messages of errs, never nil (so JSON shows []).
+func errorStrings(errs []error) []string {
+	s := make([]string, 0, len(errs))
+	for _, e := range errs {
+		s = append(s, e.Error())
+	}
+	return s
+}

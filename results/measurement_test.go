@@ -1,0 +1,144 @@
+package results_test
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/cyclebench/cyclebench/calibrate"
+	"github.com/cyclebench/cyclebench/harness"
+	"github.com/cyclebench/cyclebench/results"
+)
+
+// TestMeasurementRoundTrip: measurements written in the benchmark format
+// read back as the runs they were, and MeasurementOf makes the same
+// measurements of them again.
+func TestMeasurementRoundTrip(t *testing.T) {
+	cal := &calibrate.Calibration{CPU: calibrate.CPU{Brand: "Test CPU", Vendor: "AuthenticAMD", Family: 25, Model: 17, Counter: "rdtsc"},
+		Frequency: calibrate.Frequency{Hz: 2596141000, Method: "bracket", Source: "monotonic clock"}, Core: calibrate.CoreClock{CyclesPerTick: 1.4}}
+	h := results.NewHeader("run", cal, harness.DefaultConfig(), []error{errors.New("calibrate: running under a hypervisor")})
+	r := harness.Result{Name: "Sum/n=1000", Cycles: 1000, Ticks: 1000 / 1.4, Nanoseconds: 275, CyclesPerTick: 1.4, ReferenceConverged: true,
+		Converged: true, Samples: 40, Repeat: 10, Elements: 1000, Config: harness.DefaultConfig()}
+	r.CyclesPerElement, r.TicksPerElement, r.NsPerElement = r.Cycles/1000, r.Ticks/1000, r.Nanoseconds/1000
+	lat := r
+	lat.Mode, lat.Converged, lat.Spread = harness.Latency, false, 0.05
+	ms := []results.Measurement{
+		{Result: r, Kernel: "Sum", N: 1000, Unit: "elements", Check: "ok", Bench: results.BenchName(r.Name, r.Mode), PerElement: true},
+		{Result: lat, Kernel: "Sum", N: 1000, Unit: "elements", Check: "wrong sum", Bench: results.BenchName(lat.Name, lat.Mode), PerElement: true},
+	}
+	if units := unitsOf(ms[0].Values()); units != "ticks/op ns/op cycles/op ticks/elem ns/elem cycles/elem" {
+		t.Errorf("Values() in %s", units)
+	}
+	var b strings.Builder
+	if err := results.WriteBench(&b, h, ms); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{"cpu: Test CPU\n", "family: 25\n", "k: 3\n", "eps: 0.01\n", "BenchmarkSum/n=1000/mode=latency\t400\t",
+		"# not converged: Sum/n=1000 after 40 samples (spread 5%, unusable)", "# error: Sum/n=1000: output check failed: wrong sum", "# warning: calibrate: running under a hypervisor"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("bench output lacks %q:\n%s", want, out)
+		}
+	}
+	f, err := results.Parse("run.txt", strings.NewReader(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Entries) != 2 || f.Entries[1].Mode != results.Latency || f.Machine.CPU != "Test CPU" || f.Settings.K != 3 {
+		t.Fatalf("read back: %+v", f)
+	}
+	back := results.MeasurementOf(f.Entries[0], f.Entries[0].Runs[0], f)
+	if !back.Read || back.Kernel != "Sum" || back.N != 1000 || back.Bench != "Sum/n=1000" || !back.PerElement || back.NoTicks ||
+		math.Abs(back.Cycles-1000) > 1e-9 || math.Abs(back.CyclesPerTick-1.4) > 1e-3 || !back.Converged {
+		t.Errorf("MeasurementOf = %+v", back)
+	}
+	if l := results.MeasurementOf(f.Entries[1], f.Entries[1].Runs[0], f); l.Mode != harness.Latency || l.Converged || l.Check != "wrong sum" || l.Bench != "Sum/n=1000/mode=latency" {
+		t.Errorf("latency read back: mode %v, converged %v, check %q, bench %q", l.Mode, l.Converged, l.Check, l.Bench)
+	}
+	h2 := f.Header("run")
+	if h2.CPU != "Test CPU" || h2.K != 3 || h2.Epsilon == nil || *h2.Epsilon != 0.01 || h2.ModeUnknown {
+		t.Errorf("Header = %+v", h2)
+	}
+}
+
+func unitsOf(vs []results.Value) string {
+	var u []string
+	for _, v := range vs {
+		u = append(u, v.Unit)
+	}
+	return strings.Join(u, " ")
+}
+
+func TestUsable(t *testing.T) {
+	cfg := harness.DefaultConfig() // ε 0.01
+	tests := []struct {
+		converged bool
+		samples   int
+		spread    float64
+		want      bool
+	}{
+		{true, 100, 0.005, true},
+		{false, 100, 0.0106, true},
+		{false, 100, 0.025, false},
+		{false, 0, 0, false}, // nothing measured
+	}
+	for _, tt := range tests {
+		r := harness.Result{Converged: tt.converged, Samples: tt.samples, Spread: tt.spread, Config: cfg}
+		if got := results.Usable(r); got != tt.want {
+			t.Errorf("Usable(converged %v, %d samples, spread %v) = %v, want %v", tt.converged, tt.samples, tt.spread, got, tt.want)
+		}
+	}
+}
+
+// TestHoistWarnings: a warning every list has goes to the header once;
+// the lists keep only their own, and none the header already had.
+func TestHoistWarnings(t *testing.T) {
+	vm, own, old := errors.New("vm"), errors.New("own"), errors.New("old")
+	tests := []struct {
+		name   string
+		lists  [][]error
+		header []string
+		rest   [][]error
+	}{
+		{"common", [][]error{{vm, own}, {vm}}, []string{"old", "vm"}, [][]error{{own}, nil}},
+		{"none common", [][]error{{own}, {vm}}, []string{"old"}, [][]error{{own}, {vm}}},
+		{"already in the header", [][]error{{old, own}}, []string{"old", "own"}, [][]error{nil}},
+		{"no lists", nil, []string{"old"}, [][]error{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := results.Header{Warnings: []string{old.Error()}}
+			rest := results.HoistWarnings(&h, tt.lists)
+			if strings.Join(h.Warnings, ",") != strings.Join(tt.header, ",") || len(rest) != len(tt.rest) {
+				t.Fatalf("header %q, rest %v; want %q, %v", h.Warnings, rest, tt.header, tt.rest)
+			}
+			for i := range rest {
+				if len(rest[i]) != len(tt.rest[i]) {
+					t.Errorf("list %d: %v, want %v", i, rest[i], tt.rest[i])
+				}
+			}
+		})
+	}
+}
+
+func TestBenchConfig(t *testing.T) {
+	eps := 0.01
+	tests := []struct {
+		name string
+		h    results.Header
+		want string
+	}{
+		{"measured", results.Header{GOOS: "linux", CPU: "X", Family: 25, K: 3, Epsilon: &eps, MaxSamples: 1000, GoVersion: "go1.26"}, "goos=linux cpu=X family=25 k=3 eps=0.01 m=1000 go=go1.26"},
+		{"go test", results.Header{GOOS: "linux", CPU: "X", Extra: map[string]string{"pkg": "p"}}, "goos=linux cpu=X pkg=p"},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, kv := range tt.h.BenchConfig() {
+			got = append(got, kv[0]+"="+kv[1])
+		}
+		if strings.Join(got, " ") != tt.want {
+			t.Errorf("%s: %q, want %q", tt.name, strings.Join(got, " "), tt.want)
+		}
+	}
+}

@@ -1,0 +1,598 @@
+package results
+
+// CPE sweeps as reports give them: a sweep measured by the harness, or a
+// family of a file fitted the same way (every run a point, the disturbed
+// runs left out), with the texts and the JSON a report writes of it.
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/cyclebench/cyclebench/harness"
+	"github.com/cyclebench/cyclebench/plot"
+	"github.com/cyclebench/cyclebench/stats"
+)
+
+// Sweep is one kernel's CPE sweep as a report gives it: the harness's
+// result with what the report says of it besides.
+type Sweep struct {
+	harness.CPEResult
+	// Kernel is the kernel's name (CPEResult.Name labels the sweep, which
+	// may differ: "Sum1'" for the B side of an A/A comparison).
+	Kernel string
+	// Unit is what n counts ("elements", "ops").
+	Unit string
+	// NotCPE: the kernel's cost is not linear in n by design (a sort).
+	NotCPE bool
+	// Check is "ok", or the first failed output check ("n=800: ...").
+	Check string
+	// LeftOut marks the points the fit left out as disturbed runs, and
+	// LeftOutRule says by which rule; both empty for a measured sweep,
+	// whose points are one per size.
+	LeftOut     []bool
+	LeftOutRule string
+}
+
+// Fitted reports whether the sweep has a fit (at least harness.MinSizes
+// sizes).
+func (s *Sweep) Fitted() bool {
+	return s.Cycles.N > 0 || s.Ticks.N > 0 || s.Nanoseconds.N > 0
+}
+
+// SizeCount is the number of distinct sizes of the sweep.
+func (s *Sweep) SizeCount() int {
+	n := 0
+	for i, size := range s.Sizes {
+		if i == 0 || size != s.Sizes[i-1] {
+			n++
+		}
+	}
+	return n
+}
+
+// IsLeftOut reports whether point i was left out of the fit.
+func (s *Sweep) IsLeftOut(i int) bool { return i < len(s.LeftOut) && s.LeftOut[i] }
+
+// UnitFit is a fit with its unit: "cycles", "ticks" or "ns".
+type UnitFit struct {
+	Unit string
+	Fit  stats.Fit
+}
+
+// Fits lists the fits of the sweep: cycles (when measured), ticks (when
+// there are), ns.
+func (s *Sweep) Fits() []UnitFit {
+	var fs []UnitFit
+	if s.HasCycles {
+		fs = append(fs, UnitFit{"cycles", s.Cycles})
+	}
+	if !s.NoTicks {
+		fs = append(fs, UnitFit{"ticks", s.Ticks})
+	}
+	return append(fs, UnitFit{"ns", s.Nanoseconds})
+}
+
+// fitIn returns the fit in unit ("cycles", "ticks" or "ns").
+func (s *Sweep) fitIn(unit string) stats.Fit {
+	switch unit {
+	case "cycles":
+		return s.Cycles
+	case "ns":
+		return s.Nanoseconds
+	}
+	return s.Ticks
+}
+
+// LinearityText is the verdict line of the fit: "not linear in n:
+// curvature (...); the CPE is an average over the sizes, not a cost per
+// element", or "linear in n: no curvature (p = 0.4), ...".
+func (s *Sweep) LinearityText() string {
+	l := s.Linearity
+	text := l.Reason
+	if rest, ok := strings.CutPrefix(text, stats.LinearityLinear+": "); ok {
+		text = "linear in n: " + rest
+	}
+	switch {
+	case text == "":
+		text = "not tested: fewer than 3 sizes"
+	case l.Verdict == stats.LinearityNotLinear:
+		text += "; the CPE is an average over the sizes, not a cost per element"
+	}
+	if s.NotCPE {
+		text += " (this kernel's cost is not linear in n by design)"
+	}
+	return text
+}
+
+// GrowthText offers, for a cost that is not linear in n, the fits of
+// other growth laws, best first: "n² fits best: 1.2e+03 + 0.5·n² cycles
+// (residuals 0.4% rms, R² 0.99998); n log n: 12% rms; n: 30% rms"; ""
+// when there are none.
+func (s *Sweep) GrowthText() string {
+	fits := s.Linearity.Complexity
+	if len(fits) == 0 {
+		return ""
+	}
+	_, unit := s.Primary()
+	b := fits[0]
+	t := fmt.Sprintf("%s fits best: %s %s %s·%s %s (residuals %s rms, R² %s)", b.Growth, sig(b.Intercept, 4), map[bool]string{true: "−", false: "+"}[b.Coef < 0],
+		sig(math.Abs(b.Coef), 4), b.Growth, unit, pct(b.RMSRel, 2), sig(b.R2, 6))
+	for _, f := range fits[1:] {
+		t += fmt.Sprintf("; %s: %s rms", f.Growth, pct(f.RMSRel, 2))
+	}
+	return t + " (n in " + ElementWord(s.Unit) + "s)"
+}
+
+// NotLinearShort names the criteria the fit failed, for a plot's title:
+// "curvature, R² 0.942".
+func (s *Sweep) NotLinearShort() string {
+	l := s.Linearity
+	var why []string
+	if l.Curvature.Fails {
+		why = append(why, "curvature")
+	}
+	if l.Break.Fails {
+		why = append(why, "a break at n="+sig(l.Break.At, 6))
+	}
+	if l.Runs.Fails {
+		why = append(why, "residual signs in runs")
+	}
+	if l.R2 < l.MinR2 {
+		why = append(why, "R² "+sig(l.R2, 4))
+	}
+	return strings.Join(why, ", ")
+}
+
+// R2Text shows R² with enough nines to tell 0.99990 from 0.999999.
+func R2Text(r2 float64) string { return strconv.FormatFloat(r2, 'f', 7, 64) }
+
+// LeftOutText lists the runs the fit left out: "n = 3200: 6033, 5321
+// cycles (fastest of 6 runs 3219); disturbed: RULE"; "" when none.
+func (s *Sweep) LeftOutText() string {
+	_, unit := s.Primary()
+	var parts []string
+	for i := 0; i < len(s.Points); {
+		j := i
+		var vals, all []float64
+		for ; j < len(s.Points) && s.Sizes[j] == s.Sizes[i]; j++ {
+			y := s.Points[j].In(unit)
+			all = append(all, y)
+			if s.IsLeftOut(j) {
+				vals = append(vals, y)
+			}
+		}
+		if len(vals) > 0 {
+			vs := make([]string, len(vals))
+			for k, v := range vals {
+				vs[k] = sig(v, 4)
+			}
+			parts = append(parts, fmt.Sprintf("n = %d: %s %s (fastest of %d runs %s)", s.Sizes[i], strings.Join(vs, ", "), unit, len(all), sig(slices.Min(all), 4)))
+		}
+		i = j
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return strings.Join(parts, "; ") + "; disturbed: " + s.LeftOutRule
+}
+
+// FitComments are the linearity verdict and the fits as "#" lines of the
+// benchmark format, which benchfmt readers skip and [Parse] reads.
+func (s *Sweep) FitComments() []string {
+	if !s.Fitted() {
+		return []string{fmt.Sprintf("# cpe %s: too few sizes for a fit", s.Name)}
+	}
+	out := []string{fmt.Sprintf("# cpe %s: %s", s.Name, s.LinearityText())}
+	if l := s.LeftOutText(); l != "" {
+		out = append(out, fmt.Sprintf("# cpe %s: left out of the fit: %s", s.Name, l))
+	}
+	for _, f := range s.Fits() {
+		out = append(out, fmt.Sprintf("# cpe %s: %s ± %s %s/%s (95%%), intercept %s ± %s %s, R² %s, outlier sizes %v",
+			s.Name, sig(f.Fit.Slope, 5), sig(f.Fit.SlopeCI, 2), f.Unit, ElementWord(s.Unit), sig(f.Fit.Intercept, 4), sig(f.Fit.InterceptCI, 2), f.Unit, R2Text(f.Fit.R2), s.SizesOf(f.Fit.Outliers)))
+	}
+	return out
+}
+
+// Measurements are the sweep's points as measurements, one per point.
+func (s *Sweep) Measurements() []Measurement {
+	ms := make([]Measurement, len(s.Points))
+	for i, p := range s.Points {
+		ms[i] = Measurement{Result: p, Kernel: s.Kernel, N: s.Sizes[i], Unit: s.Unit, Check: s.Check, Bench: BenchName(p.Name, p.Mode), PerElement: p.Elements > 0, NoTicks: s.NoTicks}
+	}
+	return ms
+}
+
+// LinearityJSON is a fit's linearity verdict in a cpe report.
+type LinearityJSON struct {
+	Verdict    string  `json:"verdict"`
+	Linear     bool    `json:"linear"`
+	Reason     string  `json:"reason"`
+	R2         float64 `json:"r2"`
+	CurvatureP float64 `json:"curvature_p"`
+	BreakP     float64 `json:"break_p"`
+	BreakAt    float64 `json:"break_at,omitempty"`
+	RunsP      float64 `json:"runs_p"`
+	// MaxDeviation is the largest departure from the line a test found,
+	// relative to the line, and MinChange the practical threshold it was
+	// held to (ε).
+	MaxDeviation float64 `json:"max_deviation"`
+	MinChange    float64 `json:"practical_threshold"`
+	// Growth, when the cost is not linear, holds the fits of cost =
+	// intercept + coef·f(n) for f = n, n log n, n², best first.
+	Growth []stats.ComplexityFit `json:"growth,omitempty"`
+}
+
+// KernelJSON is one kernel of a cpe report (-format json): "kernels[]".
+type KernelJSON struct {
+	Name          string        `json:"name"`
+	Unit          string        `json:"unit"`
+	Linearity     LinearityJSON `json:"linearity"`
+	Sizes         []int         `json:"sizes"`
+	CyclesPerTick float64       `json:"core_cycles_per_tick"`
+	Fits          []FitJSON     `json:"fits"`
+	Points        []ResultJSON  `json:"points"`
+	Check         string        `json:"check"`
+	Warnings      []string      `json:"warnings"`
+	// LeftOut lists the points (by index) the fit left out as disturbed
+	// runs, and LeftOutRule the rule; absent for a measured sweep.
+	LeftOut     []int  `json:"left_out,omitempty"`
+	LeftOutRule string `json:"left_out_rule,omitempty"`
+}
+
+// CPEReport is a cpe report: the header and the kernels.
+type CPEReport struct {
+	Header
+	Kernels []KernelJSON `json:"kernels"`
+}
+
+// JSON is the sweep as a cpe report writes it.
+func (s *Sweep) JSON() KernelJSON {
+	l := s.Linearity
+	verdict := l.Verdict
+	if verdict == "" {
+		verdict = stats.LinearityUnchecked
+	}
+	k := KernelJSON{Name: s.Name, Unit: s.Unit, Sizes: s.Sizes, CyclesPerTick: s.CyclesPerTick,
+		Linearity: LinearityJSON{Verdict: verdict, Linear: l.Linear, Reason: s.LinearityText(), R2: l.R2,
+			CurvatureP: l.Curvature.PValue, BreakP: l.Break.PValue, BreakAt: l.Break.At, RunsP: l.Runs.PValue,
+			MaxDeviation: max(l.Curvature.MaxRel, l.Break.MaxRel, l.MaxRel), MinChange: l.MinChange, Growth: l.Complexity},
+		Fits: []FitJSON{}, Points: []ResultJSON{}, Check: s.Check, Warnings: errorStrings(s.Warnings)}
+	if k.Sizes == nil {
+		k.Sizes = []int{}
+	}
+	for i := range s.Points {
+		if s.IsLeftOut(i) {
+			k.LeftOut = append(k.LeftOut, i)
+		}
+	}
+	if len(k.LeftOut) > 0 {
+		k.LeftOutRule = s.LeftOutRule
+	}
+	if s.Fitted() {
+		for _, f := range s.Fits() {
+			k.Fits = append(k.Fits, NewFitJSON(f.Unit, f.Fit, s.SizesOf(f.Fit.Outliers)))
+		}
+	}
+	for _, m := range s.Measurements() {
+		k.Points = append(k.Points, m.JSON())
+	}
+	return k
+}
+
+// NewCPEReport is the report of sweeps ss under h.
+func NewCPEReport(h Header, ss []*Sweep) CPEReport {
+	rep := CPEReport{Header: h, Kernels: []KernelJSON{}}
+	for _, s := range ss {
+		rep.Kernels = append(rep.Kernels, s.JSON())
+	}
+	return rep
+}
+
+// PlotSweeps describes the picture of sweeps measured on cpu for package
+// plot: cost per call against n in cycles when every sweep has them (else
+// in ticks, else in ns), each fit with its confidence band, the K-th best
+// sample of each size as an error bar, the sizes that did not converge
+// and the runs a fit left out hollow, the kernels whose cost is not
+// linear in n marked so; log axes for log-spaced sizes. ss may not be
+// empty.
+func PlotSweeps(ss []*Sweep, cpu string, logAxes bool) ([]plot.CPESeries, plot.Options, error) {
+	if len(ss) == 0 {
+		return nil, plot.Options{}, fmt.Errorf("%w: PlotSweeps needs at least one sweep", ErrBadInput)
+	}
+	unit := "cycles"
+	for _, s := range ss {
+		switch {
+		case s.NoTicks && !s.HasCycles:
+			unit = "ns"
+		case !s.HasCycles && unit == "cycles":
+			unit = "ticks"
+		}
+	}
+	var series []plot.CPESeries
+	for _, s := range ss {
+		if len(s.Points) > 0 {
+			series = append(series, s.plotSeries(unit))
+		}
+	}
+	opt := plot.Options{}
+	if logAxes {
+		opt.XScale = plot.ScaleLog
+	}
+	if cpu == "" {
+		cpu = "-"
+	}
+	elem := ElementWord(ss[0].Unit)
+	if s := ss[0]; len(ss) == 1 && s.Fitted() && s.Linearity.Linear {
+		f := s.fitIn(unit)
+		opt.Title = fmt.Sprintf("%s on %s: CPE %s ± %s %s/%s (95%% CI)", s.Name, cpu, sig(f.Slope, 4), sig(f.SlopeCI, 2), unit, elem)
+	} else {
+		opt.Title = fmt.Sprintf("CPE on %s (%s per %s, 95%% CI)", cpu, unit, elem)
+	}
+	return series, opt, nil
+}
+
+// plotSeries is the sweep as a plot series in unit.
+func (s *Sweep) plotSeries(unit string) plot.CPESeries {
+	f := s.fitIn(unit)
+	ks := plot.CPESeries{Name: s.Name, Unit: unit, ElementUnit: ElementWord(s.Unit)}
+	outlier := map[int]bool{}
+	for _, i := range f.Outliers {
+		outlier[i] = true
+	}
+	var xsum float64
+	used := 0
+	for i, pt := range s.Points {
+		y := pt.In(unit)
+		cp := plot.CPEPoint{N: float64(s.Sizes[i]), Elements: pt.Elements, Y: y, NotConverged: !pt.Converged, Outlier: outlier[i], LeftOut: s.IsLeftOut(i)}
+		// The K-th best sample, per call in the same unit: how far the K
+		// samples that agreed spread above the best.
+		if k := len(pt.Best); k > 0 && pt.Repeat > 0 && pt.Ticks > 0 {
+			hi := (pt.Best[k-1] - pt.OverheadTicks) / float64(pt.Repeat) * (y / pt.Ticks)
+			if hi >= y {
+				cp.YLo, cp.YHi = y, hi
+			}
+		}
+		ks.Points = append(ks.Points, cp)
+		if !cp.LeftOut {
+			xsum += pt.Elements
+			used++
+		}
+	}
+	if s.Fitted() && used > 0 {
+		ks.Fit = &plot.Line{Intercept: f.Intercept, Slope: f.Slope, SlopeCI: f.SlopeCI, InterceptCI: f.InterceptCI,
+			SlopeSE: f.SlopeSE, InterceptSE: f.InterceptSE, XMean: xsum / float64(used), R2: f.R2}
+		switch {
+		case s.Linearity.Verdict == stats.LinearityNotLinear:
+			ks.Fit.NotLinear = s.NotLinearShort()
+		case s.NotCPE:
+			ks.Fit.NotLinear = "not a CPE kernel"
+		}
+	}
+	return ks
+}
+
+// DisturbedShare is how much slower than the fastest run of its size a
+// run of a file may be and stay in a fit ([Disturbed]): runs of a K-best
+// figure agree within ε (1%) run to run; a busy machine moves them by
+// tens of percent.
+const DisturbedShare = 0.05
+
+// DisturbedRule is the rule of [Disturbed] in words, for a report.
+var DisturbedRule = fmt.Sprintf("runs more than %g%% slower than the fastest run of their size", DisturbedShare*100)
+
+// Disturbed returns, for the runs ys of one size (costs per call), which
+// are disturbed: more than DisturbedShare slower than the fastest. The
+// rule is one-sided because other work on the machine only ever adds
+// time (a K-best measurement taken while another job held the core
+// agrees on a slow figure); it keeps working with two runs of a size and
+// when half the runs of a size are slow, where a median-based rule would
+// keep the slow ones and leave out the right one. Within the share, runs
+// stay in the fit, and their spread is in its interval.
+func Disturbed(ys []float64) []bool {
+	out := make([]bool, len(ys))
+	if len(ys) < 2 {
+		return out
+	}
+	fastest := slices.Min(ys)
+	for i, y := range ys {
+		out[i] = y > fastest*(1+DisturbedShare)
+	}
+	return out
+}
+
+// Resolution is the resolution a value y of f was written with: go test
+// prints whole numbers from 999.95 up and 4 significant digits below
+// (testing's prettyPrint), cyclebench's benchmark format 6 significant
+// digits; JSON has them all (0).
+func (f File) Resolution(y float64) float64 {
+	y = math.Abs(y)
+	switch {
+	case f.Format != FormatBench || y == 0:
+		return 0
+	case f.Producer == ProducerCyclebench:
+		return math.Pow(10, math.Floor(math.Log10(y))-5)
+	case y >= 999.95:
+		return 1
+	}
+	return math.Pow(10, math.Floor(math.Log10(y/0.99995))-3)
+}
+
+// FitFamily fits family fam of file f as a measured sweep is fitted, as
+// sweep name: every run a point, the [Disturbed] runs of each size left
+// out (unless allRuns), in cycles (when every run has them), ticks (when
+// the runs have them) and ns, with the same outlier rule and linearity
+// test (harness.CPEResult.Fit), to the resolution the file's figures were
+// written with. A family with fewer than harness.MinSizes sizes gets its
+// points and no fit.
+func FitFamily(fam Family, f File, name string, allRuns bool) *Sweep {
+	unit := fam.Unit
+	if unit == "" {
+		unit = "elements"
+	}
+	s := &Sweep{Kernel: name, Unit: unit, Check: "ok", LeftOutRule: DisturbedRule}
+	s.Name = name
+	hasCycles, hasTicks := true, true
+	var xs, cpts []float64
+	var notConv []string
+	for _, p := range fam.Points {
+		e := Entry{Name: p.Name, Kernel: fam.Name, Pkg: fam.Pkg, SizeKey: fam.SizeKey, N: p.N, Mode: fam.Mode, Unit: fam.Unit}
+		for _, run := range p.Runs {
+			res := MeasurementOf(e, run, f).Result
+			x := run.Elements
+			if x <= 0 {
+				x = float64(p.N)
+			}
+			res.Elements = x
+			if run.Elements <= 0 { // per-element figures from the size
+				res.NsPerElement, res.TicksPerElement, res.CyclesPerElement = res.Nanoseconds/x, res.Ticks/x, res.Cycles/x
+			}
+			s.Sizes = append(s.Sizes, int(p.N))
+			s.Points = append(s.Points, res)
+			xs = append(xs, x)
+			hasCycles = hasCycles && run.NoCycles == HasCycles
+			hasTicks = hasTicks && run.Ticks > 0
+			if res.CyclesPerTick > 0 {
+				cpts = append(cpts, res.CyclesPerTick)
+			}
+			if run.NotConverged {
+				notConv = append(notConv, strconv.FormatInt(p.N, 10))
+			}
+			if run.Check != "" && run.Check != "ok" && s.Check == "ok" {
+				s.Check = fmt.Sprintf("n=%d: %s", p.N, run.Check)
+			}
+		}
+	}
+	s.HasCycles, s.NoTicks = hasCycles, !hasTicks
+	if len(cpts) > 0 {
+		s.CyclesPerTick = stats.Median(cpts)
+	}
+	if !hasCycles {
+		for i := range s.Points {
+			s.Points[i].CyclesPerTick = 0
+		}
+	}
+	if len(notConv) > 0 {
+		s.Warnings = append(s.Warnings, fmt.Errorf("%s: %d of %d runs did not converge (n = %s)", name, len(notConv), len(s.Points), strings.Join(slices.Compact(notConv), ", ")))
+	}
+	_, punit := s.Primary()
+	s.LeftOut = make([]bool, len(s.Points))
+	for i := 0; i < len(s.Points) && !allRuns; {
+		j := i
+		var ys []float64
+		for ; j < len(s.Points) && s.Sizes[j] == s.Sizes[i]; j++ {
+			ys = append(ys, s.Points[j].In(punit))
+		}
+		copy(s.LeftOut[i:j], Disturbed(ys))
+		i = j
+	}
+	if s.SizeCount() < harness.MinSizes {
+		return s
+	}
+	eps := f.Settings.Epsilon
+	if eps == 0 {
+		eps = harness.DefaultConfig().Epsilon
+	}
+	o := harness.FitOptions{Step: f.Machine.CounterStep, Hz: f.Machine.CounterHz, Epsilon: eps, LeftOut: s.LeftOut, Resolution: f.Resolution}
+	if err := s.Fit(xs, o); err != nil {
+		s.Warnings = append(s.Warnings, err)
+	}
+	return s
+}
+
+// Entries turns the family back into entries, one per size ([Families]
+// makes the family of them again).
+func (fam Family) Entries() []Entry {
+	var es []Entry
+	for _, p := range fam.Points {
+		es = append(es, Entry{Name: p.Name, Pkg: fam.Pkg, Kernel: fam.Name, SizeKey: fam.SizeKey, N: p.N, Mode: fam.Mode, Unit: fam.Unit, Runs: p.Runs})
+	}
+	return es
+}
+
+// FitFiles fits every family of files ([Families]) whose name filter
+// matches (nil: every family) with [FitFamily]; the families of several
+// files pool their runs (files of one machine, measured apart). Families
+// with fewer than harness.MinSizes sizes are kept, without a fit, and
+// named in a note, as are the benchmarks without a size; none with
+// enough sizes is an error wrapping [ErrNoSweep]; files measured on other
+// CPUs than the first are named in a note too. The names carry the
+// package when the files hold several, and /mode=latency for latency
+// families.
+func FitFiles(files []File, filter *regexp.Regexp, allRuns bool) ([]*Sweep, []string, error) {
+	if len(files) == 0 {
+		return nil, nil, fmt.Errorf("%w: FitFiles needs at least one file", ErrBadInput)
+	}
+	type source struct {
+		fam  Family
+		file File
+	}
+	var fams []source
+	var unsized []string
+	pkgs := map[string]bool{}
+	for _, f := range files {
+		for _, e := range f.Entries {
+			if e.SizeKey == "" && !slices.Contains(unsized, e.Name) {
+				unsized = append(unsized, e.Name)
+			}
+		}
+		for _, fam := range Families(f.Entries) {
+			if filter != nil && !filter.MatchString(fam.Name) {
+				continue
+			}
+			pkgs[fam.Pkg] = true
+			if i := slices.IndexFunc(fams, func(s source) bool {
+				return s.fam.Name == fam.Name && s.fam.Pkg == fam.Pkg && s.fam.Mode == fam.Mode && s.fam.SizeKey == fam.SizeKey
+			}); i >= 0 {
+				fams[i].fam = Families(append(fams[i].fam.Entries(), fam.Entries()...))[0]
+				continue
+			}
+			fams = append(fams, source{fam, f})
+		}
+	}
+	var notes []string
+	for _, f := range files[1:] {
+		if f.Machine.CPU != files[0].Machine.CPU {
+			notes = append(notes, fmt.Sprintf("%s was measured on %q, %s on %q: families of both are fitted together", files[0].Path, files[0].Machine.CPU, f.Path, f.Machine.CPU))
+		}
+	}
+	if len(unsized) > 0 {
+		notes = append(notes, fmt.Sprintf("left out %s: no size part in the name (Name/n=SIZE, size=, len=, elements=), so no family to fit", listSome(unsized, 5)))
+	}
+	var swept []*Sweep
+	var few []string
+	for _, src := range fams {
+		name := src.fam.Name
+		if len(pkgs) > 1 && src.fam.Pkg != "" {
+			name = src.fam.Pkg + "." + name
+		}
+		if src.fam.Mode == Latency {
+			name += "/mode=latency"
+		}
+		if n := len(src.fam.Points); n < harness.MinSizes {
+			few = append(few, fmt.Sprintf("%s (%d %s)", name, n, map[bool]string{true: "size", false: "sizes"}[n == 1]))
+		}
+		swept = append(swept, FitFamily(src.fam, src.file, name, allRuns))
+	}
+	if len(few) > 0 {
+		notes = append(notes, fmt.Sprintf("no fit for %s: a fit needs %d sizes or more", strings.Join(few, ", "), harness.MinSizes))
+	}
+	if len(few) == len(swept) {
+		var names []string
+		for _, f := range files {
+			names = append(names, f.Path)
+		}
+		what := "no family of sub-benchmarks Name/n=SIZE"
+		if filter != nil && filter.String() != "." {
+			what += fmt.Sprintf(" matching -bench %q", filter)
+		}
+		if len(few) > 0 {
+			what = "no family with " + strconv.Itoa(harness.MinSizes) + " sizes or more: " + strings.Join(few, ", ")
+		}
+		return nil, nil, fmt.Errorf("%w: %s: %s (a fit needs sub-benchmarks Name/n=SIZE at %d sizes or more, such as harness.ReportSweep writes)", ErrNoSweep, strings.Join(names, ", "), what, harness.MinSizes)
+	}
+	return swept, notes, nil
+}
