@@ -43,9 +43,14 @@ type PairedReport struct {
 	Summary     string     `json:"summary"`
 	Repeat      int        `json:"repeat"`
 	Rounds      int        `json:"rounds"`
-	WallSeconds float64    `json:"wall_seconds"`
-	TicksA      []float64  `json:"pair_ticks_a"`
-	TicksB      []float64  `json:"pair_ticks_b"`
+	// Blocks are the ratios of the separate measurements the pairs were
+	// taken in, BlockLo and BlockHi the interval their spread gives.
+	Blocks      []float64 `json:"block_ratios"`
+	BlockLo     float64   `json:"block_ratio_lo"`
+	BlockHi     float64   `json:"block_ratio_hi"`
+	WallSeconds float64   `json:"wall_seconds"`
+	TicksA      []float64 `json:"pair_ticks_a"`
+	TicksB      []float64 `json:"pair_ticks_b"`
 }
 
 // NewPairedReport is comparison c under h, a and b its sides as
@@ -58,6 +63,7 @@ func NewPairedReport(h Header, c harness.Comparison, a, b Measurement) PairedRep
 		BandSource: s.BandSource, Quantum: s.Quantum, QuantumBand: s.QuantumBand, DriftBand: s.DriftBand, Detectable: s.Detectable,
 		Significant: c.Significant, Verdict: c.Verdict, Reason: c.Reason, Paired: s.Verdict, Summary: c.Sentence(),
 		Repeat: c.Repeat, Rounds: c.Rounds, WallSeconds: c.Wall.Seconds(),
+		Blocks: append([]float64{}, s.Blocks...), BlockLo: s.BlockLo, BlockHi: s.BlockHi,
 		TicksA: c.TicksA, TicksB: c.TicksB}
 	if s.N == 0 {
 		j.Verdict, j.Reason = VerdictNoTest, fmt.Sprintf("interrupted before %d pairs", harness.MinPairs)
