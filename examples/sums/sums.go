@@ -3,8 +3,7 @@
 // so at best one element per core cycle), and with four, whose four chains
 // run side by side. It is the example module of cyclebench's go test
 // workflow: its benchmarks sweep both sums over sizes and compare them
-// (see bench_test.go, and the section "Use it from go test" of the
-// cyclebench README).
+// (see bench_test.go, and cyclebench's guide docs/go-test.md).
 package sums
 
 // Sum1 returns the sum of s (wrapping on overflow) with one accumulator.
