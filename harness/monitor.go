@@ -20,11 +20,8 @@ import (
 // several causes counts under the first of the order below). They are
 // included in Result.Discarded.
 type Disturbances struct {
-	// Monitored reports whether the software events were read; when
-	// false, only RDTSCP's CPU number (Migrations) was checked. The group
-	// opens while the first rounds run (opening can take 5-16 ms when no
-	// perf event was open in the last second), so the first samples of a
-	// process's first measurement, or a whole short one, may not be.
+	// Monitored reports whether the software events could be read; when
+	// false, only RDTSCP's CPU number (Migrations) was checked.
 	Monitored bool `json:"monitored"`
 	// ContextSwitches: the thread left its CPU during the sample. Only
 	// while that is the exception: when more than half of the samples
