@@ -201,7 +201,6 @@ type engine struct {
 	step, hz float64
 	sampler  func(f func(), r int, cpu int, checkCPU bool) (uint64, bool)
 	mon      *monitor
-	monc     <-chan *monitor // the monitor being opened; nil once adopted
 	commonR  bool
 	targets  []*target
 	overs    map[int]*stream // the empty loop, by R
@@ -235,24 +234,18 @@ func measureInstances(cfg Config, insts []Instance, commonR bool, extra func(*en
 		return nil, false, err
 	}
 	abandoned, err = pinned.Run(pinned.Options{CPU: cfg.CPU, Priority: cfg.priority(), RTTimeLimit: cfg.RTTimeLimit, KeepGC: cfg.KeepGC}, func(th *pinned.Thread) error {
-		// The counters count this thread; they are opened on another
-		// goroutine, beside the calibration, the warm-up and, for the
-		// software events, the first rounds: a perf_event_open waits for an
-		// RCU grace period when no perf event was open in the last second
-		// (5-16 ms on a KVM guest), longer than a whole first measurement.
+		// The counters count this thread; they are opened beside the
+		// calibration and the warm-up (a process's first perf_event_open
+		// can take 15 ms).
 		monc := make(chan *monitor, 1)
 		tid := affinity.ThreadID()
 		go func() { monc <- newMonitor(cfg, tid) }()
-		adopted := false
+		var mon *monitor
 		defer func() {
-			if e != nil && adopted {
-				e.mon.close()
-				return
+			if mon == nil { // no engine (an error or a panic): wait for the groups to close them
+				mon = <-monc
 			}
-			// Not adopted (no engine, an error, a panic, or a
-			// measurement that ended first): close the groups once they
-			// are open, without waiting for them here.
-			go func() { (<-monc).close() }()
+			mon.close()
 		}()
 		cal := cfg.Calibration
 		if cal == nil {
@@ -263,18 +256,13 @@ func measureInstances(cfg Config, insts []Instance, commonR bool, extra func(*en
 		}
 		var err error
 		e, err = newEngine(cfg, cal, th, insts, commonR)
+		mon = <-monc
 		if err != nil {
 			e = nil
 			return err
 		}
-		e.mon = &monitor{} // nothing counted until the groups are open
-		if len(cfg.Events) > 0 {
-			// Counts asked for: every sample must have them.
-			e.adopt(<-monc)
-		} else {
-			e.monc = monc
-		}
-		defer func() { adopted = e.monc == nil }()
+		e.mon = mon
+		e.warnings = append(e.warnings, mon.warnings...)
 		return e.run(extra, progress)
 	})
 	if abandoned {
@@ -582,7 +570,6 @@ func (e *engine) run(extra func(*engine) bool, progress func(*engine) (int, int)
 		if why != "" {
 			break
 		}
-		e.pollMonitor()
 		slots = e.plan(slots[:0])
 		for _, s := range slots {
 			e.do(s)
@@ -629,26 +616,6 @@ func (e *engine) confirmFrequency() {
 	}
 	e.cal, e.hz = c, c.Frequency.Hz
 	e.warnings = append(e.warnings, c.Frequency.Warnings...)
-}
-
-// adopt makes m the engine's monitor.
-func (e *engine) adopt(m *monitor) {
-	e.mon, e.monc = m, nil
-	e.warnings = append(e.warnings, m.warnings...)
-}
-
-// pollMonitor adopts the monitor once its groups are open: the rounds
-// before it are judged by RDTSCP's CPU number alone (the K-best rule keeps
-// their disturbed samples out of the figure all the same).
-func (e *engine) pollMonitor() {
-	if e.monc == nil {
-		return
-	}
-	select {
-	case m := <-e.monc:
-		e.adopt(m)
-	default:
-	}
 }
 
 // othersDone reports whether every overhead and ruler stream has converged
