@@ -1,6 +1,9 @@
 package benchexamples
 
-import "github.com/cyclebench/cyclebench/internal/chain"
+import (
+	"github.com/cyclebench/cyclebench/harness"
+	"github.com/cyclebench/cyclebench/internal/chain"
+)
 
 // chainState runs one of the chains of package internal/chain: n dependent
 // 64-bit ADDs of a register (1 core cycle each on every core), IMULs (3
@@ -66,12 +69,12 @@ func chainSpec(name, description string, run func(uint64, int) uint64, imul bool
 			Default:     true,
 			CPE:         true,
 		},
-		build: func(n int) Instance {
+		build: func(n int) (harness.Target, any) {
 			s := &chainState{name: name, n: n, run: run, imul: imul}
 			if imul {
 				s.acc = 1
 			}
-			return Instance{Run: s.runChain, Check: s.check, Elements: float64(n), state: s}
+			return harness.Target{Run: s.runChain, Check: s.check, Elements: float64(n)}, s
 		},
 	}
 }

@@ -3,6 +3,8 @@ package benchexamples
 import (
 	"fmt"
 	"math/rand/v2"
+
+	"github.com/cyclebench/cyclebench/harness"
 )
 
 // smallInts returns n pseudo-random integers in [0, 16) as float64, the same
@@ -103,13 +105,13 @@ func psumSpec(which int) spec {
 			Default:     true,
 			CPE:         true,
 		},
-		build: func(n int) Instance {
+		build: func(n int) (harness.Target, any) {
 			s := newPsumState(name, n)
 			run := s.run1
 			if which == 2 {
 				run = s.run2
 			}
-			return Instance{Run: run, Check: s.check, Elements: float64(n), state: s}
+			return harness.Target{Run: run, Check: s.check, Elements: float64(n)}, s
 		},
 	}
 }
@@ -287,9 +289,9 @@ func combineSpec(which int) spec {
 			Default:     true,
 			CPE:         true,
 		},
-		build: func(n int) Instance {
+		build: func(n int) (harness.Target, any) {
 			s := newCombineState(which, n)
-			return Instance{Run: s.run, Check: s.check, Elements: float64(n), state: s}
+			return harness.Target{Run: s.run, Check: s.check, Elements: float64(n)}, s
 		},
 	}
 }

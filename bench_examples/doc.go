@@ -5,14 +5,16 @@
 // (CS:APP), chapter 5.
 //
 // Each [Kernel] has a name, a size n with a default and an allowed range,
-// and a New function that prepares an [Instance] for one size: Setup
-// (restore the input, untimed, or nil), Run (the timed work) and Check
-// (verify the output of the most recent Run). [All] lists the kernels,
-// [Lookup] finds one by name and [Select] picks them by regular expression,
-// as the CLI's `run` does. The package imports no other cyclebench package
-// except the assembly chains; it does not time anything itself.
+// and a New function that prepares it for one size as a harness.Target,
+// the one type of thing to time that harness.Measure, harness.CPE,
+// harness.Compare and package lab all take: Setup (restore the input,
+// untimed, or nil), Run (the timed work) and Check (verify the output of
+// the most recent Run). [All] lists the kernels, [Lookup] finds one by
+// name and [Select] picks them by regular expression, as the CLI's `run`
+// does. Besides harness (for the Target type) the package imports only
+// the assembly chains; it does not time anything itself.
 //
-// Every Run keeps its result in the instance's state, so the compiler cannot
+// Every Run keeps its result in the kernel's own state, so the compiler cannot
 // delete the work, and never allocates (Sleep only sleeps). Inputs are
 // generated from fixed PCG seeds, so the same size gives the same input on
 // every machine.
@@ -75,7 +77,7 @@
 //
 // # Sizes and units
 //
-// Kernel.Unit says what n and Instance.Elements count: "iterations"
+// Kernel.Unit says what n and Target.Elements count: "iterations"
 // (SumLoop, HashLoop), "ms" (Sleep), "elements" (the sorts, Psum, Combine),
 // "ops" (the chains) or "divisions" (Factorize, whose n is the number to
 // factor). Kernel.CPE marks the kernels whose cost is linear in n with a

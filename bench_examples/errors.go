@@ -14,7 +14,7 @@ var (
 	ErrNoMatch = errors.New("benchexamples: no kernel matches")
 	// ErrBadSize: a Kernel's New was given a size outside [Kernel.MinN, Kernel.MaxN].
 	ErrBadSize = errors.New("benchexamples: size out of range")
-	// ErrWrongResult: an Instance's Check found that the most recent Run did
+	// ErrWrongResult: a kernel's Check found that the most recent Run did
 	// not produce the right output.
 	ErrWrongResult = errors.New("benchexamples: wrong result")
 )

@@ -4,34 +4,9 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/cyclebench/cyclebench/harness"
 )
-
-// Instance is one kernel prepared for one size by a Kernel's New.
-//
-// The measuring protocol is: Setup (if not nil, untimed), Run (timed), and,
-// when the output should be verified, Check. An Instance is not safe for
-// concurrent use: Run writes its result into the instance's own state.
-type Instance struct {
-	// Run is the timed work. It never allocates (except Sleep, which only
-	// sleeps) and writes its result into the instance's state so the
-	// compiler cannot delete the work.
-	Run func()
-	// Setup is nil, or restores the input before each sample (untimed): the
-	// sorts copy the pristine shuffled slice back into the slice Run sorts.
-	Setup func()
-	// Check verifies the output of the most recent Run (call Setup, Run,
-	// Check). It returns nil or an error wrapping [ErrWrongResult] that says
-	// what is wrong. Check may be slow (it can recompute the reference); it
-	// is never timed.
-	Check func() error
-	// Elements is the count per-element figures divide by, in the kernel's
-	// Unit: n for most kernels; for Factorize the number of trial divisions
-	// one Run performs (1 for the test by 2, plus one per odd candidate
-	// tried), computed in New by one untimed dry run.
-	Elements float64
-
-	state any // the kernel's state, for this package's tests
-}
 
 // Kernel is a named example kernel that can be prepared for a size n.
 type Kernel struct {
@@ -47,7 +22,7 @@ type Kernel struct {
 	DefaultN int
 	// MinN and MaxN bound the sizes New accepts (inclusive).
 	MinN, MaxN int
-	// Unit names what Instance.Elements counts: "elements", "ops",
+	// Unit names what Target.Elements counts: "elements", "ops",
 	// "iterations", "ms" or "divisions". For Factorize n is the number to
 	// factor and the unit is that of Elements (divisions).
 	Unit string
@@ -58,17 +33,32 @@ type Kernel struct {
 	// slope (the kernel's work is linear in n with a constant per-element cost).
 	CPE bool
 	// New validates n (an error wrapping [ErrBadSize] names n and the allowed
-	// range) and prepares an Instance, allocating its inputs. It does the
-	// untimed preparation: shuffling, computing reference results where that
-	// is cheap, Factorize's dry run.
-	New func(n int) (Instance, error)
+	// range) and prepares the kernel for size n as a harness.Target named
+	// Name/n=SIZE, allocating its inputs. It does the untimed preparation:
+	// shuffling, computing reference results where that is cheap,
+	// Factorize's dry run.
+	//
+	// The Target follows the harness's protocol: Setup (nil, or untimed:
+	// the sorts copy the pristine shuffled slice back into the slice Run
+	// sorts), Run (timed; it never allocates, except Sleep, which only
+	// sleeps, and writes its result into the kernel's own state so the
+	// compiler cannot delete the work), and Check, which verifies the
+	// output of the most recent Run and returns nil or an error wrapping
+	// [ErrWrongResult] that says what is wrong (it may be slow; it is
+	// never timed). Elements is the count per-element figures divide by,
+	// in Unit: n for most kernels; for Factorize the number of trial
+	// divisions one Run performs (1 for the test by 2, plus one per odd
+	// candidate tried), computed by one untimed dry run. A Target is not
+	// safe for concurrent use: Run writes into its state.
+	New func(n int) (harness.Target, error)
 }
 
 // spec is the unexported description of a kernel from which [All] builds
-// the exported Kernel; build is only called with a validated n.
+// the exported Kernel; build is only called with a validated n, and
+// returns the kernel's state beside its Target, for this package's tests.
 type spec struct {
 	k     Kernel
-	build func(n int) Instance
+	build func(n int) (harness.Target, any)
 }
 
 // specs lists the kernels in the documented order of [All]. It is a function,
@@ -113,14 +103,22 @@ func All() []Kernel {
 
 func (s spec) kernel() Kernel {
 	k := s.k
-	build := s.build
-	k.New = func(n int) (Instance, error) {
-		if n < k.MinN || n > k.MaxN {
-			return Instance{}, fmt.Errorf("%w: %s n=%d, allowed %d to %d", ErrBadSize, k.Name, n, k.MinN, k.MaxN)
-		}
-		return build(n), nil
+	k.New = func(n int) (harness.Target, error) {
+		t, _, err := s.newState(n)
+		return t, err
 	}
 	return k
+}
+
+// newState is New with the kernel's state, for this package's tests.
+func (s spec) newState(n int) (harness.Target, any, error) {
+	k := s.k
+	if n < k.MinN || n > k.MaxN {
+		return harness.Target{}, nil, fmt.Errorf("%w: %s n=%d, allowed %d to %d", ErrBadSize, k.Name, n, k.MinN, k.MaxN)
+	}
+	t, state := s.build(n)
+	t.Name = fmt.Sprintf("%s/n=%d", k.Name, n)
+	return t, state, nil
 }
 
 // names returns the kernel names in the order of [All], comma-separated.

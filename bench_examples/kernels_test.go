@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cyclebench/cyclebench/harness"
 	"github.com/cyclebench/cyclebench/internal/chain"
 )
 
@@ -36,21 +37,34 @@ func testN(t *testing.T, k Kernel) int {
 	return k.DefaultN
 }
 
-// mustNew prepares k for size n or stops the test.
-func mustNew(t *testing.T, k Kernel, n int) Instance {
+// instance is a kernel prepared for one size, with its state.
+type instance struct {
+	harness.Target
+	state any
+}
+
+// mustNew prepares k for size n, as k.New does, or stops the test.
+func mustNew(t *testing.T, k Kernel, n int) instance {
 	t.Helper()
-	inst, err := k.New(n)
+	i := slices.IndexFunc(specs(), func(s spec) bool { return s.k.Name == k.Name })
+	if i < 0 {
+		t.Fatalf("no spec for %s", k.Name)
+	}
+	tg, state, err := specs()[i].newState(n)
 	if err != nil {
 		t.Fatalf("%s.New(%d): %v", k.Name, n, err)
 	}
-	if inst.Run == nil || inst.Check == nil {
+	if tg.Run == nil || tg.Check == nil {
 		t.Fatalf("%s.New(%d): Run or Check is nil", k.Name, n)
 	}
-	return inst
+	if want := fmt.Sprintf("%s/n=%d", k.Name, n); tg.Name != want {
+		t.Fatalf("%s.New(%d): Name %q, want %q", k.Name, n, tg.Name, want)
+	}
+	return instance{tg, state}
 }
 
 // runOnce does Setup (if any), Run and Check.
-func runOnce(inst Instance) error {
+func runOnce(inst instance) error {
 	if inst.Setup != nil {
 		inst.Setup()
 	}
@@ -225,7 +239,7 @@ func TestBadSizes(t *testing.T) {
 					continue
 				}
 				if inst.Run != nil {
-					t.Errorf("New(%d) returned a runnable Instance with its error", n)
+					t.Errorf("New(%d) returned a runnable Target with its error", n)
 				}
 				msg := err.Error()
 				for _, want := range []string{k.Name, "n=" + strconv.Itoa(n), strconv.Itoa(k.MinN), strconv.Itoa(k.MaxN)} {

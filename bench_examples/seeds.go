@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"time"
+
+	"github.com/cyclebench/cyclebench/harness"
 )
 
 // Fixed PCG seeds, so every instance of a size gets the same input on every
@@ -63,9 +65,9 @@ func sumLoopSpec() spec {
 			Default:     true,
 			CPE:         true,
 		},
-		build: func(n int) Instance {
+		build: func(n int) (harness.Target, any) {
 			s := &sumLoopState{n: n}
-			return Instance{Run: s.run, Check: s.check, Elements: float64(n), state: s}
+			return harness.Target{Run: s.run, Check: s.check, Elements: float64(n)}, s
 		},
 	}
 }
@@ -117,9 +119,9 @@ func hashLoopSpec() spec {
 			Default:     true,
 			CPE:         true,
 		},
-		build: func(n int) Instance {
+		build: func(n int) (harness.Target, any) {
 			s := &hashLoopState{n: uint64(n)}
-			return Instance{Run: s.run, Check: s.check, Elements: float64(n), state: s}
+			return harness.Target{Run: s.run, Check: s.check, Elements: float64(n)}, s
 		},
 	}
 }
@@ -159,9 +161,9 @@ func sleepSpec() spec {
 			Default:     false,
 			CPE:         false,
 		},
-		build: func(n int) Instance {
+		build: func(n int) (harness.Target, any) {
 			s := &sleepState{d: time.Duration(n) * time.Millisecond}
-			return Instance{Run: s.run, Check: s.check, Elements: float64(n), state: s}
+			return harness.Target{Run: s.run, Check: s.check, Elements: float64(n)}, s
 		},
 	}
 }
@@ -234,9 +236,9 @@ func sortIntsSpec() spec {
 			Unit:        "elements",
 			Default:     true,
 		},
-		build: func(n int) Instance {
+		build: func(n int) (harness.Target, any) {
 			s := newSortState("SortInts", n)
-			return Instance{Run: s.sortInts, Setup: s.setup, Check: s.check, Elements: float64(n), state: s}
+			return harness.Target{Run: s.sortInts, Setup: s.setup, Check: s.check, Elements: float64(n)}, s
 		},
 	}
 }
@@ -253,9 +255,9 @@ func bubbleSortSpec() spec {
 			Unit:        "elements",
 			Default:     true,
 		},
-		build: func(n int) Instance {
+		build: func(n int) (harness.Target, any) {
 			s := newSortState("BubbleSort", n)
-			return Instance{Run: s.bubble, Setup: s.setup, Check: s.check, Elements: float64(n), state: s}
+			return harness.Target{Run: s.bubble, Setup: s.setup, Check: s.check, Elements: float64(n)}, s
 		},
 	}
 }
@@ -353,10 +355,10 @@ func factorizeSpec() spec {
 			Unit:        "divisions",
 			Default:     true,
 		},
-		build: func(n int) Instance {
+		build: func(n int) (harness.Target, any) {
 			s := &factorState{n: uint64(n)}
 			s.want = smallestDivisor(s.n)
-			return Instance{Run: s.run, Check: s.check, Elements: float64(divisions(s.n, s.want)), state: s}
+			return harness.Target{Run: s.run, Check: s.check, Elements: float64(divisions(s.n, s.want))}, s
 		},
 	}
 }

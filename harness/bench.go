@@ -15,9 +15,9 @@ import (
 // each reporting its figures as [Report] does:
 //
 //	func BenchmarkSum(b *testing.B) {
-//		harness.ReportSweep(b, harness.DefaultConfig(), []int{400, 800, 1200}, func(n int) (harness.Instance, error) {
+//		harness.ReportSweep(b, harness.DefaultConfig(), []int{400, 800, 1200}, func(n int) (harness.Target, error) {
 //			data := make([]int64, n)
-//			return harness.Instance{Run: func() { sink = sum(data) }}, nil
+//			return harness.Target{Run: func() { sink = sum(data) }}, nil
 //		})
 //	}
 //
@@ -35,14 +35,13 @@ import (
 // for a CPE fit (cyclebench cpe out.txt fits cycles/op = intercept +
 // CPE·n over every run of every size).
 //
-// sizes must satisfy [CheckSizes] (at least MinSizes, increasing). build
-// is called in each size's sub-benchmark, once per measurement (so once
-// per -count repetition), with the timer stopped; its Instance gives the
-// function (Run, untimed Setup) and the elements one call processes
-// (Elements; 0 means n), which the per-element figures divide by. Its Name
-// is ignored. cfg is used for every size as by Report; its Setup and
-// Elements are ignored (they come from the instances), and a Name, when
-// set, labels the results as Name/n=SIZE.
+// sizes are as a [Sweep]'s (3 to 1000, increasing). build is called in
+// each size's sub-benchmark, once per measurement (so once per -count
+// repetition), with the timer stopped; its Target gives the function (Run,
+// untimed Setup and Check) and the elements one call processes (Elements;
+// 0 means n), which the per-element figures divide by; its Name, when
+// set, labels the results as Name/n=SIZE (else the sub-benchmark's name
+// does). cfg is used for every size as by Report.
 //
 // # Each size is its own measurement
 //
@@ -60,10 +59,10 @@ import (
 // workflow.
 //
 // A nil build, bad sizes or a bad Config fail the benchmark with b.Fatal
-// and one line naming the problem; a build error or a build that returns
-// no Run function fails that size's sub-benchmark. ReportSweep never
+// and one line naming the problem; a build error, a build that returns
+// no Run function or a failing Check fails that size's sub-benchmark. ReportSweep never
 // panics (a panic inside build is build's own). A nil b does nothing.
-func ReportSweep(b *testing.B, cfg Config, sizes []int, build func(n int) (Instance, error)) {
+func ReportSweep(b *testing.B, cfg Config, sizes []int, build func(n int) (Target, error)) {
 	if b == nil {
 		return
 	}
@@ -71,7 +70,7 @@ func ReportSweep(b *testing.B, cfg Config, sizes []int, build func(n int) (Insta
 	reportSweep(wrapB(b), cfg, sizes, build)
 }
 
-func reportSweep(b bench, cfg Config, sizes []int, build func(n int) (Instance, error)) {
+func reportSweep(b bench, cfg Config, sizes []int, build func(n int) (Target, error)) {
 	b.Helper()
 	const who = "harness.ReportSweep"
 	switch {
@@ -79,10 +78,10 @@ func reportSweep(b bench, cfg Config, sizes []int, build func(n int) (Instance, 
 		b.Fatal(who + ": called inside a for b.Loop() loop; call it once in the benchmark function, with no loop around it")
 		return
 	case build == nil:
-		b.Fatal(who + ": nil build function: pass a function that returns the Instance for size n")
+		b.Fatal(who + ": nil build function: pass a function that returns the Target for size n")
 		return
 	}
-	if err := CheckSizes(sizes); err != nil {
+	if err := checkSizes(sizes); err != nil {
 		b.Fatal(who + ": " + strings.TrimPrefix(err.Error(), "harness: "))
 		return
 	}
@@ -104,8 +103,8 @@ func reportSweep(b bench, cfg Config, sizes []int, build func(n int) (Instance, 
 	})
 }
 
-// measureSize builds the instance of size n and measures it for b.
-func measureSize(b bench, who string, bt benchtime, cfg Config, n int, build func(int) (Instance, error)) (outcome, bool) {
+// measureSize builds the target of size n and measures it for b.
+func measureSize(b bench, who string, bt benchtime, cfg Config, n int, build func(int) (Target, error)) (outcome, bool) {
 	b.Helper()
 	in, err := build(n)
 	switch {
@@ -113,7 +112,7 @@ func measureSize(b bench, who string, bt benchtime, cfg Config, n int, build fun
 		b.Fatal(fmt.Sprintf("%s: n=%d: %v", who, n, err))
 		return outcome{}, false
 	case in.Run == nil:
-		b.Fatal(fmt.Sprintf("%s: n=%d: build returned an Instance with no Run function", who, n))
+		b.Fatal(fmt.Sprintf("%s: n=%d: build returned a Target with no Run function", who, n))
 		return outcome{}, false
 	case math.IsNaN(in.Elements) || math.IsInf(in.Elements, 0) || in.Elements < 0:
 		b.Fatal(fmt.Sprintf("%s: n=%d: Elements %v (allowed: ≥ 0, finite; 0 means n)", who, n, in.Elements))
@@ -122,8 +121,8 @@ func measureSize(b bench, who string, bt benchtime, cfg Config, n int, build fun
 	if in.Elements == 0 {
 		in.Elements = float64(n)
 	}
-	if cfg.Name != "" {
-		cfg.Name += "/n=" + strconv.Itoa(n)
+	if in.Name != "" {
+		in.Name += "/n=" + strconv.Itoa(n)
 	}
 	return measureFunc(b, who, bt, cfg, in)
 }
@@ -135,8 +134,8 @@ func measureSize(b bench, who string, bt benchtime, cfg Config, n int, build fun
 //	func BenchmarkSum4vsSum1(b *testing.B) {
 //		data := make([]int64, 3200)
 //		harness.ReportCompare(b, harness.DefaultConfig(),
-//			harness.Instance{Name: "sum1", Run: func() { sink = sum1(data) }},
-//			harness.Instance{Name: "sum4", Run: func() { sink = sum4(data) }},
+//			harness.Target{Name: "sum1", Run: func() { sink = sum1(data) }},
+//			harness.Target{Name: "sum4", Run: func() { sink = sum4(data) }},
 //			harness.CompareOptions{})
 //	}
 //
@@ -186,19 +185,19 @@ func measureSize(b bench, who string, bt benchtime, cfg Config, n int, build fun
 // Each sample of a side is taken moments from one of the other side, on
 // the same core, in ABBA order (see Compare), so the ratio does not depend
 // on the core clock's rate, and two sizes of one function compare as well
-// as two functions (pass two Instances built for the two sizes). The
+// as two functions (pass two Targets built for the two sizes). The
 // function names are fa.Name and fb.Name ("A" and "B" when empty). With
 // the same function on both sides (an A/A test) the verdict should be "no
 // significant difference" in about 19 runs of 20.
 //
 // cfg and opt are as for Compare; -benchtime=D sets cfg.MaxTime and
-// -benchtime=Nx sets opt.Pairs to N (within MinPairs to MaxPairs) and
+// -benchtime=Nx sets opt.Pairs to N (within 6 to 100000) and
 // cfg.MaxSamples as Report does; in latency mode it reports under
 // mode=latency as Report does. It measures once per run of the benchmark
 // function, as Report does, and fails the benchmark with b.Fatal and one
 // line for a nil Run, bad options or a failed comparison; it never panics.
 // A nil b does nothing.
-func ReportCompare(b *testing.B, cfg Config, fa, fb Instance, opt CompareOptions) {
+func ReportCompare(b *testing.B, cfg Config, fa, fb Target, opt CompareOptions) {
 	if b == nil {
 		return
 	}
@@ -207,7 +206,7 @@ func ReportCompare(b *testing.B, cfg Config, fa, fb Instance, opt CompareOptions
 }
 
 // reportCompare is ReportCompare on the bench interface.
-func reportCompare(b bench, cfg Config, fa, fb Instance, opt CompareOptions) {
+func reportCompare(b bench, cfg Config, fa, fb Target, opt CompareOptions) {
 	b.Helper()
 	inMode(b, "harness.ReportCompare", cfg.Mode, func(b bench) {
 		b.Helper()
@@ -218,11 +217,11 @@ func reportCompare(b bench, cfg Config, fa, fb Instance, opt CompareOptions) {
 	})
 }
 
-func measureCompare(b bench, bt benchtime, cfg Config, fa, fb Instance, opt CompareOptions) (outcome, bool) {
+func measureCompare(b bench, bt benchtime, cfg Config, fa, fb Target, opt CompareOptions) (outcome, bool) {
 	b.Helper()
 	const who = "harness.ReportCompare"
 	if fa.Run == nil || fb.Run == nil {
-		b.Fatal(who + ": nil Run function: both Instances need the function to measure")
+		b.Fatal(who + ": nil Run function: both Targets need the function to measure")
 		return outcome{}, false
 	}
 	cfg = bt.apply(cfg)
@@ -232,7 +231,7 @@ func measureCompare(b bench, bt benchtime, cfg Config, fa, fb Instance, opt Comp
 		return outcome{}, false
 	}
 
-	cmp, err := compare(cfg, fa, fb, opt)
+	cmp, err := compare(b.Context(), cfg, fa, fb, opt)
 	var aa, ab allocs
 	if err == nil {
 		aa, err = countAllocs(fa.Run, fa.Setup, allocRuns(cmp.A.Nanoseconds, fa.Setup != nil))

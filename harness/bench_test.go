@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -59,15 +60,15 @@ func TestBenchtimeApply(t *testing.T) {
 		maxSample int
 		pairs     int
 	}{
-		{"not given", benchtime{d: time.Second}, def, DefaultMaxTime, DefaultMaxSamples, 0},
-		{"not given, count", benchtime{n: 5}, def, DefaultMaxTime, DefaultMaxSamples, 0},
-		{"duration", benchtime{d: 250 * time.Millisecond, set: true}, def, 250 * time.Millisecond, DefaultMaxSamples, 0},
-		{"long duration", benchtime{d: time.Hour, set: true}, def, time.Hour, DefaultMaxSamples, 0},
-		{"count", benchtime{n: 100, set: true}, def, DefaultMaxTime, 100, 100},
-		{"1x", benchtime{n: 1, set: true}, def, DefaultMaxTime, DefaultK, MinPairs},
-		{"1x with K 5", benchtime{n: 1, set: true}, k5, DefaultMaxTime, 5, MinPairs},
-		{"1x, literal", benchtime{n: 1, set: true}, Config{}, 0, DefaultK, MinPairs},
-		{"huge count", benchtime{n: 1 << 30, set: true}, def, DefaultMaxTime, 1 << 30, MaxPairs},
+		{"not given", benchtime{d: time.Second}, def, defaultMaxTime, defaultMaxSamples, 0},
+		{"not given, count", benchtime{n: 5}, def, defaultMaxTime, defaultMaxSamples, 0},
+		{"duration", benchtime{d: 250 * time.Millisecond, set: true}, def, 250 * time.Millisecond, defaultMaxSamples, 0},
+		{"long duration", benchtime{d: time.Hour, set: true}, def, time.Hour, defaultMaxSamples, 0},
+		{"count", benchtime{n: 100, set: true}, def, defaultMaxTime, 100, 100},
+		{"1x", benchtime{n: 1, set: true}, def, defaultMaxTime, defaultK, minPairs},
+		{"1x with K 5", benchtime{n: 1, set: true}, k5, defaultMaxTime, 5, minPairs},
+		{"1x, literal", benchtime{n: 1, set: true}, Config{}, 0, defaultK, minPairs},
+		{"huge count", benchtime{n: 1 << 30, set: true}, def, defaultMaxTime, 1 << 30, maxPairs},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -248,8 +249,7 @@ func TestReportAllocs(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := DefaultConfig()
-			cfg.Setup = tt.setup
-			r := testing.Benchmark(func(b *testing.B) { Report(b, cfg, alloc64) })
+			r := testing.Benchmark(func(b *testing.B) { Report(b, cfg, Target{Run: alloc64, Setup: tt.setup}) })
 			if r.N != recordedCalls {
 				t.Fatalf("N = %d, want %d", r.N, recordedCalls)
 			}
@@ -267,10 +267,10 @@ func TestReportBenchtime(t *testing.T) {
 		maxTime    time.Duration
 		maxSamples int
 	}{
-		{"not given", benchtime{d: time.Second}, DefaultMaxTime, DefaultMaxSamples},
-		{"250ms", benchtime{d: 250 * time.Millisecond, set: true}, 250 * time.Millisecond, DefaultMaxSamples},
-		{"7x", benchtime{d: time.Second, n: 7, set: true}, DefaultMaxTime, 7},
-		{"1x", benchtime{d: time.Second, n: 1, set: true}, DefaultMaxTime, DefaultK},
+		{"not given", benchtime{d: time.Second}, defaultMaxTime, defaultMaxSamples},
+		{"250ms", benchtime{d: 250 * time.Millisecond, set: true}, 250 * time.Millisecond, defaultMaxSamples},
+		{"7x", benchtime{d: time.Second, n: 7, set: true}, defaultMaxTime, 7},
+		{"1x", benchtime{d: time.Second, n: 1, set: true}, defaultMaxTime, defaultK},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -309,17 +309,17 @@ func sizedResult(n float64) Result {
 
 func TestReportSweep(t *testing.T) {
 	calls := fakes(t, recorded(), nil, &calibrate.Calibration{}, nil)
-	measure = func(cfg Config, f func()) (Result, error) {
-		*calls = append(*calls, cfg)
-		f()
-		return sizedResult(cfg.Elements), nil
+	measure = func(ctx context.Context, cfg Config, tg Target) (Result, error) {
+		*calls = append(*calls, measureCall{cfg, tg, ctx})
+		tg.Run()
+		return sizedResult(tg.Elements), nil
 	}
 	sizes := []int{100, 200, 400}
 	var built []int
 	var ran []int
-	build := func(n int) (Instance, error) {
+	build := func(n int) (Target, error) {
 		built = append(built, n)
-		return Instance{Run: func() { ran = append(ran, n) }}, nil
+		return Target{Run: func() { ran = append(ran, n) }}, nil
 	}
 	b := newFakeB("BenchmarkSum")
 	b.n = 1
@@ -373,11 +373,13 @@ func TestReportSweep(t *testing.T) {
 		t.Errorf("functions ran %d times, want the measurement's and the allocation pass's", len(ran))
 	}
 
-	// A Name labels the results as Name/n=SIZE.
+	// A target's Name labels the results as Name/n=SIZE.
 	*calls = nil
-	named := DefaultConfig()
-	named.Name = "sum"
-	reportSweep(newFakeB("BenchmarkNamed"), named, sizes[:3], build)
+	reportSweep(newFakeB("BenchmarkNamed"), DefaultConfig(), sizes[:3], func(n int) (Target, error) {
+		tg, err := build(n)
+		tg.Name = "sum"
+		return tg, err
+	})
 	if len(*calls) != 3 || (*calls)[0].Name != "sum/n=100" {
 		t.Errorf("named sweep: Configs %v", *calls)
 	}
@@ -385,8 +387,8 @@ func TestReportSweep(t *testing.T) {
 
 func TestReportSweepElements(t *testing.T) {
 	calls := fakes(t, recorded(), nil, &calibrate.Calibration{}, nil)
-	reportSweep(newFakeB("BenchmarkBytes"), DefaultConfig(), []int{1, 2, 3}, func(n int) (Instance, error) {
-		return Instance{Run: func() {}, Elements: float64(8 * n)}, nil
+	reportSweep(newFakeB("BenchmarkBytes"), DefaultConfig(), []int{1, 2, 3}, func(n int) (Target, error) {
+		return Target{Run: func() {}, Elements: float64(8 * n)}, nil
 	})
 	var got []float64
 	for _, c := range *calls {
@@ -398,13 +400,13 @@ func TestReportSweepElements(t *testing.T) {
 }
 
 func TestReportSweepBadInput(t *testing.T) {
-	ok := func(n int) (Instance, error) { return Instance{Run: func() {}}, nil }
+	ok := func(n int) (Target, error) { return Target{Run: func() {}}, nil }
 	tests := []struct {
 		name  string
 		n     int
 		cfg   Config
 		sizes []int
-		build func(int) (Instance, error)
+		build func(int) (Target, error)
 		sub   bool // the failure is in a sub-benchmark (n=100)
 		want  string
 	}{
@@ -415,20 +417,20 @@ func TestReportSweepBadInput(t *testing.T) {
 		{"zero size", 1, DefaultConfig(), []int{0, 1, 2}, ok, false, "harness.ReportSweep: bad sizes: size 0"},
 		{"bad config", 1, Config{K: -1}, []int{100, 200, 300}, ok, false, "harness.ReportSweep: bad config: K -1"},
 		{"inside b.Loop", 0, DefaultConfig(), []int{100, 200, 300}, ok, false, "harness.ReportSweep: called inside a for b.Loop() loop"},
-		{"build error", 1, DefaultConfig(), []int{100, 200, 300}, func(n int) (Instance, error) {
-			return Instance{}, errors.New("out of memory")
+		{"build error", 1, DefaultConfig(), []int{100, 200, 300}, func(n int) (Target, error) {
+			return Target{}, errors.New("out of memory")
 		}, true, "harness.ReportSweep: n=100: out of memory"},
-		{"no Run", 1, DefaultConfig(), []int{100, 200, 300}, func(n int) (Instance, error) {
-			return Instance{}, nil
-		}, true, "harness.ReportSweep: n=100: build returned an Instance with no Run function"},
-		{"NaN elements", 1, DefaultConfig(), []int{100, 200, 300}, func(n int) (Instance, error) {
-			return Instance{Run: func() {}, Elements: math.NaN()}, nil
+		{"no Run", 1, DefaultConfig(), []int{100, 200, 300}, func(n int) (Target, error) {
+			return Target{}, nil
+		}, true, "harness.ReportSweep: n=100: build returned a Target with no Run function"},
+		{"NaN elements", 1, DefaultConfig(), []int{100, 200, 300}, func(n int) (Target, error) {
+			return Target{Run: func() {}, Elements: math.NaN()}, nil
 		}, true, "harness.ReportSweep: n=100: Elements NaN (allowed: ≥ 0, finite; 0 means n)"},
-		{"negative elements", 1, DefaultConfig(), []int{100, 200, 300}, func(n int) (Instance, error) {
-			return Instance{Run: func() {}, Elements: -1}, nil
+		{"negative elements", 1, DefaultConfig(), []int{100, 200, 300}, func(n int) (Target, error) {
+			return Target{Run: func() {}, Elements: -1}, nil
 		}, true, "harness.ReportSweep: n=100: Elements -1"},
-		{"setup with Repeat", 1, Config{Repeat: 4}, []int{100, 200, 300}, func(n int) (Instance, error) {
-			return Instance{Run: func() {}, Setup: func() {}}, nil
+		{"setup with Repeat", 1, Config{Repeat: 4}, []int{100, 200, 300}, func(n int) (Target, error) {
+			return Target{Run: func() {}, Setup: func() {}}, nil
 		}, true, "harness.ReportSweep: bad config: Repeat 4"},
 	}
 	for _, tt := range tests {
@@ -476,7 +478,7 @@ func TestReportCompare(t *testing.T) {
 	fakes(t, recorded(), nil, &calibrate.Calibration{}, nil)
 	var got []CompareOptions
 	var cfgs []Config
-	compare = func(cfg Config, a, b Instance, opt CompareOptions) (Comparison, error) {
+	compare = func(_ context.Context, cfg Config, a, b Target, opt CompareOptions) (Comparison, error) {
 		cfgs, got = append(cfgs, cfg), append(got, opt)
 		a.Run()
 		b.Run()
@@ -486,7 +488,7 @@ func TestReportCompare(t *testing.T) {
 	benchtimeFlag = func() (benchtime, error) { return bt, nil }
 	b := newFakeB("BenchmarkSum4vsSum1")
 	body := func(b bench) {
-		reportCompare(b, DefaultConfig(), Instance{Name: "sum1", Run: func() {}}, Instance{Name: "sum4", Run: alloc64}, CompareOptions{Pairs: 30})
+		reportCompare(b, DefaultConfig(), Target{Name: "sum1", Run: func() {}}, Target{Name: "sum4", Run: alloc64}, CompareOptions{Pairs: 30})
 	}
 	b.call(1, body)
 	b.call(maxFrameworkN, body) // the ramp's last call
@@ -510,8 +512,8 @@ func TestReportCompare(t *testing.T) {
 	if b.n != 120000 {
 		t.Errorf("b.N = %d after the ramp's last call, want the 120000 calls of both sides", b.n)
 	}
-	if cfgs[0].MaxTime != 250*time.Millisecond || got[0].Pairs != 30 || cfgs[0].Name != "BenchmarkSum4vsSum1" {
-		t.Errorf("Compare got MaxTime %v, Pairs %d, Name %q; want -benchtime's 250ms, the caller's 30 pairs and the benchmark's name", cfgs[0].MaxTime, got[0].Pairs, cfgs[0].Name)
+	if cfgs[0].MaxTime != 250*time.Millisecond || got[0].Pairs != 30 {
+		t.Errorf("Compare got MaxTime %v, Pairs %d; want -benchtime's 250ms and the caller's 30 pairs", cfgs[0].MaxTime, got[0].Pairs)
 	}
 	if len(b.logs) != 1 || !strings.HasPrefix(b.logs[0], "harness.ReportCompare: sum4/sum1 = 0.2501 [0.2499, 0.2504], p = 1.6e-11, 60 pairs: faster (") {
 		t.Errorf("logs %q, want the verdict", b.logs)
@@ -527,14 +529,14 @@ func TestReportCompare(t *testing.T) {
 
 func TestReportCompareNoCycles(t *testing.T) {
 	fakes(t, recorded(), nil, &calibrate.Calibration{}, nil)
-	compare = func(Config, Instance, Instance, CompareOptions) (Comparison, error) {
+	compare = func(context.Context, Config, Target, Target, CompareOptions) (Comparison, error) {
 		c := comparison()
 		c.A.CyclesPerTick, c.B.CyclesPerTick, c.A.Cycles, c.B.Cycles = 0, 0, 0, 0
 		return c, nil
 	}
 	b := newFakeB("BenchmarkNoCycles")
 	b.call(1, func(b bench) {
-		reportCompare(b, DefaultConfig(), Instance{Run: func() {}}, Instance{Run: func() {}}, CompareOptions{})
+		reportCompare(b, DefaultConfig(), Target{Run: func() {}}, Target{Run: func() {}}, CompareOptions{})
 	})
 	for _, u := range []string{"A-cycles/op", "B-cycles/op"} {
 		if _, ok := b.metrics[u]; ok {
@@ -551,25 +553,25 @@ func TestReportCompareBadInput(t *testing.T) {
 	tests := []struct {
 		name       string
 		n          int
-		a, b       Instance
+		a, b       Target
 		compareErr error
 		calErr     error
 		want       string
 	}{
-		{"nil A", 1, Instance{}, Instance{Run: run}, nil, nil, "harness.ReportCompare: nil Run function"},
-		{"nil B", 1, Instance{Run: run}, Instance{}, nil, nil, "harness.ReportCompare: nil Run function"},
-		{"inside b.Loop", 0, Instance{Run: run}, Instance{Run: run}, nil, nil, "harness.ReportCompare: called inside a for b.Loop() loop"},
-		{"bad options", 1, Instance{Run: run}, Instance{Run: run}, fmt.Errorf("%w: Pairs 3 (allowed: 6 to 100000, or 0 for 60)", ErrBadConfig), nil,
+		{"nil A", 1, Target{}, Target{Run: run}, nil, nil, "harness.ReportCompare: nil Run function"},
+		{"nil B", 1, Target{Run: run}, Target{}, nil, nil, "harness.ReportCompare: nil Run function"},
+		{"inside b.Loop", 0, Target{Run: run}, Target{Run: run}, nil, nil, "harness.ReportCompare: called inside a for b.Loop() loop"},
+		{"bad options", 1, Target{Run: run}, Target{Run: run}, fmt.Errorf("%w: Pairs 3 (allowed: 6 to 100000, or 0 for 60)", ErrBadConfig), nil,
 			"harness.ReportCompare: bad config: Pairs 3"},
-		{"too short", 1, Instance{Run: run}, Instance{Run: run}, fmt.Errorf("%w: the functions are too short to compare", ErrTooShort), nil,
+		{"too short", 1, Target{Run: run}, Target{Run: run}, fmt.Errorf("%w: the functions are too short to compare", ErrTooShort), nil,
 			"harness.ReportCompare: region too short: the functions are too short to compare"},
-		{"calibration", 1, Instance{Run: run}, Instance{Run: run}, nil, errors.New("calibrate: no counter"), "harness.ReportCompare: calibrate: no counter"},
+		{"calibration", 1, Target{Run: run}, Target{Run: run}, nil, errors.New("calibrate: no counter"), "harness.ReportCompare: calibrate: no counter"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			fakes(t, recorded(), nil, &calibrate.Calibration{}, tt.calErr)
 			compared := 0
-			compare = func(Config, Instance, Instance, CompareOptions) (Comparison, error) {
+			compare = func(context.Context, Config, Target, Target, CompareOptions) (Comparison, error) {
 				compared++
 				return comparison(), tt.compareErr
 			}
@@ -594,8 +596,8 @@ func TestReportCompareBadInput(t *testing.T) {
 // TestNilB: the helpers do nothing with a nil b.
 func TestNilB(t *testing.T) {
 	calls := fakes(t, recorded(), nil, &calibrate.Calibration{}, nil)
-	ReportSweep(nil, DefaultConfig(), []int{1, 2, 3}, func(int) (Instance, error) { return Instance{Run: func() {}}, nil })
-	ReportCompare(nil, DefaultConfig(), Instance{Run: func() {}}, Instance{Run: func() {}}, CompareOptions{})
+	ReportSweep(nil, DefaultConfig(), []int{1, 2, 3}, func(int) (Target, error) { return Target{Run: func() {}}, nil })
+	ReportCompare(nil, DefaultConfig(), Target{Run: func() {}}, Target{Run: func() {}}, CompareOptions{})
 	if len(*calls) != 0 {
 		t.Errorf("measured %d times", len(*calls))
 	}
@@ -633,7 +635,7 @@ func TestRoundTripHelpers(t *testing.T) {
 			}
 		}
 		for _, it := range iters[name] {
-			if it < DefaultK || it == maxFrameworkN {
+			if it < defaultK || it == maxFrameworkN {
 				t.Errorf("%s: iteration count %d, want the calls timed", name, it)
 			}
 		}
@@ -730,7 +732,7 @@ func TestModeInName(t *testing.T) {
 	// ReportSweep: the sizes go under mode=latency.
 	fakes(t, recorded(), nil, &calibrate.Calibration{}, nil)
 	b := newFakeB("BenchmarkSum")
-	reportSweep(b, lat, []int{10, 20, 30}, func(n int) (Instance, error) { return Instance{Run: func() {}}, nil })
+	reportSweep(b, lat, []int{10, 20, 30}, func(n int) (Target, error) { return Target{Run: func() {}}, nil })
 	if len(b.subs) != 1 || b.subs[0].name != "BenchmarkSum/mode=latency" || len(b.subs[0].subs) != 3 || b.subs[0].subs[2].name != "BenchmarkSum/mode=latency/n=30" {
 		t.Errorf("ReportSweep in latency mode: subs %v; want BenchmarkSum/mode=latency/n=10...30", subNames(b))
 	}

@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -11,37 +12,37 @@ import (
 	"github.com/cyclebench/cyclebench/stats"
 )
 
-// Limits of [CompareOptions.Pairs].
+// Defaults and limits of [CompareOptions]; the error for a value out of
+// range names them.
 const (
-	// DefaultPairs is the number of pairs [Compare] collects when
+	// defaultPairs is the number of pairs [Compare] collects when
 	// CompareOptions.Pairs is 0.
-	DefaultPairs = 60
-	// MinPairs is the fewest pairs a 95% interval can be built from.
-	MinPairs = 6
-	// MaxPairs bounds CompareOptions.Pairs.
-	MaxPairs = 100_000
-	// DefaultBlocks is the number of separate measurements [Compare]
+	defaultPairs = 60
+	// minPairs is the fewest pairs a 95% interval can be built from.
+	minPairs = 6
+	// maxPairs bounds CompareOptions.Pairs.
+	maxPairs = 100_000
+	// defaultBlocks is the number of separate measurements [Compare]
 	// takes its pairs in when CompareOptions.Blocks is 0: enough for a
 	// t-interval of their ratios (4 degrees of freedom) at a cost of about
 	// a millisecond each (warm-up, choice of R, the ruler's probe).
-	DefaultBlocks = 5
-	// MaxBlocks bounds CompareOptions.Blocks.
-	MaxBlocks = 100
+	defaultBlocks = 5
+	// maxBlocks bounds CompareOptions.Blocks.
+	maxBlocks = 100
 )
 
 // CompareOptions says how [Compare] pairs its samples and tests them. The
 // zero value gives the defaults.
 type CompareOptions struct {
 	// Pairs is the number of usable pairs to collect (a pair is lost when
-	// either of its samples straddled CPUs); 0 means DefaultPairs. From
-	// MinPairs to MaxPairs.
+	// either of its samples straddled CPUs); 0 means 60. From 6 to 100000.
 	Pairs int
 	// Blocks is the number of separate measurements the pairs are taken
 	// in, one after the other, each with its own warm-up, R, empty loop
 	// and ruler, Pairs/Blocks pairs each: pairs taken milliseconds apart
 	// share the machine's state, so the interval also covers how far the
-	// blocks' ratios spread (stats.BlockSpread). 0 means DefaultBlocks; 1
-	// to MaxBlocks, and no more than Pairs/MinPairs are used.
+	// blocks' ratios spread (stats.BlockSpread). 0 means 5; 1 to 100, and
+	// no more than Pairs/6 are used.
 	Blocks int
 	// Stats are the options of the paired test: significance level,
 	// confidence level and noise band; the zero value gives
@@ -50,6 +51,27 @@ type CompareOptions struct {
 	// calls each sample times (Repeat): the resolution of the paired
 	// per-call figures, which the derived noise band needs.
 	Stats stats.CompareOptions
+}
+
+// WithDefaults returns o with the defaults of its zero fields filled in
+// and checked, as [Compare] does before measuring: an error wraps
+// ErrBadConfig and names the field, its value and what is allowed. The
+// cyclebench command calls it to refuse a bad -pairs before calibrating.
+func (o CompareOptions) WithDefaults() (CompareOptions, error) {
+	given := o
+	if o.Pairs == 0 {
+		o.Pairs = defaultPairs
+	}
+	if o.Pairs < minPairs || o.Pairs > maxPairs {
+		return given, fmt.Errorf("%w: Pairs %d (allowed: %d to %d, or 0 for %d)", ErrBadConfig, given.Pairs, minPairs, maxPairs, defaultPairs)
+	}
+	if o.Blocks == 0 {
+		o.Blocks = defaultBlocks
+	}
+	if o.Blocks < 1 || o.Blocks > maxBlocks {
+		return given, fmt.Errorf("%w: Blocks %d (allowed: 1 to %d, or 0 for %d)", ErrBadConfig, given.Blocks, maxBlocks, defaultBlocks)
+	}
+	return o, nil
 }
 
 // Comparison is what [Compare] found: B relative to A, measured interleaved.
@@ -137,51 +159,38 @@ type Comparison struct {
 // max(cfg.MaxSamples, 2·its pairs) rounds or its share of cfg.MaxTime;
 // fewer pairs than asked is a warning.
 //
-// cfg is used as by [Measure]; its Name, Elements and Setup are ignored
-// (they come from a and b). An error is returned for bad options, a nil
-// Run, a panic in either function, a cancelled context, fewer than
-// MinPairs usable pairs, or a side whose samples are not longer than the
-// empty loop's (it is too short to compare). When the context is cancelled
-// after MinPairs pairs, the Comparison of the pairs taken so far comes
-// with the error.
-func Compare(cfg Config, a, b Instance, opt CompareOptions) (Comparison, error) {
+// cfg and ctx are used as by [Measure]; the progress hook gets the pairs
+// taken of those asked. An error is returned for bad options or targets, a
+// panic in either function, a cancelled context, fewer than 6 usable
+// pairs, a side whose samples are not longer than the empty loop's (it is
+// too short to compare), or a failing Check (called on each side after
+// the last block). When the context is cancelled after 6 pairs, the
+// Comparison of the pairs taken so far comes with the error.
+func Compare(ctx context.Context, cfg Config, a, b Target, opt CompareOptions) (Comparison, error) {
 	var cmp Comparison
-	if a.Run == nil || b.Run == nil {
-		return cmp, fmt.Errorf("%w: Compare needs a Run function on both sides", ErrNilFunc)
-	}
-	pairs := opt.Pairs
-	if pairs == 0 {
-		pairs = DefaultPairs
-	}
-	if pairs < MinPairs || pairs > MaxPairs {
-		return cmp, fmt.Errorf("%w: Pairs %d (allowed: %d to %d, or 0 for %d)", ErrBadConfig, opt.Pairs, MinPairs, MaxPairs, DefaultPairs)
-	}
-	blocks := opt.Blocks
-	if blocks == 0 {
-		blocks = DefaultBlocks
-	}
-	if blocks < 1 || blocks > MaxBlocks {
-		return cmp, fmt.Errorf("%w: Blocks %d (allowed: 1 to %d, or 0 for %d)", ErrBadConfig, opt.Blocks, MaxBlocks, DefaultBlocks)
-	}
-	blocks = max(1, min(blocks, pairs/MinPairs))
-	for _, in := range []*Instance{&a, &b} {
-		if math.IsNaN(in.Elements) || math.IsInf(in.Elements, 0) || in.Elements < 0 {
-			return cmp, fmt.Errorf("%w: %s: Elements %v (allowed: ≥ 0, finite)", ErrBadConfig, in.Name, in.Elements)
-		}
-	}
 	if a.Name == "" {
 		a.Name = "A"
 	}
 	if b.Name == "" {
 		b.Name = "B"
 	}
+	for _, t := range []Target{a, b} {
+		if err := t.validate(cfg, ""); err != nil {
+			return cmp, err
+		}
+	}
+	opt, err := opt.WithDefaults()
+	if err != nil {
+		return cmp, err
+	}
+	pairs, blocks := opt.Pairs, opt.Blocks
+	blocks = max(1, min(blocks, pairs/minPairs))
 	// Check the statistics options now rather than after measuring.
 	probe := []float64{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}
 	if _, err := stats.ComparePaired(probe, probe, opt.Stats); err != nil {
 		return cmp, fmt.Errorf("%w: %v", ErrBadConfig, err)
 	}
-	cfg.Name, cfg.Elements, cfg.Setup = "", 0, nil
-	cfg, err := cfg.WithDefaults()
+	cfg, err = cfg.WithDefaults()
 	if err != nil {
 		return cmp, err
 	}
@@ -191,7 +200,7 @@ func Compare(cfg Config, a, b Instance, opt CompareOptions) (Comparison, error) 
 	var parts []compareBlock
 	var runErr error
 	for bi := range blocks {
-		part, abandoned, err := measureBlock(bcfg, a, b, per, bi*per, pairs)
+		part, abandoned, err := measureBlock(ctx, bcfg, a, b, per, bi*per, pairs)
 		if abandoned {
 			return cmp, err
 		}
@@ -211,15 +220,15 @@ func Compare(cfg Config, a, b Instance, opt CompareOptions) (Comparison, error) 
 	if runErr != nil {
 		// Cancelled: the pairs taken so far are compared all the same when
 		// there are enough of them, and the error is returned with them.
-		if cfg.Context.Err() != nil && taken >= MinPairs {
+		if ctx.Err() != nil && taken >= minPairs {
 			if err := cmp.compare(parts, opt.Stats); err == nil {
 				cmp.Warnings = append(cmp.Warnings, fmt.Errorf("harness: cancelled after %d of %d pairs: the comparison covers those", taken, pairs))
 			}
 		}
 		return cmp, runErr
 	}
-	if taken < MinPairs {
-		return cmp, fmt.Errorf("harness: only %d usable pairs in %d rounds (%v); need at least %d", taken, cmp.Rounds, cmp.Wall.Round(time.Millisecond), MinPairs)
+	if taken < minPairs {
+		return cmp, fmt.Errorf("harness: only %d usable pairs in %d rounds (%v); need at least %d", taken, cmp.Rounds, cmp.Wall.Round(time.Millisecond), minPairs)
 	}
 	if taken < pairs {
 		cmp.Warnings = append(cmp.Warnings, fmt.Errorf("harness: %d usable pairs of the %d asked, in %d rounds (%v)", taken, pairs, cmp.Rounds, cmp.Wall.Round(time.Millisecond)))
@@ -227,7 +236,7 @@ func Compare(cfg Config, a, b Instance, opt CompareOptions) (Comparison, error) 
 	if err := cmp.compare(parts, opt.Stats); err != nil {
 		return cmp, err
 	}
-	return cmp, nil
+	return cmp, errors.Join(a.check(), b.check())
 }
 
 // compareBlock is one block of a comparison: its sides' results, its
@@ -249,13 +258,13 @@ type compareBlock struct {
 // far the comparison is, for the progress report. It returns the block
 // (nil when no engine ran) with an error when the measurement failed or
 // was cancelled; abandoned reports a tripped realtime guard.
-func measureBlock(cfg Config, a, b Instance, per, done, total int) (*compareBlock, bool, error) {
+func measureBlock(ctx context.Context, cfg Config, a, b Target, per, done, total int) (*compareBlock, bool, error) {
 	maxRounds := max(cfg.MaxSamples, 2*per)
 	more := func(e *engine) bool {
 		return e.rounds < maxRounds && len(e.targets[0].pairs) < per
 	}
 	progress := func(e *engine) (int, int) { return min(done+len(e.targets[0].pairs), total), total }
-	e, abandoned, runErr := measureInstances(cfg, []Instance{a, b}, true, more, progress)
+	e, abandoned, runErr := measureTargets(ctx, cfg, a.Name+" vs "+b.Name, []Target{a, b}, true, more, progress)
 	if e == nil || abandoned {
 		return nil, abandoned, runErr
 	}
@@ -325,7 +334,7 @@ func (cmp *Comparison) compare(parts []compareBlock, opt stats.CompareOptions) e
 	}
 	var ratios []float64
 	for _, p := range parts {
-		if len(p.ticksA) < MinPairs {
+		if len(p.ticksA) < minPairs {
 			continue // too few to estimate (a block cut short)
 		}
 		c, err := stats.ComparePaired(p.ticksA, p.ticksB, opt)
@@ -415,7 +424,7 @@ func pctText(v float64) string { return strconv.FormatFloat(100*v, 'g', 3, 64) +
 // is inconclusive; "no comparison" before any pair was compared.
 func (c Comparison) Sentence() string {
 	if c.Verdict == "" {
-		return fmt.Sprintf("no comparison of %s with %s: fewer than %d pairs", c.B.Name, c.A.Name, MinPairs)
+		return fmt.Sprintf("no comparison of %s with %s: fewer than %d pairs", c.B.Name, c.A.Name, minPairs)
 	}
 	return stats.Sentence(c.A.Name, c.B.Name, c.Stats.Ratio, c.Lo, c.Hi, c.Verdict, c.Reason)
 }
@@ -433,14 +442,16 @@ type CPEComparison struct {
 	Warnings []error
 }
 
-// CompareCPE sweeps a and b over the same sizes with [CPEAll] (one after
-// the other, each with its sizes interleaved) and compares their costs per
-// element with
+// CompareCPE sweeps a and b with [CPEAll] (one after the other, each with
+// its sizes interleaved) and compares their costs per element with
 // [stats.CompareSlopes]: in core cycles, or in ticks with cfg.NoCycles.
-// sizes replaces the sweeps' Sizes; their Names label the results.
-func CompareCPE(cfg Config, sizes []int, a, b Sweep, opt stats.CompareOptions) (CPEComparison, error) {
+// Their Names label the results ("A" and "B" when empty); b's Sizes, when
+// nil, are a's.
+func CompareCPE(ctx context.Context, cfg Config, a, b Sweep, opt stats.CompareOptions) (CPEComparison, error) {
 	var c CPEComparison
-	a.Sizes, b.Sizes = sizes, sizes
+	if b.Sizes == nil {
+		b.Sizes = a.Sizes
+	}
 	if a.Name == "" {
 		a.Name = "A"
 	}
@@ -450,7 +461,7 @@ func CompareCPE(cfg Config, sizes []int, a, b Sweep, opt stats.CompareOptions) (
 	if a.Name == b.Name {
 		b.Name += "'"
 	}
-	rs, err := CPEAll(cfg, []Sweep{a, b})
+	rs, err := CPEAll(ctx, cfg, []Sweep{a, b})
 	if len(rs) == 2 {
 		c.A, c.B = rs[0], rs[1]
 		c.Warnings = append(append(c.Warnings, rs[0].Warnings...), rs[1].Warnings...)

@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -32,7 +33,7 @@ func TestCompareSameKernel(t *testing.T) {
 	// real (the addresses of their state), which is not what A/A tests.
 	f := chainInstance(1000)
 	retry(t, func() string {
-		c, err := Compare(DefaultConfig(), f, f, CompareOptions{})
+		c, err := Compare(context.Background(), DefaultConfig(), f, f, CompareOptions{})
 		if err != nil {
 			return err.Error()
 		}
@@ -45,11 +46,11 @@ func TestCompareSameKernel(t *testing.T) {
 		if c.Stats.Lo > 1 || c.Stats.Hi < 1 {
 			return "A/A interval excludes 1"
 		}
-		if len(c.TicksA) < DefaultPairs || len(c.TicksA) != len(c.TicksB) || c.Stats.N != len(c.TicksA) {
+		if len(c.TicksA) < defaultPairs || len(c.TicksA) != len(c.TicksB) || c.Stats.N != len(c.TicksA) {
 			return "pairs missing"
 		}
-		if c.Blocks != DefaultBlocks || len(c.Stats.Blocks) != DefaultBlocks || !(c.Stats.BlockLo <= c.Stats.BlockHi) || c.Stats.Lo > c.Stats.BlockLo || c.Stats.Hi < c.Stats.BlockHi {
-			return fmt.Sprintf("blocks %d (ratios %v [%v, %v]), interval [%v, %v]: want %d blocks and an interval spanning theirs", c.Blocks, c.Stats.Blocks, c.Stats.BlockLo, c.Stats.BlockHi, c.Stats.Lo, c.Stats.Hi, DefaultBlocks)
+		if c.Blocks != defaultBlocks || len(c.Stats.Blocks) != defaultBlocks || !(c.Stats.BlockLo <= c.Stats.BlockHi) || c.Stats.Lo > c.Stats.BlockLo || c.Stats.Hi < c.Stats.BlockHi {
+			return fmt.Sprintf("blocks %d (ratios %v [%v, %v]), interval [%v, %v]: want %d blocks and an interval spanning theirs", c.Blocks, c.Stats.Blocks, c.Stats.BlockLo, c.Stats.BlockHi, c.Stats.Lo, c.Stats.Hi, defaultBlocks)
 		}
 		return ""
 	})
@@ -60,7 +61,7 @@ func TestCompareDetectsDifference(t *testing.T) {
 		t.Skip("the ADD chain is the pure-Go fallback on this build")
 	}
 	retry(t, func() string {
-		c, err := Compare(DefaultConfig(), Instance{Name: "short", Run: chainInstance(1000).Run}, chainInstance(1500), CompareOptions{Pairs: 20})
+		c, err := Compare(context.Background(), DefaultConfig(), Target{Name: "short", Run: chainInstance(1000).Run}, chainInstance(1500), CompareOptions{Pairs: 20})
 		if err != nil {
 			return err.Error()
 		}
@@ -93,7 +94,7 @@ func TestCompareSetupForcesOneCall(t *testing.T) {
 	setups := 0
 	a := chainInstance(2000)
 	a.Setup = func() { setups++ }
-	c, err := Compare(DefaultConfig(), a, chainInstance(2000), CompareOptions{Pairs: MinPairs})
+	c, err := Compare(context.Background(), DefaultConfig(), a, chainInstance(2000), CompareOptions{Pairs: minPairs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,23 +110,23 @@ func TestCompareBadInput(t *testing.T) {
 	ok := chainInstance(10)
 	tests := []struct {
 		name string
-		a, b Instance
+		a, b Target
 		opt  CompareOptions
 		want error
 		text string
 	}{
-		{"nil A", Instance{}, ok, CompareOptions{}, ErrNilFunc, "both sides"},
-		{"nil B", ok, Instance{}, CompareOptions{}, ErrNilFunc, "both sides"},
+		{"nil A", Target{}, ok, CompareOptions{}, ErrBadConfig, "Run is nil"},
+		{"nil B", ok, Target{}, CompareOptions{}, ErrBadConfig, "Run is nil"},
 		{"few pairs", ok, ok, CompareOptions{Pairs: 3}, ErrBadConfig, "Pairs 3"},
-		{"many pairs", ok, ok, CompareOptions{Pairs: MaxPairs + 1}, ErrBadConfig, "Pairs 100001"},
+		{"many pairs", ok, ok, CompareOptions{Pairs: maxPairs + 1}, ErrBadConfig, "Pairs 100001"},
 		{"bad alpha", ok, ok, CompareOptions{Stats: stats.CompareOptions{Alpha: 2}}, ErrBadConfig, "2"},
-		{"bad elements", Instance{Run: ok.Run, Elements: -1}, ok, CompareOptions{}, ErrBadConfig, "Elements -1"},
+		{"bad elements", Target{Run: ok.Run, Elements: -1}, ok, CompareOptions{}, ErrBadConfig, "Elements -1"},
 		{"negative blocks", ok, ok, CompareOptions{Blocks: -1}, ErrBadConfig, "Blocks -1"},
-		{"too many blocks", ok, ok, CompareOptions{Blocks: MaxBlocks + 1}, ErrBadConfig, "Blocks 101"},
+		{"too many blocks", ok, ok, CompareOptions{Blocks: maxBlocks + 1}, ErrBadConfig, "Blocks 101"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Compare(DefaultConfig(), tt.a, tt.b, tt.opt)
+			_, err := Compare(context.Background(), DefaultConfig(), tt.a, tt.b, tt.opt)
 			if !errors.Is(err, tt.want) || !strings.Contains(err.Error(), tt.text) {
 				t.Fatalf("err = %v, want %v naming %q", err, tt.want, tt.text)
 			}
@@ -137,12 +138,12 @@ func TestCompareCPE(t *testing.T) {
 	if !chain.Exact() {
 		t.Skip("the chains are the pure-Go fallback on this build")
 	}
-	imul := func(n int) (Instance, error) {
+	imul := func(n int) (Target, error) {
 		var acc uint64 = 1
-		return Instance{Run: func() { acc = chain.ImulFrom(acc, n) }}, nil
+		return Target{Run: func() { acc = chain.ImulFrom(acc, n) }}, nil
 	}
 	retry(t, func() string {
-		c, err := CompareCPE(DefaultConfig(), []int{300, 600, 900, 1200}, Sweep{Name: "add", Build: buildChain}, Sweep{Name: "imul", Build: imul}, stats.CompareOptions{})
+		c, err := CompareCPE(context.Background(), DefaultConfig(), Sweep{Name: "add", Build: buildChain, Sizes: []int{300, 600, 900, 1200}}, Sweep{Name: "imul", Build: imul}, stats.CompareOptions{})
 		if err != nil {
 			return err.Error()
 		}

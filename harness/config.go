@@ -1,7 +1,6 @@
 package harness
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"strconv"
@@ -17,17 +16,18 @@ import (
 // highest-numbered one: CPU 0 takes most interrupts).
 const AnyCPU = -1
 
-// Defaults behind the zero values of Config's fields.
+// Defaults behind the zero values of Config's fields; [DefaultConfig] is
+// how they are read outside this package.
 const (
-	DefaultK              = 3
-	DefaultEpsilon        = 0.01
-	DefaultMaxSamples     = 1000
-	DefaultMaxTime        = 10 * time.Second
-	DefaultWarmup         = 500 * time.Microsecond
-	DefaultMinRegionSteps = 4000
-	DefaultAbsSteps       = 2
-	// MaxRepeat bounds the automatic choice of R.
-	MaxRepeat = 1 << 24
+	defaultK              = 3
+	defaultEpsilon        = 0.01
+	defaultMaxSamples     = 1000
+	defaultMaxTime        = 10 * time.Second
+	defaultWarmup         = 500 * time.Microsecond
+	defaultMinRegionSteps = 4000
+	defaultAbsSteps       = 2
+	// maxRepeat bounds R, chosen or given.
+	maxRepeat = 1 << 24
 )
 
 // Mode says what "per call" means in a figure (see the package doc's
@@ -57,9 +57,9 @@ func (m Mode) String() string {
 	return "Mode(" + strconv.Itoa(int(m)) + ")"
 }
 
-// ParseMode parses "throughput" or "latency" (the words [Mode.String]
+// parseMode parses "throughput" or "latency" (the words [Mode.String]
 // prints); an error wraps ErrBadConfig.
-func ParseMode(s string) (Mode, error) {
+func parseMode(s string) (Mode, error) {
 	for _, m := range []Mode{Throughput, Latency} {
 		if strings.EqualFold(strings.TrimSpace(s), m.String()) {
 			return m, nil
@@ -83,7 +83,7 @@ func (m *Mode) UnmarshalText(b []byte) error {
 		*m = Throughput
 		return nil
 	}
-	v, err := ParseMode(string(b))
+	v, err := parseMode(string(b))
 	if err != nil {
 		return err
 	}
@@ -91,7 +91,10 @@ func (m *Mode) UnmarshalText(b []byte) error {
 	return nil
 }
 
-// Config says how [Measure], [CPE] and [Compare] measure.
+// Config says how [Measure], [CPE], [Compare] and the Report helpers
+// measure: policy only. What to time is a [Target] (or a [Sweep]); the
+// context that cancels a measurement and carries its progress hook
+// ([WithProgress]) is their first argument.
 //
 // # Zero values
 //
@@ -102,8 +105,6 @@ func (m *Mode) UnmarshalText(b []byte) error {
 // default as documented below, except CPU, whose zero is CPU 0 (start from
 // DefaultConfig to let the measurement pick).
 type Config struct {
-	// Name labels the result.
-	Name string
 	// Mode is Throughput (calls back to back; the zero value) or Latency
 	// (calls fenced apart).
 	Mode Mode
@@ -172,18 +173,11 @@ type Config struct {
 	// from it (Result.CyclesSource "pmu") and the ruler cross-checks it.
 	// Events the machine cannot count are a warning.
 	Events []string
-	// Elements, when > 0, is the number of elements one call processes:
-	// the result then has per-element figures.
-	Elements float64
-	// Setup, when not nil, is called before every sample, untimed (to
-	// restore an input the function consumes). It forces Repeat to 1.
-	Setup func()
-	// Context cancels the measurement; nil means context.Background().
-	Context context.Context
-	// Progress, when not nil, is called from the measuring goroutine
-	// between samples, at most every 50 ms.
-	Progress func(Progress)
-	// Calibration supplies the counter frequency; nil means calibrate.Get().
+	// Calibration is the counter's calibration the figures are converted
+	// with (its frequency turns ticks into nanoseconds; its core-clock
+	// figures size the ruler); nil means calibrate.Get(), measured once
+	// per process. Set it to convert several measurements with one
+	// calibration, or to use one made with other calibrate.Options.
 	Calibration *calibrate.Calibration
 
 	// explicit marks a Config from DefaultConfig or WithDefaults: its zero
@@ -196,20 +190,10 @@ type Config struct {
 // flags bound to its fields (cyclebench does exactly that).
 func DefaultConfig() Config {
 	return Config{
-		K: DefaultK, Epsilon: DefaultEpsilon, AbsSteps: DefaultAbsSteps,
-		MaxSamples: DefaultMaxSamples, MaxTime: DefaultMaxTime, CPU: AnyCPU,
-		Warmup: DefaultWarmup, MinRegionSteps: DefaultMinRegionSteps, explicit: true,
+		K: defaultK, Epsilon: defaultEpsilon, AbsSteps: defaultAbsSteps,
+		MaxSamples: defaultMaxSamples, MaxTime: defaultMaxTime, CPU: AnyCPU,
+		Warmup: defaultWarmup, MinRegionSteps: defaultMinRegionSteps, explicit: true,
 	}
-}
-
-// Progress reports the state of a running measurement.
-type Progress struct {
-	Name      string
-	Samples   int           // target samples taken
-	Max       int           // MaxSamples
-	Spread    float64       // (vK − v1)/v1 of the target so far, NaN before K samples
-	Elapsed   time.Duration // since sampling began
-	Converged bool
 }
 
 // WithDefaults returns c with the defaults of its zero fields filled in
@@ -221,31 +205,28 @@ type Progress struct {
 func (c Config) WithDefaults() (Config, error) {
 	if !c.explicit {
 		if c.K == 0 {
-			c.K = DefaultK
+			c.K = defaultK
 		}
 		if c.Epsilon == 0 {
-			c.Epsilon = DefaultEpsilon
+			c.Epsilon = defaultEpsilon
 		}
 		if c.AbsSteps == 0 {
-			c.AbsSteps = DefaultAbsSteps
+			c.AbsSteps = defaultAbsSteps
 		}
 		if c.MaxSamples == 0 {
-			c.MaxSamples = max(DefaultMaxSamples, c.K)
+			c.MaxSamples = max(defaultMaxSamples, c.K)
 		}
 		if c.MaxTime == 0 {
-			c.MaxTime = DefaultMaxTime
+			c.MaxTime = defaultMaxTime
 		}
 		if c.Warmup == 0 {
-			c.Warmup = DefaultWarmup
+			c.Warmup = defaultWarmup
 		}
 		if c.MinRegionSteps == 0 {
-			c.MinRegionSteps = DefaultMinRegionSteps
+			c.MinRegionSteps = defaultMinRegionSteps
 		}
 	}
 	c.explicit = true
-	if c.Context == nil {
-		c.Context = context.Background()
-	}
 	bad := func(field string, value any, allowed string) (Config, error) {
 		return c, &ConfigError{Field: field, Value: value, Allowed: allowed}
 	}
@@ -268,16 +249,12 @@ func (c Config) WithDefaults() (Config, error) {
 		return bad("CPU", c.CPU, fmt.Sprintf("%d for any, or a CPU number ≥ 0", AnyCPU))
 	case c.RTTimeLimit < 0 || c.RTTimeLimit > affinity.MaxRTTimeLimit:
 		return bad("RTTimeLimit", c.RTTimeLimit, fmt.Sprintf("0 to %v", affinity.MaxRTTimeLimit))
-	case c.Repeat < 0 || c.Repeat > MaxRepeat:
-		return bad("Repeat", c.Repeat, fmt.Sprintf("0 for automatic, 1 to %d", MaxRepeat))
+	case c.Repeat < 0 || c.Repeat > maxRepeat:
+		return bad("Repeat", c.Repeat, fmt.Sprintf("0 for automatic, 1 to %d", maxRepeat))
 	case math.IsNaN(c.MinRegionSteps) || c.MinRegionSteps < 1 || c.MinRegionSteps > 1e9:
 		return bad("MinRegionSteps", c.MinRegionSteps, "1 to 1e9")
-	case math.IsNaN(c.Elements) || math.IsInf(c.Elements, 0) || c.Elements < 0:
-		return bad("Elements", c.Elements, "≥ 0, finite")
 	case badEvents(c.Events) != nil:
 		return bad("Events", c.Events, badEvents(c.Events).Error())
-	case c.Setup != nil && c.Repeat > 1:
-		return bad("Repeat", c.Repeat, "0 or 1 with a Setup function, which runs once per sample")
 	}
 	return c, nil
 }
@@ -324,9 +301,9 @@ func (c Config) priority() affinity.Priority {
 	return affinity.PriorityHigh
 }
 
-// forResult is c as a Result records it: functions, context and
-// calibration dropped.
+// forResult is c as a Result records it: the calibration dropped (the
+// Result has its figures).
 func (c Config) forResult() Config {
-	c.Setup, c.Progress, c.Context, c.Calibration = nil, nil, nil, nil
+	c.Calibration = nil
 	return c
 }

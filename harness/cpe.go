@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -11,34 +12,19 @@ import (
 	"github.com/cyclebench/cyclebench/stats"
 )
 
-// ErrBadSizes: a size list, range or log spacing for a CPE sweep is empty,
-// unsorted, has a duplicate or a size below 1, has fewer than [MinSizes]
-// sizes, or does not parse.
-var ErrBadSizes = errors.New("harness: bad sizes")
-
-// Limits of a sweep's size list.
-const (
-	// MinSizes is the fewest sizes a CPE fit accepts: a line with a
-	// confidence interval needs N−2 ≥ 1 degrees of freedom.
-	MinSizes = 3
-	// MaxSizes bounds the length of a size list, so a range such as
-	// 1:1000000000:1 is refused instead of allocating and measuring for hours.
-	MaxSizes = 1000
-	// MaxSize is the largest size accepted (2³¹−1, so it is an int on every
-	// platform).
-	MaxSize = math.MaxInt32
-)
-
-// Sweep is one kernel of a CPE sweep: a name, its sizes and a function that
-// builds the instance for one size.
+// Sweep is what a CPE sweep times: a name, its sizes and a function that
+// builds the [Target] for one size.
 type Sweep struct {
-	// Name labels the sweep; point names are Name + "/n=" + size.
+	// Name labels the sweep; point names are Name + "/n=" + size; empty
+	// means "sweep1", "sweep2", ... in the order given.
 	Name string
-	// Sizes are the sizes n to measure, as [CheckSizes] requires.
+	// Sizes are the sizes n to measure: 3 to 1000 sizes, strictly
+	// increasing, each from 1 to 2³¹−1 ([ParseSizes] reads them from text).
 	Sizes []int
-	// Build prepares the function for size n (allocating its input). Its
-	// Instance's Name is ignored.
-	Build func(n int) (Instance, error)
+	// Build prepares the target for size n (allocating its input). Its
+	// Target's Name is replaced by Name + "/n=" + n and its Elements, when
+	// 0, by n; its Check is called after the sweep.
+	Build func(n int) (Target, error)
 }
 
 // CPEResult is what a CPE sweep found for one kernel: one measurement per
@@ -75,7 +61,7 @@ type CPEResult struct {
 	// no size by more than ε leaves it linear. When it is not linear (Verdict
 	// stats.LinearityNotLinear) the slope is an average over the sizes, not
 	// a cost per element, and a warning says why. Its Verdict is "" when
-	// there were fewer than MinSizes points.
+	// there were fewer than 3 points.
 	Linearity stats.Linearity
 	// CyclesPerTick is the core-clock ratio of the ruler measured in the
 	// same rounds as every point (one ruler for the whole sweep); 0 when it
@@ -118,20 +104,20 @@ func (c CPEResult) SizesOf(idx []int) []int {
 	return out
 }
 
-// CPE measures build(n) for every size n and fits per-call cost against
-// elements with an intercept (see [CPEResult]). It is [CPEAll] with one
-// sweep; cfg.Name names it.
-func CPE(cfg Config, sizes []int, build func(n int) (Instance, error)) (CPEResult, error) {
-	rs, err := CPEAll(cfg, []Sweep{{Name: cfg.Name, Sizes: sizes, Build: build}})
+// CPE measures sw.Build(n) for every size n of sw.Sizes and fits per-call
+// cost against elements with an intercept (see [CPEResult]). It is
+// [CPEAll] with one sweep.
+func CPE(ctx context.Context, cfg Config, sw Sweep) (CPEResult, error) {
+	rs, err := CPEAll(ctx, cfg, []Sweep{sw})
 	if len(rs) == 0 {
-		return CPEResult{Name: cfg.Name}, err
+		return CPEResult{Name: sw.Name}, err
 	}
 	return rs[0], err
 }
 
 // CPEAll measures every size of every sweep and fits each sweep's line.
 //
-// All instances are built first (an error from a Build is returned
+// All targets are built first (an error from a Build is returned
 // wrapped with the sweep's name and size). Then the sweeps are measured one
 // after another, each on a goroutine pinned like [Measure]'s, with its
 // sizes interleaved in one loop: each round samples every size not yet
@@ -149,26 +135,27 @@ func CPE(cfg Config, sizes []int, build func(n int) (Instance, error)) (CPEResul
 // (branch and memory-dependence predictors), which was seen to make
 // CS:APP's combine1 bimodal.
 //
-// cfg is used as by Measure, except that Name, Elements and Setup are
-// ignored (they come from the sweeps) and Repeat, when not 0, applies to
-// every size. cfg.Progress, when set, gets Name = the sweep's name,
-// Samples = sizes finished over all sweeps and Max = sizes in all.
+// cfg is used as by Measure; Repeat, when not 0, applies to every size.
+// The progress hook of ctx ([WithProgress]) gets Name = the sweep's name,
+// Samples = sizes finished over all sweeps and Max = sizes in all. After
+// the measurement each size's Check, when there is one, is called; the
+// first that fails is the error.
 //
 // On a cancelled context the results hold the sweeps measured so far, the
-// last one with the points it has (fits only when at least [MinSizes]
-// points have samples), with an error.
-func CPEAll(cfg Config, sweeps []Sweep) ([]CPEResult, error) {
+// last one with the points it has (fits only when at least 3 points have
+// samples), with an error.
+func CPEAll(ctx context.Context, cfg Config, sweeps []Sweep) ([]CPEResult, error) {
 	if len(sweeps) == 0 {
 		return nil, fmt.Errorf("%w: no sweep given", ErrBadSizes)
 	}
-	insts := make([][]Instance, len(sweeps))
+	insts := make([][]Target, len(sweeps))
 	xs := make([][]float64, len(sweeps))
 	total := 0
 	for i, sw := range sweeps {
 		if sw.Build == nil {
-			return nil, fmt.Errorf("%w: sweep %q has no Build function", ErrNilFunc, sw.Name)
+			return nil, fmt.Errorf("%w: sweep %q has no Build function (allowed: a function that returns the Target for size n)", ErrBadConfig, sw.Name)
 		}
-		if err := CheckSizes(sw.Sizes); err != nil {
+		if err := checkSizes(sw.Sizes); err != nil {
 			return nil, fmt.Errorf("sweep %q: %w", sw.Name, err)
 		}
 		name := sw.Name
@@ -181,11 +168,8 @@ func CPEAll(cfg Config, sweeps []Sweep) ([]CPEResult, error) {
 			if err != nil {
 				return nil, fmt.Errorf("harness: %s/n=%d: %w", name, n, err)
 			}
-			if in.Run == nil {
-				return nil, fmt.Errorf("%w: %s/n=%d built no Run function", ErrNilFunc, name, n)
-			}
-			if math.IsNaN(in.Elements) || math.IsInf(in.Elements, 0) || in.Elements < 0 {
-				return nil, fmt.Errorf("%w: %s/n=%d has Elements %v (allowed: ≥ 0, finite; 0 means n)", ErrBadConfig, name, n, in.Elements)
+			if err := in.validate(cfg, fmt.Sprintf("%s/n=%d", name, n)); err != nil {
+				return nil, err
 			}
 			if in.Elements == 0 {
 				in.Elements = float64(n)
@@ -196,7 +180,6 @@ func CPEAll(cfg Config, sweeps []Sweep) ([]CPEResult, error) {
 		}
 		total += len(sw.Sizes)
 	}
-	cfg.Name, cfg.Elements, cfg.Setup = "", 0, nil
 	cfg, err := cfg.WithDefaults()
 	if err != nil {
 		return nil, err
@@ -207,7 +190,6 @@ func CPEAll(cfg Config, sweeps []Sweep) ([]CPEResult, error) {
 	before := 0 // sizes of the sweeps already measured
 	for i, sw := range sweeps {
 		c := cfg
-		c.Name = sw.Name
 		progress := func(e *engine) (int, int) {
 			done := before
 			for _, t := range e.targets {
@@ -217,7 +199,7 @@ func CPEAll(cfg Config, sweeps []Sweep) ([]CPEResult, error) {
 			}
 			return done, total
 		}
-		e, abandoned, runErr := measureInstances(c, insts[i], false, nil, progress)
+		e, abandoned, runErr := measureTargets(ctx, c, sw.Name, insts[i], false, nil, progress)
 		if e == nil || abandoned {
 			return results, runErr
 		}
@@ -225,6 +207,11 @@ func CPEAll(cfg Config, sweeps []Sweep) ([]CPEResult, error) {
 		results = append(results, res)
 		if runErr != nil {
 			return results, runErr
+		}
+		for _, t := range insts[i] {
+			if cerr := t.check(); cerr != nil && err == nil {
+				err = cerr
+			}
 		}
 		if firstErr == nil {
 			firstErr = err
@@ -259,7 +246,7 @@ func cpeResult(cfg Config, sw Sweep, e *engine, xs []float64) (CPEResult, error)
 	if len(notConv) > 0 {
 		c.Warnings = append(c.Warnings, fmt.Errorf("%w: %s: %d of %d sizes (n = %s)", ErrNotConverged, sw.Name, len(notConv), len(sw.Sizes), strings.Join(notConv, ", ")))
 	}
-	if len(px) >= MinSizes {
+	if len(px) >= minSizes {
 		if err := c.Fit(px, FitOptions{Step: e.step, Hz: e.hz, Epsilon: cfg.Epsilon}); err != nil && firstErr == nil {
 			firstErr = fmt.Errorf("harness: %s: %w", sw.Name, err)
 		}
@@ -270,7 +257,7 @@ func cpeResult(cfg Config, sw Sweep, e *engine, xs []float64) (CPEResult, error)
 // FitOptions says how [CPEResult.Fit] judges the points of a sweep.
 type FitOptions struct {
 	// Step is the counter step in ticks and Hz the counter frequency: a
-	// residual is an outlier only above DefaultAbsSteps steps in the fit's
+	// residual is an outlier only above defaultAbsSteps steps in the fit's
 	// unit (ticks; cycles at CyclesPerTick; ns at Hz, no floor without it).
 	Step, Hz float64
 	// Epsilon: and only when it is also larger than Epsilon of the point's
@@ -343,7 +330,7 @@ func (c *CPEResult) Fit(x []float64, o FitOptions) error {
 		}
 		return out
 	}
-	floor := DefaultAbsSteps * o.Step // ticks
+	floor := defaultAbsSteps * o.Step // ticks
 	c.Ticks, c.Cycles = stats.Fit{}, stats.Fit{}
 	c.Nanoseconds = fit("ns", 0)
 	if o.Hz > 0 {
@@ -364,7 +351,7 @@ func (c *CPEResult) Fit(x []float64, o FitOptions) error {
 
 // checkLinearity fills c.Linearity from the kept points' cost in the
 // primary unit against x, one point per size (the median of its runs),
-// with a floor of DefaultAbsSteps counter quanta per call at the coarsest
+// with a floor of defaultAbsSteps counter quanta per call at the coarsest
 // point (at least the resolution the values were recorded with) and the
 // practical threshold minChange (FitOptions.Epsilon).
 func (c *CPEResult) checkLinearity(x []float64, keep []int, step, minChange float64, resolution func(float64) float64) {
@@ -387,7 +374,7 @@ func (c *CPEResult) checkLinearity(x []float64, keep []int, step, minChange floa
 			if unit == "cycles" {
 				scale = p.CyclesPerTick
 			}
-			floor = math.Max(floor, DefaultAbsSteps*math.Max(math.Max(p.Quantum, p.Step), step)/float64(p.Repeat)*scale)
+			floor = math.Max(floor, defaultAbsSteps*math.Max(math.Max(p.Quantum, p.Step), step)/float64(p.Repeat)*scale)
 		}
 	}
 	l, err := stats.LackOfFit(kx, ky, stats.LinearityOptions{Floor: floor, MinChange: minChange})
@@ -399,186 +386,4 @@ func (c *CPEResult) checkLinearity(x []float64, keep []int, step, minChange floa
 	if l.Verdict == stats.LinearityNotLinear {
 		c.Warnings = append(c.Warnings, fmt.Errorf("harness: %s: the cost is %s; the slope is an average over the sizes, not a cost per element", c.Name, l.Reason))
 	}
-}
-
-// CheckSizes returns nil when sizes can be a sweep: at least [MinSizes] and
-// at most [MaxSizes] sizes, each from 1 to [MaxSize], strictly increasing.
-// Otherwise the error wraps [ErrBadSizes] and names the offending value.
-func CheckSizes(sizes []int) error {
-	switch {
-	case len(sizes) == 0:
-		return fmt.Errorf("%w: empty size list (want at least %d sizes)", ErrBadSizes, MinSizes)
-	case len(sizes) > MaxSizes:
-		return fmt.Errorf("%w: %d sizes (allowed: at most %d)", ErrBadSizes, len(sizes), MaxSizes)
-	}
-	for i, n := range sizes {
-		if n < 1 || n > MaxSize {
-			return fmt.Errorf("%w: size %d (allowed: 1 to %d)", ErrBadSizes, n, MaxSize)
-		}
-		if i > 0 && n == sizes[i-1] {
-			return fmt.Errorf("%w: duplicate size %d", ErrBadSizes, n)
-		}
-		if i > 0 && n < sizes[i-1] {
-			return fmt.Errorf("%w: size %d after %d (sizes must increase)", ErrBadSizes, n, sizes[i-1])
-		}
-	}
-	if len(sizes) < MinSizes {
-		return fmt.Errorf("%w: %d sizes %v (a fit with a confidence interval needs at least %d)", ErrBadSizes, len(sizes), sizes, MinSizes)
-	}
-	return nil
-}
-
-// ParseSizes parses a sweep's sizes in any of three forms:
-//
-//	100,200,400,800     a list ([ParseSizeList])
-//	100:2000:100        a range from:to:step ([ParseSizeRange])
-//	log 64:65536:16     count sizes spaced evenly on a log scale ([ParseSizeLog])
-//
-// The result satisfies [CheckSizes]; errors wrap [ErrBadSizes].
-func ParseSizes(s string) ([]int, error) {
-	t := strings.TrimSpace(s)
-	if rest, ok := strings.CutPrefix(t, "log"); ok && (rest == "" || rest[0] == ' ' || rest[0] == ':' || rest[0] == '\t') {
-		return ParseSizeLog(strings.TrimPrefix(strings.TrimSpace(rest), ":"))
-	}
-	if strings.Contains(t, ":") {
-		return ParseSizeRange(t)
-	}
-	return ParseSizeList(t)
-}
-
-// ParseSizeList parses a comma-separated list of sizes, "100,200,400"
-// (spaces around items allowed). The sizes must satisfy [CheckSizes]: no
-// empty item, each an integer from 1 to [MaxSize], strictly increasing, at
-// least [MinSizes]. Errors wrap [ErrBadSizes].
-func ParseSizeList(s string) ([]int, error) {
-	if strings.TrimSpace(s) == "" {
-		return nil, fmt.Errorf("%w: empty size list (want e.g. 100,200,400)", ErrBadSizes)
-	}
-	items := strings.Split(s, ",")
-	if len(items) > MaxSizes {
-		return nil, fmt.Errorf("%w: %d sizes (allowed: at most %d)", ErrBadSizes, len(items), MaxSizes)
-	}
-	sizes := make([]int, 0, len(items))
-	for i, it := range items {
-		it = strings.TrimSpace(it)
-		if it == "" {
-			return nil, fmt.Errorf("%w: %q: item %d is empty", ErrBadSizes, s, i+1)
-		}
-		n, err := parseSize(it)
-		if err != nil {
-			return nil, err
-		}
-		sizes = append(sizes, n)
-	}
-	if err := CheckSizes(sizes); err != nil {
-		return nil, err
-	}
-	return sizes, nil
-}
-
-// ParseSizeRange parses "from:to:step": from, from+step, … up to and
-// including to when the steps reach it. Each part is an integer; from ≥ 1,
-// to ≥ from, step ≥ 1, and the range must hold [MinSizes] to [MaxSizes]
-// sizes. Errors wrap [ErrBadSizes].
-func ParseSizeRange(s string) ([]int, error) {
-	a, b, step, err := parseTriple(s, "from:to:step", "100:2000:100")
-	if err != nil {
-		return nil, err
-	}
-	return SizeRange(a, b, step)
-}
-
-// SizeRange returns from, from+step, … ≤ to, checked like [ParseSizeRange].
-func SizeRange(from, to, step int) ([]int, error) {
-	switch {
-	case from < 1 || from > MaxSize:
-		return nil, fmt.Errorf("%w: range from %d (allowed: 1 to %d)", ErrBadSizes, from, MaxSize)
-	case to < from || to > MaxSize:
-		return nil, fmt.Errorf("%w: range to %d (allowed: %d to %d, at least from)", ErrBadSizes, to, from, MaxSize)
-	case step < 1:
-		return nil, fmt.Errorf("%w: range step %d (allowed: ≥ 1)", ErrBadSizes, step)
-	}
-	count := (to-from)/step + 1
-	if count > MaxSizes {
-		return nil, fmt.Errorf("%w: range %d:%d:%d has %d sizes (allowed: at most %d)", ErrBadSizes, from, to, step, count, MaxSizes)
-	}
-	if count < MinSizes {
-		return nil, fmt.Errorf("%w: range %d:%d:%d has %d sizes (a fit needs at least %d)", ErrBadSizes, from, to, step, count, MinSizes)
-	}
-	sizes := make([]int, 0, count)
-	for i := 0; i < count; i++ {
-		sizes = append(sizes, from+i*step)
-	}
-	return sizes, nil
-}
-
-// ParseSizeLog parses "from:to:count": count sizes from from to to
-// inclusive, spaced evenly on a logarithmic scale and rounded to integers
-// (from·(to/from)^(i/(count−1))). from ≥ 1, to > from, MinSizes ≤ count ≤
-// MaxSizes; an error names the count when rounding would make two sizes
-// equal (too many sizes for the range). Errors wrap [ErrBadSizes].
-func ParseSizeLog(s string) ([]int, error) {
-	a, b, count, err := parseTriple(s, "from:to:count", "64:65536:16")
-	if err != nil {
-		return nil, err
-	}
-	return SizeLog(a, b, count)
-}
-
-// SizeLog returns count log-spaced sizes from from to to, checked like
-// [ParseSizeLog].
-func SizeLog(from, to, count int) ([]int, error) {
-	switch {
-	case from < 1 || from > MaxSize:
-		return nil, fmt.Errorf("%w: log from %d (allowed: 1 to %d)", ErrBadSizes, from, MaxSize)
-	case to <= from || to > MaxSize:
-		return nil, fmt.Errorf("%w: log to %d (allowed: more than from = %d, at most %d)", ErrBadSizes, to, from, MaxSize)
-	case count < MinSizes || count > MaxSizes:
-		return nil, fmt.Errorf("%w: log count %d (allowed: %d to %d)", ErrBadSizes, count, MinSizes, MaxSizes)
-	}
-	sizes := make([]int, count)
-	ratio := math.Log(float64(to) / float64(from))
-	for i := range sizes {
-		sizes[i] = int(math.Round(float64(from) * math.Exp(ratio*float64(i)/float64(count-1))))
-	}
-	sizes[0], sizes[count-1] = from, to
-	for i := 1; i < count; i++ {
-		if sizes[i] <= sizes[i-1] {
-			distinct := len(slices.Compact(slices.Clone(sizes)))
-			return nil, fmt.Errorf("%w: log %d:%d:%d: rounding to integers makes sizes repeat (%d and %d), leaving %d distinct sizes; use a smaller count or a wider range", ErrBadSizes, from, to, count, sizes[i-1], sizes[i], distinct)
-		}
-	}
-	return sizes, nil
-}
-
-// parseTriple parses "a:b:c" of integers.
-func parseTriple(s, form, example string) (a, b, c int, err error) {
-	parts := strings.Split(strings.TrimSpace(s), ":")
-	if len(parts) != 3 {
-		return 0, 0, 0, fmt.Errorf("%w: %q (want %s, e.g. %s)", ErrBadSizes, s, form, example)
-	}
-	var v [3]int
-	for i, p := range parts {
-		if v[i], err = parseSize(strings.TrimSpace(p)); err != nil {
-			return 0, 0, 0, fmt.Errorf("%w (in %q, want %s)", err, s, form)
-		}
-	}
-	return v[0], v[1], v[2], nil
-}
-
-// parseSize parses one integer of a size specification; the caller checks
-// its range.
-func parseSize(s string) (int, error) {
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
-		var ne *strconv.NumError
-		if errors.As(err, &ne) && errors.Is(ne.Err, strconv.ErrRange) {
-			return 0, fmt.Errorf("%w: size %s out of range (allowed: 1 to %d)", ErrBadSizes, s, MaxSize)
-		}
-		return 0, fmt.Errorf("%w: %q is not an integer", ErrBadSizes, s)
-	}
-	if n < 1 || n > MaxSize {
-		return 0, fmt.Errorf("%w: size %d (allowed: 1 to %d)", ErrBadSizes, n, MaxSize)
-	}
-	return int(n), nil
 }

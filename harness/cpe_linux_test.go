@@ -3,6 +3,7 @@
 package harness
 
 import (
+	"context"
 	"testing"
 
 	"github.com/cyclebench/cyclebench/internal/pinned"
@@ -15,7 +16,7 @@ func TestCPERealtimeIsGuarded(t *testing.T) {
 	cfg.Realtime = true
 	cfg.MaxSamples = 30
 	before := pinned.GuardsArmed()
-	c, err := CPE(cfg, []int{100, 200, 300}, buildChain)
+	c, err := CPE(context.Background(), cfg, Sweep{Sizes: []int{100, 200, 300}, Build: buildChain})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,14 +16,14 @@ import (
 	"github.com/cyclebench/cyclebench/stats"
 )
 
-// chainInstance returns an Instance running n dependent ADDs that continue
+// chainInstance returns an Target running n dependent ADDs that continue
 // the previous call's chain, so each call costs exactly n ADDs.
-func chainInstance(n int) Instance {
+func chainInstance(n int) Target {
 	var acc uint64
-	return Instance{Run: func() { acc = chain.AddFrom(acc, n) }, Elements: float64(n)}
+	return Target{Run: func() { acc = chain.AddFrom(acc, n) }, Elements: float64(n)}
 }
 
-func buildChain(n int) (Instance, error) { return chainInstance(n), nil }
+func buildChain(n int) (Target, error) { return chainInstance(n), nil }
 
 func TestParseSizes(t *testing.T) {
 	tests := []struct {
@@ -69,7 +69,7 @@ func TestParseSizesErrors(t *testing.T) {
 		{"one size", "100", "needs at least 3"},
 		{"not a number", "100,2e3,400", `"2e3" is not an integer`},
 		{"huge", "1,2,99999999999999999999", "out of range"},
-		{"above MaxSize", "1,2,2147483648", "size 2147483648"},
+		{"above maxSize", "1,2,2147483648", "size 2147483648"},
 		{"range two parts", "100:200", "want from:to:step"},
 		{"range four parts", "1:2:3:4", "want from:to:step"},
 		{"range backwards", "500:100:100", "range to 100"},
@@ -98,12 +98,12 @@ func TestParseSizesErrors(t *testing.T) {
 
 func TestSizeLogEnds(t *testing.T) {
 	tests := []struct{ from, to, count int }{
-		{1, 1000, 4}, {64, 65536, 16}, {3, 7, 5}, {1000, 1001, 2}, {1000, MaxSize, 1000},
+		{1, 1000, 4}, {64, 65536, 16}, {3, 7, 5}, {1000, 1001, 2}, {1000, maxSize, 1000},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%d:%d:%d", tt.from, tt.to, tt.count), func(t *testing.T) {
-			s, err := SizeLog(tt.from, tt.to, tt.count)
-			if tt.count < MinSizes {
+			s, err := sizeLog(tt.from, tt.to, tt.count)
+			if tt.count < minSizes {
 				if !errors.Is(err, ErrBadSizes) {
 					t.Fatalf("count %d: err = %v, want ErrBadSizes", tt.count, err)
 				}
@@ -113,9 +113,9 @@ func TestSizeLogEnds(t *testing.T) {
 				t.Fatal(err)
 			}
 			if len(s) != tt.count || s[0] != tt.from || s[len(s)-1] != tt.to {
-				t.Fatalf("SizeLog = %v: want %d sizes from %d to %d", s, tt.count, tt.from, tt.to)
+				t.Fatalf("sizeLog = %v: want %d sizes from %d to %d", s, tt.count, tt.from, tt.to)
 			}
-			if err := CheckSizes(s); err != nil {
+			if err := checkSizes(s); err != nil {
 				t.Fatal(err)
 			}
 		})
@@ -123,12 +123,12 @@ func TestSizeLogEnds(t *testing.T) {
 }
 
 func TestSizeRangeIncludesEnd(t *testing.T) {
-	s, err := SizeRange(MaxSize-4, MaxSize, 2)
+	s, err := sizeRange(maxSize-4, maxSize, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []int{MaxSize - 4, MaxSize - 2, MaxSize}; !slices.Equal(s, want) {
-		t.Fatalf("SizeRange near MaxSize = %v, want %v", s, want)
+	if want := []int{maxSize - 4, maxSize - 2, maxSize}; !slices.Equal(s, want) {
+		t.Fatalf("sizeRange near maxSize = %v, want %v", s, want)
 	}
 }
 
@@ -141,8 +141,8 @@ func checkParsed(t *testing.T, in string, sizes []int, err error) {
 		}
 		return
 	}
-	if err := CheckSizes(sizes); err != nil {
-		t.Fatalf("ParseSizes(%q) = %v, which CheckSizes refuses: %v", in, sizes, err)
+	if err := checkSizes(sizes); err != nil {
+		t.Fatalf("ParseSizes(%q) = %v, which checkSizes refuses: %v", in, sizes, err)
 	}
 }
 
@@ -159,7 +159,7 @@ func FuzzParseSizes(f *testing.F) {
 			for i, n := range sizes {
 				parts[i] = strconv.Itoa(n)
 			}
-			again, err := ParseSizeList(strings.Join(parts, ","))
+			again, err := parseSizeList(strings.Join(parts, ","))
 			if err != nil || !slices.Equal(again, sizes) {
 				t.Fatalf("%v does not read back: %v, %v", sizes, again, err)
 			}
@@ -170,18 +170,18 @@ func FuzzParseSizes(f *testing.F) {
 func FuzzSizeLog(f *testing.F) {
 	f.Add(64, 65536, 16)
 	f.Add(1, 10, 16)
-	f.Add(1, MaxSize, 1000)
+	f.Add(1, maxSize, 1000)
 	f.Add(0, 0, 0)
 	f.Fuzz(func(t *testing.T, from, to, count int) {
-		s, err := SizeLog(from, to, count)
+		s, err := sizeLog(from, to, count)
 		if err != nil {
 			if !errors.Is(err, ErrBadSizes) {
-				t.Fatalf("SizeLog(%d, %d, %d): %v does not wrap ErrBadSizes", from, to, count, err)
+				t.Fatalf("sizeLog(%d, %d, %d): %v does not wrap ErrBadSizes", from, to, count, err)
 			}
 			return
 		}
-		if err := CheckSizes(s); err != nil || len(s) != count || s[0] != from || s[len(s)-1] != to {
-			t.Fatalf("SizeLog(%d, %d, %d) = %v (%v)", from, to, count, s, err)
+		if err := checkSizes(s); err != nil || len(s) != count || s[0] != from || s[len(s)-1] != to {
+			t.Fatalf("sizeLog(%d, %d, %d) = %v (%v)", from, to, count, s, err)
 		}
 	})
 }
@@ -196,12 +196,12 @@ func TestCheckSizes(t *testing.T) {
 		{[]int{3, 2, 1}, "size 2 after 3"},
 		{[]int{1, 1, 2}, "duplicate size 1"},
 		{[]int{0, 1, 2}, "size 0"},
-		{make([]int, MaxSizes+1), "1001 sizes"},
+		{make([]int, maxSizes+1), "1001 sizes"},
 		{[]int{1, 2, 3}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprint(len(tt.sizes), tt.text), func(t *testing.T) {
-			err := CheckSizes(tt.sizes)
+			err := checkSizes(tt.sizes)
 			if tt.text == "" {
 				if err != nil {
 					t.Fatal(err)
@@ -209,7 +209,7 @@ func TestCheckSizes(t *testing.T) {
 				return
 			}
 			if !errors.Is(err, ErrBadSizes) || !strings.Contains(err.Error(), tt.text) {
-				t.Fatalf("CheckSizes(%v) = %v, want ErrBadSizes saying %q", tt.sizes, err, tt.text)
+				t.Fatalf("checkSizes(%v) = %v, want ErrBadSizes saying %q", tt.sizes, err, tt.text)
 			}
 		})
 	}
@@ -220,9 +220,8 @@ func TestCPEAddChain(t *testing.T) {
 		t.Skip("the ADD chain is the pure-Go fallback on this build: its cost per op is not known")
 	}
 	cfg := DefaultConfig()
-	cfg.Name = "add"
 	sizes := []int{1000, 2000, 3000, 4000, 6000, 8000}
-	c, err := CPE(cfg, sizes, buildChain)
+	c, err := CPE(context.Background(), cfg, Sweep{Name: "add", Sizes: sizes, Build: buildChain})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +257,7 @@ func TestCPEAllKeepsSweepsApart(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.MaxSamples = 50
 	sizes := []int{500, 1000, 1500}
-	rs, err := CPEAll(cfg, []Sweep{
+	rs, err := CPEAll(context.Background(), cfg, []Sweep{
 		{Name: "short", Sizes: sizes, Build: buildChain},
 		{Sizes: []int{2000, 3000, 4000, 5000}, Build: buildChain},
 	})
@@ -287,16 +286,16 @@ func TestCPEBadInput(t *testing.T) {
 		text   string
 	}{
 		{"no sweeps", nil, ErrBadSizes, "no sweep"},
-		{"nil build", []Sweep{{Name: "x", Sizes: []int{1, 2, 3}}}, ErrNilFunc, `"x"`},
+		{"nil build", []Sweep{{Name: "x", Sizes: []int{1, 2, 3}}}, ErrBadConfig, `"x"`},
 		{"bad sizes", []Sweep{{Name: "x", Sizes: []int{3, 2, 1}, Build: buildChain}}, ErrBadSizes, "size 2 after 3"},
-		{"build error", []Sweep{{Name: "x", Sizes: []int{1, 2, 3}, Build: func(n int) (Instance, error) {
+		{"build error", []Sweep{{Name: "x", Sizes: []int{1, 2, 3}, Build: func(n int) (Target, error) {
 			if n == 2 {
-				return Instance{}, boom
+				return Target{}, boom
 			}
 			return chainInstance(n), nil
 		}}}, boom, "x/n=2"},
-		{"nil run", []Sweep{{Name: "x", Sizes: []int{1, 2, 3}, Build: func(int) (Instance, error) { return Instance{}, nil }}}, ErrNilFunc, "x/n=1"},
-		{"NaN elements", []Sweep{{Name: "x", Sizes: []int{1, 2, 3}, Build: func(n int) (Instance, error) {
+		{"nil run", []Sweep{{Name: "x", Sizes: []int{1, 2, 3}, Build: func(int) (Target, error) { return Target{}, nil }}}, ErrBadConfig, "x/n=1"},
+		{"NaN elements", []Sweep{{Name: "x", Sizes: []int{1, 2, 3}, Build: func(n int) (Target, error) {
 			in := chainInstance(n)
 			in.Elements = math.NaN()
 			return in, nil
@@ -304,14 +303,14 @@ func TestCPEBadInput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := CPEAll(DefaultConfig(), tt.sweeps)
+			_, err := CPEAll(context.Background(), DefaultConfig(), tt.sweeps)
 			if !errors.Is(err, tt.want) || !strings.Contains(err.Error(), tt.text) {
 				t.Fatalf("err = %v, want %v naming %s", err, tt.want, tt.text)
 			}
 		})
 	}
 	t.Run("bad config", func(t *testing.T) {
-		_, err := CPE(Config{K: -1, CPU: AnyCPU}, []int{1, 2, 3}, buildChain)
+		_, err := CPE(context.Background(), Config{K: -1, CPU: AnyCPU}, Sweep{Sizes: []int{1, 2, 3}, Build: buildChain})
 		if !errors.Is(err, ErrBadConfig) {
 			t.Fatalf("err = %v, want ErrBadConfig", err)
 		}
@@ -319,11 +318,11 @@ func TestCPEBadInput(t *testing.T) {
 }
 
 func TestCPEEqualElementsIsAnError(t *testing.T) {
-	_, err := CPE(DefaultConfig(), []int{1, 2, 3}, func(n int) (Instance, error) {
+	_, err := CPE(context.Background(), DefaultConfig(), Sweep{Sizes: []int{1, 2, 3}, Build: func(n int) (Target, error) {
 		in := chainInstance(100)
 		in.Elements = 100 // every size claims the same x: no line
 		return in, nil
-	})
+	}})
 	if err == nil || !strings.Contains(err.Error(), "degenerate") {
 		t.Fatalf("err = %v, want a degenerate-fit error", err)
 	}
@@ -335,13 +334,12 @@ func TestCPECancelledAndPanic(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	cfg := DefaultConfig()
-	cfg.Context = ctx
-	if _, err := CPE(cfg, []int{100, 200, 300}, buildChain); !errors.Is(err, context.Canceled) {
+	if _, err := CPE(ctx, cfg, Sweep{Sizes: []int{100, 200, 300}, Build: buildChain}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled: err = %v, want context.Canceled", err)
 	}
-	_, err := CPE(DefaultConfig(), []int{100, 200, 300}, func(n int) (Instance, error) {
-		return Instance{Run: func() { panic(fmt.Sprint("boom ", n)) }}, nil
-	})
+	_, err := CPE(context.Background(), DefaultConfig(), Sweep{Sizes: []int{100, 200, 300}, Build: func(n int) (Target, error) {
+		return Target{Run: func() { panic(fmt.Sprint("boom ", n)) }}, nil
+	}})
 	if !errors.Is(err, ErrPanic) || !strings.Contains(err.Error(), "boom") {
 		t.Fatalf("panic: err = %v, want ErrPanic naming boom", err)
 	}
@@ -355,13 +353,13 @@ func TestCPEProgressCountsSizes(t *testing.T) {
 	cfg := DefaultConfig()
 	var last Progress
 	calls := 0
-	cfg.Progress = func(p Progress) { last = p; calls++ }
+	ctx := WithProgress(context.Background(), func(p Progress) { last = p; calls++ })
 	cfg.Epsilon = 1e-12
 	cfg.AbsSteps = -1
 	cfg.K = 20
 	cfg.MaxSamples = 100_000
 	cfg.MaxTime = 120e6 // 120 ms: long enough for a progress call
-	if _, err := CPE(cfg, []int{1000, 2000, 3000, 4000}, buildChain); err != nil {
+	if _, err := CPE(ctx, cfg, Sweep{Sizes: []int{1000, 2000, 3000, 4000}, Build: buildChain}); err != nil {
 		t.Fatal(err)
 	}
 	if calls == 0 {

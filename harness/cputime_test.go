@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"context"
 	"errors"
 	"math"
 	"slices"
@@ -66,7 +67,7 @@ func checkCPUFigures(t *testing.T, r Result) {
 	if want := float64(r.ThreadCPU.Nanoseconds()) / float64(r.Calls); math.Abs(r.ThreadCPUNsPerCall-want) > 1e-9*want {
 		t.Errorf("ThreadCPUNsPerCall = %v, want ThreadCPU / Calls = %v", r.ThreadCPUNsPerCall, want)
 	}
-	blocked := r.ThreadCPUNsPerCall < MinCPUShare*r.WallNsPerCall
+	blocked := r.ThreadCPUNsPerCall < minCPUShare*r.WallNsPerCall
 	if got := hasWarning(r.Warnings, ErrBlocks); got != blocked {
 		t.Errorf("ErrBlocks warning %v, but thread cpu %v ns/call over wall %v ns/call", got, r.ThreadCPUNsPerCall, r.WallNsPerCall)
 	}
@@ -91,7 +92,7 @@ func TestMeasureCPUFigures(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r, err := Measure(tt.cfg, tt.f)
+			r, err := Measure(context.Background(), tt.cfg, Target{Run: tt.f})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -99,7 +100,7 @@ func TestMeasureCPUFigures(t *testing.T) {
 			if tt.blocked && cpuTimeAvailable() && !hasWarning(r.Warnings, ErrBlocks) {
 				t.Errorf("no ErrBlocks warning for a sleeping kernel: thread cpu %v ns/call, wall %v ns/call, warnings %v", r.ThreadCPUNsPerCall, r.WallNsPerCall, r.Warnings)
 			}
-			if tt.blocked && utilisationAvailable() && r.Utilisation.OfOneCPU >= 100*MinCPUShare {
+			if tt.blocked && utilisationAvailable() && r.Utilisation.OfOneCPU >= 100*minCPUShare {
 				t.Errorf("a sleeping kernel used %.3g%% of one CPU", r.Utilisation.OfOneCPU)
 			}
 		})

@@ -173,7 +173,7 @@ type repeatDecision struct {
 //   - otherwise R is scaled to reach the need with 5% to spare, from the
 //     best sample (overhead included: the scaled R errs long).
 //
-// R never exceeds MaxRepeat; reaching it is final.
+// R never exceeds maxRepeat; reaching it is final.
 func decideRepeat(r int, samples []uint64, step, minSteps, eps float64) repeatDecision {
 	q := math.Max(step, 1)
 	sq := sampleQuantum(samples)
@@ -181,25 +181,25 @@ func decideRepeat(r int, samples []uint64, step, minSteps, eps float64) repeatDe
 		q = sq
 	}
 	d := repeatDecision{R: r, Quantum: q, Need: q * regionSteps(minSteps, eps)}
-	if r >= MaxRepeat {
-		d.R, d.Done = MaxRepeat, true
+	if r >= maxRepeat {
+		d.R, d.Done = maxRepeat, true
 		return d
 	}
 	if len(samples) == 0 {
-		d.R = min(MaxRepeat, 2*r)
+		d.R = min(maxRepeat, 2*r)
 		return d
 	}
 	best := float64(slices.Min(samples))
 	switch {
 	case best <= 0:
-		d.R = min(MaxRepeat, 16*r)
+		d.R = min(maxRepeat, 16*r)
 	case sq < 0 && best < 16*d.Need:
-		d.R = min(MaxRepeat, 4*r)
+		d.R = min(maxRepeat, 4*r)
 	case best >= d.Need:
 		d.Done = true
 	default:
 		next := math.Ceil(float64(r) * d.Need * 1.05 / best)
-		d.R = int(math.Min(float64(MaxRepeat), math.Max(next, float64(r+1))))
+		d.R = int(math.Min(float64(maxRepeat), math.Max(next, float64(r+1))))
 	}
 	return d
 }

@@ -103,8 +103,8 @@ func TestDecideRepeat(t *testing.T) {
 		{"all equal and long is final", 1000, []uint64{70000, 70000, 70000, 70000, 70000, 70000, 70000, 70000}, 1, true, 1000, 1000, 1},
 		{"zero samples grow sixteenfold", 2, []uint64{0, 0, 0, 0, 1, 0, 0, 0}, 1, false, 32, 32, 1},
 		{"a multiple of the known quantum keeps it", 40, []uint64{104000, 104104, 104000, 104208, 104104, 104000, 104104, 104000}, 26, true, 40, 40, 26},
-		{"MaxRepeat is final", MaxRepeat, grid(4, 8, 100, 10, 1, 0), 1, true, MaxRepeat, MaxRepeat, 1},
-		{"never beyond MaxRepeat", MaxRepeat / 2, []uint64{10, 10, 10, 12, 11, 10, 13, 10}, 1, false, MaxRepeat, MaxRepeat, 1},
+		{"maxRepeat is final", maxRepeat, grid(4, 8, 100, 10, 1, 0), 1, true, maxRepeat, maxRepeat, 1},
+		{"never beyond maxRepeat", maxRepeat / 2, []uint64{10, 10, 10, 12, 11, 10, 13, 10}, 1, false, maxRepeat, maxRepeat, 1},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			d := decideRepeat(tt.r, tt.s, tt.step, minSteps, eps)
@@ -151,14 +151,14 @@ func TestDecideRepeatConverges(t *testing.T) {
 					}
 					s[i] = uint64(v)
 				}
-				d := decideRepeat(r, s, c.step, DefaultMinRegionSteps, DefaultEpsilon)
+				d := decideRepeat(r, s, c.step, defaultMinRegionSteps, defaultEpsilon)
 				if d.Done {
 					if float64(slices.Min(s)) < d.Need {
 						t.Fatalf("final R %d: best sample %d < need %v", r, slices.Min(s), d.Need)
 					}
 					// The quantum may show or not at the final R (the noise
 					// can hide it), but R was chosen for it.
-					if need := c.wantQuanta * regionSteps(DefaultMinRegionSteps, DefaultEpsilon); float64(slices.Min(s)) < 0.95*need {
+					if need := c.wantQuanta * regionSteps(defaultMinRegionSteps, defaultEpsilon); float64(slices.Min(s)) < 0.95*need {
 						t.Fatalf("final R %d spans %d ticks, under the %v a %v-tick quantum needs", r, slices.Min(s), need, c.wantQuanta)
 					}
 					t.Logf("R %d after %d probes (quantum %.3g)", r, probe+1, d.Quantum)
@@ -278,9 +278,9 @@ func TestFindModes(t *testing.T) {
 // without cycles.
 func TestPlanRound(t *testing.T) {
 	over := &stream{}
-	a := &target{inst: Instance{Name: "A"}, rs: []int{8}, overs: []*stream{over}}
-	b := &target{inst: Instance{Name: "B"}, rs: []int{8}, overs: []*stream{over}}
-	c := &target{inst: Instance{Name: "C"}, rs: []int{8, 9, 10, 11}, overs: []*stream{over, {}, {}, {}}}
+	a := &target{inst: Target{Name: "A"}, rs: []int{8}, overs: []*stream{over}}
+	b := &target{inst: Target{Name: "B"}, rs: []int{8}, overs: []*stream{over}}
+	c := &target{inst: Target{Name: "C"}, rs: []int{8, 9, 10, 11}, overs: []*stream{over, {}, {}, {}}}
 	layout := func(e *engine) string {
 		var out []string
 		for _, s := range e.plan(nil) {

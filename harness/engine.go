@@ -6,6 +6,7 @@ package harness
 // pure functions of decide.go.
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -22,21 +23,6 @@ import (
 	"github.com/cyclebench/cyclebench/stats"
 	"github.com/cyclebench/cyclebench/tsc"
 )
-
-// Instance is one function to measure, as a sweep's build function or
-// [Compare] receives it.
-type Instance struct {
-	// Name labels the function's results; empty means a generated name.
-	Name string
-	// Run is the timed work.
-	Run func()
-	// Setup, when not nil, is called before every sample, untimed, to
-	// restore an input Run consumes; it forces one call per sample.
-	Setup func()
-	// Elements is the number of elements one call of Run processes, the
-	// x of a CPE fit; 0 means the size n the instance was built for.
-	Elements float64
-}
 
 // empty is the function whose timing loop is subtracted as overhead.
 func empty() {}
@@ -169,7 +155,7 @@ type rawSample struct {
 
 // target is one function of the engine's loop.
 type target struct {
-	inst    Instance
+	inst    Target
 	r       int   // the base R
 	rs      []int // the R of each variant, sampled in turn
 	forced  bool  // R was not chosen for this target alone
@@ -194,6 +180,9 @@ type target struct {
 // engine measures one or more targets interleaved, with one ruler.
 type engine struct {
 	cfg      Config
+	ctx      context.Context
+	name     string         // names the measurement in Progress
+	progress func(Progress) // the context's hook (WithProgress), or nil
 	cal      *calibrate.Calibration
 	th       *pinned.Thread
 	cpu      int
@@ -211,7 +200,7 @@ type engine struct {
 	wall     time.Duration
 	verdict  calibrate.CoreClock // the ruler's verdict (finishRuler)
 	cpt      float64             // core cycles per tick, from the ruler; 0 when refused
-	cptFrom  string              // CyclesRuler, or CyclesCalibration when the ruler gave no slope
+	cptFrom  string              // cyclesRuler, or cyclesCalibration when the ruler gave no slope
 	checked  bool                // a second chain checked cpt
 	refOK    bool                // both ADD streams converged
 	warnings []error             // the loop's own: pinning, calibration, ruler, CPU share
@@ -222,16 +211,19 @@ type engine struct {
 	util         cputime.Utilisation
 }
 
-// measureInstances is how every measurement runs: check cfg, pin a thread
-// (internal/pinned), build the engine for insts there and take rounds until
-// the stopping rule says so. The caller reads the results from the engine
-// returned (nil when none was built). extra, when not nil, keeps the loop
-// going while it returns true. abandoned reports a tripped realtime guard:
+// measureTargets is how every measurement runs: check cfg, pin a thread
+// (internal/pinned), build the engine for insts there and take rounds
+// until the stopping rule says so; name labels its progress reports. The
+// caller reads the results from the engine returned (nil when none was
+// built). extra, when not nil, keeps the loop going while it returns true. abandoned reports a tripped realtime guard:
 // the engine must not be read.
-func measureInstances(cfg Config, insts []Instance, commonR bool, extra func(*engine) bool, progress func(*engine) (int, int)) (e *engine, abandoned bool, err error) {
+func measureTargets(ctx context.Context, cfg Config, name string, insts []Target, commonR bool, extra func(*engine) bool, progress func(*engine) (int, int)) (e *engine, abandoned bool, err error) {
 	cfg, err = cfg.WithDefaults()
 	if err != nil {
 		return nil, false, err
+	}
+	if ctx == nil {
+		return nil, false, fmt.Errorf("%w: nil context (allowed: any context, such as context.Background())", ErrBadConfig)
 	}
 	abandoned, err = pinned.Run(pinned.Options{CPU: cfg.CPU, Priority: cfg.priority(), RTTimeLimit: cfg.RTTimeLimit, KeepGC: cfg.KeepGC}, func(th *pinned.Thread) error {
 		// The counters count this thread; they are opened beside the
@@ -255,28 +247,39 @@ func measureInstances(cfg Config, insts []Instance, commonR bool, extra func(*en
 			}
 		}
 		var err error
-		e, err = newEngine(cfg, cal, th, insts, commonR)
+		e, err = newEngine(ctx, cfg, cal, th, insts, commonR)
 		mon = <-monc
 		if err != nil {
 			e = nil
 			return err
 		}
 		e.mon = mon
+		e.name, e.progress = name, progressOf(ctx)
 		e.warnings = append(e.warnings, mon.warnings...)
 		return e.run(extra, progress)
 	})
+	if errors.Is(err, pinned.ErrGoexit) {
+		err = goexitError{}
+	}
 	if abandoned {
 		return nil, true, err
 	}
 	return e, false, err
 }
 
+// goexitError is a runtime.Goexit in the measured function, reported as
+// ErrPanic: to the caller both end the measurement the same way.
+type goexitError struct{}
+
+func (goexitError) Error() string   { return "harness: measured function called runtime.Goexit" }
+func (goexitError) Unwrap() []error { return []error{ErrPanic, pinned.ErrGoexit} }
+
 // newEngine warms the functions up, chooses each one's R and makes the
 // streams. With commonR every target gets the largest R (1 when any has a
 // Setup), so one empty loop serves all and their samples pair up. It runs
 // on the pinned thread.
-func newEngine(cfg Config, cal *calibrate.Calibration, th *pinned.Thread, insts []Instance, commonR bool) (*engine, error) {
-	e := &engine{cfg: cfg, cal: cal, th: th, cpu: th.CPU, step: math.Max(cal.Step.Step, 1), hz: cal.Frequency.Hz, commonR: commonR, overs: map[int]*stream{}}
+func newEngine(ctx context.Context, cfg Config, cal *calibrate.Calibration, th *pinned.Thread, insts []Target, commonR bool) (*engine, error) {
+	e := &engine{cfg: cfg, ctx: ctx, cal: cal, th: th, cpu: th.CPU, step: math.Max(cal.Step.Step, 1), hz: cal.Frequency.Hz, commonR: commonR, overs: map[int]*stream{}}
 	e.checkCPU = e.cpu >= 0 && tsc.HasAux() && runtime.GOOS == "linux"
 	e.sampler = sample
 	if cfg.Mode == Latency {
@@ -452,7 +455,7 @@ func (e *engine) chooseRepeat(f func()) repeatDecision {
 		if d.Done {
 			return d
 		}
-		if time.Since(start) > e.cfg.MaxTime || e.cfg.Context.Err() != nil {
+		if time.Since(start) > e.cfg.MaxTime || e.ctx.Err() != nil {
 			d.R = r
 			return d
 		}
@@ -548,7 +551,7 @@ type slot struct {
 // after the target had converged caught a faster moment the target never saw
 // (a 1000-ADD kernel then read 1009.6 cycles against 1001.5). extra, when
 // not nil, keeps the rounds going (Compare's pairs); progress gives the
-// (done, total) reported to cfg.Progress.
+// (done, total) reported to the progress hook.
 func (e *engine) run(extra func(*engine) bool, progress func(*engine) (int, int)) error {
 	cfg := e.cfg
 	progressEvery := uint64(0.05 * e.hz)
@@ -563,7 +566,7 @@ func (e *engine) run(extra func(*engine) bool, progress func(*engine) (int, int)
 	var why stopReason
 	for {
 		why = decideStop(loopState{
-			Rounds: e.rounds, Elapsed: time.Since(start), Cancelled: cfg.Context.Err() != nil,
+			Rounds: e.rounds, Elapsed: time.Since(start), Cancelled: e.ctx.Err() != nil,
 			Busy: e.busy() || (extra != nil && extra(e)), Pending: !e.othersDone(), Exhausted: e.exhausted(),
 			MinTime: cfg.MinTime,
 		}, cfg.MaxTime)
@@ -575,10 +578,10 @@ func (e *engine) run(extra func(*engine) bool, progress func(*engine) (int, int)
 			e.do(s)
 		}
 		e.endRound(time.Since(start))
-		if cfg.Progress != nil {
+		if e.progress != nil {
 			if now := tsc.Read(); now-lastProgress >= progressEvery {
 				lastProgress = now
-				p := Progress{Name: cfg.Name, Elapsed: time.Since(start), Spread: math.NaN()}
+				p := Progress{Name: e.name, Elapsed: time.Since(start), Spread: math.NaN()}
 				if len(e.targets) == 1 && progress == nil {
 					t := e.targets[0]
 					p.Samples, p.Max, p.Spread, p.Converged = t.taken, cfg.MaxSamples, t.kb.Spread(), t.kb.Converged()
@@ -586,7 +589,7 @@ func (e *engine) run(extra func(*engine) bool, progress func(*engine) (int, int)
 					p.Samples, p.Max = progress(e)
 					p.Converged = p.Samples == p.Max
 				}
-				cfg.Progress(p)
+				e.progress(p)
 			}
 		}
 	}
@@ -596,7 +599,7 @@ func (e *engine) run(extra func(*engine) bool, progress func(*engine) (int, int)
 	e.confirmFrequency()
 	e.finishRuler()
 	if why == stopCancelled {
-		return fmt.Errorf("harness: measurement cancelled: %w", cfg.Context.Err())
+		return fmt.Errorf("harness: measurement cancelled: %w", e.ctx.Err())
 	}
 	return nil
 }
@@ -800,7 +803,7 @@ func (e *engine) finishRuler() {
 	cal := e.cal.Core
 	switch {
 	case !v.Refused():
-		e.cpt, e.cptFrom, e.checked = v.CyclesPerTick, CyclesRuler, v.Checked
+		e.cpt, e.cptFrom, e.checked = v.CyclesPerTick, cyclesRuler, v.Checked
 		if !e.refOK {
 			e.warnings = append(e.warnings, fmt.Errorf("%w: the reference chain did not converge; the cycle estimate is less certain", ErrNoCycles))
 		}
@@ -808,7 +811,7 @@ func (e *engine) finishRuler() {
 			e.warnings = append(e.warnings, fmt.Errorf("%w: %w", ErrNoCycles, v.Err))
 		}
 	case errors.Is(v.Err, calibrate.ErrUnstable) && !cal.Refused():
-		e.cpt, e.cptFrom, e.checked = cal.CyclesPerTick, CyclesCalibration, cal.Checked
+		e.cpt, e.cptFrom, e.checked = cal.CyclesPerTick, cyclesCalibration, cal.Checked
 		e.refOK = false
 		e.warnings = append(e.warnings, fmt.Errorf("%w: the reference chain gave no usable slope; the calibration's %.4f cycles/tick is used", ErrNoCycles, e.cpt))
 	default:
@@ -831,7 +834,7 @@ func errorText(err error) string {
 }
 
 // cpuFigures reads the loop's thread CPU time and utilisation and warns
-// with ErrBlocks when the thread ran for less than MinCPUShare of the wall
+// with ErrBlocks when the thread ran for less than minCPUShare of the wall
 // time.
 func (e *engine) cpuFigures(before, after cputime.Times, cpuErr error, util *cputime.Sampler, utilErr error) {
 	switch {
@@ -843,9 +846,9 @@ func (e *engine) cpuFigures(before, after cputime.Times, cpuErr error, util *cpu
 		e.warnings = append(e.warnings, fmt.Errorf("harness: no thread cpu time for the sampling loop: %s went backwards (%v to %v)", before.Source, before.Total, after.Total))
 	default:
 		e.threadCPU, e.threadSource = after.Total-before.Total, string(before.Source)
-		if e.wall > 0 && float64(e.threadCPU) < MinCPUShare*float64(e.wall) {
+		if e.wall > 0 && float64(e.threadCPU) < minCPUShare*float64(e.wall) {
 			e.warnings = append(e.warnings, fmt.Errorf("%w: the measuring thread ran %v of cpu time in %v of wall time (%.3g%%, under %.0f%%) over the sampling loop",
-				ErrBlocks, e.threadCPU.Round(time.Microsecond), e.wall.Round(time.Microsecond), 100*float64(e.threadCPU)/float64(e.wall), 100*MinCPUShare))
+				ErrBlocks, e.threadCPU.Round(time.Microsecond), e.wall.Round(time.Microsecond), 100*float64(e.threadCPU)/float64(e.wall), 100*minCPUShare))
 		}
 	}
 	if utilErr == nil {
@@ -867,101 +870,39 @@ func (t *target) net(s rawSample) float64 {
 	return (float64(s.ticks) - t.overhead(s.variant)) / float64(t.rs[s.variant])
 }
 
-// result turns a target's streams into its Result. The loop's own
-// warnings (pinning, calibration, ruler, CPU share) are in e.warnings, not
-// repeated here.
+// result turns a target's streams into its Result (see buildResult). The
+// loop's own warnings (pinning, calibration, ruler, CPU share) are in
+// e.warnings, not repeated here.
 func (e *engine) result(t *target) (Result, error) {
-	cfg := e.cfg
-	res := Result{Name: t.inst.Name, Mode: cfg.Mode, CPU: e.th.CPU, Priority: e.th.Priority.String()}
-	res.Step, res.Quantum, res.TicksPerSecond = e.step, t.quantum, e.hz
-	res.FrequencySource = e.cal.Frequency.Method + ": " + e.cal.Frequency.Source
-	res.Elements = t.inst.Elements
-	res.Repeat, res.Repeats = t.r, slices.Clone(t.rs)
-	res.Wall = e.wall
-	res.Samples, res.Discarded, res.Retunes = t.taken, t.discard, t.retunes
-	res.Disturbed = t.dist
-	res.Disturbed.Monitored = e.mon != nil && e.mon.soft != nil
-	res.Converged = t.kb.Converged()
-	res.Best, res.Spread = t.kb.Best(), t.kb.Spread()
-	res.OverheadTicks = t.overhead(0)
-	res.OverheadConverged = true
-	for _, o := range t.overs {
-		res.OverheadConverged = res.OverheadConverged && o.kb.Converged()
+	return buildResult(e.measured(t))
+}
+
+// measured gathers what the engine measured for t, as plain figures.
+func (e *engine) measured(t *target) measured {
+	m := measured{
+		target: t.inst, cfg: e.cfg, cpu: e.th.CPU, priority: e.th.Priority.String(),
+		step: e.step, hz: e.hz, quantum: t.quantum, need: t.need, forced: t.forced,
+		frequencySource: e.cal.Frequency.Method + ": " + e.cal.Frequency.Source,
+		repeats:         slices.Clone(t.rs), wall: e.wall,
+		taken: t.taken, discarded: t.discard, retunes: t.retunes, dist: t.dist,
+		monitored: e.mon != nil && e.mon.soft != nil, faultsKept: e.mon != nil && e.mon.faultsKept,
+		kept: t.kb.Kept(), converged: t.kb.Converged(), best: t.kb.Best(), spread: t.kb.Spread(),
+		vmin: slices.Clone(t.vmin), overheadConverged: true,
+		calls: t.calls, allCalls: e.allCalls(),
+		threadCPU: e.threadCPU, threadSource: e.threadSource, util: e.util,
+		verdict: e.verdict, cyclesPerTick: e.cpt, cyclesFrom: e.cptFrom, checked: e.checked, refOK: e.refOK,
+		counters: counters(t.hw, t.overs[0].hw),
 	}
-	res.Config = cfg.forResult()
-	res.Config.Name, res.Config.Elements = t.inst.Name, t.inst.Elements
-	res.Calls = t.calls
-	res.Wall, res.ThreadCPU, res.ThreadCPUSource, res.Utilisation = e.wall, e.threadCPU, e.threadSource, e.util
-	if calls := e.allCalls(); calls > 0 {
-		res.WallNsPerCall = float64(e.wall.Nanoseconds()) / float64(calls)
-		if e.threadSource != "" {
-			res.ThreadCPUNsPerCall = float64(e.threadCPU.Nanoseconds()) / float64(calls)
-		}
+	m.repeat = t.r
+	for j, o := range t.overs {
+		m.overheads = append(m.overheads, t.overhead(j))
+		m.overheadConverged = m.overheadConverged && o.kb.Converged()
 	}
-	if t.kb.Kept() == 0 || math.IsNaN(res.OverheadTicks) {
-		d := t.dist
-		return res, fmt.Errorf("harness: %s: no usable sample in %d taken (%d discarded: %d migrations, %d context switches, %d page faults)", nameOr(t.inst.Name), t.taken, t.discard, d.Migrations, d.ContextSwitches, d.PageFaults)
-	}
-	res.Ticks = math.Inf(1)
-	for j := range t.rs {
-		if !math.IsInf(t.vmin[j], 1) && !math.IsNaN(t.overhead(j)) {
-			res.Ticks = math.Min(res.Ticks, (t.vmin[j]-t.overhead(j))/float64(t.rs[j]))
-		}
-	}
-	res.Nanoseconds = res.Ticks / e.hz * 1e9
-	if !cfg.NoCycles {
-		res.Ruler = e.verdict
-		res.CyclesPerTick, res.ReferenceConverged = e.cpt, e.refOK
-		if e.cpt > 0 {
-			res.Cycles, res.CyclesSource, res.CyclesChecked = res.Ticks*e.cpt, e.cptFrom, e.checked
-		}
-	}
-	name := nameOr(t.inst.Name)
-	res.Counters = counters(t.hw, t.overs[0].hw)
-	if pmu, ok := res.CounterValue("cycles"); ok && pmu > 0 {
-		if res.Cycles > 0 && math.Abs(pmu/res.Cycles-1) > 0.01 {
-			res.Warnings = append(res.Warnings, fmt.Errorf("%w: %s: the PMU counts %.5g cycles per call and the ruler %.5g (%.2g%% apart)", ErrCounters, name, pmu, res.Cycles, 100*(pmu/res.Cycles-1)))
-		}
-		res.Cycles, res.CyclesSource, res.CyclesChecked = pmu, CyclesPMU, true
-	}
-	if d := res.Disturbed; e.mon != nil && e.mon.faultsKept {
-		res.Warnings = append(res.Warnings, fmt.Errorf("harness: %s: %d of %d samples took page faults; the faults are part of the function's cost (it touches new memory) and those samples were kept", name, d.FaultingSamples, res.Samples))
-	}
-	if n := t.inst.Elements; n > 0 {
-		res.TicksPerElement, res.NsPerElement, res.CyclesPerElement = res.Ticks/n, res.Nanoseconds/n, res.Cycles/n
-	}
-	per := make([]float64, len(t.raw))
+	m.perCall = make([]float64, len(t.raw))
 	for i, s := range t.raw {
-		per[i] = t.net(s)
+		m.perCall[i] = t.net(s)
 	}
-	if s, err := stats.Summarize(per, 0.1, 0.9); err == nil {
-		res.Summary = s
-	}
-	if m, ok := findModes(per, cfg.Epsilon); ok {
-		res.Modes = &m
-		res.Warnings = append(res.Warnings, fmt.Errorf("%w: %s: the samples form two clusters, from %s and from %s per call (%d and %d of the lower 90%% of %d samples); the figure is the lower one",
-			ErrModes, name, e.perCall(m.Low), e.perCall(m.High), m.NLow, m.NHigh, len(per)))
-	}
-	if !res.Converged {
-		spread := fmt.Sprintf("spread of the %d best is %.3g%%", cfg.K, res.Spread*100)
-		if math.IsNaN(res.Spread) {
-			spread = fmt.Sprintf("fewer than K = %d usable samples", cfg.K)
-		}
-		res.Warnings = append(res.Warnings, fmt.Errorf("%w: %s: %s after %d samples in %v (ε %.3g%%)", ErrNotConverged, name, spread, res.Samples, res.Wall.Round(time.Millisecond), cfg.Epsilon*100))
-	}
-	if !res.OverheadConverged {
-		res.Warnings = append(res.Warnings, fmt.Errorf("%w: %s: the empty loop subtracted as overhead did not converge in %v; the figure is less certain", ErrNotConverged, name, res.Wall.Round(time.Millisecond)))
-	}
-	if d := res.Disturbed; res.Samples > 0 && float64(res.Discarded) > 0.1*float64(res.Samples) {
-		res.Warnings = append(res.Warnings, fmt.Errorf("%w: %s: %d of %d samples (%.0f%%): %d context switches, %d migrations, %d page faults", ErrDiscards, name, res.Discarded, res.Samples, 100*float64(res.Discarded)/float64(res.Samples), d.ContextSwitches, d.Migrations, d.PageFaults))
-	}
-	// An automatic R aims at the need from the best of the probe's samples,
-	// so v1 can fall a little short of it; only a forced R is held to it.
-	if v1 := t.vmin[0]; v1 < t.need && (t.forced || v1 < t.need/2) {
-		res.Warnings = append(res.Warnings, fmt.Errorf("%w: %s: a sample of %d calls spans %.0f ticks (%.0f counter quanta of %.3g ticks), fewer than the %.0f that make one quantum ≤ ε/10 of a sample",
-			ErrTooShort, name, t.r, v1, v1/t.quantum, t.quantum, regionSteps(cfg.MinRegionSteps, cfg.Epsilon)))
-	}
-	return res, nil
+	return m
 }
 
 // allCalls is the number of calls timed over every target.
@@ -971,15 +912,6 @@ func (e *engine) allCalls() int64 {
 		n += t.calls
 	}
 	return n
-}
-
-// perCall formats a per-call figure in ticks, with cycles when the ruler
-// gives them.
-func (e *engine) perCall(ticks float64) string {
-	if e.cpt > 0 {
-		return fmt.Sprintf("%.5g cycles", ticks*e.cpt)
-	}
-	return fmt.Sprintf("%.5g ticks", ticks)
 }
 
 func nameOr(name string) string {

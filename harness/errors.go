@@ -8,14 +8,13 @@ import (
 
 // Errors returned by this package, or put in Result.Warnings.
 var (
-	// ErrBadConfig: a Config field outside its allowed range.
+	// ErrBadConfig: a Config field outside its allowed range, or a Target
+	// or Sweep that cannot be measured (a nil function); the message names
+	// the field, its value and what is allowed.
 	ErrBadConfig = errors.New("harness: bad config")
-	// ErrNilFunc: Measure was given a nil function.
-	ErrNilFunc = errors.New("harness: nil function")
-	// ErrPanic: the measured function panicked.
+	// ErrPanic: the measured function panicked or called runtime.Goexit;
+	// the message says which.
 	ErrPanic = pinned.ErrPanic
-	// ErrGoexit: the measured function called runtime.Goexit.
-	ErrGoexit = pinned.ErrGoexit
 	// ErrRealtimeLimit: a Realtime measurement used up its share of
 	// Config.RTTimeLimit (Linux: a guard watches it); the measuring thread
 	// was put back to normal priority and the measurement returned without

@@ -11,10 +11,10 @@ import (
 
 var sumSink int64
 
-// sumOf returns an Instance adding up n int64s with one accumulator.
-func sumOf(n int) harness.Instance {
+// sumOf returns a Target adding up n int64s with one accumulator.
+func sumOf(n int) harness.Target {
 	data := make([]int64, n)
-	return harness.Instance{Name: fmt.Sprintf("n=%d", n), Run: func() {
+	return harness.Target{Name: fmt.Sprintf("n=%d", n), Run: func() {
 		var s int64
 		for _, v := range data {
 			s += v
@@ -27,18 +27,18 @@ func sumOf(n int) harness.Instance {
 //
 //	func BenchmarkSum(b *testing.B) {
 //		harness.ReportSweep(b, harness.DefaultConfig(), []int{1000, 2000, 4000},
-//			func(n int) (harness.Instance, error) { return sumOf(n), nil })
+//			func(n int) (harness.Target, error) { return sumOf(n), nil })
 //	}
 //
 // go test -bench Sum -count 6 then prints one line per size and run,
 // BenchmarkSum/n=1000-2 ... BenchmarkSum/n=4000-2, each with cycles/op and
-// cycles/elem (n elements a call, as Instance.Elements is 0). Here the
+// cycles/elem (n elements a call, as Target.Elements is 0). Here the
 // benchmark runs through testing.Benchmark so that the example is
 // self-contained; the build function says when it is called: once per size
 // and measurement, however often the testing package calls the
 // sub-benchmark's function.
 func ExampleReportSweep() {
-	build := func(n int) (harness.Instance, error) {
+	build := func(n int) (harness.Target, error) {
 		fmt.Println("measuring n =", n)
 		return sumOf(n), nil
 	}

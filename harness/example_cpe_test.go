@@ -1,6 +1,7 @@
 package harness_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/cyclebench/cyclebench/harness"
@@ -9,14 +10,14 @@ import (
 
 var sumToSink float64
 
-// sumTo returns an Instance summing n float64s, the loop of CS:APP's
+// sumTo returns a Target summing n float64s, the loop of CS:APP's
 // combine4: one floating-point add per element on the critical path.
-func sumTo(n int) (harness.Instance, error) {
+func sumTo(n int) (harness.Target, error) {
 	data := make([]float64, n)
 	for i := range data {
 		data[i] = float64(i % 16)
 	}
-	return harness.Instance{
+	return harness.Target{
 		Run: func() {
 			s := 0.0
 			for _, v := range data {
@@ -36,9 +37,7 @@ func ExampleCPE() {
 		fmt.Println(err)
 		return
 	}
-	cfg := harness.DefaultConfig()
-	cfg.Name = "sum"
-	res, err := harness.CPE(cfg, sizes, sumTo)
+	res, err := harness.CPE(context.Background(), harness.DefaultConfig(), harness.Sweep{Name: "sum", Sizes: sizes, Build: sumTo})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -54,8 +53,8 @@ func ExampleCPE() {
 // Several kernels measured interleaved in one loop share one core-clock
 // ruler, so their slopes are directly comparable.
 func ExampleCPEAll() {
-	sizes, _ := harness.SizeLog(100, 10000, 8)
-	res, err := harness.CPEAll(harness.DefaultConfig(), []harness.Sweep{
+	sizes, _ := harness.ParseSizes("log 100:10000:8")
+	res, err := harness.CPEAll(context.Background(), harness.DefaultConfig(), []harness.Sweep{
 		{Name: "sum", Sizes: sizes, Build: sumTo},
 		{Name: "sum again", Sizes: sizes, Build: sumTo},
 	})
@@ -72,7 +71,7 @@ func ExampleCompare() {
 	a, _ := sumTo(1000)
 	b, _ := sumTo(1100)
 	a.Name, b.Name = "sum 1000", "sum 1100"
-	c, err := harness.Compare(harness.DefaultConfig(), a, b, harness.CompareOptions{})
+	c, err := harness.Compare(context.Background(), harness.DefaultConfig(), a, b, harness.CompareOptions{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -84,8 +83,8 @@ func ExampleCompare() {
 
 func ExampleCompareCPE() {
 	sizes := []int{500, 1000, 2000, 4000}
-	c, err := harness.CompareCPE(harness.DefaultConfig(), sizes,
-		harness.Sweep{Name: "sum", Build: sumTo},
+	c, err := harness.CompareCPE(context.Background(), harness.DefaultConfig(),
+		harness.Sweep{Name: "sum", Sizes: sizes, Build: sumTo},
 		harness.Sweep{Name: "sum again", Build: sumTo},
 		stats.CompareOptions{})
 	if err != nil {
@@ -113,45 +112,9 @@ func ExampleParseSizes() {
 	// harness: bad sizes: 2 sizes [1 2] (a fit with a confidence interval needs at least 3)
 }
 
-func ExampleParseSizeList() {
-	fmt.Println(harness.ParseSizeList("10, 20, 40"))
-	// Output: [10 20 40] <nil>
-}
-
-func ExampleParseSizeRange() {
-	fmt.Println(harness.ParseSizeRange("1000:5000:1000"))
-	// Output: [1000 2000 3000 4000 5000] <nil>
-}
-
-func ExampleParseSizeLog() {
-	fmt.Println(harness.ParseSizeLog("1:1000:4"))
-	_, err := harness.ParseSizeLog("1:10:16")
-	fmt.Println(err)
-	// Output:
-	// [1 10 100 1000] <nil>
-	// harness: bad sizes: log 1:10:16: rounding to integers makes sizes repeat (1 and 1), leaving 9 distinct sizes; use a smaller count or a wider range
-}
-
-func ExampleSizeRange() {
-	fmt.Println(harness.SizeRange(100, 350, 100))
-	// Output: [100 200 300] <nil>
-}
-
-func ExampleSizeLog() {
-	fmt.Println(harness.SizeLog(16, 4096, 5))
-	// Output: [16 64 256 1024 4096] <nil>
-}
-
-func ExampleCheckSizes() {
-	fmt.Println(harness.CheckSizes([]int{100, 200, 200}))
-	fmt.Println(harness.CheckSizes([]int{100, 200, 300}))
-	// Output:
-	// harness: bad sizes: duplicate size 200
-	// <nil>
-}
-
 func ExampleCPEResult_OutlierSizes() {
-	res, err := harness.CPE(harness.DefaultConfig(), []int{1000, 2000, 4000, 8000, 16000}, sumTo)
+	sw := harness.Sweep{Name: "sum", Sizes: []int{1000, 2000, 4000, 8000, 16000}, Build: sumTo}
+	res, err := harness.CPE(context.Background(), harness.DefaultConfig(), sw)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -1,6 +1,7 @@
 package harness_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"maps"
@@ -26,7 +27,7 @@ var (
 )
 
 func ExampleMeasure() {
-	res, err := harness.Measure(harness.DefaultConfig(), sum1000)
+	res, err := harness.Measure(context.Background(), harness.DefaultConfig(), harness.Target{Name: "sum1000", Run: sum1000})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -40,9 +41,8 @@ func ExampleMeasure() {
 
 // Per-element figures: tell Measure how many elements one call processes.
 func ExampleMeasure_elements() {
-	cfg := harness.DefaultConfig()
-	cfg.Elements = float64(len(sum1000Data))
-	res, err := harness.Measure(cfg, sum1000)
+	t := harness.Target{Run: sum1000, Elements: float64(len(sum1000Data))}
+	res, err := harness.Measure(context.Background(), harness.DefaultConfig(), t)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -55,7 +55,7 @@ func ExampleMeasure_elements() {
 func ExampleMeasure_badConfig() {
 	cfg := harness.DefaultConfig()
 	cfg.Epsilon = 1.5
-	_, err := harness.Measure(cfg, sum1000)
+	_, err := harness.Measure(context.Background(), cfg, harness.Target{Run: sum1000})
 	fmt.Println(err)
 	fmt.Println(errors.Is(err, harness.ErrBadConfig))
 	// Output:
@@ -82,18 +82,16 @@ func ExampleDefaultConfig() {
 // Report belongs in a benchmark function of a _test.go file:
 //
 //	func BenchmarkSum1000(b *testing.B) {
-//		cfg := harness.DefaultConfig()
-//		cfg.Elements = 1000 // adds the per-element units
-//		harness.Report(b, cfg, sum1000)
+//		// Elements adds the per-element units.
+//		harness.Report(b, harness.DefaultConfig(), harness.Target{Run: sum1000, Elements: 1000})
 //	}
 //
 // go test -bench Sum1000 -count 6 then prints cycles/op, ticks/op and ns/op
 // (and cycles/elem, ticks/elem, ns/elem) for benchstat. Here the benchmark
 // runs through testing.Benchmark so that the example is self-contained.
 func ExampleReport() {
-	cfg := harness.DefaultConfig()
-	cfg.Elements = float64(len(sum1000Data))
-	r := testing.Benchmark(func(b *testing.B) { harness.Report(b, cfg, sum1000) })
+	t := harness.Target{Run: sum1000, Elements: float64(len(sum1000Data))}
+	r := testing.Benchmark(func(b *testing.B) { harness.Report(b, harness.DefaultConfig(), t) })
 	for _, unit := range slices.Sorted(maps.Keys(r.Extra)) {
 		fmt.Println(unit)
 	}
@@ -111,7 +109,7 @@ func ExampleReport() {
 // Validate checks the harness on chains of known latency. Without the
 // testing.Benchmark comparison it takes about 2 s.
 func ExampleValidate() {
-	v, err := harness.Validate(harness.ValidateOptions{Config: harness.DefaultConfig(), SkipBenchmark: true})
+	v, err := harness.Validate(context.Background(), harness.ValidateOptions{Config: harness.DefaultConfig(), SkipBenchmark: true})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -129,11 +127,11 @@ func ExampleMeasure_latency() {
 	cfg := harness.DefaultConfig()
 	cfg.Mode = harness.Latency
 	var sink uint64
-	r, err := harness.Measure(cfg, func() {
+	r, err := harness.Measure(context.Background(), cfg, harness.Target{Run: func() {
 		for i := uint64(0); i < 1000; i++ {
 			sink = sink*3 + i
 		}
-	})
+	}})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -141,11 +139,13 @@ func ExampleMeasure_latency() {
 	fmt.Printf("%s: %.0f cycles per call (%s), %d disturbed samples discarded\n", r.Mode, r.Cycles, r.CyclesSource, r.Discarded)
 }
 
-func ExampleParseMode() {
-	m, err := harness.ParseMode("latency")
+// A Mode reads and writes itself as text, so a flag binds to it with
+// flag.TextVar and JSON results say "latency".
+func ExampleMode() {
+	var m harness.Mode
+	err := m.UnmarshalText([]byte("latency"))
 	fmt.Println(m, err)
-	_, err = harness.ParseMode("fast")
-	fmt.Println(err)
+	fmt.Println(m.UnmarshalText([]byte("fast")))
 	// Output:
 	// latency <nil>
 	// harness: bad config: mode "fast" (allowed: throughput, latency)
@@ -172,7 +172,7 @@ func ExampleConfig_WithDefaults() {
 func ExampleResult_blocking() {
 	cfg := harness.DefaultConfig()
 	cfg.Repeat, cfg.MaxSamples, cfg.Warmup, cfg.NoCycles = 1, 5, -1, true
-	r, err := harness.Measure(cfg, func() { time.Sleep(time.Millisecond) })
+	r, err := harness.Measure(context.Background(), cfg, harness.Target{Run: func() { time.Sleep(time.Millisecond) }})
 	if err != nil {
 		fmt.Println(err)
 		return

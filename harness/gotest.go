@@ -64,7 +64,7 @@ func (bt benchtime) apply(cfg Config) Config {
 	case bt.n > 0:
 		k := cfg.K
 		if k == 0 && !cfg.explicit {
-			k = DefaultK
+			k = defaultK
 		}
 		cfg.MaxSamples = max(bt.n, k)
 	default:
@@ -74,10 +74,10 @@ func (bt benchtime) apply(cfg Config) Config {
 }
 
 // applyPairs returns opt with -benchtime=Nx, when given, as the number of
-// pairs of a comparison, within MinPairs to MaxPairs.
+// pairs of a comparison, within minPairs to maxPairs.
 func (bt benchtime) applyPairs(opt CompareOptions) CompareOptions {
 	if bt.set && bt.n > 0 {
-		opt.Pairs = min(max(bt.n, MinPairs), MaxPairs)
+		opt.Pairs = min(max(bt.n, minPairs), maxPairs)
 	}
 	return opt
 }

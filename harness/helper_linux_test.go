@@ -218,7 +218,7 @@ func helperMeasureSpin() int {
 	cfg := DefaultConfig()
 	cfg.Realtime, cfg.RTTimeLimit = true, helperRTLimit
 	cfg.MaxSamples, cfg.NoCycles = 20, true
-	r, err := Measure(cfg, addKernel(100))
+	r, err := Measure(context.Background(), cfg, Target{Run: addKernel(100)})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "realtime Measure of a function that returns:", err)
 		return 1
@@ -231,13 +231,13 @@ func helperMeasureSpin() int {
 	}
 	tidc := make(chan int, 1)
 	start := time.Now()
-	_, err = Measure(cfg, func() {
+	_, err = Measure(context.Background(), cfg, Target{Run: func() {
 		select {
 		case tidc <- affinity.ThreadID():
 		default:
 		}
 		spinForever()
-	})
+	}})
 	tid := 0
 	select {
 	case tid = <-tidc:

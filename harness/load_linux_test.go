@@ -3,6 +3,7 @@
 package harness
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"testing"
@@ -55,7 +56,7 @@ func TestLoad(t *testing.T) {
 		t.Helper()
 		c := cfg
 		c.KeepPriority = keepPriority
-		r, err := Measure(c, chainKernel(1000))
+		r, err := Measure(context.Background(), c, Target{Run: chainKernel(1000)})
 		if err != nil {
 			t.Fatalf("%s: %v", what, err)
 		}

@@ -26,28 +26,28 @@ func TestBadConfig(t *testing.T) {
 	tests := []struct {
 		name string
 		cfg  Config
-		f    func()
+		tg   Target
 		want error
 		text string
 	}{
-		{"nil func", DefaultConfig(), nil, ErrNilFunc, "nil function"},
-		{"K negative", Config{K: -1, CPU: AnyCPU}, ok, ErrBadConfig, "K -1"},
-		{"K huge", Config{K: 5000, CPU: AnyCPU}, ok, ErrBadConfig, "K 5000"},
-		{"eps NaN", Config{Epsilon: math.NaN(), CPU: AnyCPU}, ok, ErrBadConfig, "Epsilon NaN"},
-		{"eps negative", Config{Epsilon: -0.1, CPU: AnyCPU}, ok, ErrBadConfig, "Epsilon -0.1"},
-		{"eps Inf", Config{Epsilon: math.Inf(1), CPU: AnyCPU}, ok, ErrBadConfig, "Epsilon +Inf"},
-		{"M below K", Config{K: 10, MaxSamples: 5, CPU: AnyCPU}, ok, ErrBadConfig, "MaxSamples 5"},
-		{"CPU -2", Config{CPU: -2}, ok, ErrBadConfig, "CPU -2"},
-		{"Repeat negative", Config{Repeat: -1, CPU: AnyCPU}, ok, ErrBadConfig, "Repeat -1"},
-		{"Elements NaN", Config{Elements: math.NaN(), CPU: AnyCPU}, ok, ErrBadConfig, "Elements NaN"},
-		{"AbsSteps Inf", Config{AbsSteps: math.Inf(-1), CPU: AnyCPU}, ok, ErrBadConfig, "AbsSteps -Inf"},
-		{"MaxTime negative", Config{MaxTime: -time.Second, CPU: AnyCPU}, ok, ErrBadConfig, "MaxTime -1s"},
-		{"Setup with Repeat", Config{Repeat: 5, Setup: ok, CPU: AnyCPU}, ok, ErrBadConfig, "Repeat 5"},
-		{"MinRegionSteps", Config{MinRegionSteps: -3, CPU: AnyCPU}, ok, ErrBadConfig, "MinRegionSteps -3"},
+		{"nil func", DefaultConfig(), Target{}, ErrBadConfig, "Run is nil"},
+		{"K negative", Config{K: -1, CPU: AnyCPU}, Target{Run: ok}, ErrBadConfig, "K -1"},
+		{"K huge", Config{K: 5000, CPU: AnyCPU}, Target{Run: ok}, ErrBadConfig, "K 5000"},
+		{"eps NaN", Config{Epsilon: math.NaN(), CPU: AnyCPU}, Target{Run: ok}, ErrBadConfig, "Epsilon NaN"},
+		{"eps negative", Config{Epsilon: -0.1, CPU: AnyCPU}, Target{Run: ok}, ErrBadConfig, "Epsilon -0.1"},
+		{"eps Inf", Config{Epsilon: math.Inf(1), CPU: AnyCPU}, Target{Run: ok}, ErrBadConfig, "Epsilon +Inf"},
+		{"M below K", Config{K: 10, MaxSamples: 5, CPU: AnyCPU}, Target{Run: ok}, ErrBadConfig, "MaxSamples 5"},
+		{"CPU -2", Config{CPU: -2}, Target{Run: ok}, ErrBadConfig, "CPU -2"},
+		{"Repeat negative", Config{Repeat: -1, CPU: AnyCPU}, Target{Run: ok}, ErrBadConfig, "Repeat -1"},
+		{"Elements NaN", DefaultConfig(), Target{Run: ok, Elements: math.NaN()}, ErrBadConfig, "Elements NaN"},
+		{"AbsSteps Inf", Config{AbsSteps: math.Inf(-1), CPU: AnyCPU}, Target{Run: ok}, ErrBadConfig, "AbsSteps -Inf"},
+		{"MaxTime negative", Config{MaxTime: -time.Second, CPU: AnyCPU}, Target{Run: ok}, ErrBadConfig, "MaxTime -1s"},
+		{"Setup with Repeat", Config{Repeat: 5, CPU: AnyCPU}, Target{Run: ok, Setup: ok}, ErrBadConfig, "Repeat 5"},
+		{"MinRegionSteps", Config{MinRegionSteps: -3, CPU: AnyCPU}, Target{Run: ok}, ErrBadConfig, "MinRegionSteps -3"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Measure(tt.cfg, tt.f)
+			_, err := Measure(context.Background(), tt.cfg, tt.tg)
 			if !errors.Is(err, tt.want) {
 				t.Fatalf("err = %v, want %v", err, tt.want)
 			}
@@ -62,7 +62,7 @@ func TestCPUOutsideAllowedSet(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("CPU validation against the allowed set is exercised on Linux")
 	}
-	_, err := Measure(Config{CPU: 9999}, func() {})
+	_, err := Measure(context.Background(), Config{CPU: 9999}, Target{Run: func() {}})
 	if err == nil || !strings.Contains(err.Error(), "9999") {
 		t.Fatalf("CPU 9999: err = %v, want an error naming 9999", err)
 	}
@@ -70,9 +70,7 @@ func TestCPUOutsideAllowedSet(t *testing.T) {
 
 func TestMeasureInvariants(t *testing.T) {
 	cfg := DefaultConfig()
-	cfg.Name = "add1000"
-	cfg.Elements = 1000
-	r, err := Measure(cfg, addKernel(1000))
+	r, err := Measure(context.Background(), cfg, Target{Name: "add1000", Run: addKernel(1000), Elements: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,8 +128,7 @@ func TestFoldedRulerGivesNoCycles(t *testing.T) {
 	rulerChains.add = func(x uint64, n int) uint64 { return chain.AddFrom(x, n/5) }
 	t.Cleanup(func() { rulerChains.add = nil })
 	cfg := DefaultConfig()
-	cfg.Name = "AddChain(1000)"
-	r, err := Measure(cfg, addKernel(1000))
+	r, err := Measure(context.Background(), cfg, Target{Name: "AddChain(1000)", Run: addKernel(1000)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +154,7 @@ func TestFoldedRulerGivesNoCycles(t *testing.T) {
 }
 
 func TestEmptyFunctionIsNearZero(t *testing.T) {
-	r, err := Measure(DefaultConfig(), func() {})
+	r, err := Measure(context.Background(), DefaultConfig(), Target{Run: func() {}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,11 +178,11 @@ func TestPanicAndGoexitRestoreState(t *testing.T) {
 		text string
 	}{
 		{"panic", func() { panic("boom 42") }, ErrPanic, "boom 42"},
-		{"goexit", func() { runtime.Goexit() }, ErrGoexit, "Goexit"},
+		{"goexit", func() { runtime.Goexit() }, ErrPanic, "Goexit"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Measure(DefaultConfig(), tt.f)
+			_, err := Measure(context.Background(), DefaultConfig(), Target{Run: tt.f})
 			if !errors.Is(err, tt.want) || !strings.Contains(err.Error(), tt.text) {
 				t.Fatalf("err = %v, want %v naming %q", err, tt.want, tt.text)
 			}
@@ -198,7 +195,7 @@ func TestPanicAndGoexitRestoreState(t *testing.T) {
 					t.Fatalf("caller's thread state changed: %+v → %+v (%v)", callerBefore, after, err)
 				}
 			}
-			if _, err := Measure(Config{CPU: AnyCPU, MaxSamples: 20}, addKernel(100)); err != nil {
+			if _, err := Measure(context.Background(), Config{CPU: AnyCPU, MaxSamples: 20}, Target{Run: addKernel(100)}); err != nil {
 				t.Fatalf("Measure after %s: %v", tt.name, err)
 			}
 		})
@@ -209,8 +206,7 @@ func TestCancelledContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	cfg := DefaultConfig()
-	cfg.Context = ctx
-	_, err := Measure(cfg, addKernel(100))
+	_, err := Measure(ctx, cfg, Target{Run: addKernel(100)})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
@@ -221,8 +217,7 @@ func TestSetupRunsBeforeEverySample(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.MaxSamples = 30
 	cfg.Warmup = -1
-	cfg.Setup = func() { setups++ }
-	r, err := Measure(cfg, func() { runs++; testSink += chain.Add(2000) })
+	r, err := Measure(context.Background(), cfg, Target{Setup: func() { setups++ }, Run: func() { runs++; testSink += chain.Add(2000) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,13 +237,13 @@ func TestProgressAndNonConvergence(t *testing.T) {
 	cfg.K = 50
 	cfg.MaxSamples = 1_000_000
 	cfg.MaxTime = 150 * time.Millisecond
-	cfg.Progress = func(p Progress) {
+	ctx := WithProgress(context.Background(), func(p Progress) {
 		calls++
 		if p.Max != cfg.MaxSamples || p.Samples <= 0 {
 			t.Errorf("progress %+v", p)
 		}
-	}
-	r, err := Measure(cfg, addKernel(5000))
+	})
+	r, err := Measure(ctx, cfg, Target{Run: addKernel(5000)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,7 +288,7 @@ func TestMeasureConfirmsTheFrequency(t *testing.T) {
 	if !pending.Pending() {
 		t.Skipf("the frequency here is %s, not a kernel figure taken at once", pending.Frequency.Method)
 	}
-	r, err := Measure(DefaultConfig(), addKernel(1000))
+	r, err := Measure(context.Background(), DefaultConfig(), Target{Run: addKernel(1000)})
 	if err != nil {
 		t.Fatal(err)
 	}

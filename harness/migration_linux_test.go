@@ -3,6 +3,7 @@
 package harness
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -78,7 +79,7 @@ func migrateOnce(t *testing.T, cfg Config, x, y int) (base, res Result) {
 	t.Helper()
 	const n = 20_000
 	const at = 5
-	base, err := Measure(cfg, chainKernel(n))
+	base, err := Measure(context.Background(), cfg, Target{Run: chainKernel(n)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +109,7 @@ func migrateOnce(t *testing.T, cfg Config, x, y int) (base, res Result) {
 	}()
 	calls := 0
 	var ranOn []int // CPUs of the first calls after the hand-off
-	res, err = Measure(cfg, func() {
+	res, err = Measure(context.Background(), cfg, Target{Run: func() {
 		calls++
 		switch {
 		case calls == at:
@@ -124,7 +125,7 @@ func migrateOnce(t *testing.T, cfg Config, x, y int) (base, res Result) {
 			}
 		}
 		testSink = chain.AddFrom(testSink, n)
-	})
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}

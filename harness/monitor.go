@@ -55,13 +55,6 @@ type Counter struct {
 	Multiplexed bool `json:"multiplexed,omitempty"`
 }
 
-// Cycle sources of Result.CyclesSource.
-const (
-	CyclesRuler       = "ruler"       // the core-clock ruler measured beside the target
-	CyclesPMU         = "pmu"         // the processor's cycle counter
-	CyclesCalibration = "calibration" // the calibration's ratio: the ruler gave no slope
-)
-
 // ErrCounters (a warning): the performance counters asked for, or the
 // software events that mark disturbed samples, could not be opened.
 var ErrCounters = errors.New("harness: performance counters")

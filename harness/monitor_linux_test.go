@@ -3,6 +3,7 @@
 package harness
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"testing"
@@ -36,7 +37,7 @@ func TestDisturbedSamplesDiscarded(t *testing.T) {
 	// K 40 within an exact tolerance cannot agree early: all 60 samples
 	// are taken.
 	base.K, base.Epsilon, base.AbsSteps = 40, 0, 0
-	quiet, err := Measure(base, func() { testSink = chain.AddFrom(testSink, n) })
+	quiet, err := Measure(context.Background(), base, Target{Run: func() { testSink = chain.AddFrom(testSink, n) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,12 +51,12 @@ func TestDisturbedSamplesDiscarded(t *testing.T) {
 		// dozen runs, with 22 of 60 samples switching).
 		retry(t, func() string {
 			calls := 0
-			r, err := Measure(base, func() {
+			r, err := Measure(context.Background(), base, Target{Run: func() {
 				if calls++; calls%4 == 0 {
 					time.Sleep(200 * time.Microsecond)
 				}
 				testSink = chain.AddFrom(testSink, n)
-			})
+			}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -81,13 +82,13 @@ func TestDisturbedSamplesDiscarded(t *testing.T) {
 		defer unix.Munmap(mem)
 		_ = unix.Madvise(mem, unix.MADV_NOHUGEPAGE)
 		calls, next := 0, 0
-		r, err := Measure(base, func() {
+		r, err := Measure(context.Background(), base, Target{Run: func() {
 			if calls++; calls%3 == 0 && next < 64 {
 				mem[next*page] = 1 // a page never touched before
 				next++
 			}
 			testSink = chain.AddFrom(testSink, n)
-		})
+		}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -106,13 +107,13 @@ func TestDisturbedSamplesDiscarded(t *testing.T) {
 		defer unix.Munmap(mem)
 		_ = unix.Madvise(mem, unix.MADV_NOHUGEPAGE)
 		next := 0
-		r, err := Measure(base, func() {
+		r, err := Measure(context.Background(), base, Target{Run: func() {
 			if next < 256 {
 				mem[next*page] = 1
 				next++
 			}
 			testSink = chain.AddFrom(testSink, n)
-		})
+		}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -135,7 +136,7 @@ func TestEventsConfig(t *testing.T) {
 	}
 	cfg.Events = []string{"instructions", "page-faults"}
 	cfg.MaxSamples = 50
-	r, err := Measure(cfg, addKernel(1000))
+	r, err := Measure(context.Background(), cfg, Target{Run: addKernel(1000)})
 	if err != nil {
 		t.Fatal(err)
 	}

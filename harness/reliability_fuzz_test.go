@@ -20,10 +20,10 @@ func FuzzConfig(f *testing.F) {
 	f.Add(0, 0.0, 0.0, 0, int64(0), -1, int64(0), 0, 0.0, 0.0)
 	f.Add(3, 0.01, 2.0, 1000, int64(time.Second), 1, int64(time.Hour), 8, 4000.0, 1000.0)
 	f.Add(-1, math.NaN(), math.Inf(-1), 2, int64(-1), -2, int64(-1), -1, math.NaN(), math.Inf(1))
-	f.Add(1001, 1.0, -3.0, 1, int64(1), 4095, int64(2*time.Hour), MaxRepeat+1, 1e10, -1.0)
+	f.Add(1001, 1.0, -3.0, 1, int64(1), 4095, int64(2*time.Hour), maxRepeat+1, 1e10, -1.0)
 	f.Fuzz(func(t *testing.T, k int, eps, abs float64, m int, maxTime int64, cpu int, rt int64, repeat int, minRegion, elements float64) {
 		in := Config{K: k, Epsilon: eps, AbsSteps: abs, MaxSamples: m, MaxTime: time.Duration(maxTime), CPU: cpu,
-			RTTimeLimit: time.Duration(rt), Repeat: repeat, MinRegionSteps: minRegion, Elements: elements}
+			RTTimeLimit: time.Duration(rt), Repeat: repeat, MinRegionSteps: minRegion}
 		c, err := in.WithDefaults()
 		if err != nil {
 			if !errors.Is(err, ErrBadConfig) || strings.Contains(err.Error(), "\n") {
@@ -47,20 +47,17 @@ func FuzzConfig(f *testing.F) {
 			t.Fatalf("%+v: accepted CPU %d", in, c.CPU)
 		case c.RTTimeLimit < 0:
 			t.Fatalf("%+v: accepted RTTimeLimit %v", in, c.RTTimeLimit)
-		case c.Repeat < 0 || c.Repeat > MaxRepeat:
+		case c.Repeat < 0 || c.Repeat > maxRepeat:
 			t.Fatalf("%+v: accepted Repeat %d", in, c.Repeat)
 		case !finite(c.MinRegionSteps) || c.MinRegionSteps < 1:
 			t.Fatalf("%+v: accepted MinRegionSteps %v", in, c.MinRegionSteps)
-		case !finite(c.Elements) || c.Elements < 0:
-			t.Fatalf("%+v: accepted Elements %v", in, c.Elements)
-		case c.Context == nil:
-			t.Fatalf("%+v: no context", in)
+		case (Target{Run: func() {}, Elements: elements}).validate(c, "") == nil && (!finite(elements) || elements < 0):
+			t.Fatalf("%+v: accepted Elements %v", in, elements)
 		}
 		again, err := c.WithDefaults()
 		if err != nil {
 			t.Fatalf("%+v: defaults filled in are rejected the second time: %v", in, err)
 		}
-		again.Context, c.Context = nil, nil
 		if !reflect.DeepEqual(again, c) {
 			t.Fatalf("%+v: WithDefaults is not a fixed point:\n%+v\n%+v", in, c, again)
 		}

@@ -3,6 +3,7 @@
 package harness
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -190,14 +191,14 @@ func TestNoThreadLeftRaised(t *testing.T) {
 			var calls, tid atomic.Int64
 			mid := midRunConfig()
 			mid.Realtime, mid.RTTimeLimit = r.realtime, cfg.RTTimeLimit
-			_, err = Measure(mid, misbehaveAt(50, r.bad, &calls, &tid))
+			_, err = Measure(context.Background(), mid, Target{Run: misbehaveAt(50, r.bad, &calls, &tid)})
 			if err == nil {
 				t.Fatalf("%s: Measure returned no error", r.name)
 			}
 			continue
 		}
 		cfg.MaxSamples = 200
-		res, err = Measure(cfg, addKernel(1000))
+		res, err = Measure(context.Background(), cfg, Target{Run: addKernel(1000)})
 		if err != nil {
 			t.Fatalf("%s: %v", r.name, err)
 		}

@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"context"
 	"errors"
 	"runtime"
 	"runtime/debug"
@@ -75,7 +76,7 @@ func TestPanicMidMeasurement(t *testing.T) {
 	}{
 		{"panic", func() { panic("kernel exploded at call 201") }, ErrPanic, "kernel exploded at call 201"},
 		{"panic error", func() { panic(errors.New("wrapped kernel error")) }, ErrPanic, "wrapped kernel error"},
-		{"goexit", runtime.Goexit, ErrGoexit, "Goexit"},
+		{"goexit", runtime.Goexit, ErrPanic, "Goexit"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -86,7 +87,7 @@ func TestPanicMidMeasurement(t *testing.T) {
 			callerBefore, stateErr := affinity.ThreadState()
 
 			var calls, tid atomic.Int64
-			_, err := Measure(midRunConfig(), misbehaveAt(at, tt.bad, &calls, &tid))
+			_, err := Measure(context.Background(), midRunConfig(), Target{Run: misbehaveAt(at, tt.bad, &calls, &tid)})
 			if !errors.Is(err, tt.want) || !strings.Contains(err.Error(), tt.text) {
 				t.Fatalf("err = %v, want %v naming %q", err, tt.want, tt.text)
 			}
@@ -111,7 +112,7 @@ func TestPanicMidMeasurement(t *testing.T) {
 
 			cfg := DefaultConfig()
 			cfg.MaxSamples = 50
-			r, err := Measure(cfg, addKernel(1000))
+			r, err := Measure(context.Background(), cfg, Target{Run: addKernel(1000)})
 			if err != nil || r.Ticks <= 0 {
 				t.Fatalf("Measure after %s: %+v, %v", tt.name, r, err)
 			}
@@ -162,12 +163,12 @@ func TestMeasureLeavesCallerUnlocked(t *testing.T) {
 		wantExists bool
 	}{
 		{"Measure with a panic", func() {
-			_, _ = Measure(midRunConfig(), misbehaveAt(50, func() { panic("x") }, &calls, &tid))
+			_, _ = Measure(context.Background(), midRunConfig(), Target{Run: misbehaveAt(50, func() { panic("x") }, &calls, &tid)})
 		}, true},
 		{"Measure", func() {
 			cfg := DefaultConfig()
 			cfg.MaxSamples = 20
-			_, _ = Measure(cfg, addKernel(100))
+			_, _ = Measure(context.Background(), cfg, Target{Run: addKernel(100)})
 		}, true},
 	}
 	for _, tt := range tests {

@@ -12,12 +12,12 @@ import (
 	"github.com/cyclebench/cyclebench/calibrate"
 )
 
-// Report measures f with [Measure] from inside a benchmark function and
+// Report measures t with [Measure] from inside a benchmark function and
 // reports the result as the benchmark's figures, so that go test -bench
 // prints core cycles and benchstat compares them:
 //
 //	func BenchmarkSum(b *testing.B) {
-//		harness.Report(b, harness.DefaultConfig(), sum)
+//		harness.Report(b, harness.DefaultConfig(), harness.Target{Run: sum})
 //	}
 //
 // prints a line such as
@@ -27,8 +27,8 @@ import (
 // The units are those of cyclebench run -format bench: cycles/op
 // (estimated core cycles, left out when there is no estimate, as with
 // Config.NoCycles), ticks/op (counter ticks) and ns/op, which replaces the
-// testing package's own ns/op (that would time Report, not f). When
-// cfg.Elements > 0 the per-element units cycles/elem, ticks/elem and
+// testing package's own ns/op (that would time Report, not t). When
+// t.Elements > 0 the per-element units cycles/elem, ticks/elem and
 // ns/elem follow. [ReportSweep] does the same for each size of a sweep and
 // [ReportCompare] reports an interleaved comparison of two functions.
 //
@@ -44,16 +44,16 @@ import (
 //
 // # The testing package's conventions
 //
-// The iteration column (31744 above) is the number of calls of f the
+// The iteration column (31744 above) is the number of calls of t.Run the
 // measurement timed (Result.Calls), not a count the testing package chose.
 //
 // With -benchmem (or b.ReportAllocs), B/op and allocs/op are those of one
-// call of f: after the measurement, f is called again on the benchmark's
+// call of t.Run: after the measurement, t.Run is called again on the benchmark's
 // goroutine, untimed (after Setup, when there is one, whose allocations
 // are not counted), and runtime.MemStats counts what those calls allocated,
 // as testing.AllocsPerRun does (GOMAXPROCS is 1 meanwhile). Up to 1000
 // calls are counted (100 with a Setup, each call read alone), fewer for a
-// slow f (about a millisecond's worth, at least one), and the figures are
+// slow t.Run (about a millisecond's worth, at least one), and the figures are
 // their average.
 //
 // -benchtime sets the measurement's budget when it is given on the command
@@ -74,9 +74,9 @@ import (
 //
 // The testing package calls a benchmark function with b.N = 1 and then,
 // until its timed part lasts -benchtime, with larger b.N. A K-best
-// measurement already repeats f until its best samples agree, so Report
+// measurement already repeats t.Run until its best samples agree, so Report
 // measures only in the first call of the function on a given b and, in the
-// later calls, reports the same figures again without calling f. Those
+// later calls, reports the same figures again without calling t.Run. Those
 // calls take microseconds (the timer is stopped while Report measures), so
 // the framework ends its ramp within a few calls, and a benchmark takes the
 // time one Measure takes (milliseconds for a microsecond kernel, plus a
@@ -91,19 +91,20 @@ import (
 // a for b.Loop() loop (which would also reset the reported metrics) and
 // not in a loop to b.N. It may follow a b.Loop loop, whose figures it then
 // replaces. The testing package's MB/s (b.SetBytes) is computed from its
-// own timing and the iteration count, so it does not describe f: use
-// cfg.Elements for per-element figures.
+// own timing and the iteration count, so it does not describe t: use
+// t.Elements for per-element figures.
 //
 // # Configuration and failures
 //
 // cfg is a [Config] as for Measure; start from [DefaultConfig]. An empty
-// cfg.Name becomes b.Name(), and a nil cfg.Context becomes b.Context(), so
-// an interrupted benchmark stops measuring. Report stops the benchmark
+// t.Name becomes b.Name(); the measurement's context is b.Context(), so
+// an interrupted benchmark stops measuring. t.Check, when set, runs after
+// the measurement; its error fails the benchmark. Report stops the benchmark
 // timer while it calibrates, measures and counts allocations, and
 // restarts it afterwards.
 //
-// A nil f, a bad Config, Report inside a b.Loop loop or called twice in
-// one run, a failed calibration, and a panic in f fail the benchmark with
+// A nil t.Run, a bad Config, Report inside a b.Loop loop or called twice in
+// one run, a failed calibration, and a panic in t fail the benchmark with
 // b.Fatal and a one-line message naming the problem; Report never panics.
 // Soft problems (not converged, not pinned, many discards, ...) are written
 // with b.Log, which go test prints under the benchmark's result line
@@ -114,26 +115,26 @@ import (
 // B.Fatal panic there): Report then drops its warnings and fails the
 // benchmark without a message, and testing.Benchmark returns a zero
 // BenchmarkResult.
-func Report(b *testing.B, cfg Config, f func()) {
+func Report(b *testing.B, cfg Config, t Target) {
 	if b == nil {
 		return
 	}
 	b.Helper()
-	report(wrapB(b), cfg, f)
+	report(wrapB(b), cfg, t)
 }
 
 // report is Report on the bench interface.
-func report(b bench, cfg Config, f func()) {
+func report(b bench, cfg Config, t Target) {
 	b.Helper()
 	inMode(b, "harness.Report", cfg.Mode, func(b bench) {
 		b.Helper()
 		reportCall(b, "harness.Report", func(b bench, bt benchtime) (outcome, bool) {
 			b.Helper()
-			if f == nil {
-				b.Fatal("harness.Report: nil function: pass the function to measure")
+			if t.Run == nil {
+				b.Fatal("harness.Report: nil Run function: pass the function to measure in Target.Run")
 				return outcome{}, false
 			}
-			return measureFunc(b, "harness.Report", bt, cfg, Instance{Run: f, Setup: cfg.Setup})
+			return measureFunc(b, "harness.Report", bt, cfg, t)
 		})
 	})
 }
@@ -165,7 +166,7 @@ func inMode(b bench, who string, mode Mode, body func(bench)) {
 func nameMode(name string) Mode {
 	for _, part := range strings.Split(name, "/") {
 		if k, v, ok := strings.Cut(part, "="); ok && strings.EqualFold(k, "mode") {
-			if m, err := ParseMode(v); err == nil {
+			if m, err := parseMode(v); err == nil {
 				return m
 			}
 		}
@@ -333,16 +334,9 @@ func reportCall(b bench, who string, do func(bench, benchtime) (outcome, bool)) 
 	b.setIters(leaveN(out.calls, n, bt, b.Elapsed()))
 }
 
-// fillConfig gives cfg the benchmark's name and context where it has none
-// and a calibration; ok is false after b.Fatal.
+// fillConfig gives cfg a calibration; ok is false after b.Fatal.
 func fillConfig(b bench, who string, cfg Config) (Config, bool) {
 	b.Helper()
-	if cfg.Name == "" {
-		cfg.Name = b.Name()
-	}
-	if cfg.Context == nil {
-		cfg.Context = b.Context()
-	}
 	if cfg.Calibration == nil {
 		cal, err := getCalibration()
 		if err != nil {
@@ -354,18 +348,20 @@ func fillConfig(b bench, who string, cfg Config) (Config, bool) {
 	return cfg, true
 }
 
-// measureFunc measures in.Run (with in.Setup as cfg.Setup and in.Elements,
-// when not 0, as cfg.Elements) for b with -benchtime applied, counts its
-// allocations, logs the warnings and returns the figures to report; ok is
-// false after b.Fatal.
-func measureFunc(b bench, who string, bt benchtime, cfg Config, in Instance) (outcome, bool) {
+// measureFunc measures in for b (named b.Name() when it has no name)
+// with -benchtime applied, counts its allocations, logs the warnings and
+// returns the figures to report; ok is false after b.Fatal.
+func measureFunc(b bench, who string, bt benchtime, cfg Config, in Target) (outcome, bool) {
 	b.Helper()
-	cfg.Setup = in.Setup
-	if in.Elements != 0 {
-		cfg.Elements = in.Elements
+	if in.Name == "" {
+		in.Name = b.Name()
 	}
 	cfg = bt.apply(cfg)
 	if _, err := cfg.WithDefaults(); err != nil {
+		b.Fatal(who + ": " + strings.TrimPrefix(err.Error(), "harness: "))
+		return outcome{}, false
+	}
+	if err := in.validate(cfg, ""); err != nil {
 		b.Fatal(who + ": " + strings.TrimPrefix(err.Error(), "harness: "))
 		return outcome{}, false
 	}
@@ -374,7 +370,7 @@ func measureFunc(b bench, who string, bt benchtime, cfg Config, in Instance) (ou
 		return outcome{}, false
 	}
 
-	res, err := measure(cfg, in.Run)
+	res, err := measure(b.Context(), cfg, in)
 	var al allocs
 	if err == nil {
 		al, err = countAllocs(in.Run, in.Setup, allocRuns(res.Nanoseconds, in.Setup != nil))

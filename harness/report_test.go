@@ -70,7 +70,20 @@ func (b *fakeB) call(n int, body func(bench)) {
 
 // run is a benchmark function calling Report once, called with b.N = n.
 func (b *fakeB) run(n int, cfg Config, f func()) {
-	b.call(n, func(b bench) { report(b, cfg, f) })
+	b.runTarget(n, cfg, Target{Run: f})
+}
+
+// runTarget is run with a whole Target.
+func (b *fakeB) runTarget(n int, cfg Config, t Target) {
+	b.call(n, func(b bench) { report(b, cfg, t) })
+}
+
+// measureCall is one call of the faked Measure: its Config and Target
+// (their fields promoted) and its context.
+type measureCall struct {
+	Config
+	Target
+	Ctx context.Context
 }
 
 // runSub is b.Run: the sub-benchmark's function is called with b.N = 1 and,
@@ -89,20 +102,20 @@ func (b *fakeB) runSub(name string, f func(bench)) bool {
 
 // fakes replaces the helpers' measuring, comparing and calibration and
 // -benchtime for the test, restores them and the helpers' state in
-// t.Cleanup, and returns the Configs Measure was called with. res is what
+// t.Cleanup, and returns the calls of Measure. res is what
 // every measurement returns; cal is the calibration; -benchtime reads as
 // not given.
-func fakes(t *testing.T, res Result, measureErr error, cal *calibrate.Calibration, calErr error) *[]Config {
+func fakes(t *testing.T, res Result, measureErr error, cal *calibrate.Calibration, calErr error) *[]measureCall {
 	t.Helper()
 	oldMeasure, oldCompare, oldCal, oldBT := measure, compare, getCalibration, benchtimeFlag
 	oldByName, oldLogged := reports.byName, reports.calLogged
 	reports.byName, reports.calLogged = nil, nil
-	calls := new([]Config)
-	measure = func(cfg Config, f func()) (Result, error) {
-		*calls = append(*calls, cfg)
+	calls := new([]measureCall)
+	measure = func(ctx context.Context, cfg Config, tg Target) (Result, error) {
+		*calls = append(*calls, measureCall{cfg, tg, ctx})
 		return res, measureErr
 	}
-	compare = func(Config, Instance, Instance, CompareOptions) (Comparison, error) {
+	compare = func(context.Context, Config, Target, Target, CompareOptions) (Comparison, error) {
 		t.Error("Compare called in a test that fakes only Measure")
 		return Comparison{}, errors.New("unexpected Compare")
 	}
@@ -140,7 +153,7 @@ func TestReportBadInput(t *testing.T) {
 		calErr     error
 		want       string
 	}{
-		{"nil func", 1, DefaultConfig(), nil, nil, nil, "harness.Report: nil function"},
+		{"nil func", 1, DefaultConfig(), nil, nil, nil, "harness.Report: nil Run function"},
 		{"bad K", 1, Config{K: -1, CPU: AnyCPU}, func() {}, nil, nil, "harness.Report: bad config: K -1 (allowed: 1 to 1000)"},
 		{"bad epsilon", 1, Config{Epsilon: math.NaN(), CPU: AnyCPU}, func() {}, nil, nil, "Epsilon NaN"},
 		{"bad CPU", 1, Config{CPU: -7}, func() {}, nil, nil, "CPU -7"},
@@ -168,7 +181,7 @@ func TestReportBadInput(t *testing.T) {
 
 func TestReportNilB(t *testing.T) {
 	calls := fakes(t, recorded(), nil, &calibrate.Calibration{}, nil)
-	Report(nil, DefaultConfig(), func() {}) // must not panic
+	Report(nil, DefaultConfig(), Target{Run: func() {}}) // must not panic
 	if len(*calls) != 0 {
 		t.Errorf("Report(nil, ...) measured %d times, want 0", len(*calls))
 	}
@@ -202,8 +215,8 @@ func TestReportOncePerB(t *testing.T) {
 
 	// Two calls in one run of the function are a loop around Report.
 	b2.call(1000, func(b bench) {
-		report(b, cfg, func() {})
-		report(b, cfg, func() {})
+		report(b, cfg, Target{Run: func() {}})
+		report(b, cfg, Target{Run: func() {}})
 	})
 	if len(b2.fatals) != 1 || !strings.Contains(b2.fatals[0], "called more than once in one run of BenchmarkOnce;") {
 		t.Fatalf("Fatal calls = %q, want one about calling Report twice", b2.fatals)
@@ -263,8 +276,8 @@ func TestReportFillsConfig(t *testing.T) {
 	type key struct{}
 	b.ctx = context.WithValue(context.Background(), key{}, "b's")
 	var timerDuring bool
-	measure = func(cfg Config, f func()) (Result, error) {
-		*calls = append(*calls, cfg)
+	measure = func(ctx context.Context, cfg Config, tg Target) (Result, error) {
+		*calls = append(*calls, measureCall{cfg, tg, ctx})
 		timerDuring = b.timerOn
 		return recorded(), nil
 	}
@@ -275,9 +288,9 @@ func TestReportFillsConfig(t *testing.T) {
 		t.Fatalf("measured %d times, want 1", len(*calls))
 	}
 	got := (*calls)[0]
-	if got.Name != "BenchmarkFill" || got.Context != b.ctx || got.Calibration != cal || got.K != 5 {
+	if got.Name != "BenchmarkFill" || got.Ctx != b.ctx || got.Calibration != cal || got.K != 5 {
 		t.Errorf("Measure got Name %q, Context %v, Calibration %p, K %d; want the benchmark's name and context, the calibration %p and K 5",
-			got.Name, got.Context, got.Calibration, got.K, cal)
+			got.Name, got.Ctx, got.Calibration, got.K, cal)
 	}
 	if timerDuring {
 		t.Error("the timer ran during the measurement")
@@ -286,13 +299,13 @@ func TestReportFillsConfig(t *testing.T) {
 		t.Error("the timer was left stopped")
 	}
 
-	// A caller's name, context and calibration are kept.
+	// A target's name and a caller's calibration are kept.
 	own := &calibrate.Calibration{}
-	cfg.Name, cfg.Context, cfg.Calibration = "mine", context.Background(), own
-	newFakeB("BenchmarkFill2").run(1, cfg, func() {})
+	cfg.Calibration = own
+	newFakeB("BenchmarkFill2").runTarget(1, cfg, Target{Name: "mine", Run: func() {}})
 	got = (*calls)[1]
-	if got.Name != "mine" || got.Context != cfg.Context || got.Calibration != own {
-		t.Errorf("the caller's Name, Context or Calibration was replaced: %q %v %p", got.Name, got.Context, got.Calibration)
+	if got.Name != "mine" || got.Calibration != own {
+		t.Errorf("the target's Name or the caller's Calibration was replaced: %q %p", got.Name, got.Calibration)
 	}
 }
 
@@ -321,7 +334,7 @@ func TestReportWarnings(t *testing.T) {
 
 func TestReportThroughTestingBenchmark(t *testing.T) {
 	calls := fakes(t, recorded(), nil, &calibrate.Calibration{}, nil)
-	r := testing.Benchmark(func(b *testing.B) { Report(b, DefaultConfig(), func() {}) })
+	r := testing.Benchmark(func(b *testing.B) { Report(b, DefaultConfig(), Target{Run: func() {}}) })
 	if len(*calls) != 1 {
 		t.Fatalf("measured %d times in one testing.Benchmark, want 1", len(*calls))
 	}
@@ -338,12 +351,12 @@ func TestReportThroughTestingBenchmark(t *testing.T) {
 	}
 
 	// Bad input fails the benchmark (N = 0) without panicking the binary.
-	if r := testing.Benchmark(func(b *testing.B) { Report(b, DefaultConfig(), nil) }); r.N != 0 {
+	if r := testing.Benchmark(func(b *testing.B) { Report(b, DefaultConfig(), Target{}) }); r.N != 0 {
 		t.Errorf("nil function: N = %d, want 0 (a failed benchmark)", r.N)
 	}
 	if r := testing.Benchmark(func(b *testing.B) {
 		for b.Loop() {
-			Report(b, DefaultConfig(), func() {})
+			Report(b, DefaultConfig(), Target{Run: func() {}})
 		}
 	}); r.N != 0 {
 		t.Errorf("inside b.Loop: N = %d, want 0 (a failed benchmark)", r.N)
@@ -357,12 +370,12 @@ func TestReportLive(t *testing.T) {
 		t.Skipf("no calibration on this machine: %v", err)
 	}
 	cfg := DefaultConfig()
-	cfg.Elements = 1000
-	r := testing.Benchmark(func(b *testing.B) { Report(b, cfg, addKernel(1000)) })
+	tg := Target{Run: addKernel(1000), Elements: 1000}
+	r := testing.Benchmark(func(b *testing.B) { Report(b, cfg, tg) })
 	if r.N < 1 {
 		// testing.Benchmark discards the benchmark's messages: measure
 		// directly for the reason.
-		_, err := Measure(cfg, addKernel(1000))
+		_, err := Measure(context.Background(), cfg, tg)
 		t.Fatalf("the benchmark failed; Measure says: %v", err)
 	}
 	ticks, ns := r.Extra["ticks/op"], r.Extra["ns/op"]
@@ -642,14 +655,14 @@ func TestRoundTripFlags(t *testing.T) {
 		for _, name := range []string{"Kernel", "Kernel-2"} { // benchfmt drops "Benchmark"
 			// The iteration count is the calls timed: at least one per
 			// sample of the K a measurement needs, and -benchtime 100x
-			// allows at most 100 samples of at most MaxRepeat calls.
+			// allows at most 100 samples of at most maxRepeat calls.
 			got := iters[name]
 			if len(got) != 2 {
 				t.Errorf("%s: iterations %v, want 2 results (-count 2)", name, got)
 			}
 			for _, it := range got {
-				if it < DefaultK || it > 100*MaxRepeat {
-					t.Errorf("%s: iterations %d, want the calls of %d to 100 samples", name, it, DefaultK)
+				if it < defaultK || it > 100*maxRepeat {
+					t.Errorf("%s: iterations %d, want the calls of %d to 100 samples", name, it, defaultK)
 				}
 			}
 			if got := vals[name]["cycles/op"]; len(got) != 2 {
@@ -683,7 +696,7 @@ func TestRoundTripFlags(t *testing.T) {
 			t.Fatalf("go %s succeeded; its benchmarks must fail:\n%s", strings.Join(args, " "), out)
 		}
 		for _, want := range []string{
-			"--- FAIL: BenchmarkBadNil", "harness.Report: nil function",
+			"--- FAIL: BenchmarkBadNil", "harness.Report: nil Run function",
 			"--- FAIL: BenchmarkBadConfig", "harness.Report: bad config: K -1 (allowed: 1 to 1000)",
 			"--- FAIL: BenchmarkBadLoop", "harness.Report: called inside a for b.Loop() loop",
 			"--- FAIL: BenchmarkBadTwice", "harness.Report: called more than once in one run of BenchmarkBadTwice",

@@ -2,6 +2,9 @@ package harness
 
 import (
 	"errors"
+	"fmt"
+	"math"
+	"slices"
 	"time"
 
 	"github.com/cyclebench/cyclebench/calibrate"
@@ -15,20 +18,12 @@ import (
 // include time the CPU spent elsewhere.
 var ErrBlocks = errors.New("harness: the kernel sleeps or blocks")
 
-// MinCPUShare is the share of the wall time the measuring thread must spend
+// minCPUShare is the share of the wall time the measuring thread must spend
 // on the CPU during the sampling loop (Result.ThreadCPUNsPerCall over
 // Result.WallNsPerCall); below it Measure warns with [ErrBlocks]. Half
 // leaves room for preemption by other processes on a busy machine while
 // still flagging a kernel that sleeps most of the time.
-const MinCPUShare = 0.5
-
-// RulerTolerance is the relative tolerance the core-clock ruler converges
-// to (at most Config.Epsilon). Every cycle figure is ticks times the ruler's
-// cycles per tick, so two measurements of one piece of code can differ in
-// cycles by about this much from their rulers alone: a systematic error to
-// allow for when comparing results of separate runs
-// (stats.CompareOptions.Systematic).
-const RulerTolerance = refEpsilon
+const minCPUShare = 0.5
 
 // Result is what [Measure] found. Ticks are counter ticks (see package
 // tsc); per-call figures have the overhead of the timing loop subtracted.
@@ -47,10 +42,11 @@ type Result struct {
 	// disagreed or implied an impossible core clock (a warning wrapping
 	// ErrNoCycles names both chains' figures; Ruler.Err says why).
 	Cycles float64
-	// CyclesSource says where Cycles came from: CyclesRuler ("ruler"),
-	// CyclesPMU ("pmu"), CyclesCalibration ("calibration": the ruler gave
-	// no slope and the calibration's ratio, measured at another moment, was
-	// used; a warning says so), or "" when there is no cycle figure.
+	// CyclesSource says where Cycles came from: "ruler" (the core-clock
+	// ruler measured beside the target), "pmu" (the processor's cycle
+	// counter), "calibration" (the ruler gave no slope and the
+	// calibration's ratio, measured at another moment, was used; a warning
+	// says so), or "" when there is no cycle figure.
 	CyclesSource string
 	// CyclesChecked reports that Cycles was cross-checked: the ruler's
 	// register ADD chain and its IMUL chain (at this core's documented
@@ -163,7 +159,7 @@ type Result struct {
 	// whole loop, so they exceed Nanoseconds by the loop's other work.
 	// Their ratio is what matters: a kernel that computes keeps it near 1,
 	// one that sleeps, blocks or is preempted drops it, and below
-	// MinCPUShare the measurement warns with ErrBlocks. 0 when no call was
+	// half the measurement warns with ErrBlocks. 0 when no call was
 	// timed (and ThreadCPUNsPerCall 0 when ThreadCPU could not be read).
 	ThreadCPUNsPerCall, WallNsPerCall float64
 	// Utilisation is the CPU utilisation of the whole process during the
@@ -172,8 +168,9 @@ type Result struct {
 	// all CPUs. Its Wall is 0 where utilisation is unsupported or /proc is
 	// missing; a warning then says why. Its own Warnings are left in it.
 	Utilisation cputime.Utilisation
-	// Config is the configuration used, defaults filled in (functions,
-	// context and calibration omitted).
+	// Config is the configuration used, defaults filled in (the
+	// calibration omitted: TicksPerSecond and the fields beside it hold
+	// what was used of it).
 	Config Config
 }
 
@@ -187,4 +184,148 @@ func (r Result) In(unit string) float64 {
 		return r.Ticks
 	}
 	return r.Nanoseconds
+}
+
+// Where a cycle figure came from (Result.CyclesSource).
+const (
+	cyclesRuler       = "ruler"       // the core-clock ruler measured beside the target
+	cyclesPMU         = "pmu"         // the processor's cycle counter
+	cyclesCalibration = "calibration" // the calibration's ratio: the ruler gave no slope
+)
+
+// measured is what the engine measured for one target, as plain figures:
+// the input of buildResult, which tests fill by hand.
+type measured struct {
+	target   Target
+	cfg      Config // defaults filled in
+	cpu      int
+	priority string
+
+	step, hz        float64 // the counter's step in ticks and its frequency
+	frequencySource string
+	quantum         float64 // the counter quantum R was chosen for, ticks
+	need            float64 // the ticks a sample should span
+	forced          bool    // R was not chosen for this target alone
+	repeat          int     // the base R
+	repeats         []int   // the R of each variant
+
+	wall                      time.Duration
+	taken, discarded, retunes int
+	dist                      Disturbances
+	monitored, faultsKept     bool
+	kept                      int       // samples kept by the K-best streams
+	converged                 bool      // the K best agreed
+	best                      []float64 // the K best, ticks per call, gross
+	spread                    float64   // (vK − v1)/v1 of best
+	vmin                      []float64 // the smallest sample of each variant, ticks
+	overheads                 []float64 // the empty loop's best of each variant, ticks
+	overheadConverged         bool
+	calls, allCalls           int64 // calls of this target, of every target of the loop
+	threadCPU                 time.Duration
+	threadSource              string
+	util                      cputime.Utilisation
+	perCall                   []float64 // the accepted samples, ticks per call, overhead subtracted
+
+	verdict       calibrate.CoreClock // the ruler's verdict
+	cyclesPerTick float64             // 0 when the ruler was refused
+	cyclesFrom    string              // cyclesRuler or cyclesCalibration
+	checked       bool                // a second chain checked cyclesPerTick
+	refOK         bool                // both ADD streams converged
+	counters      []Counter           // Config.Events per call
+}
+
+// buildResult turns what was measured into the Result and its warnings:
+// the per-call figure is the best of the R variants' smallest samples less
+// that variant's empty loop, over R; the unit conversions; and a warning
+// for each problem the figures show. It returns an error only when no
+// sample was usable (the Result then holds what is known).
+func buildResult(m measured) (Result, error) {
+	cfg, name := m.cfg, m.target.name()
+	res := Result{
+		Name: m.target.Name, Mode: cfg.Mode, CPU: m.cpu, Priority: m.priority,
+		Step: m.step, Quantum: m.quantum, TicksPerSecond: m.hz, FrequencySource: m.frequencySource,
+		Elements: m.target.Elements, Repeat: m.repeat, Repeats: slices.Clone(m.repeats),
+		Samples: m.taken, Discarded: m.discarded, Retunes: m.retunes, Disturbed: m.dist,
+		Converged: m.converged, Best: slices.Clone(m.best), Spread: m.spread,
+		OverheadTicks: math.NaN(), OverheadConverged: m.overheadConverged,
+		Config: cfg.forResult(), Calls: m.calls,
+		Wall: m.wall, ThreadCPU: m.threadCPU, ThreadCPUSource: m.threadSource, Utilisation: m.util,
+	}
+	res.Disturbed.Monitored = m.monitored
+	if len(m.overheads) > 0 {
+		res.OverheadTicks = m.overheads[0]
+	}
+	if m.allCalls > 0 {
+		res.WallNsPerCall = float64(m.wall.Nanoseconds()) / float64(m.allCalls)
+		if m.threadSource != "" {
+			res.ThreadCPUNsPerCall = float64(m.threadCPU.Nanoseconds()) / float64(m.allCalls)
+		}
+	}
+	if m.kept == 0 || math.IsNaN(res.OverheadTicks) {
+		d := m.dist
+		return res, fmt.Errorf("harness: %s: no usable sample in %d taken (%d discarded: %d migrations, %d context switches, %d page faults)", name, m.taken, m.discarded, d.Migrations, d.ContextSwitches, d.PageFaults)
+	}
+	res.Ticks = math.Inf(1)
+	for j, r := range m.repeats {
+		if j < len(m.vmin) && j < len(m.overheads) && !math.IsInf(m.vmin[j], 1) && !math.IsNaN(m.overheads[j]) {
+			res.Ticks = math.Min(res.Ticks, (m.vmin[j]-m.overheads[j])/float64(r))
+		}
+	}
+	res.Nanoseconds = res.Ticks / m.hz * 1e9
+	if !cfg.NoCycles {
+		res.Ruler = m.verdict
+		res.CyclesPerTick, res.ReferenceConverged = m.cyclesPerTick, m.refOK
+		if m.cyclesPerTick > 0 {
+			res.Cycles, res.CyclesSource, res.CyclesChecked = res.Ticks*m.cyclesPerTick, m.cyclesFrom, m.checked
+		}
+	}
+	res.Counters = m.counters
+	if pmu, ok := res.CounterValue("cycles"); ok && pmu > 0 {
+		if res.Cycles > 0 && math.Abs(pmu/res.Cycles-1) > 0.01 {
+			res.Warnings = append(res.Warnings, fmt.Errorf("%w: %s: the PMU counts %.5g cycles per call and the ruler %.5g (%.2g%% apart)", ErrCounters, name, pmu, res.Cycles, 100*(pmu/res.Cycles-1)))
+		}
+		res.Cycles, res.CyclesSource, res.CyclesChecked = pmu, cyclesPMU, true
+	}
+	if m.faultsKept {
+		res.Warnings = append(res.Warnings, fmt.Errorf("harness: %s: %d of %d samples took page faults; the faults are part of the function's cost (it touches new memory) and those samples were kept", name, m.dist.FaultingSamples, res.Samples))
+	}
+	if n := m.target.Elements; n > 0 {
+		res.TicksPerElement, res.NsPerElement, res.CyclesPerElement = res.Ticks/n, res.Nanoseconds/n, res.Cycles/n
+	}
+	if s, err := stats.Summarize(m.perCall, 0.1, 0.9); err == nil {
+		res.Summary = s
+	}
+	perCall := func(ticks float64) string {
+		if m.cyclesPerTick > 0 {
+			return fmt.Sprintf("%.5g cycles", ticks*m.cyclesPerTick)
+		}
+		return fmt.Sprintf("%.5g ticks", ticks)
+	}
+	if md, ok := findModes(m.perCall, cfg.Epsilon); ok {
+		res.Modes = &md
+		res.Warnings = append(res.Warnings, fmt.Errorf("%w: %s: the samples form two clusters, from %s and from %s per call (%d and %d of the lower 90%% of %d samples); the figure is the lower one",
+			ErrModes, name, perCall(md.Low), perCall(md.High), md.NLow, md.NHigh, len(m.perCall)))
+	}
+	if !res.Converged {
+		spread := fmt.Sprintf("spread of the %d best is %.3g%%", cfg.K, res.Spread*100)
+		if math.IsNaN(res.Spread) {
+			spread = fmt.Sprintf("fewer than K = %d usable samples", cfg.K)
+		}
+		res.Warnings = append(res.Warnings, fmt.Errorf("%w: %s: %s after %d samples in %v (ε %.3g%%)", ErrNotConverged, name, spread, res.Samples, res.Wall.Round(time.Millisecond), cfg.Epsilon*100))
+	}
+	if !res.OverheadConverged {
+		res.Warnings = append(res.Warnings, fmt.Errorf("%w: %s: the empty loop subtracted as overhead did not converge in %v; the figure is less certain", ErrNotConverged, name, res.Wall.Round(time.Millisecond)))
+	}
+	if d := res.Disturbed; res.Samples > 0 && float64(res.Discarded) > 0.1*float64(res.Samples) {
+		res.Warnings = append(res.Warnings, fmt.Errorf("%w: %s: %d of %d samples (%.0f%%): %d context switches, %d migrations, %d page faults", ErrDiscards, name, res.Discarded, res.Samples, 100*float64(res.Discarded)/float64(res.Samples), d.ContextSwitches, d.Migrations, d.PageFaults))
+	}
+	// An automatic R aims at the need from the best of the probe's samples,
+	// so v1 can fall a little short of it; only a forced R is held to it.
+	if len(m.vmin) > 0 && m.quantum > 0 {
+		if v1 := m.vmin[0]; v1 < m.need && (m.forced || v1 < m.need/2) {
+			res.Warnings = append(res.Warnings, fmt.Errorf("%w: %s: a sample of %d calls spans %.0f ticks (%.0f counter quanta of %.3g ticks), fewer than the %.0f that make one quantum ≤ ε/10 of a sample",
+				ErrTooShort, name, m.repeat, v1, v1/m.quantum, m.quantum, regionSteps(cfg.MinRegionSteps, cfg.Epsilon)))
+		}
+	}
+	return res, nil
 }

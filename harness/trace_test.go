@@ -17,6 +17,7 @@ package harness
 import (
 	"bufio"
 	"compress/gzip"
+	"context"
 	"fmt"
 	"math"
 	"os"
@@ -100,8 +101,8 @@ func TestRecordStreams(t *testing.T) {
 				fmt.Fprintf(&b, "%d %c %d %d %d\n", s.Round, s.Kind, s.Index, s.N, ticks)
 			}
 			cfg := DefaultConfig()
-			cfg.Mode, cfg.Name, cfg.Calibration = k.mode, k.name, cal
-			r, err := Measure(cfg, k.run)
+			cfg.Mode, cfg.Calibration = k.mode, cal
+			r, err := Measure(context.Background(), cfg, Target{Name: k.name, Run: k.run})
 			tracer = nil
 			if err != nil {
 				t.Fatal(err)

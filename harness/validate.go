@@ -2,6 +2,7 @@ package harness
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"math"
 	"runtime"
@@ -55,8 +56,8 @@ const (
 // ValidateOptions sets what [Validate] runs; the zero value gives the
 // defaults.
 type ValidateOptions struct {
-	// Config is the base measurement configuration (K, ε, CPU, ...); its
-	// Name, Elements and Setup are ignored. Start from DefaultConfig().
+	// Config is the base measurement configuration (K, ε, CPU, ...); start
+	// from DefaultConfig(). Its Mode is set per check.
 	Config Config
 	// Lengths are the chain lengths of the throughput sweep; nil means
 	// 1e3, 2e3, 5e3, 1e4, 2e4, 5e4, 1e5. At least 3, each 1 to 1e9.
@@ -238,10 +239,10 @@ type Validation struct {
 // the wall time to a result.
 //
 // It takes about 15 s with the testing.Benchmark comparison, 2 s without.
-// When a measurement fails (cancelled through Config.Context, for
+// ctx cancels it. When a measurement fails (a cancelled ctx, for
 // example), the Validation made so far, with the checks that were
 // complete, comes with the error; Pass is then false.
-func Validate(o ValidateOptions) (*Validation, error) {
+func Validate(ctx context.Context, o ValidateOptions) (*Validation, error) {
 	if o.Lengths == nil {
 		o.Lengths = []int{1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000}
 	}
@@ -271,11 +272,13 @@ func Validate(o ValidateOptions) (*Validation, error) {
 		return nil, fmt.Errorf("%w: MaxCV %v (allowed: 0, to report the machine's state without judging it, or above 0 and below 1)", ErrBadConfig, o.MaxCV)
 	}
 	base := o.Config
-	base.Name, base.Elements, base.Setup = "", 0, nil
 	if _, err := base.WithDefaults(); err != nil {
 		return nil, err
 	}
-	vr := &validator{o: o}
+	if ctx == nil {
+		return nil, fmt.Errorf("%w: nil context (allowed: any context, such as context.Background())", ErrBadConfig)
+	}
+	vr := &validator{o: o, ctx: ctx}
 	vr.say("calibrating")
 	cal, err := calibrate.Get()
 	if err != nil {
@@ -295,6 +298,7 @@ func Validate(o ValidateOptions) (*Validation, error) {
 // validator is one run of Validate.
 type validator struct {
 	o          ValidateOptions
+	ctx        context.Context
 	base       Config
 	v          *Validation
 	lat        float64 // the documented IMUL latency
@@ -318,8 +322,8 @@ func (vr *validator) within(name string, val, truth, tol float64, unit, detail s
 }
 
 // measure runs Measure and records the result's ruler and samples.
-func (vr *validator) measure(cfg Config, f func()) (Result, error) {
-	r, err := Measure(cfg, f)
+func (vr *validator) measure(cfg Config, name string, f func()) (Result, error) {
+	r, err := Measure(vr.ctx, cfg, Target{Name: name, Run: f})
 	if err != nil {
 		return r, err
 	}
@@ -337,7 +341,7 @@ func (vr *validator) measure(cfg Config, f func()) (Result, error) {
 	vr.disc += r.Discarded
 	vr.samp += r.Samples
 	if !r.Converged {
-		v.Warnings = append(v.Warnings, fmt.Errorf("%w: %s (%s)", ErrNotConverged, nameOr(cfg.Name), cfg.Mode))
+		v.Warnings = append(v.Warnings, fmt.Errorf("%w: %s (%s)", ErrNotConverged, name, cfg.Mode))
 	}
 	return r, nil
 }
@@ -377,7 +381,7 @@ func (vr *validator) sweep(mode Mode, lengths []int, ks []sweepKernel) ([][]Resu
 		for ki, k := range ks {
 			cfg := vr.base
 			cfg.Mode = mode
-			cfg.Name = fmt.Sprintf("%s(%d)", k.name, n)
+			name := fmt.Sprintf("%s(%d)", k.name, n)
 			var f func()
 			if mode == Latency {
 				// Each fenced call is a chain of its own.
@@ -387,7 +391,7 @@ func (vr *validator) sweep(mode Mode, lengths []int, ks []sweepKernel) ([][]Resu
 				// cost exactly n ops (see chain.AddFrom).
 				f = func() { vr.sink = k.f(vr.sink, n) }
 			}
-			r, err := vr.measure(cfg, f)
+			r, err := vr.measure(cfg, name, f)
 			if err != nil {
 				return nil, err
 			}
@@ -469,10 +473,8 @@ func (vr *validator) throughputSweep() error {
 	// several % on some guests, do not enter it).
 	n := v.Lengths[len(v.Lengths)/2]
 	vr.say("the immediate ADD against the register ADD, %d ops, paired", n)
-	cfg := vr.base
-	cfg.Name = fmt.Sprintf("AddChain(%d) vs AddImmChain(%d)", n, n)
-	pair, err := Compare(cfg, Instance{Name: "AddChain", Run: func() { vr.sink = chain.AddFrom(vr.sink, n) }},
-		Instance{Name: "AddImmChain", Run: func() { vr.sink = chain.AddImmFrom(vr.sink, n) }}, CompareOptions{Pairs: 200})
+	pair, err := Compare(vr.ctx, vr.base, Target{Name: "AddChain", Run: func() { vr.sink = chain.AddFrom(vr.sink, n) }},
+		Target{Name: "AddImmChain", Run: func() { vr.sink = chain.AddImmFrom(vr.sink, n) }}, CompareOptions{Pairs: 200})
 	if err != nil {
 		return err
 	}
@@ -519,15 +521,15 @@ func (vr *validator) empty() error {
 	// Judged in latency mode, where a fence before each call makes the
 	// timing loop's cost additive (see Validation.EmptyThroughput).
 	cfg := vr.base
-	cfg.Mode, cfg.Name = Latency, "the empty function"
+	cfg.Mode = Latency
 	var err error
-	if v.Empty, err = vr.measure(cfg, func() {}); err != nil {
+	if v.Empty, err = vr.measure(cfg, "the empty function", func() {}); err != nil {
 		return err
 	}
 	vr.within("empty function after overhead subtraction, latency mode", v.Empty.Ticks, 0, maxEmptyTicks, "ticks",
 		fmt.Sprintf("R = %d calls per sample, overhead %.0f ticks per sample, counter step %.3g ticks", v.Empty.Repeat, v.Empty.OverheadTicks, v.Calibration.Step.Step))
 	cfg.Mode = Throughput
-	v.EmptyThroughput, err = vr.measure(cfg, func() {})
+	v.EmptyThroughput, err = vr.measure(cfg, "the empty function", func() {})
 	return err
 }
 
@@ -579,14 +581,14 @@ func (vr *validator) state() error {
 	}{{Throughput, &v.HarnessCycles, &v.HarnessCV, &v.HarnessWall, quietCVThroughput}, {Latency, &v.LatencyCycles, &v.LatencyCV, &v.LatencyWall, quietCVLatency}} {
 		vr.say("repeatability, %s: Measure ×%d", m.mode, o.Reps)
 		cfg := vr.base
-		cfg.Mode, cfg.Name = m.mode, "AddChain(1000)"
+		cfg.Mode = m.mode
 		f := k1000
 		if m.mode == Latency {
 			f = func() { vr.sink += chain.Add(1000) }
 		}
 		t0 := time.Now()
 		for range o.Reps {
-			r, err := vr.measure(cfg, f)
+			r, err := vr.measure(cfg, "AddChain(1000)", f)
 			if err != nil {
 				return err
 			}
@@ -606,12 +608,10 @@ func (vr *validator) state() error {
 		Pass: perResult <= maxResultWall, State: true, Detail: fmt.Sprintf("%d results of both modes in %v", 2*o.Reps, (v.HarnessWall + v.LatencyWall).Round(time.Millisecond))})
 
 	vr.say("an A/A comparison")
-	cfg := vr.base
-	cfg.Name = "AddChain(1000)"
-	aa, err := Compare(cfg, Instance{Name: "A", Run: k1000}, Instance{Name: "A'", Run: k1000}, CompareOptions{Pairs: 1000})
+	aa, err := Compare(vr.ctx, vr.base, Target{Name: "A", Run: k1000}, Target{Name: "A'", Run: k1000}, CompareOptions{Pairs: 1000})
 	v.AA = aa
 	if err != nil {
-		if cfg.Context != nil && cfg.Context.Err() != nil {
+		if vr.ctx.Err() != nil {
 			return err
 		}
 		v.Warnings = append(v.Warnings, fmt.Errorf("harness: the A/A comparison failed, so what a comparison resolves now is not known: %w", err))
@@ -623,8 +623,8 @@ func (vr *validator) state() error {
 		vr.say("repeatability: testing.Benchmark ×%d", o.Reps)
 		t0 := time.Now()
 		for range o.Reps {
-			if vr.base.Context != nil && vr.base.Context.Err() != nil {
-				return fmt.Errorf("harness: validation cancelled: %w", vr.base.Context.Err())
+			if vr.ctx.Err() != nil {
+				return fmt.Errorf("harness: validation cancelled: %w", vr.ctx.Err())
 			}
 			br := testing.Benchmark(func(b *testing.B) {
 				for b.Loop() {
@@ -658,11 +658,10 @@ func (vr *validator) speed() error {
 	vr.say("speed: a %d-ADD kernel (~1 µs) ×%d", n1us, speedReps)
 	speed := make([]Result, 0, speedReps)
 	allConverged := true
-	cfg := vr.base
-	cfg.Name = fmt.Sprintf("AddChain(%d)", n1us)
+	name := fmt.Sprintf("AddChain(%d)", n1us)
 	for range speedReps {
 		t0 := time.Now()
-		r, err := vr.measure(cfg, k1us)
+		r, err := vr.measure(vr.base, name, k1us)
 		if err != nil {
 			return err
 		}

@@ -169,10 +169,10 @@ type Result struct {
 //
 // It runs on a new goroutine locked to its OS thread, with the GC off, and
 // restores everything it changes. Errors: a bad Config or kernel (wrapping
-// ErrBadConfig or ErrNilFunc), a clock that cannot be read at all on this
+// ErrBadConfig), a clock that cannot be read at all on this
 // platform, a failed calibration, a panic in a kernel (ErrPanic), or a
 // cancelled context (the result then holds the kernels finished so far).
-func Clocks(cfg Config, kernels ...Kernel) (Result, error) {
+func Clocks(cfg Config, kernels ...harness.Target) (Result, error) {
 	cfg, err := cfg.validate(kernels)
 	if err != nil {
 		return Result{}, err
@@ -235,7 +235,7 @@ func (w *watches) time(f func()) (elapsed []time.Duration, ticks uint64, err err
 	return elapsed, ticks, nil
 }
 
-func (e *env) clocks(res *Result, kernels []Kernel) error {
+func (e *env) clocks(res *Result, kernels []harness.Target) error {
 	cfg := e.cfg
 	w := &watches{clocks: res.Nesting, errs: make([]error, len(res.Nesting))}
 	clocks := make(map[cputime.Clock]*ClockInfo)
@@ -326,20 +326,25 @@ func (e *env) clocks(res *Result, kernels []Kernel) error {
 // kbest measures k with harness.Measure into kr.KBest, on the lab's CPU
 // (harness pins its own thread there while this one waits), and adds its
 // warnings that shared (the lab's own) does not hold to kr.Warnings.
-func (e *env) kbest(kr *KernelResult, k Kernel, shared []error) error {
+func (e *env) kbest(kr *KernelResult, k harness.Target, shared []error) error {
 	cfg := e.cfg
 	hc := harness.DefaultConfig()
-	hc.Name, hc.Setup, hc.Context, hc.Calibration = k.Name, k.Setup, cfg.Context, cfg.Calibration
+	hc.Calibration = cfg.Calibration
 	hc.CPU, hc.KeepPriority, hc.KeepGC = cfg.CPU, cfg.KeepPriority, cfg.KeepGC
 	if e.cpu >= 0 {
 		hc.CPU = e.cpu
 	}
+	ctx := cfg.Context
 	if cfg.Progress != nil {
-		hc.Progress = func(p harness.Progress) {
+		ctx = harness.WithProgress(ctx, func(p harness.Progress) {
 			cfg.Progress(Progress{Kernel: k.Name, KBest: true, Done: p.Samples, Total: p.Max})
-		}
+		})
 	}
-	r, err := harness.Measure(hc, k.Run)
+	// The lab calls Check after its own repetitions; the K-best
+	// measurement need not call it again.
+	kt := k
+	kt.Check = nil
+	r, err := harness.Measure(ctx, hc, kt)
 	if r.Samples > 0 {
 		kr.KBest = &r
 		for _, w := range r.Warnings {
@@ -355,7 +360,7 @@ func (e *env) kbest(kr *KernelResult, k Kernel, shared []error) error {
 }
 
 // kernel runs one kernel's repetitions and derives its figures.
-func (w *watches) kernel(cfg Config, k Kernel, clocks map[cputime.Clock]*ClockInfo) (KernelResult, error) {
+func (w *watches) kernel(cfg Config, k harness.Target, clocks map[cputime.Clock]*ClockInfo) (KernelResult, error) {
 	kr := KernelResult{Name: k.Name, Tolerance: cfg.Tolerance}
 	if !cfg.NoWarmup {
 		if k.Setup != nil {

@@ -31,8 +31,8 @@ type counted struct {
 	checkErr             error
 }
 
-func (c *counted) kernel(name string) Kernel {
-	return Kernel{
+func (c *counted) kernel(name string) harness.Target {
+	return harness.Target{
 		Name:  name,
 		Setup: func() { c.setups++; c.ready = true },
 		Run: func() {
@@ -48,26 +48,26 @@ func (c *counted) kernel(name string) Kernel {
 }
 
 func TestBadInput(t *testing.T) {
-	ok := Kernel{Name: "ok", Run: func() {}}
+	ok := harness.Target{Name: "ok", Run: func() {}}
 	tests := []struct {
 		name    string
 		cfg     Config
-		kernels []Kernel
+		kernels []harness.Target
 		want    error
 		text    string
 	}{
-		{"reps negative", Config{Reps: -1, CPU: harness.AnyCPU}, []Kernel{ok}, ErrBadConfig, "Reps -1"},
-		{"reps huge", Config{Reps: MaxReps + 1, CPU: harness.AnyCPU}, []Kernel{ok}, ErrBadConfig, fmt.Sprintf("Reps %d", MaxReps+1)},
-		{"tolerance 1", Config{Tolerance: 1, CPU: harness.AnyCPU}, []Kernel{ok}, ErrBadConfig, "Tolerance 1"},
-		{"tolerance NaN", Config{Tolerance: math.NaN(), CPU: harness.AnyCPU}, []Kernel{ok}, ErrBadConfig, "Tolerance NaN"},
-		{"tolerance negative", Config{Tolerance: -0.5, CPU: harness.AnyCPU}, []Kernel{ok}, ErrBadConfig, "Tolerance -0.5"},
-		{"cpu -2", Config{CPU: -2}, []Kernel{ok}, ErrBadConfig, "CPU -2"},
-		{"unknown clock", Config{CPU: harness.AnyCPU, Methods: []cputime.Clock{cputime.Clock(42)}}, []Kernel{ok}, ErrBadConfig, "Clock(42)"},
-		{"clock twice", Config{CPU: harness.AnyCPU, Methods: []cputime.Clock{cputime.ClockTSC, cputime.ClockTSC}}, []Kernel{ok}, ErrBadConfig, "tsc selected twice"},
-		{"no clock", Config{CPU: harness.AnyCPU, Methods: []cputime.Clock{}}, []Kernel{ok}, ErrBadConfig, "no clock"},
+		{"reps negative", Config{Reps: -1, CPU: harness.AnyCPU}, []harness.Target{ok}, ErrBadConfig, "Reps -1"},
+		{"reps huge", Config{Reps: MaxReps + 1, CPU: harness.AnyCPU}, []harness.Target{ok}, ErrBadConfig, fmt.Sprintf("Reps %d", MaxReps+1)},
+		{"tolerance 1", Config{Tolerance: 1, CPU: harness.AnyCPU}, []harness.Target{ok}, ErrBadConfig, "Tolerance 1"},
+		{"tolerance NaN", Config{Tolerance: math.NaN(), CPU: harness.AnyCPU}, []harness.Target{ok}, ErrBadConfig, "Tolerance NaN"},
+		{"tolerance negative", Config{Tolerance: -0.5, CPU: harness.AnyCPU}, []harness.Target{ok}, ErrBadConfig, "Tolerance -0.5"},
+		{"cpu -2", Config{CPU: -2}, []harness.Target{ok}, ErrBadConfig, "CPU -2"},
+		{"unknown clock", Config{CPU: harness.AnyCPU, Methods: []cputime.Clock{cputime.Clock(42)}}, []harness.Target{ok}, ErrBadConfig, "Clock(42)"},
+		{"clock twice", Config{CPU: harness.AnyCPU, Methods: []cputime.Clock{cputime.ClockTSC, cputime.ClockTSC}}, []harness.Target{ok}, ErrBadConfig, "tsc selected twice"},
+		{"no clock", Config{CPU: harness.AnyCPU, Methods: []cputime.Clock{}}, []harness.Target{ok}, ErrBadConfig, "no clock"},
 		{"no kernel", DefaultConfig(), nil, ErrBadConfig, "no kernel"},
-		{"nil run", DefaultConfig(), []Kernel{{Name: "broken"}}, ErrNilFunc, `"broken"`},
-		{"no name", DefaultConfig(), []Kernel{{Run: func() {}}}, ErrBadConfig, "kernel 0 has no name"},
+		{"nil run", DefaultConfig(), []harness.Target{{Name: "broken"}}, ErrBadConfig, `"broken"`},
+		{"no name", DefaultConfig(), []harness.Target{{Run: func() {}}}, ErrBadConfig, "kernel 0 has no name"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -77,7 +77,7 @@ func TestBadInput(t *testing.T) {
 			}
 			// The lab's sentinels are also harness's, for callers that test
 			// both at once.
-			twin := map[error]error{ErrBadConfig: harness.ErrBadConfig, ErrNilFunc: harness.ErrNilFunc}[tt.want]
+			twin := map[error]error{ErrBadConfig: harness.ErrBadConfig}[tt.want]
 			if !errors.Is(err, twin) || !strings.HasPrefix(err.Error(), "lab: ") {
 				t.Errorf("Clocks: err = %v, want it to match %v too and to say lab:", err, twin)
 			}
@@ -162,7 +162,7 @@ func checkKBest(t *testing.T, res Result, k KernelResult) {
 	if kb == nil {
 		return
 	}
-	if kb.Name != k.Name || kb.Samples == 0 || kb.CPU != res.CPU || kb.Config.K != harness.DefaultK || kb.Config.Epsilon != harness.DefaultEpsilon || kb.TicksPerSecond <= 0 {
+	if kb.Name != k.Name || kb.Samples == 0 || kb.CPU != res.CPU || kb.Config.K != harness.DefaultConfig().K || kb.Config.Epsilon != harness.DefaultConfig().Epsilon || kb.TicksPerSecond <= 0 {
 		t.Errorf("%s: K-best %q, %d samples on cpu %d (lab on %d), K %d, ε %v, %v ticks/s; want the kernel, measured with harness's defaults on the lab's CPU",
 			k.Name, kb.Name, kb.Samples, kb.CPU, res.CPU, kb.Config.K, kb.Config.Epsilon, kb.TicksPerSecond)
 	}
@@ -214,7 +214,7 @@ func TestClocks(t *testing.T) {
 			for _, p := range prog {
 				if !p.KBest {
 					reps0 = append(reps0, p)
-				} else if tt.noKBest || p.Total != harness.DefaultMaxSamples || p.Done > p.Total || p.Kernel != reps0[len(reps0)-1].Kernel {
+				} else if tt.noKBest || p.Total != harness.DefaultConfig().MaxSamples || p.Done > p.Total || p.Kernel != reps0[len(reps0)-1].Kernel {
 					t.Errorf("K-best progress %+v after %+v (NoKBest %v)", p, reps0[len(reps0)-1], tt.noKBest)
 				}
 			}
@@ -280,7 +280,7 @@ func TestClocksFailures(t *testing.T) {
 		}
 	})
 	t.Run("few reps", func(t *testing.T) {
-		res, err := Clocks(Config{CPU: harness.AnyCPU, Reps: 2, Methods: []cputime.Clock{cputime.ClockMonotonic}}, Kernel{Name: "k", Run: func() {}})
+		res, err := Clocks(Config{CPU: harness.AnyCPU, Reps: 2, Methods: []cputime.Clock{cputime.ClockMonotonic}}, harness.Target{Name: "k", Run: func() {}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -291,7 +291,7 @@ func TestClocksFailures(t *testing.T) {
 	t.Run("panic restores GC", func(t *testing.T) {
 		before := debug.SetGCPercent(77)
 		t.Cleanup(func() { debug.SetGCPercent(before) })
-		_, err := Clocks(DefaultConfig(), Kernel{Name: "boom", Run: func() { panic("boom") }})
+		_, err := Clocks(DefaultConfig(), harness.Target{Name: "boom", Run: func() { panic("boom") }})
 		if !errors.Is(err, ErrPanic) || !strings.Contains(err.Error(), "boom") {
 			t.Fatalf("err = %v, want ErrPanic naming boom", err)
 		}
@@ -303,7 +303,7 @@ func TestClocksFailures(t *testing.T) {
 		before := debug.SetGCPercent(77)
 		t.Cleanup(func() { debug.SetGCPercent(before) })
 		runs := 0
-		_, err := Clocks(DefaultConfig(), Kernel{Name: "late boom", Run: func() {
+		_, err := Clocks(DefaultConfig(), harness.Target{Name: "late boom", Run: func() {
 			if runs++; runs > DefaultReps+1 {
 				panic("late boom")
 			}
@@ -348,7 +348,7 @@ func TestClocksFailures(t *testing.T) {
 		cancel()
 		cfg := DefaultConfig()
 		cfg.Context = ctx
-		_, err := Clocks(cfg, Kernel{Name: "k", Run: func() {}})
+		_, err := Clocks(cfg, harness.Target{Name: "k", Run: func() {}})
 		if !errors.Is(err, context.Canceled) {
 			t.Fatalf("err = %v, want context.Canceled", err)
 		}

@@ -57,7 +57,7 @@ type Config struct {
 	KeepGC bool
 	// NoKBest skips Clocks' K-best measurement of each kernel
 	// (KernelResult.KBest stays nil): for a kernel slow or noisy enough
-	// that harness.Measure's bound, harness.DefaultMaxTime, matters.
+	// that harness.Measure's bound, harness.DefaultConfig().MaxTime, matters.
 	NoKBest bool
 	// Context cancels the lab between repetitions and during the K-best
 	// measurement; nil means context.Background().
@@ -87,23 +87,8 @@ type Progress struct {
 // DefaultConfig returns the zero Config with CPU set to harness.AnyCPU.
 func DefaultConfig() Config { return Config{CPU: harness.AnyCPU} }
 
-// Kernel is one piece of code for the lab: the protocol of the example
-// kernels (package bench_examples), with a name.
-type Kernel struct {
-	// Name labels the kernel's results; it must not be empty.
-	Name string
-	// Setup, when not nil, is called before every run, untimed (it
-	// restores an input Run consumes, such as an array to sort).
-	Setup func()
-	// Run is the work timed; it must not be nil.
-	Run func()
-	// Check, when not nil, verifies the output of the latest Run; it is
-	// called, untimed, after every repetition.
-	Check func() error
-}
-
 // validate fills in the defaults of c and checks it and the kernels.
-func (c Config) validate(kernels []Kernel) (Config, error) {
+func (c Config) validate(kernels []harness.Target) (Config, error) {
 	if c.Reps == 0 {
 		c.Reps = DefaultReps
 	}
@@ -144,7 +129,7 @@ func (c Config) validate(kernels []Kernel) (Config, error) {
 		case k.Name == "":
 			return c, fmt.Errorf("%w: kernel %d has no name", ErrBadConfig, i)
 		case k.Run == nil:
-			return c, fmt.Errorf("%w: kernel %q has no Run", ErrNilFunc, k.Name)
+			return c, fmt.Errorf("%w: kernel %q has no Run (allowed: a function to time)", ErrBadConfig, k.Name)
 		}
 	}
 	return c, nil
@@ -181,5 +166,5 @@ func onPinnedThread(cfg Config, body func(e *env) error) (*env, error) {
 		e.warnings = append(e.warnings, th.Warnings...)
 		return body(e)
 	})
-	return e, err
+	return e, panicOrGoexit(err)
 }

@@ -10,7 +10,8 @@
 // Unix), the processor's time-stamp counter (RDTSC), or the CPU time the
 // process or the thread has used. They differ in resolution by six orders
 // of magnitude, in what they count (wall time or CPU time) and in what a
-// read costs. [Clocks] runs each [Kernel] [Config.Reps] times (5 by
+// read costs. [Clocks] runs each kernel (a harness.Target: Setup, Run and
+// Check) [Config.Reps] times (5 by
 // default: the spread of fewer says little) on a pinned thread with the
 // garbage collector off, and every selected clock times the same runs:
 // the clocks are started from the outermost to the innermost ([Nesting]:
@@ -55,7 +56,7 @@
 // [Config.CPU], priority raised unless [Config.KeepPriority], GC off
 // unless [Config.KeepGC]), and restore everything afterwards, also when a
 // kernel panics; the K-best measurement runs on harness.Measure's own such
-// thread, on the same CPU, while the lab's thread waits. Bad input is an error wrapping [ErrBadConfig] or
-// [ErrNilFunc], which also match their harness namesakes under errors.Is;
-// soft problems are in the results' Warnings.
+// thread, on the same CPU, while the lab's thread waits. Bad input is an
+// error wrapping [ErrBadConfig], which also matches harness.ErrBadConfig
+// under errors.Is; soft problems are in the results' Warnings.
 package lab

@@ -12,7 +12,7 @@ import (
 )
 
 // work is a kernel of about 100 µs of arithmetic.
-var work = lab.Kernel{Name: "work", Run: func() {
+var work = harness.Target{Name: "work", Run: func() {
 	x := uint64(1)
 	for i := 0; i < 200_000; i++ {
 		x = x*6364136223846793005 + 1442695040888963407
@@ -118,7 +118,7 @@ func ExampleKernelResult_Verdict() {
 // milliseconds a busy host may add to the process's CPU time around the
 // snapshots do not reach 10%.)
 func ExampleUtilisation() {
-	res, err := lab.Utilisation(lab.DefaultConfig(), lab.Kernel{
+	res, err := lab.Utilisation(lab.DefaultConfig(), harness.Target{
 		Name: "sleep", Run: func() { time.Sleep(200 * time.Millisecond) },
 	})
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cyclebench/cyclebench/cputime"
+	"github.com/cyclebench/cyclebench/harness"
 )
 
 // KernelUtilisation is one kernel's CPU utilisation.
@@ -41,7 +42,7 @@ type UtilisationResult struct {
 // that sleeps, about 0%. Of cfg it uses CPU, KeepPriority, KeepGC, Context
 // and Progress. Where utilisation is unsupported the error wraps
 // errors.ErrUnsupported (cputime.ErrNoProcfs on a Linux without /proc).
-func Utilisation(cfg Config, kernels ...Kernel) (UtilisationResult, error) {
+func Utilisation(cfg Config, kernels ...harness.Target) (UtilisationResult, error) {
 	cfg.Methods, cfg.Reps = nil, 0
 	cfg, err := cfg.validate(kernels)
 	if err != nil {
@@ -69,7 +70,7 @@ func Utilisation(cfg Config, kernels ...Kernel) (UtilisationResult, error) {
 	return res, err
 }
 
-func utilisationOf(k Kernel) (KernelUtilisation, error) {
+func utilisationOf(k harness.Target) (KernelUtilisation, error) {
 	ku := KernelUtilisation{Name: k.Name}
 	if k.Setup != nil {
 		k.Setup()

@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/cyclebench/cyclebench/harness"
 	"github.com/cyclebench/cyclebench/plot"
 	"github.com/cyclebench/cyclebench/stats"
 	"gonum.org/v1/gonum/stat"
@@ -248,7 +247,7 @@ func (c *Comparison) compareEntries(name string, ea, eb Entry, opt stats.Compare
 			o.Systematic = min(0.5, math.Abs(stat.Mean(rb.rulers, nil)/stat.Mean(ra.rulers, nil)-1))
 		}
 		if strings.HasPrefix(u, "cycles/") {
-			o.Systematic = max(o.Systematic, harness.RulerTolerance) // each run converts with its own ruler
+			o.Systematic = max(o.Systematic, rulerTolerance) // each run converts with its own ruler
 		}
 		rc, err := stats.CompareRuns(ra.values[u], rb.values[u], o)
 		if err != nil {

@@ -66,7 +66,7 @@ func NewPairedReport(h Header, c harness.Comparison, a, b Measurement) PairedRep
 		Blocks: append([]float64{}, s.Blocks...), BlockLo: s.BlockLo, BlockHi: s.BlockHi,
 		TicksA: c.TicksA, TicksB: c.TicksB}
 	if s.N == 0 {
-		j.Verdict, j.Reason = VerdictNoTest, fmt.Sprintf("interrupted before %d pairs", harness.MinPairs)
+		j.Verdict, j.Reason = VerdictNoTest, fmt.Sprintf("interrupted before %d pairs", minPairs)
 	}
 	return j
 }

@@ -310,7 +310,7 @@ func NewRunReport(h Header, ms []Measurement) RunReport {
 // CyclesJSON is a cycle figure v of r for JSON: nil (null) when r has
 // none.
 func CyclesJSON(r harness.Result, v float64) *float64 {
-	if r.CyclesPerTick <= 0 && r.CyclesSource != harness.CyclesPMU {
+	if r.CyclesPerTick <= 0 && r.CyclesSource != "pmu" {
 		return nil
 	}
 	return &v

@@ -37,7 +37,17 @@ type Sweep struct {
 	LeftOutRule string
 }
 
-// Fitted reports whether the sweep has a fit (at least harness.MinSizes
+// Rules of package harness that files are held to as well: a CPE fit
+// needs 3 sizes (harness.ParseSizes), a comparison 6 pairs
+// (harness.CompareOptions), and every cycle figure carries its ruler's
+// tolerance of 0.05% (the harness doc's "The estimator").
+const (
+	minSizes       = 3
+	minPairs       = 6
+	rulerTolerance = 0.0005
+)
+
+// Fitted reports whether the sweep has a fit (at least minSizes
 // sizes).
 func (s *Sweep) Fitted() bool {
 	return s.Cycles.N > 0 || s.Ticks.N > 0 || s.Nanoseconds.N > 0
@@ -426,7 +436,7 @@ func (f File) Resolution(y float64) float64 {
 // out (unless allRuns), in cycles (when every run has them), ticks (when
 // the runs have them) and ns, with the same outlier rule and linearity
 // test (harness.CPEResult.Fit), to the resolution the file's figures were
-// written with. A family with fewer than harness.MinSizes sizes gets its
+// written with. A family with fewer than minSizes sizes gets its
 // points and no fit.
 func FitFamily(fam Family, f File, name string, allRuns bool) *Sweep {
 	unit := fam.Unit
@@ -489,7 +499,7 @@ func FitFamily(fam Family, f File, name string, allRuns bool) *Sweep {
 		copy(s.LeftOut[i:j], Disturbed(ys))
 		i = j
 	}
-	if s.SizeCount() < harness.MinSizes {
+	if s.SizeCount() < minSizes {
 		return s
 	}
 	eps := f.Settings.Epsilon
@@ -516,7 +526,7 @@ func (fam Family) Entries() []Entry {
 // FitFiles fits every family of files ([Families]) whose name filter
 // matches (nil: every family) with [FitFamily]; the families of several
 // files pool their runs (files of one machine, measured apart). Families
-// with fewer than harness.MinSizes sizes are kept, without a fit, and
+// with fewer than minSizes sizes are kept, without a fit, and
 // named in a note, as are the benchmarks without a size; none with
 // enough sizes is an error wrapping [ErrNoSweep]; files measured on other
 // CPUs than the first are named in a note too. The names carry the
@@ -572,13 +582,13 @@ func FitFiles(files []File, filter *regexp.Regexp, allRuns bool) ([]*Sweep, []st
 		if src.fam.Mode == Latency {
 			name += "/mode=latency"
 		}
-		if n := len(src.fam.Points); n < harness.MinSizes {
+		if n := len(src.fam.Points); n < minSizes {
 			few = append(few, fmt.Sprintf("%s (%d %s)", name, n, map[bool]string{true: "size", false: "sizes"}[n == 1]))
 		}
 		swept = append(swept, FitFamily(src.fam, src.file, name, allRuns))
 	}
 	if len(few) > 0 {
-		notes = append(notes, fmt.Sprintf("no fit for %s: a fit needs %d sizes or more", strings.Join(few, ", "), harness.MinSizes))
+		notes = append(notes, fmt.Sprintf("no fit for %s: a fit needs %d sizes or more", strings.Join(few, ", "), minSizes))
 	}
 	if len(few) == len(swept) {
 		var names []string
@@ -590,9 +600,9 @@ func FitFiles(files []File, filter *regexp.Regexp, allRuns bool) ([]*Sweep, []st
 			what += fmt.Sprintf(" matching -bench %q", filter)
 		}
 		if len(few) > 0 {
-			what = "no family with " + strconv.Itoa(harness.MinSizes) + " sizes or more: " + strings.Join(few, ", ")
+			what = "no family with " + strconv.Itoa(minSizes) + " sizes or more: " + strings.Join(few, ", ")
 		}
-		return nil, nil, fmt.Errorf("%w: %s: %s (a fit needs sub-benchmarks Name/n=SIZE at %d sizes or more, such as harness.ReportSweep writes)", ErrNoSweep, strings.Join(names, ", "), what, harness.MinSizes)
+		return nil, nil, fmt.Errorf("%w: %s: %s (a fit needs sub-benchmarks Name/n=SIZE at %d sizes or more, such as harness.ReportSweep writes)", ErrNoSweep, strings.Join(names, ", "), what, minSizes)
 	}
 	return swept, notes, nil
 }

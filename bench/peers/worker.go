@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -124,7 +125,7 @@ func runWorker(args []string, stdout io.Writer) error {
 
 // measureRuler reads cyclebench's ruler by measuring a 1000-ADD kernel.
 func measureRuler() Ruler {
-	r, err := harness.Measure(harness.DefaultConfig(), func() { kernels.AddContinued(rulerLen) })
+	r, err := harness.Measure(context.Background(), harness.DefaultConfig(), harness.Target{Run: func() { kernels.AddContinued(rulerLen) }})
 	if err != nil {
 		return Ruler{Why: err.Error()}
 	}
@@ -149,7 +150,7 @@ func measureKernels(tool string) ([]KernelOut, error) {
 			if tool == "cyclebench-latency" {
 				cfg.Mode = harness.Latency
 			}
-			r, err := harness.Measure(cfg, k.Run)
+			r, err := harness.Measure(context.Background(), cfg, harness.Target{Run: k.Run})
 			if err != nil {
 				return nil, fmt.Errorf("%s %s: %w", tool, k.Key, err)
 			}
@@ -227,8 +228,7 @@ func compareChains(tool string, a, b, count int) (CompareOut, error) {
 	t0 := time.Now()
 	switch tool {
 	case "cyclebench":
-		c, err := harness.Compare(harness.DefaultConfig(),
-			harness.Instance{Name: "A", Run: fa}, harness.Instance{Name: "B", Run: fb}, harness.CompareOptions{})
+		c, err := harness.Compare(context.Background(), harness.DefaultConfig(), harness.Target{Name: "A", Run: fa}, harness.Target{Name: "B", Run: fb}, harness.CompareOptions{})
 		if err != nil {
 			return CompareOut{}, fmt.Errorf("cyclebench compare: %w", err)
 		}

@@ -221,14 +221,13 @@ func (s *session) close() {
 }
 
 // calibrate calibrates on the CPU the measurements will pin to, gives
-// s.cfg the calibration and the interrupts' context, and makes the
-// header of command's results.
+// s.cfg the calibration, and makes the header of command's results.
 func (s *session) calibrate(command string) error {
 	cal, warns, err := calibrateOn(s.cfg.CPU)
 	if err != nil {
 		return err
 	}
-	s.cal, s.calWarnings, s.cfg.Calibration, s.cfg.Context = cal, warns, cal, s.in.ctx
+	s.cal, s.calWarnings, s.cfg.Calibration = cal, warns, cal
 	s.h = newHeader(command, cal, s.cfg, warns)
 	return nil
 }

@@ -197,7 +197,7 @@ func parseClocks(list string) ([]cputime.Clock, error) {
 }
 
 // labKernels prepares the kernels -bench selects at their default sizes.
-func labKernels(pattern string) ([]lab.Kernel, []benchexamples.Kernel, error) {
+func labKernels(pattern string) ([]harness.Target, []benchexamples.Kernel, error) {
 	p := pattern
 	if p == "" {
 		p = defaultClocksBench
@@ -206,7 +206,7 @@ func labKernels(pattern string) ([]lab.Kernel, []benchexamples.Kernel, error) {
 	if err != nil {
 		return nil, nil, kernelError("-bench", pattern, err)
 	}
-	var lks []lab.Kernel
+	var lks []harness.Target
 	for _, k := range ks {
 		lk, err := labKernel(k, k.DefaultN)
 		if err != nil {
@@ -217,12 +217,8 @@ func labKernels(pattern string) ([]lab.Kernel, []benchexamples.Kernel, error) {
 	return lks, ks, nil
 }
 
-func labKernel(k benchexamples.Kernel, n int) (lab.Kernel, error) {
-	inst, err := k.New(n)
-	if err != nil {
-		return lab.Kernel{}, err
-	}
-	return lab.Kernel{Name: fmt.Sprintf("%s/n=%d", k.Name, n), Setup: inst.Setup, Run: inst.Run, Check: inst.Check}, nil
+func labKernel(k benchexamples.Kernel, n int) (harness.Target, error) {
+	return k.New(n)
 }
 
 // labError turns a bad -cpu into a usage error.
@@ -428,7 +424,7 @@ func (r clocksView) csv() *table {
 // utilisationDemo runs the utilisation demo; the report holds the kernels
 // that finished (also when it stopped early, with the error).
 func utilisationDemo(brand string, cfg lab.Config) (report, error) {
-	var lks []lab.Kernel
+	var lks []harness.Target
 	for _, d := range []struct {
 		name string
 		n    int

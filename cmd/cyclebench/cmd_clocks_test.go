@@ -39,10 +39,10 @@ var recordedClocks = []lab.ClockInfo{
 func recordedKBest(name string, ns float64, converged bool) *harness.Result {
 	const hz, cpt = 2445431941.5, 1.3086
 	cfg := harness.DefaultConfig()
-	cfg.Name, cfg.CPU = name, 1
+	cfg.CPU = 1
 	ticks := ns * hz / 1e9
 	r := &harness.Result{
-		Name: name, Ticks: ticks, Nanoseconds: ns, Cycles: ticks * cpt, CyclesSource: harness.CyclesRuler,
+		Name: name, Ticks: ticks, Nanoseconds: ns, Cycles: ticks * cpt, CyclesSource: "ruler",
 		Converged: converged, Samples: 23, Repeat: 1, Repeats: []int{1},
 		Best: []float64{ticks + 49, ticks + 52, ticks + 61}, Spread: 12 / ticks, OverheadTicks: 48.9, OverheadConverged: true,
 		TicksPerSecond: hz, FrequencySource: "bracket: monotonic clock (CLOCK_MONOTONIC via the Go runtime)",
@@ -154,11 +154,11 @@ func useRecordedLab(t *testing.T, rec lab.Result, util lab.UtilisationResult) *[
 	oldLab, oldUtil := clocksLab, utilisationLab
 	t.Cleanup(func() { clocksLab, utilisationLab = oldLab, oldUtil })
 	var calls []lab.Config
-	clocksLab = func(cfg lab.Config, ks ...lab.Kernel) (lab.Result, error) {
+	clocksLab = func(cfg lab.Config, ks ...harness.Target) (lab.Result, error) {
 		calls = append(calls, cfg)
 		return rec, nil
 	}
-	utilisationLab = func(cfg lab.Config, ks ...lab.Kernel) (lab.UtilisationResult, error) {
+	utilisationLab = func(cfg lab.Config, ks ...harness.Target) (lab.UtilisationResult, error) {
 		calls = append(calls, cfg)
 		return util, nil
 	}

@@ -87,7 +87,7 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	na := fs.Int("na", 0, "size `N` of kernel A (default: -n)")
 	nb := fs.Int("nb", 0, "size `N` of kernel B (default: -n)")
 	opt := harness.CompareOptions{Stats: results.DefaultCompareOptions}
-	fs.IntVar(&opt.Pairs, "pairs", comparePairs, fmt.Sprintf("paired samples to collect: `N` from %d to %d (fewer when -max-time comes first)", harness.MinPairs, harness.MaxPairs))
+	fs.IntVar(&opt.Pairs, "pairs", comparePairs, "paired samples to collect: `N` from 6 to 100000 (fewer when -max-time comes first)")
 	fs.Float64Var(&opt.Stats.Alpha, "alpha", opt.Stats.Alpha, "significance level `α` of the test (0 < α < 1)")
 	fs.Var(results.NoiseBandValue{Band: &opt.Stats.NoiseBand}, "noise", "noise band `BAND`: a ratio within 1 ± BAND is no difference; auto derives it from the measurement,\nnone (or 0) turns it off, a fraction fixes it (0.002 is ±0.2%)")
 	sf := addSizeFlags(fs)
@@ -145,8 +145,8 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 				return usageErrorf("-%s %d: out of range (allowed: 0 for the default, or a positive size)", f.name, f.v)
 			}
 		}
-		if opt.Pairs < harness.MinPairs || opt.Pairs > harness.MaxPairs {
-			return usageErrorf("-pairs %d: out of range (allowed: %d to %d)", opt.Pairs, harness.MinPairs, harness.MaxPairs)
+		if _, err := opt.WithDefaults(); err != nil {
+			return usageErrorf("-pairs %d: %w", opt.Pairs, err)
 		}
 		if sizes, logSpaced, err = sf.parse(); err != nil || sizes == nil {
 			return err
@@ -185,10 +185,11 @@ func (s *session) compareKernels(ka, kb benchexamples.Kernel, sizeA, sizeB int, 
 		return err
 	}
 	prog := newProgress(s.o)
-	s.cfg.Progress = sweepProgress(prog, fmt.Sprintf("compare %s/n=%d with %s/n=%d", ka.Name, sizeA, kb.Name, sizeB), "pairs", s.cfg)
-	a := harness.Instance{Name: fmt.Sprintf("%s/n=%d", ka.Name, sizeA), Run: insA.Run, Setup: insA.Setup, Elements: insA.Elements}
-	b := harness.Instance{Name: fmt.Sprintf("%s/n=%d", kb.Name, sizeB), Run: insB.Run, Setup: insB.Setup, Elements: insB.Elements}
-	c, err := harness.Compare(s.cfg, a, b, opt)
+	ctx := harness.WithProgress(s.in.ctx, sweepProgress(prog, fmt.Sprintf("compare %s/n=%d with %s/n=%d", ka.Name, sizeA, kb.Name, sizeB), "pairs", s.cfg))
+	// The outputs are checked below, into the results' Check fields.
+	a, b := insA, insB
+	a.Check, b.Check = nil, nil
+	c, err := harness.Compare(ctx, s.cfg, a, b, opt)
 	prog.done()
 	if err != nil && (s.in.exitCode() == 0 || c.A.Samples == 0) {
 		if s.in.exitCode() != 0 {
@@ -322,7 +323,7 @@ func writeLiveComparison(w io.Writer, format string, h results.Header, c liveCom
 			return err
 		}
 		if s.N == 0 {
-			_, err := fmt.Fprintf(w, "# compare: no comparison: interrupted before %d pairs\n", harness.MinPairs)
+			_, err := fmt.Fprintf(w, "# compare: no comparison: interrupted before %d pairs\n", 6)
 			return err
 		}
 		_, err := fmt.Fprintf(w, "# compare: B/A = %.5f, 95%% CI [%.5f, %.5f], p = %s (%s, %d pairs of %d calls, ABBA interleaved): %s\n# compare: %s\n",
@@ -341,7 +342,7 @@ func writeLiveComparison(w io.Writer, format string, h results.Header, c liveCom
 	d.blank()
 	kv := kvTable()
 	if s.N == 0 {
-		kv.kv("B/A", "no comparison: interrupted before %d pairs", harness.MinPairs)
+		kv.kv("B/A", "no comparison: interrupted before %d pairs", 6)
 	} else {
 		exact := "normal approximation"
 		if s.Exact {
@@ -386,8 +387,8 @@ func (s *session) compareCPE(ka, kb benchexamples.Kernel, sizes []int, logSpaced
 		nameB += "'"
 	}
 	prog := newProgress(s.o)
-	s.cfg.Progress = sweepProgress(prog, fmt.Sprintf("compare %s with %s", ka.Name, nameB), "sizes", s.cfg)
-	c, err := harness.CompareCPE(s.cfg, sizes, sa.sweep(ka.Name), sb.sweep(nameB), opt.Stats)
+	ctx := harness.WithProgress(s.in.ctx, sweepProgress(prog, fmt.Sprintf("compare %s with %s", ka.Name, nameB), "sizes", s.cfg))
+	c, err := harness.CompareCPE(ctx, s.cfg, sa.sweep(ka.Name), sb.sweep(nameB), opt.Stats)
 	prog.done()
 	if err != nil && s.in.exitCode() == 0 {
 		return err

@@ -68,15 +68,18 @@ func (s *sizeFlags) parse() ([]int, bool, error) {
 	var err error
 	switch {
 	case *s.list != "":
-		if sizes, err = harness.ParseSizeList(*s.list); err != nil {
+		if sizes, err = harness.ParseSizes(*s.list); err != nil {
 			return nil, false, usageErrorf("-sizes %q: %w", *s.list, err)
 		}
 	case *s.rng != "":
-		if sizes, err = harness.ParseSizeRange(*s.rng); err != nil {
+		if !strings.Contains(*s.rng, ":") {
+			return nil, false, usageErrorf("-range %q: want from:to:step, e.g. 100:2000:100", *s.rng)
+		}
+		if sizes, err = harness.ParseSizes(*s.rng); err != nil {
 			return nil, false, usageErrorf("-range %q: %w", *s.rng, err)
 		}
 	case *s.log != "":
-		if sizes, err = harness.ParseSizeLog(*s.log); err != nil {
+		if sizes, err = harness.ParseSizes("log " + *s.log); err != nil {
 			return nil, false, usageErrorf("-log %q: %w", *s.log, err)
 		}
 		return sizes, true, nil
@@ -88,11 +91,11 @@ func (s *sizeFlags) parse() ([]int, bool, error) {
 // tenth of the kernel's default n to its default n.
 func defaultSizes(k benchexamples.Kernel) []int {
 	step := max(1, k.DefaultN/10)
-	if s, err := harness.SizeRange(max(k.MinN, step), min(k.DefaultN, k.MaxN), step); err == nil {
+	if s, err := harness.ParseSizes(fmt.Sprintf("%d:%d:%d", max(k.MinN, step), min(k.DefaultN, k.MaxN), step)); err == nil {
 		return s
 	}
-	s, _ := harness.SizeRange(max(k.MinN, 1), max(k.MinN, 1)+2, 1)
-	return s
+	lo := max(k.MinN, 1)
+	return []int{lo, lo + 1, lo + 2}
 }
 
 // checkKernelSizes returns a usage error naming the first size outside
@@ -121,13 +124,13 @@ func selectKernels(flag, pattern string) ([]benchexamples.Kernel, error) {
 	return ks, nil
 }
 
-// sweptKernel is one kernel of a sweep measured here, with the instances
+// sweptKernel is one kernel of a sweep measured here, with the targets
 // built for it, kept to check their outputs afterwards.
 type sweptKernel struct {
 	results.Sweep
 	kernel    benchexamples.Kernel
 	sizes     []int
-	instances map[int]benchexamples.Instance
+	instances map[int]harness.Target
 }
 
 func newSwept(k benchexamples.Kernel, sizes []int) *sweptKernel {
@@ -136,14 +139,17 @@ func newSwept(k benchexamples.Kernel, sizes []int) *sweptKernel {
 
 // sweep returns the harness.Sweep that builds k's instances into s.
 func (s *sweptKernel) sweep(name string) harness.Sweep {
-	s.instances = map[int]benchexamples.Instance{}
-	return harness.Sweep{Name: name, Sizes: s.sizes, Build: func(n int) (harness.Instance, error) {
+	s.instances = map[int]harness.Target{}
+	return harness.Sweep{Name: name, Sizes: s.sizes, Build: func(n int) (harness.Target, error) {
 		in, err := s.kernel.New(n)
 		if err != nil {
-			return harness.Instance{}, err
+			return harness.Target{}, err
 		}
 		s.instances[n] = in
-		return harness.Instance{Run: in.Run, Setup: in.Setup, Elements: in.Elements}, nil
+		// The outputs are checked here, after the sweep, into the
+		// results' Check fields, not by the harness as an error.
+		in.Check = nil
+		return in, nil
 	}}
 }
 
@@ -246,8 +252,8 @@ func runCPE(args []string, stdout, stderr io.Writer) error {
 		sweeps[i] = sk.sweep(sk.kernel.Name)
 	}
 	prog := newProgress(s.o)
-	s.cfg.Progress = sweepProgress(prog, "cpe "+*bench, "sizes", s.cfg)
-	rs, err := harness.CPEAll(s.cfg, sweeps)
+	ctx := harness.WithProgress(s.in.ctx, sweepProgress(prog, "cpe "+*bench, "sizes", s.cfg))
+	rs, err := harness.CPEAll(ctx, s.cfg, sweeps)
 	prog.done()
 	if err != nil && s.in.exitCode() == 0 {
 		return err
@@ -386,7 +392,7 @@ func writeCPEKernel(d *doc, s *results.Sweep) {
 	}
 	d.table(t)
 	if !s.Fitted() {
-		d.line(fmt.Sprintf("fit        none: %d sizes, a fit needs %d", s.SizeCount(), harness.MinSizes))
+		d.line(fmt.Sprintf("fit        none: %d sizes, a fit needs %d", s.SizeCount(), 3))
 		return
 	}
 	kv := kvTable()

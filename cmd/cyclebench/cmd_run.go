@@ -91,23 +91,25 @@ measuring:
 				prog.done()
 				return kernelError("-n", fmt.Sprint(size), err)
 			}
+			// The output is checked below, into the result's Check field.
+			check := inst.Check
+			inst.Check = nil
 			for _, mode := range modes {
 				c := s.cfg
-				c.Name = fmt.Sprintf("%s/n=%d", k.Name, size)
-				c.Setup, c.Elements, c.Mode = inst.Setup, inst.Elements, mode
-				st := step{what: fmt.Sprintf("run %s (%s)", c.Name, mode), done: len(rs), total: total, unit: "measurements", cap: c.MaxTime, perUnit: true}
+				c.Mode = mode
+				st := step{what: fmt.Sprintf("run %s (%s)", inst.Name, mode), done: len(rs), total: total, unit: "measurements", cap: c.MaxTime, perUnit: true}
 				prog.set(st)
-				c.Progress = func(p harness.Progress) {
+				ctx := harness.WithProgress(s.in.ctx, func(p harness.Progress) {
 					st.detail = fmt.Sprintf("%d samples, spread %s", p.Samples, spreadText(p.Spread))
 					st.elapsed = p.Elapsed
 					prog.set(st)
-				}
-				res, err := harness.Measure(c, inst.Run)
-				m := results.Measurement{Result: res, Kernel: k.Name, N: size, Unit: k.Unit, Check: "ok", Bench: results.BenchName(c.Name, mode), PerElement: inst.Elements > 0}
+				})
+				res, err := harness.Measure(ctx, c, inst)
+				m := results.Measurement{Result: res, Kernel: k.Name, N: size, Unit: k.Unit, Check: "ok", Bench: results.BenchName(inst.Name, mode), PerElement: inst.Elements > 0}
 				if err != nil {
 					if s.in.exitCode() == 0 {
 						prog.done()
-						return fmt.Errorf("%s: %w", c.Name, err)
+						return fmt.Errorf("%s: %w", inst.Name, err)
 					}
 					// Interrupted: keep what this measurement had, marked.
 					if res.Samples > 0 && res.Ticks > 0 {
@@ -117,7 +119,7 @@ measuring:
 					}
 					break measuring
 				}
-				if err := inst.Check(); err != nil {
+				if err := check(); err != nil {
 					m.Check = err.Error()
 				}
 				rs = append(rs, m)

@@ -56,7 +56,7 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 	o, in := s.o, s.in
 	prog := newProgress(o)
 	steps := 0
-	v, err := harness.Validate(harness.ValidateOptions{
+	v, err := harness.Validate(in.ctx, harness.ValidateOptions{
 		Config: s.cfg, Reps: *reps, SkipBenchmark: *quick, MaxCV: cv,
 		Progress: func(s string) {
 			steps++

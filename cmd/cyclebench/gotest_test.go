@@ -293,9 +293,9 @@ import (
 
 var sink int64
 
-func build(n int) (harness.Instance, error) {
+func build(n int) (harness.Target, error) {
 	s := make([]int64, n)
-	return harness.Instance{Run: func() { sink = Sum(s) }}, nil
+	return harness.Target{Run: func() { sink = Sum(s) }}, nil
 }
 
 func BenchmarkSweep(b *testing.B) {
@@ -305,7 +305,7 @@ func BenchmarkSweep(b *testing.B) {
 func BenchmarkPair(b *testing.B) {
 	s := make([]int64, 400)
 	run := func() { sink = Sum(s) }
-	harness.ReportCompare(b, harness.DefaultConfig(), harness.Instance{Name: "one", Run: run}, harness.Instance{Name: "same", Run: run}, harness.CompareOptions{})
+	harness.ReportCompare(b, harness.DefaultConfig(), harness.Target{Name: "one", Run: run}, harness.Target{Name: "same", Run: run}, harness.CompareOptions{})
 }
 
 func BenchmarkFail(b *testing.B) { b.Fatal("boom: this benchmark fails") }

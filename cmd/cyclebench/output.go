@@ -47,7 +47,7 @@ func cyclesCell(r harness.Result, v float64, digits int) any {
 // uncheckedRuler reports a cycle figure from a ruler measured in this run
 // that no second chain could check (results read from files do not say).
 func uncheckedRuler(r harness.Result) bool {
-	return r.CyclesPerTick > 0 && r.CyclesSource == harness.CyclesRuler && !r.CyclesChecked && r.Ruler.AddTicksPerOp > 0
+	return r.CyclesPerTick > 0 && r.CyclesSource == "ruler" && !r.CyclesChecked && r.Ruler.AddTicksPerOp > 0
 }
 
 // rulerNote is the legend of the "~" mark, uncheckedNote of the "?" mark.

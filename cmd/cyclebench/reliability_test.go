@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -44,16 +45,21 @@ type badInput struct {
 
 // measureErr runs harness.Measure with cfg on an empty function.
 func measureErr(cfg harness.Config) func() error {
-	return func() error { _, err := harness.Measure(cfg, func() {}); return err }
+	return measureTargetErr(cfg, harness.Target{Run: func() {}})
+}
+
+// measureTargetErr runs harness.Measure with cfg on t.
+func measureTargetErr(cfg harness.Config, t harness.Target) func() error {
+	return func() error { _, err := harness.Measure(context.Background(), cfg, t); return err }
 }
 
 // labErr runs lab.Clocks with cfg on k.
-func labErr(cfg lab.Config, k lab.Kernel) func() error {
+func labErr(cfg lab.Config, k harness.Target) func() error {
 	return func() error { _, err := lab.Clocks(cfg, k); return err }
 }
 
 // labKernelOK is a valid lab kernel, for the entries whose Config is bad.
-var labKernelOK = lab.Kernel{Name: "ok", Run: func() {}}
+var labKernelOK = harness.Target{Name: "ok", Run: func() {}}
 
 func cfgWith(edit func(*harness.Config)) harness.Config {
 	c := harness.DefaultConfig()
@@ -96,19 +102,25 @@ func badInputs(t *testing.T) []badInput {
 		{name: "harness CPU -7", lib: measureErr(cfgWith(func(c *harness.Config) { c.CPU = -7 })), is: harness.ErrBadConfig, want: []string{"CPU -7", "-1 for any"}},
 		{name: "harness CPU outside the allowed set", lib: measureErr(cfgWith(func(c *harness.Config) { c.CPU = 4095 })), is: affinity.ErrInvalidCPU, want: []string{"4095", "allowed set ["}, linuxOnly: true},
 		{name: "harness RTTimeLimit", lib: measureErr(cfgWith(func(c *harness.Config) { c.Realtime, c.RTTimeLimit = true, 2*time.Hour })), is: harness.ErrBadConfig, want: []string{"RTTimeLimit 2h0m0s", "0 to 1h0m0s"}},
-		{name: "harness Repeat", lib: measureErr(cfgWith(func(c *harness.Config) { c.Repeat = harness.MaxRepeat + 1 })), is: harness.ErrBadConfig, want: []string{fmt.Sprint("Repeat ", harness.MaxRepeat+1), fmt.Sprint("1 to ", harness.MaxRepeat)}},
+		{name: "harness Repeat", lib: measureErr(cfgWith(func(c *harness.Config) { c.Repeat = 1<<24 + 1 })), is: harness.ErrBadConfig, want: []string{fmt.Sprint("Repeat ", 1<<24+1), fmt.Sprint("1 to ", 1<<24)}},
 		{name: "harness MinRegionSteps NaN", lib: measureErr(cfgWith(func(c *harness.Config) { c.MinRegionSteps = math.NaN() })), is: harness.ErrBadConfig, want: []string{"MinRegionSteps NaN", "1 to 1e9"}},
-		{name: "harness Elements", lib: measureErr(cfgWith(func(c *harness.Config) { c.Elements = -3 })), is: harness.ErrBadConfig, want: []string{"Elements -3", "≥ 0"}},
-		{name: "harness Setup with Repeat", lib: measureErr(cfgWith(func(c *harness.Config) { c.Setup, c.Repeat = func() {}, 4 })), is: harness.ErrBadConfig, want: []string{"Repeat 4", "0 or 1"}},
-		{name: "harness nil function", lib: func() error { _, err := harness.Measure(harness.DefaultConfig(), nil); return err }, is: harness.ErrNilFunc, want: []string{"nil function"}},
-		{name: "harness Validate lengths", lib: func() error { _, err := harness.Validate(harness.ValidateOptions{Lengths: []int{10, 20}}); return err }, is: harness.ErrBadConfig, want: []string{"2 chain lengths", "at least 3"}},
+		{name: "harness Elements", lib: measureTargetErr(harness.DefaultConfig(), harness.Target{Run: func() {}, Elements: -3}), is: harness.ErrBadConfig, want: []string{"Elements -3", "≥ 0"}},
+		{name: "harness Setup with Repeat", lib: measureTargetErr(cfgWith(func(c *harness.Config) { c.Repeat = 4 }), harness.Target{Run: func() {}, Setup: func() {}}), is: harness.ErrBadConfig, want: []string{"Repeat 4", "0 or 1"}},
+		{name: "harness nil function", lib: measureTargetErr(harness.DefaultConfig(), harness.Target{}), is: harness.ErrBadConfig, want: []string{"Run is nil"}},
+		{name: "harness Validate lengths", lib: func() error {
+			_, err := harness.Validate(context.Background(), harness.ValidateOptions{Lengths: []int{10, 20}})
+			return err
+		}, is: harness.ErrBadConfig, want: []string{"2 chain lengths", "at least 3"}},
 		// lab.Config and kernels: lab's sentinels, which are also harness's
 		{name: "lab Reps", lib: labErr(lab.Config{CPU: -1, Reps: lab.MaxReps + 1}, labKernelOK), is: harness.ErrBadConfig, want: []string{fmt.Sprint("Reps ", lab.MaxReps+1), fmt.Sprint("1 to ", lab.MaxReps)}},
 		{name: "lab Tolerance", lib: labErr(lab.Config{CPU: -1, Tolerance: 2}, labKernelOK), is: lab.ErrBadConfig, want: []string{"Tolerance 2", "0 < tolerance < 1"}},
 		{name: "lab CPU -4", lib: labErr(lab.Config{CPU: -4}, labKernelOK), is: harness.ErrBadConfig, want: []string{"CPU -4", "-1 for any"}},
 		{name: "lab unknown clock", lib: labErr(lab.Config{CPU: -1, Methods: []cputime.Clock{cputime.Clock(42)}}, labKernelOK), is: lab.ErrBadConfig, want: []string{"Clock(42)", "wall-ms"}},
-		{name: "lab nil Run", lib: labErr(lab.DefaultConfig(), lab.Kernel{Name: "broken"}), is: harness.ErrNilFunc, want: []string{`"broken"`, "no Run"}},
-		{name: "lab utilisation nil Run", lib: func() error { _, err := lab.Utilisation(lab.DefaultConfig(), lab.Kernel{Name: "broken"}); return err }, is: lab.ErrNilFunc, want: []string{`"broken"`, "no Run"}},
+		{name: "lab nil Run", lib: labErr(lab.DefaultConfig(), harness.Target{Name: "broken"}), is: harness.ErrBadConfig, want: []string{`"broken"`, "no Run"}},
+		{name: "lab utilisation nil Run", lib: func() error {
+			_, err := lab.Utilisation(lab.DefaultConfig(), harness.Target{Name: "broken"})
+			return err
+		}, is: lab.ErrBadConfig, want: []string{`"broken"`, "no Run"}},
 		// affinity
 		{name: "affinity Pin CPU -3", lib: pinErr(affinity.Options{CPU: -3}), is: affinity.ErrInvalidCPU, want: []string{"cpu -3", "-1"}},
 		{name: "affinity Pin priority 9", lib: pinErr(affinity.Options{CPU: -1, Priority: 9}), is: affinity.ErrInvalidOption, want: []string{"priority 9", "(realtime)"}},
@@ -173,9 +185,12 @@ func badInputs(t *testing.T) []badInput {
 		{name: "cli validate -max-cv word", args: []string{"validate", "-max-cv", "tight"}, want: []string{`-max-cv "tight"`, "0.1%", "0.001"}, exit: 2},
 		{name: "cli validate -max-cv 100%", args: []string{"validate", "-max-cv", "100%"}, want: []string{`-max-cv "100%"`, "below 100%"}, exit: 2},
 		{name: "cli validate -max-cv 0", args: []string{"validate", "-max-cv", "0"}, want: []string{`-max-cv "0"`, "above 0%"}, exit: 2},
-		{name: "harness Validate MaxCV", lib: func() error { _, err := harness.Validate(harness.ValidateOptions{MaxCV: -1}); return err }, is: harness.ErrBadConfig, want: []string{"MaxCV -1", "below 1"}},
+		{name: "harness Validate MaxCV", lib: func() error {
+			_, err := harness.Validate(context.Background(), harness.ValidateOptions{MaxCV: -1})
+			return err
+		}, is: harness.ErrBadConfig, want: []string{"MaxCV -1", "below 1"}},
 		{name: "harness Validate latency lengths", lib: func() error {
-			_, err := harness.Validate(harness.ValidateOptions{LatencyLengths: []int{0, 10, 20}})
+			_, err := harness.Validate(context.Background(), harness.ValidateOptions{LatencyLengths: []int{0, 10, 20}})
 			return err
 		}, is: harness.ErrBadConfig, want: []string{"latency chain length 0", "1 to 1e9"}},
 		{name: "cli calibrate -duration", args: []string{"calibrate", "-duration", "2h"}, want: []string{"2h0m0s", calibrate.MaxDuration.String()}, exit: 2},

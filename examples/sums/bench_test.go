@@ -44,10 +44,10 @@ func input(n int) []int64 {
 }
 
 // sweep returns the build function of a sweep of sum.
-func sweep(sum func([]int64) int64) func(n int) (harness.Instance, error) {
-	return func(n int) (harness.Instance, error) {
+func sweep(sum func([]int64) int64) func(n int) (harness.Target, error) {
+	return func(n int) (harness.Target, error) {
 		s := input(n)
-		return harness.Instance{Run: func() { sink = sum(s) }}, nil
+		return harness.Target{Run: func() { sink = sum(s) }}, nil
 	}
 }
 
@@ -68,8 +68,8 @@ func BenchmarkSum4(b *testing.B) {
 func BenchmarkSum4vsSum1(b *testing.B) {
 	s := input(compareN)
 	harness.ReportCompare(b, config(),
-		harness.Instance{Name: "Sum1", Run: func() { sink = Sum1(s) }},
-		harness.Instance{Name: "Sum4", Run: func() { sink = Sum4(s) }},
+		harness.Target{Name: "Sum1", Run: func() { sink = Sum1(s) }},
+		harness.Target{Name: "Sum4", Run: func() { sink = Sum4(s) }},
 		harness.CompareOptions{})
 }
 
@@ -84,8 +84,8 @@ func BenchmarkSum1AA(b *testing.B) {
 	s := input(compareN)
 	run := func() { sink = Sum1(s) }
 	harness.ReportCompare(b, config(),
-		harness.Instance{Name: "Sum1", Run: run},
-		harness.Instance{Name: "Sum1'", Run: run},
+		harness.Target{Name: "Sum1", Run: run},
+		harness.Target{Name: "Sum1'", Run: run},
 		harness.CompareOptions{})
 }
 
@@ -99,7 +99,7 @@ func BenchmarkSum1Modes(b *testing.B) {
 		b.Run("mode="+mode.String(), func(b *testing.B) {
 			cfg := config()
 			cfg.Mode = mode
-			harness.Report(b, cfg, func() { sink = Sum1(s) })
+			harness.Report(b, cfg, harness.Target{Run: func() { sink = Sum1(s) }})
 		})
 	}
 }

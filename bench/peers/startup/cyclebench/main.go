@@ -7,6 +7,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strconv"
@@ -25,7 +26,7 @@ func main() {
 		fmt.Fprintf(os.Stderr, "cyclebench: bad chain length %q\n", os.Args[1])
 		os.Exit(2)
 	}
-	r, err := harness.Measure(harness.DefaultConfig(), func() { kernels.AddContinued(n) })
+	r, err := harness.Measure(context.Background(), harness.DefaultConfig(), harness.Target{Run: func() { kernels.AddContinued(n) }})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "cyclebench:", err)
 		os.Exit(1)

@@ -18,9 +18,9 @@ import (
 )
 
 func main() {
-	bad := testing.Benchmark(func(b *testing.B) { harness.Report(b, harness.Config{K: -1}, roundtrip.Kernel) })
+	bad := testing.Benchmark(func(b *testing.B) { harness.Report(b, harness.Config{K: -1}, harness.Target{Run: roundtrip.Kernel}) })
 	fmt.Println("bad config: N", bad.N)
-	good := testing.Benchmark(func(b *testing.B) { harness.Report(b, harness.DefaultConfig(), roundtrip.Kernel) })
+	good := testing.Benchmark(func(b *testing.B) { harness.Report(b, harness.DefaultConfig(), harness.Target{Run: roundtrip.Kernel}) })
 	fmt.Println("kernel: units", slices.Sorted(maps.Keys(good.Extra)))
 	flag.CommandLine.VisitAll(func(f *flag.Flag) { fmt.Println("flag", f.Name) })
 	fmt.Println("done")
