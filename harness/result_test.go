@@ -1,0 +1,192 @@
+package harness
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cyclebench/cyclebench/calibrate"
+)
+
+// cleanMeasured is what the engine gives for a quiet measurement of a
+// 1000-tick function: R 8 in four variants (8 to 11 calls), every stream
+// converged, a ruler of 1.5 cycles per tick, 100 elements a call.
+func cleanMeasured() measured {
+	cfg, _ := DefaultConfig().WithDefaults()
+	cfg.Calibration = &calibrate.Calibration{}
+	per := make([]float64, 200)
+	for i := range per {
+		per[i] = 1000 + float64(i%7)
+	}
+	return measured{
+		target: Target{Name: "sum", Run: func() {}, Elements: 100},
+		cfg:    cfg, cpu: 1, priority: "high",
+		step: 2, hz: 2e9, frequencySource: "bracket: monotonic clock",
+		quantum: 2, need: 8000, repeat: 8, repeats: []int{8, 9, 10, 11},
+		wall: 3 * time.Millisecond, taken: 200, kept: 200, converged: true,
+		best:              []float64{1006, 1006.5, 1007},
+		spread:            0.001,
+		vmin:              []float64{8048, 9050, 10056, 11067}, // 1000 net per call at R 8 and 9, more at 10 and 11
+		overheads:         []float64{48, 50, 53, 56},
+		overheadConverged: true, calls: 1900, allCalls: 3800,
+		threadCPU: 2 * time.Millisecond, threadSource: "thread",
+		perCall:       per,
+		verdict:       calibrate.CoreClock{CyclesPerTick: 1.5, Checked: true, Converged: true},
+		cyclesPerTick: 1.5, cyclesFrom: cyclesRuler, checked: true, refOK: true,
+	}
+}
+
+func TestBuildResultFigures(t *testing.T) {
+	m := cleanMeasured()
+	r, err := buildResult(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Warnings) != 0 {
+		t.Fatalf("warnings %v for a clean measurement", r.Warnings)
+	}
+	// The figure is the best of the variants, each less its own empty loop.
+	want := map[string][2]float64{
+		"Ticks": {r.Ticks, 1000}, "Nanoseconds": {r.Nanoseconds, 500}, "Cycles": {r.Cycles, 1500},
+		"TicksPerElement": {r.TicksPerElement, 10}, "NsPerElement": {r.NsPerElement, 5}, "CyclesPerElement": {r.CyclesPerElement, 15},
+		"OverheadTicks": {r.OverheadTicks, 48}, "WallNsPerCall": {r.WallNsPerCall, 3e6 / 3800.0}, "ThreadCPUNsPerCall": {r.ThreadCPUNsPerCall, 2e6 / 3800.0},
+	}
+	for name, v := range want {
+		if math.Abs(v[0]-v[1]) > 1e-9*math.Abs(v[1]) {
+			t.Errorf("%s = %v, want %v", name, v[0], v[1])
+		}
+	}
+	if r.Name != "sum" || r.CyclesSource != "ruler" || !r.CyclesChecked || r.Repeat != 8 || len(r.Repeats) != 4 || r.Summary.N != 200 || r.Config.Calibration != nil {
+		t.Errorf("result %+v", r)
+	}
+	// The result owns its slices.
+	m.repeats[0], m.best[0] = 99, 0
+	if r.Repeats[0] != 8 || r.Best[0] != 1006 {
+		t.Error("the result shares its slices with the engine's")
+	}
+}
+
+// warningsOf is the text of rs's warnings wrapping target, and all of them.
+func warningsOf(ws []error, target error) (matching []string) {
+	for _, w := range ws {
+		if errors.Is(w, target) {
+			matching = append(matching, w.Error())
+		}
+	}
+	return matching
+}
+
+func TestBuildResultWarnings(t *testing.T) {
+	tests := []struct {
+		name string
+		edit func(*measured)
+		is   error    // the sentinel the one warning wraps (nil: a warning of its own)
+		want []string // what its text names
+	}{
+		{"not converged", func(m *measured) { m.converged, m.spread = false, 0.034 }, ErrNotConverged, []string{"spread of the 3 best is 3.4%", "after 200 samples", "ε 1%"}},
+		{"fewer than K usable", func(m *measured) { m.converged, m.spread = false, math.NaN() }, ErrNotConverged, []string{"fewer than K = 3 usable samples"}},
+		{"overhead not converged", func(m *measured) { m.overheadConverged = false }, ErrNotConverged, []string{"empty loop subtracted as overhead did not converge"}},
+		{"many discards", func(m *measured) {
+			m.discarded, m.dist = 40, Disturbances{ContextSwitches: 30, Migrations: 10}
+		}, ErrDiscards, []string{"40 of 200 samples (20%)", "30 context switches, 10 migrations"}},
+		{"forced R too short", func(m *measured) { m.forced, m.vmin[0] = true, 7000 }, ErrTooShort, []string{"a sample of 8 calls spans 7000 ticks", "3500 counter quanta of 2 ticks"}},
+		{"automatic R far too short", func(m *measured) { m.vmin[0] = 3000 }, ErrTooShort, []string{"spans 3000 ticks"}},
+		{"PMU and ruler disagree", func(m *measured) { m.counters = []Counter{{Event: "cycles", PerCall: 1600}} }, ErrCounters, []string{"the PMU counts 1600 cycles per call and the ruler 1500"}},
+		{"faults kept", func(m *measured) { m.faultsKept, m.dist.FaultingSamples = true, 150 }, nil, []string{"150 of 200 samples took page faults", "were kept"}},
+		{"two modes", func(m *measured) {
+			for i := range m.perCall {
+				m.perCall[i] = 1000 + float64(i%3)
+				if i%2 == 1 {
+					m.perCall[i] = 1100 + float64(i%3)
+				}
+			}
+		}, ErrModes, []string{"two clusters, from 1500 cycles and from 1650 cycles per call", "the figure is the lower one"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := cleanMeasured()
+			tt.edit(&m)
+			r, err := buildResult(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(r.Warnings) != 1 {
+				t.Fatalf("warnings %q, want one", r.Warnings)
+			}
+			w := r.Warnings[0]
+			if tt.is != nil && !errors.Is(w, tt.is) {
+				t.Errorf("warning %q does not wrap %v", w, tt.is)
+			}
+			for _, s := range append(tt.want, "sum") {
+				if !strings.Contains(w.Error(), s) {
+					t.Errorf("warning %q does not say %q", w, s)
+				}
+			}
+		})
+	}
+}
+
+func TestBuildResultEdges(t *testing.T) {
+	t.Run("automatic R a little short", func(t *testing.T) {
+		// The probe aims at the need from its best samples: a v1 a little
+		// short of it is no warning unless R was forced.
+		m := cleanMeasured()
+		m.vmin[0] = 7000
+		r, _ := buildResult(m)
+		if ws := warningsOf(r.Warnings, ErrTooShort); len(ws) != 0 {
+			t.Errorf("warned %q", ws)
+		}
+	})
+	t.Run("no usable sample", func(t *testing.T) {
+		m := cleanMeasured()
+		m.kept, m.taken, m.discarded, m.dist = 0, 12, 12, Disturbances{Migrations: 2, ContextSwitches: 10}
+		r, err := buildResult(m)
+		if err == nil || !strings.Contains(err.Error(), "sum: no usable sample in 12 taken (12 discarded: 2 migrations, 10 context switches, 0 page faults)") {
+			t.Fatalf("err = %v", err)
+		}
+		if r.Ticks != 0 || r.Samples != 12 || r.Name != "sum" {
+			t.Errorf("result %+v, want the counts and no figure", r)
+		}
+	})
+	t.Run("no empty-loop sample", func(t *testing.T) {
+		m := cleanMeasured()
+		m.overheads[0] = math.NaN()
+		if _, err := buildResult(m); err == nil {
+			t.Fatal("a figure without an overhead to subtract")
+		}
+	})
+	t.Run("NoCycles", func(t *testing.T) {
+		m := cleanMeasured()
+		m.cfg.NoCycles = true
+		r, _ := buildResult(m)
+		if r.Cycles != 0 || r.CyclesPerTick != 0 || r.CyclesSource != "" || r.CyclesPerElement != 0 || r.Ruler.CyclesPerTick != 0 {
+			t.Errorf("cycles %v (%v per tick, %q) with NoCycles", r.Cycles, r.CyclesPerTick, r.CyclesSource)
+		}
+	})
+	t.Run("ruler refused", func(t *testing.T) {
+		m := cleanMeasured()
+		m.cyclesPerTick, m.cyclesFrom, m.checked = 0, "", false
+		r, _ := buildResult(m)
+		if r.Cycles != 0 || r.CyclesSource != "" || r.CyclesChecked || r.Ticks != 1000 {
+			t.Errorf("cycles %v (%q), ticks %v: want ticks and no cycle figure", r.Cycles, r.CyclesSource, r.Ticks)
+		}
+	})
+	t.Run("PMU agrees", func(t *testing.T) {
+		m := cleanMeasured()
+		m.counters = []Counter{{Event: "cycles", PerCall: 1505}}
+		r, _ := buildResult(m)
+		if r.Cycles != 1505 || r.CyclesSource != "pmu" || !r.CyclesChecked || len(r.Warnings) != 0 {
+			t.Errorf("cycles %v from %q, warnings %v: want the PMU's, quietly", r.Cycles, r.CyclesSource, r.Warnings)
+		}
+	})
+	t.Run("unnamed", func(t *testing.T) {
+		m := cleanMeasured()
+		m.target.Name, m.converged = "", false
+		r, _ := buildResult(m)
+		if ws := warningsOf(r.Warnings, ErrNotConverged); len(ws) != 1 || !strings.Contains(ws[0], "the function") {
+			t.Errorf("warnings %q, want one naming the function", ws)
+		}
+	})
+}
