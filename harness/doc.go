@@ -3,9 +3,29 @@
 // (Bryant and O'Hallaron, "Computer Systems: A Programmer's Perspective",
 // 3rd ed., §5 and the web aside on measuring time).
 //
+// # What to time, and how
+//
+// A [Target] is the thing to time: a name, the function (Run), an untimed
+// Setup before each sample, the elements one call processes, and an
+// untimed Check of the output afterwards. A [Config] is the policy of the
+// measurement (K, ε, the budget, the CPU, the mode, the priority); start
+// from [DefaultConfig], the one source of defaults. The context, the first
+// argument of every call, cancels the measurement and may carry a progress
+// hook ([WithProgress]):
+//
+//	res, err := harness.Measure(ctx, harness.DefaultConfig(), harness.Target{Name: "sum", Run: sum})
+//
+// [CPE] sweeps a [Sweep] (a Build function making the Target for each
+// size) and [Compare] measures two Targets interleaved; [Report],
+// [ReportSweep] and [ReportCompare] do the same from inside a go test
+// benchmark. Bad input is an error wrapping [ErrBadConfig] that names the
+// field, its value and what is allowed; soft problems are in the results'
+// Warnings, and [Remedy] says what may cure each. Package selfcheck checks
+// all of this against chains of known latency.
+//
 // # One engine
 //
-// [Measure], [CPE], [Compare], [Report] and [Validate] all run the same
+// [Measure], [CPE], [Compare] and the Report helpers all run the same
 // sampling engine on a fresh goroutine locked to its OS thread, pinned to
 // one CPU with its priority raised where permitted and the garbage
 // collector off (internal/pinned, the one pinning path). The engine warms
@@ -34,6 +54,9 @@
 // nanoseconds with the calibrated counter frequency (package calibrate) and
 // to core cycles with the ruler's slope measured in the same rounds: one
 // register ADD is one core cycle on every core, whatever the counter's rate.
+// The ruler's streams converge to 0.05% (or ε when smaller): every cycle
+// figure carries that much of the ruler's own error, which comparisons of
+// separate runs allow for.
 // The figure is given only when the IMUL chain agrees with the ADD chain at
 // its documented latency and the core clock they imply is plausible
 // (calibrate.DecideRuler); otherwise Result.Cycles is 0 and a warning
@@ -109,7 +132,7 @@
 // Everything a measurement changes is restored when it returns: the
 // thread's CPU mask, priority and scheduler, the GC percentage. A function
 // that panics or calls runtime.Goexit ends the measurement with an error
-// naming it; the measuring goroutine's state is restored first.
+// wrapping [ErrPanic]; the measuring goroutine's state is restored first.
 //
 // A realtime measurement (Config.Realtime) is watched from another thread:
 // RLIMIT_RTTIME alone cannot stop a spinning Go thread, so when the
@@ -131,8 +154,7 @@
 // (the memory layout of code and data): compare results of several
 // processes for that (go test -count, cyclebench compare FILE FILE).
 // [CompareCPE] compares two slopes. [Report] puts cycles/op
-// into `go test -bench` from inside a benchmark function. [Validate] checks
-// all of this against chains of known latency. Package lab times the same
+// into `go test -bench` from inside a benchmark function. Package lab times the same
 // runs of a kernel with every clock a program can read, side by side, and
 // sets [Measure]'s figure for the kernel beside them.
 package harness

@@ -1,9 +1,9 @@
 package harness
 
-// The one sampling engine behind Measure, CPE, Compare, Report and
-// Validate: warm-up, the choice of R, the interleaved target, overhead and
-// ruler streams, the stopping rule and the results. Its decisions are the
-// pure functions of decide.go.
+// The one sampling engine behind Measure, CPE, Compare and Report:
+// warm-up, the choice of R, the interleaved target, overhead and ruler
+// streams and the stopping rule. Its decisions are the pure functions of
+// decide.go; the Result is built in result.go.
 
 import (
 	"context"

@@ -106,20 +106,6 @@ func ExampleReport() {
 	// ticks/op
 }
 
-// Validate checks the harness on chains of known latency. Without the
-// testing.Benchmark comparison it takes about 2 s.
-func ExampleValidate() {
-	v, err := harness.Validate(context.Background(), harness.ValidateOptions{Config: harness.DefaultConfig(), SkipBenchmark: true})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	for _, c := range v.Checks {
-		fmt.Printf("%-5v %s: %.3g %s (truth %.3g ± %.3g)\n", c.Pass, c.Name, c.Value, c.Unit, c.Truth, c.Tolerance)
-	}
-	fmt.Println("pass:", v.Pass)
-}
-
 // In latency mode every call follows a serializing fence, so calls cannot
 // overlap: a chain of dependent ADDs measures its latency, one cycle per
 // ADD. (Not run as a test: the figure depends on the machine.)

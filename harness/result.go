@@ -121,7 +121,7 @@ type Result struct {
 	// larger of Step and the quantum the samples themselves showed.
 	Quantum float64
 
-	// Elements is Config.Elements; the per-element figures below are 0
+	// Elements is Target.Elements; the per-element figures below are 0
 	// when it is 0.
 	Elements                                        float64
 	TicksPerElement, NsPerElement, CyclesPerElement float64

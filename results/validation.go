@@ -1,16 +1,16 @@
 package results
 
-// The report of cyclebench validate: a harness.Validation as a JSON
+// The report of cyclebench validate: a selfcheck.Validation as a JSON
 // document, and which of its checks decide the exit status.
 
 import (
 	"strings"
 
 	"github.com/cyclebench/cyclebench/calibrate"
-	"github.com/cyclebench/cyclebench/harness"
+	"github.com/cyclebench/cyclebench/selfcheck"
 )
 
-// ValidationReport is a harness.Validation as cyclebench validate writes
+// ValidationReport is a selfcheck.Validation as cyclebench validate writes
 // it (-format json); NaN and infinite figures are 0.
 type ValidationReport struct {
 	Pass             bool             `json:"pass"`
@@ -93,7 +93,7 @@ type CheckJSON struct {
 
 // CheckKind names a check's kind: "correctness" (it decides the exit
 // status) or "machine state" (a fact about the moment).
-func CheckKind(c harness.Check) string {
+func CheckKind(c selfcheck.Check) string {
 	if c.State {
 		return "machine state"
 	}
@@ -101,9 +101,9 @@ func CheckKind(c harness.Check) string {
 }
 
 // NewValidationReport is v as a report.
-func NewValidationReport(v *harness.Validation) ValidationReport {
+func NewValidationReport(v *selfcheck.Validation) ValidationReport {
 	if v == nil {
-		v = &harness.Validation{}
+		v = &selfcheck.Validation{}
 	}
 	if v.Calibration == nil { // a copy, not the caller's, gets one
 		c := *v
@@ -147,7 +147,7 @@ func NewValidationReport(v *harness.Validation) ValidationReport {
 // exit status, and how many decide it: every correctness check, and with
 // maxCV > 0 (a bound on the spread of results) the machine-state checks
 // of that spread ("CV of ...") too.
-func ValidationFailures(v *harness.Validation, maxCV float64) (failed []string, deciding int) {
+func ValidationFailures(v *selfcheck.Validation, maxCV float64) (failed []string, deciding int) {
 	if v == nil {
 		return nil, 0
 	}

@@ -11,17 +11,18 @@ import (
 	"github.com/cyclebench/cyclebench/affinity"
 	"github.com/cyclebench/cyclebench/harness"
 	"github.com/cyclebench/cyclebench/results"
+	"github.com/cyclebench/cyclebench/selfcheck"
 	"github.com/cyclebench/cyclebench/stats"
 )
 
-func fakeValidation() *harness.Validation {
-	return &harness.Validation{
+func fakeValidation() *selfcheck.Validation {
+	return &selfcheck.Validation{
 		Calibration: zen4(),
 		AddTicks:    stats.Fit{Slope: 0.71, R2: 0.9999999}, ImulAddRatio: math.NaN(),
 		LatencyAdd:  stats.Fit{N: 6, Slope: 0.9999, SlopeCI: 0.001, Intercept: 1.3, InterceptCI: math.Inf(1), R2: 0.9999999},
 		RulerRatios: []float64{2.998, math.NaN()}, SpeedWalls: []time.Duration{8 * time.Millisecond},
-		State: harness.MachineState{Detectable: math.NaN()},
-		Checks: []harness.Check{
+		State: selfcheck.MachineState{Detectable: math.NaN()},
+		Checks: []selfcheck.Check{
 			{Name: "cycles per register ADD", Value: 1.0003, Truth: 1, Tolerance: 0.03, Pass: true},
 			{Name: "R² of the fits", Value: math.NaN(), Truth: 0.9999, Bound: "≥"},
 			{Name: "CV of Cycles, 1000-ADD kernel, throughput", Value: 0.25, Truth: 0.2, State: true},

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cyclebench/cyclebench/harness"
 	"github.com/cyclebench/cyclebench/results"
+	"github.com/cyclebench/cyclebench/selfcheck"
 )
 
 func runValidate(args []string, stdout, stderr io.Writer) error {
@@ -56,7 +56,7 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 	o, in := s.o, s.in
 	prog := newProgress(o)
 	steps := 0
-	v, err := harness.Validate(in.ctx, harness.ValidateOptions{
+	v, err := selfcheck.Validate(in.ctx, selfcheck.Options{
 		Config: s.cfg, Reps: *reps, SkipBenchmark: *quick, MaxCV: cv,
 		Progress: func(s string) {
 			steps++
@@ -108,7 +108,7 @@ func parseMaxCV(s string) (float64, error) {
 	return v * scale, nil
 }
 
-func checkTruth(c harness.Check) string {
+func checkTruth(c selfcheck.Check) string {
 	if c.Tolerance > 0 || c.Bound == "" {
 		return fmt.Sprintf("%s ± %s", sig(c.Truth, 4), sig(c.Tolerance, 3))
 	}
@@ -118,7 +118,7 @@ func checkTruth(c harness.Check) string {
 // validationTable lays v out as a key/value table: the calibration, what
 // was measured (as far as the validation got), a PASS or FAIL line per
 // correctness check, and the machine's state with its verdict.
-func validationTable(v *harness.Validation) *table {
+func validationTable(v *selfcheck.Validation) *table {
 	cal := v.Calibration
 	t := kvTable()
 	t.kv("cpu", "%s (%s), counter %s", orDash(cal.CPU.Brand), orDash(cal.CPU.Hypervisor), cal.CPU.Counter)
@@ -188,7 +188,7 @@ func validationTable(v *harness.Validation) *table {
 // checkLines adds a line per check of one kind: correctness checks PASS or
 // FAIL; the machine's state OK or NOISY (FAIL when it gates the exit
 // status, under -max-cv, and failed).
-func checkLines(t *table, v *harness.Validation, state bool) {
+func checkLines(t *table, v *selfcheck.Validation, state bool) {
 	for _, c := range v.Checks {
 		if c.State != state {
 			continue
@@ -215,7 +215,7 @@ func checkLines(t *table, v *harness.Validation, state bool) {
 }
 
 // checksTable is one row per check, for CSV.
-func checksTable(v *harness.Validation) *table {
+func checksTable(v *selfcheck.Validation) *table {
 	t := &table{}
 	for _, n := range []string{"check", "kind", "value", "truth", "tolerance", "bound", "unit", "pass", "detail"} {
 		t.cols = append(t.cols, col{name: n})

@@ -9,21 +9,22 @@ import (
 	"github.com/cyclebench/cyclebench/calibrate"
 	"github.com/cyclebench/cyclebench/harness"
 	"github.com/cyclebench/cyclebench/results"
+	"github.com/cyclebench/cyclebench/selfcheck"
 	"github.com/cyclebench/cyclebench/stats"
 	"github.com/cyclebench/cyclebench/tsc"
 )
 
-// fakeValidation is a validation as harness.Validate returns it on a Zen 3
+// fakeValidation is a validation as selfcheck.Validate returns it on a Zen 3
 // guest whose moment is noisy: every correctness check passed, one state
 // figure is beyond its quiet bound.
-func fakeValidation() *harness.Validation {
+func fakeValidation() *selfcheck.Validation {
 	fr := fakeBracket
 	cal := &calibrate.Calibration{CPU: fakeCPU, Frequency: fr, Step: tsc.StepInfo{Step: 24.5},
 		Core: calibrate.CoreClock{CyclesPerTick: 1.2531, Checked: true, CoreHz: 1.2531 * fakeKernelHz, AddTicksPerOp: 0.798, ImulTicksPerOp: 2.394, ImulAddRatio: 3, ImulLatency: 3, Exact: true}}
 	fit := func(slope, icpt float64) stats.Fit {
 		return stats.Fit{N: 7, Slope: slope, SlopeCI: 0.0004, Intercept: icpt, InterceptCI: 0.5, R2: 0.9999999}
 	}
-	v := &harness.Validation{
+	v := &selfcheck.Validation{
 		Calibration: cal, Lengths: []int{1000, 2000, 5000, 10000, 20000, 50000, 100000}, LatencyLengths: []int{100, 200, 500, 1000, 2000, 5000},
 		AddTicks: fit(0.798, 20), ImulTicks: fit(2.394, 25), ImmTicks: fit(0.7981, 20), AddCycles: fit(1.0001, 25), ImulCycles: fit(3.0002, 31),
 		ImmCycles: fit(1.0002, 25), AddCyclesByImul: fit(1.0003, 25), ImulAddRatio: 3.0, TickRatio: 3.0001,
@@ -36,9 +37,9 @@ func fakeValidation() *harness.Validation {
 		AA:          harness.Comparison{TicksA: make([]float64, 1000), Wall: 280 * time.Millisecond},
 		SpeedKernel: harness.Result{Name: "AddChain(3070)", Cycles: 3072, Nanoseconds: 1003, Converged: true, Samples: 40},
 		SpeedWall:   8 * time.Millisecond, SpeedWalls: []time.Duration{8 * time.Millisecond, 7 * time.Millisecond, 9 * time.Millisecond},
-		State: harness.MachineState{ThroughputCV: 0.0025, LatencyCV: 0.0001, Detectable: 0.00012, ClockSpread: 0.02, Discarded: 12, Samples: 9000,
+		State: selfcheck.MachineState{ThroughputCV: 0.0025, LatencyCV: 0.0001, Detectable: 0.00012, ClockSpread: 0.02, Discarded: 12, Samples: 9000,
 			Resolves: 0.007, Verdict: "noisy: differences below 0.7% are not resolvable now (…)"},
-		Checks: []harness.Check{
+		Checks: []selfcheck.Check{
 			{Name: "cycles per register ADD, throughput, by the IMUL ruler", Value: 1.0003, Truth: 1, Tolerance: 0.03, Unit: "cycles/op", Pass: true, Detail: "slope"},
 			{Name: "R² of the fits of cycles against length, the least", Value: 0.9999999, Truth: 0.9999, Bound: "≥", Pass: true, Detail: "fits"},
 			{Name: "CV of Cycles, 1000-ADD kernel, throughput", Value: 0.25, Truth: 0.2, Unit: "%", Bound: "≤", State: true, Detail: "10 measurements"},

@@ -19,6 +19,7 @@ import (
 	"github.com/cyclebench/cyclebench/cputime"
 	"github.com/cyclebench/cyclebench/harness"
 	"github.com/cyclebench/cyclebench/lab"
+	"github.com/cyclebench/cyclebench/selfcheck"
 	"github.com/cyclebench/cyclebench/stats"
 )
 
@@ -107,8 +108,8 @@ func badInputs(t *testing.T) []badInput {
 		{name: "harness Elements", lib: measureTargetErr(harness.DefaultConfig(), harness.Target{Run: func() {}, Elements: -3}), is: harness.ErrBadConfig, want: []string{"Elements -3", "≥ 0"}},
 		{name: "harness Setup with Repeat", lib: measureTargetErr(cfgWith(func(c *harness.Config) { c.Repeat = 4 }), harness.Target{Run: func() {}, Setup: func() {}}), is: harness.ErrBadConfig, want: []string{"Repeat 4", "0 or 1"}},
 		{name: "harness nil function", lib: measureTargetErr(harness.DefaultConfig(), harness.Target{}), is: harness.ErrBadConfig, want: []string{"Run is nil"}},
-		{name: "harness Validate lengths", lib: func() error {
-			_, err := harness.Validate(context.Background(), harness.ValidateOptions{Lengths: []int{10, 20}})
+		{name: "selfcheck Validate lengths", lib: func() error {
+			_, err := selfcheck.Validate(context.Background(), selfcheck.Options{Lengths: []int{10, 20}})
 			return err
 		}, is: harness.ErrBadConfig, want: []string{"2 chain lengths", "at least 3"}},
 		// lab.Config and kernels: lab's sentinels, which are also harness's
@@ -185,12 +186,12 @@ func badInputs(t *testing.T) []badInput {
 		{name: "cli validate -max-cv word", args: []string{"validate", "-max-cv", "tight"}, want: []string{`-max-cv "tight"`, "0.1%", "0.001"}, exit: 2},
 		{name: "cli validate -max-cv 100%", args: []string{"validate", "-max-cv", "100%"}, want: []string{`-max-cv "100%"`, "below 100%"}, exit: 2},
 		{name: "cli validate -max-cv 0", args: []string{"validate", "-max-cv", "0"}, want: []string{`-max-cv "0"`, "above 0%"}, exit: 2},
-		{name: "harness Validate MaxCV", lib: func() error {
-			_, err := harness.Validate(context.Background(), harness.ValidateOptions{MaxCV: -1})
+		{name: "selfcheck Validate MaxCV", lib: func() error {
+			_, err := selfcheck.Validate(context.Background(), selfcheck.Options{MaxCV: -1})
 			return err
 		}, is: harness.ErrBadConfig, want: []string{"MaxCV -1", "below 1"}},
-		{name: "harness Validate latency lengths", lib: func() error {
-			_, err := harness.Validate(context.Background(), harness.ValidateOptions{LatencyLengths: []int{0, 10, 20}})
+		{name: "selfcheck Validate latency lengths", lib: func() error {
+			_, err := selfcheck.Validate(context.Background(), selfcheck.Options{LatencyLengths: []int{0, 10, 20}})
 			return err
 		}, is: harness.ErrBadConfig, want: []string{"latency chain length 0", "1 to 1e9"}},
 		{name: "cli calibrate -duration", args: []string{"calibrate", "-duration", "2h"}, want: []string{"2h0m0s", calibrate.MaxDuration.String()}, exit: 2},

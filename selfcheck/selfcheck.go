@@ -1,4 +1,4 @@
-package harness
+package selfcheck
 
 import (
 	"cmp"
@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/cyclebench/cyclebench/calibrate"
+	"github.com/cyclebench/cyclebench/harness"
 	"github.com/cyclebench/cyclebench/internal/chain"
 	"github.com/cyclebench/cyclebench/stats"
 )
@@ -53,12 +54,12 @@ const (
 	minBenchRatio = 5
 )
 
-// ValidateOptions sets what [Validate] runs; the zero value gives the
+// Options sets what [Validate] runs; the zero value gives the
 // defaults.
-type ValidateOptions struct {
+type Options struct {
 	// Config is the base measurement configuration (K, ε, CPU, ...); start
-	// from DefaultConfig(). Its Mode is set per check.
-	Config Config
+	// from harness.DefaultConfig(). Its Mode is set per check.
+	Config harness.Config
 	// Lengths are the chain lengths of the throughput sweep; nil means
 	// 1e3, 2e3, 5e3, 1e4, 2e4, 5e4, 1e5. At least 3, each 1 to 1e9.
 	Lengths []int
@@ -68,7 +69,7 @@ type ValidateOptions struct {
 	// At least 3, each 1 to 1e9.
 	LatencyLengths []int
 	// Reps is how many times the 1000-ADD kernel is measured by each of
-	// Measure and testing.Benchmark for the repeatability figures; 0 means
+	// harness.Measure and testing.Benchmark for the repeatability figures; 0 means
 	// 10 (allowed 3 to 1000).
 	Reps int
 	// SkipBenchmark skips the testing.Benchmark side of the comparison
@@ -94,7 +95,7 @@ type Check struct {
 	Detail    string // how the value was obtained, or why it failed
 	// State marks a figure of the machine's state now (spread, speed)
 	// rather than a truth about the tool: it decides Validation.Pass only
-	// when ValidateOptions.MaxCV asks (the spreads then).
+	// when Options.MaxCV asks (the spreads then).
 	State bool
 	// Bound is "≥" or "≤" for a bound check (Tolerance 0), "" otherwise.
 	Bound string
@@ -108,7 +109,7 @@ type MachineState struct {
 	// testing.Benchmark's on the same kernel (0 when skipped).
 	ThroughputCV, LatencyCV, BenchCV float64
 	// Detectable is the smallest relative difference an A/A comparison of
-	// the 1000-ADD kernel (Compare, 1000 pairs) would detect now in 80% of
+	// the 1000-ADD kernel (harness.Compare, 1000 pairs) would detect now in 80% of
 	// runs (stats.Comparison.Detectable); NaN when it failed.
 	Detectable float64
 	// ClockSpread is how far the core clock moved over the validation:
@@ -179,7 +180,7 @@ type Validation struct {
 	// the same for every function only when the core's branch predictors
 	// treat their addresses alike (3.2 to 5.3 ticks per call on an AMD
 	// Zen 4 guest, by address and moment).
-	Empty, EmptyThroughput Result
+	Empty, EmptyThroughput harness.Result
 	// HarnessCycles are the 1000-ADD kernel's Cycles over Reps throughput
 	// measurements, HarnessCV their coefficient of variation, HarnessWall
 	// the total time; LatencyCycles, LatencyCV and LatencyWall the same in
@@ -192,15 +193,15 @@ type Validation struct {
 	BenchNs   []float64
 	BenchCV   float64
 	BenchWall time.Duration
-	// AA is an A/A comparison of the 1000-ADD kernel: what Compare
+	// AA is an A/A comparison of the 1000-ADD kernel: what harness.Compare
 	// resolves now (State.Detectable).
-	AA Comparison
-	// SpeedWalls are the wall times Measure took for a ~1 µs kernel
+	AA harness.Comparison
+	// SpeedWalls are the wall times harness.Measure took for a ~1 µs kernel
 	// (after calibration), speedReps measurements in a row, and SpeedWall
 	// their median, the figure judged; SpeedKernel is the result of the
 	// measurement that took the median time. SpeedBenchWall is
 	// testing.Benchmark's wall time for the same kernel.
-	SpeedKernel    Result
+	SpeedKernel    harness.Result
 	SpeedWall      time.Duration
 	SpeedWalls     []time.Duration
 	SpeedBenchWall time.Duration
@@ -210,7 +211,7 @@ type Validation struct {
 	// and the machine's state (State true).
 	Checks []Check
 	// Pass reports that every correctness check passed (and, with
-	// ValidateOptions.MaxCV, that the spreads were within it).
+	// Options.MaxCV, that the spreads were within it).
 	Pass     bool
 	Warnings []error
 }
@@ -233,7 +234,7 @@ type Validation struct {
 // ticks: noise only adds time) is fitted.
 //
 // The machine's state is measured and stated, not judged unless
-// ValidateOptions.MaxCV asks: the spread of ten results in each mode,
+// Options.MaxCV asks: the spread of ten results in each mode,
 // testing.Benchmark's beside it, the smallest difference an A/A comparison
 // resolves now, how far the core clock moved, the samples disturbed, and
 // the wall time to a result.
@@ -242,7 +243,7 @@ type Validation struct {
 // ctx cancels it. When a measurement fails (a cancelled ctx, for
 // example), the Validation made so far, with the checks that were
 // complete, comes with the error; Pass is then false.
-func Validate(ctx context.Context, o ValidateOptions) (*Validation, error) {
+func Validate(ctx context.Context, o Options) (*Validation, error) {
 	if o.Lengths == nil {
 		o.Lengths = []int{1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000}
 	}
@@ -257,26 +258,26 @@ func Validate(ctx context.Context, o ValidateOptions) (*Validation, error) {
 		ns   []int
 	}{{"chain", o.Lengths}, {"latency chain", o.LatencyLengths}} {
 		if len(l.ns) < 3 {
-			return nil, fmt.Errorf("%w: %d %s lengths (allowed: at least 3)", ErrBadConfig, len(l.ns), l.what)
+			return nil, fmt.Errorf("%w: %d %s lengths (allowed: at least 3)", harness.ErrBadConfig, len(l.ns), l.what)
 		}
 		for _, n := range l.ns {
 			if n < 1 || n > 1e9 {
-				return nil, fmt.Errorf("%w: %s length %d (allowed: 1 to 1e9)", ErrBadConfig, l.what, n)
+				return nil, fmt.Errorf("%w: %s length %d (allowed: 1 to 1e9)", harness.ErrBadConfig, l.what, n)
 			}
 		}
 	}
 	if o.Reps < 3 || o.Reps > 1000 {
-		return nil, fmt.Errorf("%w: reps %d (allowed: 3 to 1000)", ErrBadConfig, o.Reps)
+		return nil, fmt.Errorf("%w: reps %d (allowed: 3 to 1000)", harness.ErrBadConfig, o.Reps)
 	}
 	if math.IsNaN(o.MaxCV) || o.MaxCV < 0 || o.MaxCV >= 1 {
-		return nil, fmt.Errorf("%w: MaxCV %v (allowed: 0, to report the machine's state without judging it, or above 0 and below 1)", ErrBadConfig, o.MaxCV)
+		return nil, fmt.Errorf("%w: MaxCV %v (allowed: 0, to report the machine's state without judging it, or above 0 and below 1)", harness.ErrBadConfig, o.MaxCV)
 	}
 	base := o.Config
 	if _, err := base.WithDefaults(); err != nil {
 		return nil, err
 	}
 	if ctx == nil {
-		return nil, fmt.Errorf("%w: nil context (allowed: any context, such as context.Background())", ErrBadConfig)
+		return nil, fmt.Errorf("%w: nil context (allowed: any context, such as context.Background())", harness.ErrBadConfig)
 	}
 	vr := &validator{o: o, ctx: ctx}
 	vr.say("calibrating")
@@ -297,9 +298,9 @@ func Validate(ctx context.Context, o ValidateOptions) (*Validation, error) {
 
 // validator is one run of Validate.
 type validator struct {
-	o          ValidateOptions
+	o          Options
 	ctx        context.Context
-	base       Config
+	base       harness.Config
 	v          *Validation
 	lat        float64 // the documented IMUL latency
 	known      bool    // lat is documented
@@ -321,9 +322,9 @@ func (vr *validator) within(name string, val, truth, tol float64, unit, detail s
 	vr.add(Check{Name: name, Value: val, Truth: truth, Tolerance: tol, Unit: unit, Pass: math.Abs(val-truth) <= tol, Detail: detail})
 }
 
-// measure runs Measure and records the result's ruler and samples.
-func (vr *validator) measure(cfg Config, name string, f func()) (Result, error) {
-	r, err := Measure(vr.ctx, cfg, Target{Name: name, Run: f})
+// measure runs harness.Measure and records the result's ruler and samples.
+func (vr *validator) measure(cfg harness.Config, name string, f func()) (harness.Result, error) {
+	r, err := harness.Measure(vr.ctx, cfg, harness.Target{Name: name, Run: f})
 	if err != nil {
 		return r, err
 	}
@@ -341,13 +342,13 @@ func (vr *validator) measure(cfg Config, name string, f func()) (Result, error) 
 	vr.disc += r.Discarded
 	vr.samp += r.Samples
 	if !r.Converged {
-		v.Warnings = append(v.Warnings, fmt.Errorf("%w: %s (%s)", ErrNotConverged, name, cfg.Mode))
+		v.Warnings = append(v.Warnings, fmt.Errorf("%w: %s (%s)", harness.ErrNotConverged, name, cfg.Mode))
 	}
 	return r, nil
 }
 
 // byImul converts r's ticks with its own IMUL chain (NaN without one).
-func (vr *validator) byImul(r Result) float64 {
+func (vr *validator) byImul(r harness.Result) float64 {
 	if !vr.known || !(r.Ruler.ImulTicksPerOp > 0) {
 		return math.NaN()
 	}
@@ -363,10 +364,10 @@ type sweepKernel struct {
 // sweep measures every kernel at every length in mode, in two passes, up
 // the lengths and down again, and keeps per length and kernel the result
 // with the fewer ticks: noise only adds time, so it is the less disturbed.
-func (vr *validator) sweep(mode Mode, lengths []int, ks []sweepKernel) ([][]Result, error) {
-	best := make([][]Result, len(ks))
+func (vr *validator) sweep(mode harness.Mode, lengths []int, ks []sweepKernel) ([][]harness.Result, error) {
+	best := make([][]harness.Result, len(ks))
 	for i := range best {
-		best[i] = make([]Result, len(lengths))
+		best[i] = make([]harness.Result, len(lengths))
 	}
 	order := make([]int, 0, 2*len(lengths))
 	for i := range lengths {
@@ -383,7 +384,7 @@ func (vr *validator) sweep(mode Mode, lengths []int, ks []sweepKernel) ([][]Resu
 			cfg.Mode = mode
 			name := fmt.Sprintf("%s(%d)", k.name, n)
 			var f func()
-			if mode == Latency {
+			if mode == harness.Latency {
 				// Each fenced call is a chain of its own.
 				f = func() { vr.sink += k.f(0, n) }
 			} else {
@@ -404,7 +405,7 @@ func (vr *validator) sweep(mode Mode, lengths []int, ks []sweepKernel) ([][]Resu
 }
 
 // fit fits the figure of each result against the lengths.
-func fit(lengths []int, rs []Result, figure func(Result) float64) (stats.Fit, error) {
+func fit(lengths []int, rs []harness.Result, figure func(harness.Result) float64) (stats.Fit, error) {
 	xs, ys := make([]float64, len(rs)), make([]float64, len(rs))
 	for i, r := range rs {
 		xs[i], ys[i] = float64(lengths[i]), figure(r)
@@ -412,14 +413,14 @@ func fit(lengths []int, rs []Result, figure func(Result) float64) (stats.Fit, er
 	return stats.LinearFit(xs, ys)
 }
 
-func ticksOf(r Result) float64  { return r.Ticks }
-func cyclesOf(r Result) float64 { return r.Cycles }
+func ticksOf(r harness.Result) float64  { return r.Ticks }
+func cyclesOf(r harness.Result) float64 { return r.Cycles }
 
 // run makes the measurements and the checks, in order.
 func (vr *validator) run() error {
 	v := vr.v
 	if !vr.known {
-		v.Warnings = append(v.Warnings, fmt.Errorf("harness: the multiply latency of this processor is not documented: the rulers are unchecked, no chain can be judged by another's ruler, and the IMUL figures are reported, not judged"))
+		v.Warnings = append(v.Warnings, fmt.Errorf("selfcheck: the multiply latency of this processor is not documented: the rulers are unchecked, no chain can be judged by another's ruler, and the IMUL figures are reported, not judged"))
 	}
 	if err := vr.throughputSweep(); err != nil {
 		return err
@@ -440,25 +441,25 @@ func (vr *validator) run() error {
 
 func (vr *validator) throughputSweep() error {
 	v := vr.v
-	rs, err := vr.sweep(Throughput, v.Lengths, []sweepKernel{{"AddChain", chain.AddFrom}, {"ImulChain", chain.ImulFrom}, {"AddImmChain", chain.AddImmFrom}})
+	rs, err := vr.sweep(harness.Throughput, v.Lengths, []sweepKernel{{"AddChain", chain.AddFrom}, {"ImulChain", chain.ImulFrom}, {"AddImmChain", chain.AddImmFrom}})
 	if err != nil {
 		return err
 	}
 	for _, f := range []struct {
 		fit    *stats.Fit
-		rs     []Result
-		figure func(Result) float64
+		rs     []harness.Result
+		figure func(harness.Result) float64
 	}{{&v.AddTicks, rs[0], ticksOf}, {&v.AddCycles, rs[0], cyclesOf}, {&v.ImulTicks, rs[1], ticksOf}, {&v.ImulCycles, rs[1], cyclesOf},
 		{&v.ImmTicks, rs[2], ticksOf}, {&v.ImmCycles, rs[2], cyclesOf}} {
 		if *f.fit, err = fit(v.Lengths, f.rs, f.figure); err != nil {
-			return fmt.Errorf("harness: fitting the chains: %w", err)
+			return fmt.Errorf("selfcheck: fitting the chains: %w", err)
 		}
 	}
 	v.ImulAddRatio = v.ImulCycles.Slope / v.AddCycles.Slope
 	v.TickRatio = v.ImulTicks.Slope / v.AddTicks.Slope
 	if vr.known {
 		if v.AddCyclesByImul, err = fit(v.Lengths, rs[0], vr.byImul); err != nil {
-			return fmt.Errorf("harness: fitting the chains: %w", err)
+			return fmt.Errorf("selfcheck: fitting the chains: %w", err)
 		}
 		vr.within("cycles per register ADD, throughput, by the IMUL ruler", v.AddCyclesByImul.Slope, 1, slopeTol, "cycles/op",
 			fmt.Sprintf("slope over %d lengths of ticks × IMUL latency / the IMUL chain's ticks per link, ± %.4f (95%%); by the ADD ruler %.4f", len(v.Lengths), v.AddCyclesByImul.SlopeCI, v.AddCycles.Slope))
@@ -468,13 +469,13 @@ func (vr *validator) throughputSweep() error {
 	// The immediate ADD's cost in register ADDs, from ticks alone, against
 	// what the ruler made of it: a ruler made of a folded chain would give
 	// 1 cycle per op where the ticks say 0.2. The ticks' ratio comes from
-	// the two chains compared pair by pair (Compare: each pair back to
+	// the two chains compared pair by pair (harness.Compare: each pair back to
 	// back, so the core clock's moves between the sweep's measurements,
 	// several % on some guests, do not enter it).
 	n := v.Lengths[len(v.Lengths)/2]
 	vr.say("the immediate ADD against the register ADD, %d ops, paired", n)
-	pair, err := Compare(vr.ctx, vr.base, Target{Name: "AddChain", Run: func() { vr.sink = chain.AddFrom(vr.sink, n) }},
-		Target{Name: "AddImmChain", Run: func() { vr.sink = chain.AddImmFrom(vr.sink, n) }}, CompareOptions{Pairs: 200})
+	pair, err := harness.Compare(vr.ctx, vr.base, harness.Target{Name: "AddChain", Run: func() { vr.sink = chain.AddFrom(vr.sink, n) }},
+		harness.Target{Name: "AddImmChain", Run: func() { vr.sink = chain.AddImmFrom(vr.sink, n) }}, harness.CompareOptions{Pairs: 200})
 	if err != nil {
 		return err
 	}
@@ -492,21 +493,21 @@ func (vr *validator) throughputSweep() error {
 
 func (vr *validator) latencySweep() error {
 	v := vr.v
-	rs, err := vr.sweep(Latency, v.LatencyLengths, []sweepKernel{{"AddChain", chain.AddFrom}, {"ImulChain", chain.ImulFrom}})
+	rs, err := vr.sweep(harness.Latency, v.LatencyLengths, []sweepKernel{{"AddChain", chain.AddFrom}, {"ImulChain", chain.ImulFrom}})
 	if err != nil {
 		return err
 	}
 	if v.LatencyAdd, err = fit(v.LatencyLengths, rs[0], cyclesOf); err != nil {
-		return fmt.Errorf("harness: fitting the latency chains: %w", err)
+		return fmt.Errorf("selfcheck: fitting the latency chains: %w", err)
 	}
 	if v.LatencyImul, err = fit(v.LatencyLengths, rs[1], cyclesOf); err != nil {
-		return fmt.Errorf("harness: fitting the latency chains: %w", err)
+		return fmt.Errorf("selfcheck: fitting the latency chains: %w", err)
 	}
 	if !vr.known {
 		return nil
 	}
 	if v.LatencyAddByImul, err = fit(v.LatencyLengths, rs[0], vr.byImul); err != nil {
-		return fmt.Errorf("harness: fitting the latency chains: %w", err)
+		return fmt.Errorf("selfcheck: fitting the latency chains: %w", err)
 	}
 	vr.within("cycles per register ADD, latency, by the IMUL ruler", v.LatencyAddByImul.Slope, 1, slopeTol, "cycles/op",
 		fmt.Sprintf("slope over %d lengths, each call fenced, ± %.4f (95%%); intercept %.1f cycles: what a fenced call costs beyond the fenced empty call", len(v.LatencyLengths), v.LatencyAddByImul.SlopeCI, v.LatencyAddByImul.Intercept))
@@ -521,14 +522,14 @@ func (vr *validator) empty() error {
 	// Judged in latency mode, where a fence before each call makes the
 	// timing loop's cost additive (see Validation.EmptyThroughput).
 	cfg := vr.base
-	cfg.Mode = Latency
+	cfg.Mode = harness.Latency
 	var err error
 	if v.Empty, err = vr.measure(cfg, "the empty function", func() {}); err != nil {
 		return err
 	}
 	vr.within("empty function after overhead subtraction, latency mode", v.Empty.Ticks, 0, maxEmptyTicks, "ticks",
 		fmt.Sprintf("R = %d calls per sample, overhead %.0f ticks per sample, counter step %.3g ticks", v.Empty.Repeat, v.Empty.OverheadTicks, v.Calibration.Step.Step))
-	cfg.Mode = Throughput
+	cfg.Mode = harness.Throughput
 	v.EmptyThroughput, err = vr.measure(cfg, "the empty function", func() {})
 	return err
 }
@@ -573,17 +574,17 @@ func (vr *validator) state() error {
 	v, o := vr.v, vr.o
 	k1000 := func() { vr.sink = chain.AddFrom(vr.sink, 1000) }
 	for _, m := range []struct {
-		mode   Mode
+		mode   harness.Mode
 		cycles *[]float64
 		cv     *float64
 		wall   *time.Duration
 		quiet  float64
-	}{{Throughput, &v.HarnessCycles, &v.HarnessCV, &v.HarnessWall, quietCVThroughput}, {Latency, &v.LatencyCycles, &v.LatencyCV, &v.LatencyWall, quietCVLatency}} {
-		vr.say("repeatability, %s: Measure ×%d", m.mode, o.Reps)
+	}{{harness.Throughput, &v.HarnessCycles, &v.HarnessCV, &v.HarnessWall, quietCVThroughput}, {harness.Latency, &v.LatencyCycles, &v.LatencyCV, &v.LatencyWall, quietCVLatency}} {
+		vr.say("repeatability, %s: harness.Measure ×%d", m.mode, o.Reps)
 		cfg := vr.base
 		cfg.Mode = m.mode
 		f := k1000
-		if m.mode == Latency {
+		if m.mode == harness.Latency {
 			f = func() { vr.sink += chain.Add(1000) }
 		}
 		t0 := time.Now()
@@ -608,13 +609,13 @@ func (vr *validator) state() error {
 		Pass: perResult <= maxResultWall, State: true, Detail: fmt.Sprintf("%d results of both modes in %v", 2*o.Reps, (v.HarnessWall + v.LatencyWall).Round(time.Millisecond))})
 
 	vr.say("an A/A comparison")
-	aa, err := Compare(vr.ctx, vr.base, Target{Name: "A", Run: k1000}, Target{Name: "A'", Run: k1000}, CompareOptions{Pairs: 1000})
+	aa, err := harness.Compare(vr.ctx, vr.base, harness.Target{Name: "A", Run: k1000}, harness.Target{Name: "A'", Run: k1000}, harness.CompareOptions{Pairs: 1000})
 	v.AA = aa
 	if err != nil {
 		if vr.ctx.Err() != nil {
 			return err
 		}
-		v.Warnings = append(v.Warnings, fmt.Errorf("harness: the A/A comparison failed, so what a comparison resolves now is not known: %w", err))
+		v.Warnings = append(v.Warnings, fmt.Errorf("selfcheck: the A/A comparison failed, so what a comparison resolves now is not known: %w", err))
 	} else {
 		v.State.Detectable = aa.Stats.Detectable
 	}
@@ -624,7 +625,7 @@ func (vr *validator) state() error {
 		t0 := time.Now()
 		for range o.Reps {
 			if vr.ctx.Err() != nil {
-				return fmt.Errorf("harness: validation cancelled: %w", vr.ctx.Err())
+				return fmt.Errorf("selfcheck: validation cancelled: %w", vr.ctx.Err())
 			}
 			br := testing.Benchmark(func(b *testing.B) {
 				for b.Loop() {
@@ -656,7 +657,7 @@ func (vr *validator) speed() error {
 	n1us := max(1, int(math.Round(1e-6*cal.Frequency.Hz*linksPerTick)))
 	k1us := func() { vr.sink = chain.AddFrom(vr.sink, n1us) }
 	vr.say("speed: a %d-ADD kernel (~1 µs) ×%d", n1us, speedReps)
-	speed := make([]Result, 0, speedReps)
+	speed := make([]harness.Result, 0, speedReps)
 	allConverged := true
 	name := fmt.Sprintf("AddChain(%d)", n1us)
 	for range speedReps {
