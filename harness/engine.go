@@ -12,7 +12,6 @@ import (
 	"math"
 	"runtime"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/cyclebench/cyclebench/affinity"
@@ -788,69 +787,25 @@ func (e *engine) retune(t *target) {
 	e.sizeRuler(d.Need)
 }
 
-// finishRuler turns the ruler's streams into core cycles per tick, with
-// calibrate.DecideRuler's verdict: a figure only when the ADD and IMUL
-// chains agree (or nothing could check them: then the calibration's
-// warning says so); when the ADD chain gave no slope at all, the
-// calibration's figure, if it had one; otherwise no figure, and a warning
-// naming both chains.
+// finishRuler turns the ruler's streams into core cycles per tick, as
+// rulerCycles decides from its verdict.
 func (e *engine) finishRuler() {
 	if e.ruler == nil {
 		return
 	}
 	v := e.ruler.Verdict()
-	e.verdict, e.refOK = v, v.Converged
-	cal := e.cal.Core
-	switch {
-	case !v.Refused():
-		e.cpt, e.cptFrom, e.checked = v.CyclesPerTick, cyclesRuler, v.Checked
-		if !e.refOK {
-			e.warnings = append(e.warnings, fmt.Errorf("%w: the reference chain did not converge; the cycle estimate is less certain", ErrNoCycles))
-		}
-		if !v.Checked && cal.Checked {
-			e.warnings = append(e.warnings, fmt.Errorf("%w: %w", ErrNoCycles, v.Err))
-		}
-	case errors.Is(v.Err, calibrate.ErrUnstable) && !cal.Refused():
-		e.cpt, e.cptFrom, e.checked = cal.CyclesPerTick, cyclesCalibration, cal.Checked
-		e.refOK = false
-		e.warnings = append(e.warnings, fmt.Errorf("%w: the reference chain gave no usable slope; the calibration's %.4f cycles/tick is used", ErrNoCycles, e.cpt))
-	default:
-		e.refOK = false
-		why := "the calibration's chains agreed a moment before: measure again to tell a busy moment from a fact about this CPU"
-		if cal.Refused() {
-			why = "the calibration's chains were refused too: " + errorText(cal.Err)
-		}
-		e.warnings = append(e.warnings, fmt.Errorf("%w: %w (%s)", ErrNoCycles, v.Err, why))
-	}
+	rc := rulerCycles(v, e.cal.Core)
+	e.verdict = v
+	e.cpt, e.cptFrom, e.checked, e.refOK = rc.cyclesPerTick, rc.from, rc.checked, rc.refOK
+	e.warnings = append(e.warnings, rc.warnings...)
 }
 
-// errorText is err's message without the package prefix it starts with.
-func errorText(err error) string {
-	s := err.Error()
-	if i := strings.Index(s, ": "); i >= 0 && !strings.Contains(s[:i], " ") {
-		return s[i+2:]
-	}
-	return s
-}
-
-// cpuFigures reads the loop's thread CPU time and utilisation and warns
-// with ErrBlocks when the thread ran for less than minCPUShare of the wall
-// time.
+// cpuFigures reads the loop's thread CPU time (threadCPUShare judges it)
+// and utilisation.
 func (e *engine) cpuFigures(before, after cputime.Times, cpuErr error, util *cputime.Sampler, utilErr error) {
-	switch {
-	case cpuErr != nil:
-		e.warnings = append(e.warnings, fmt.Errorf("harness: no thread cpu time for the sampling loop: %w", cpuErr))
-	case before.Source != after.Source:
-		e.warnings = append(e.warnings, fmt.Errorf("harness: no thread cpu time for the sampling loop: the source changed from %s to %s", before.Source, after.Source))
-	case after.Total < before.Total:
-		e.warnings = append(e.warnings, fmt.Errorf("harness: no thread cpu time for the sampling loop: %s went backwards (%v to %v)", before.Source, before.Total, after.Total))
-	default:
-		e.threadCPU, e.threadSource = after.Total-before.Total, string(before.Source)
-		if e.wall > 0 && float64(e.threadCPU) < minCPUShare*float64(e.wall) {
-			e.warnings = append(e.warnings, fmt.Errorf("%w: the measuring thread ran %v of cpu time in %v of wall time (%.3g%%, under %.0f%%) over the sampling loop",
-				ErrBlocks, e.threadCPU.Round(time.Microsecond), e.wall.Round(time.Microsecond), 100*float64(e.threadCPU)/float64(e.wall), 100*minCPUShare))
-		}
-	}
+	var w []error
+	e.threadCPU, e.threadSource, w = threadCPUShare(before, after, cpuErr, e.wall)
+	e.warnings = append(e.warnings, w...)
 	if utilErr == nil {
 		var u cputime.Utilisation
 		if u, utilErr = util.Stop(); utilErr == nil {

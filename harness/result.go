@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/cyclebench/cyclebench/calibrate"
@@ -328,4 +329,78 @@ func buildResult(m measured) (Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// rulerFigures is what a ruler's verdict gives the figures of a
+// measurement: core cycles per tick (0 when there is none), where they
+// came from (cyclesRuler or cyclesCalibration), whether a second chain
+// checked them, whether both ADD streams converged, and the warnings.
+type rulerFigures struct {
+	cyclesPerTick  float64
+	from           string
+	checked, refOK bool
+	warnings       []error
+}
+
+// rulerCycles decides from the ruler's verdict v (calibrate.DecideRuler)
+// and the calibration's own ruler cal: a figure when the ADD and IMUL
+// chains agreed (or nothing could check them: then the calibration's
+// warning says so); when the ADD chain gave no slope at all, the
+// calibration's figure, if it had one; otherwise no figure, and a warning
+// naming both chains.
+func rulerCycles(v, cal calibrate.CoreClock) rulerFigures {
+	var f rulerFigures
+	switch {
+	case !v.Refused():
+		f = rulerFigures{cyclesPerTick: v.CyclesPerTick, from: cyclesRuler, checked: v.Checked, refOK: v.Converged}
+		if !v.Converged {
+			f.warnings = append(f.warnings, fmt.Errorf("%w: the reference chain did not converge; the cycle estimate is less certain", ErrNoCycles))
+		}
+		if !v.Checked && cal.Checked {
+			f.warnings = append(f.warnings, fmt.Errorf("%w: %w", ErrNoCycles, v.Err))
+		}
+	case errors.Is(v.Err, calibrate.ErrUnstable) && !cal.Refused():
+		f = rulerFigures{cyclesPerTick: cal.CyclesPerTick, from: cyclesCalibration, checked: cal.Checked}
+		f.warnings = append(f.warnings, fmt.Errorf("%w: the reference chain gave no usable slope; the calibration's %.4f cycles/tick is used", ErrNoCycles, f.cyclesPerTick))
+	default:
+		why := "the calibration's chains agreed a moment before: measure again to tell a busy moment from a fact about this CPU"
+		if cal.Refused() {
+			why = "the calibration's chains were refused too: " + errorText(cal.Err)
+		}
+		f.warnings = append(f.warnings, fmt.Errorf("%w: %w (%s)", ErrNoCycles, v.Err, why))
+	}
+	return f
+}
+
+// errorText is err's message without the package prefix it starts with.
+func errorText(err error) string {
+	if err == nil {
+		return "no reason given"
+	}
+	s := err.Error()
+	if i := strings.Index(s, ": "); i >= 0 && !strings.Contains(s[:i], " ") {
+		return s[i+2:]
+	}
+	return s
+}
+
+// threadCPUShare is the measuring thread's CPU time over the sampling
+// loop from its readings before and after (err: either failed), with its
+// clock's name, and a warning when it cannot be told or when the thread
+// ran for less than minCPUShare of the loop's wall time ([ErrBlocks]).
+func threadCPUShare(before, after cputime.Times, err error, wall time.Duration) (time.Duration, string, []error) {
+	switch {
+	case err != nil:
+		return 0, "", []error{fmt.Errorf("harness: no thread cpu time for the sampling loop: %w", err)}
+	case before.Source != after.Source:
+		return 0, "", []error{fmt.Errorf("harness: no thread cpu time for the sampling loop: the source changed from %s to %s", before.Source, after.Source)}
+	case after.Total < before.Total:
+		return 0, "", []error{fmt.Errorf("harness: no thread cpu time for the sampling loop: %s went backwards (%v to %v)", before.Source, before.Total, after.Total)}
+	}
+	cpu := after.Total - before.Total
+	if wall > 0 && float64(cpu) < minCPUShare*float64(wall) {
+		return cpu, string(before.Source), []error{fmt.Errorf("%w: the measuring thread ran %v of cpu time in %v of wall time (%.3g%%, under %.0f%%) over the sampling loop",
+			ErrBlocks, cpu.Round(time.Microsecond), wall.Round(time.Microsecond), 100*float64(cpu)/float64(wall), 100*minCPUShare)}
+	}
+	return cpu, string(before.Source), nil
 }

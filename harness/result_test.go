@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cyclebench/cyclebench/calibrate"
+	"github.com/cyclebench/cyclebench/cputime"
 )
 
 // cleanMeasured is what the engine gives for a quiet measurement of a
@@ -189,4 +190,88 @@ func TestBuildResultEdges(t *testing.T) {
 			t.Errorf("warnings %q, want one naming the function", ws)
 		}
 	})
+}
+
+func TestRulerCycles(t *testing.T) {
+	refused := errors.New("calibrate: the IMUL chain says 2.1 cycles per link, not 3")
+	good := calibrate.CoreClock{CyclesPerTick: 1.4, Checked: true}
+	tests := []struct {
+		name     string
+		v, cal   calibrate.CoreClock
+		cpt      float64
+		from     string
+		checked  bool
+		refOK    bool
+		warnings []string // what each warning says, in order
+	}{
+		{"checked and converged", calibrate.CoreClock{CyclesPerTick: 1.5, Checked: true, Converged: true}, good, 1.5, cyclesRuler, true, true, nil},
+		{"not converged", calibrate.CoreClock{CyclesPerTick: 1.5, Checked: true}, good, 1.5, cyclesRuler, true, false,
+			[]string{"the reference chain did not converge"}},
+		{"unchecked here, checked by the calibration", calibrate.CoreClock{CyclesPerTick: 1.5, Converged: true, Err: calibrate.ErrUnchecked}, good, 1.5, cyclesRuler, false, true,
+			[]string{"core-clock ruler unchecked"}},
+		{"unchecked everywhere", calibrate.CoreClock{CyclesPerTick: 1.5, Converged: true, Err: calibrate.ErrUnchecked}, calibrate.CoreClock{CyclesPerTick: 1.4}, 1.5, cyclesRuler, false, true, nil},
+		{"no slope: the calibration's", calibrate.CoreClock{Err: calibrate.ErrUnstable}, good, 1.4, cyclesCalibration, true, false,
+			[]string{"gave no usable slope; the calibration's 1.4000 cycles/tick is used"}},
+		{"refused, the calibration agreed", calibrate.CoreClock{Err: refused}, good, 0, "", false, false,
+			[]string{"2.1 cycles per link|measure again"}},
+		{"refused twice", calibrate.CoreClock{Err: refused}, calibrate.CoreClock{Err: errors.New("calibrate: the chains disagree")}, 0, "", false, false,
+			[]string{"2.1 cycles per link|refused too: the chains disagree"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := rulerCycles(tt.v, tt.cal)
+			if f.cyclesPerTick != tt.cpt || f.from != tt.from || f.checked != tt.checked || f.refOK != tt.refOK {
+				t.Errorf("%+v, want %v cycles/tick from %q, checked %v, converged %v", f, tt.cpt, tt.from, tt.checked, tt.refOK)
+			}
+			if len(f.warnings) != len(tt.warnings) {
+				t.Fatalf("warnings %q, want %d", f.warnings, len(tt.warnings))
+			}
+			for i, w := range f.warnings {
+				if !errors.Is(w, ErrNoCycles) {
+					t.Errorf("warning %q does not wrap ErrNoCycles", w)
+				}
+				for _, s := range strings.Split(tt.warnings[i], "|") {
+					if !strings.Contains(w.Error(), s) {
+						t.Errorf("warning %q does not say %q", w, s)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestThreadCPUShare(t *testing.T) {
+	at := func(d time.Duration) cputime.Times { return cputime.Times{Total: d, Source: "thread"} }
+	tests := []struct {
+		name          string
+		before, after cputime.Times
+		err           error
+		wall          time.Duration
+		cpu           time.Duration
+		is            error  // the warning's sentinel, or nil
+		want          string // what the warning says; "" for none
+	}{
+		{"computes", at(time.Second), at(time.Second + 9*time.Millisecond), nil, 10 * time.Millisecond, 9 * time.Millisecond, nil, ""},
+		{"blocks", at(0), at(2 * time.Millisecond), nil, 10 * time.Millisecond, 2 * time.Millisecond, ErrBlocks, "ran 2ms of cpu time in 10ms of wall time (20%, under 50%)"},
+		{"unreadable", cputime.Times{}, cputime.Times{}, errors.ErrUnsupported, time.Second, 0, errors.ErrUnsupported, "no thread cpu time"},
+		{"source changed", at(0), cputime.Times{Total: time.Millisecond, Source: "process"}, nil, time.Second, 0, nil, "the source changed from thread to process"},
+		{"backwards", at(time.Second), at(0), nil, time.Second, 0, nil, "went backwards"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cpu, src, ws := threadCPUShare(tt.before, tt.after, tt.err, tt.wall)
+			if cpu != tt.cpu || (cpu > 0) != (src == "thread") {
+				t.Errorf("cpu %v from %q, want %v", cpu, src, tt.cpu)
+			}
+			if tt.want == "" {
+				if len(ws) != 0 {
+					t.Errorf("warnings %q, want none", ws)
+				}
+				return
+			}
+			if len(ws) != 1 || !strings.Contains(ws[0].Error(), tt.want) || (tt.is != nil && !errors.Is(ws[0], tt.is)) {
+				t.Errorf("warnings %q, want one saying %q (wrapping %v)", ws, tt.want, tt.is)
+			}
+		})
+	}
 }
