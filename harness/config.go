@@ -76,8 +76,10 @@ func (m Mode) MarshalText() ([]byte, error) {
 	return []byte(m.String()), nil
 }
 
-// UnmarshalText decodes a name written by MarshalText; an empty text is
-// Throughput (results written before modes existed).
+// UnmarshalText decodes "throughput" or "latency" (any case), as
+// MarshalText writes them, so that flag.TextVar binds a flag to a Mode; an
+// empty text is Throughput (results written before modes existed). An
+// error wraps ErrBadConfig and names what is allowed.
 func (m *Mode) UnmarshalText(b []byte) error {
 	if len(b) == 0 {
 		*m = Throughput

@@ -257,7 +257,7 @@ func cpeResult(cfg Config, sw Sweep, e *engine, xs []float64) (CPEResult, error)
 // FitOptions says how [CPEResult.Fit] judges the points of a sweep.
 type FitOptions struct {
 	// Step is the counter step in ticks and Hz the counter frequency: a
-	// residual is an outlier only above defaultAbsSteps steps in the fit's
+	// residual is an outlier only above two counter steps in the fit's
 	// unit (ticks; cycles at CyclesPerTick; ns at Hz, no floor without it).
 	Step, Hz float64
 	// Epsilon: and only when it is also larger than Epsilon of the point's
