@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -163,17 +164,19 @@ type Result struct {
 // Then, unless cfg.NoKBest, harness.Measure measures the kernel by the
 // K-best method ([KernelResult.KBest]): the figure the harness gives
 // beside what each clock read. It runs on harness's own pinned thread, on
-// the lab's CPU, while the lab's thread waits; cfg's CPU, KeepPriority,
-// KeepGC, Context and Calibration apply to it, harness's defaults to the
-// rest (its MaxTime bounds it).
+// the lab's CPU, while the lab's thread waits; ctx and cfg's CPU,
+// KeepPriority, KeepGC and Calibration apply to it, harness's defaults to
+// the rest (its MaxTime bounds it).
 //
-// It runs on a new goroutine locked to its OS thread, with the GC off, and
+// ctx cancels the lab between repetitions and during the K-best
+// measurement, and may carry a progress hook ([WithProgress]). It runs on
+// a new goroutine locked to its OS thread, with the GC off, and
 // restores everything it changes. Errors: a bad Config or kernel (wrapping
 // ErrBadConfig), a clock that cannot be read at all on this
 // platform, a failed calibration, a panic in a kernel (ErrPanic), or a
 // cancelled context (the result then holds the kernels finished so far).
-func Clocks(cfg Config, kernels ...harness.Target) (Result, error) {
-	cfg, err := cfg.validate(kernels)
+func Clocks(ctx context.Context, cfg Config, kernels ...harness.Target) (Result, error) {
+	cfg, err := cfg.validate(ctx, kernels)
 	if err != nil {
 		return Result{}, err
 	}
@@ -299,7 +302,7 @@ func (e *env) clocks(res *Result, kernels []harness.Target) error {
 	}
 
 	for _, k := range kernels {
-		if err := cfg.Context.Err(); err != nil {
+		if err := cfg.ctx.Err(); err != nil {
 			return fmt.Errorf("lab: clocks cancelled before %s: %w", k.Name, err)
 		}
 		kr, err := w.kernel(cfg, k, clocks)
@@ -309,7 +312,7 @@ func (e *env) clocks(res *Result, kernels []harness.Target) error {
 		if !cfg.NoKBest {
 			err = e.kbest(&kr, k, append(e.warnings, res.Warnings...))
 		}
-		if err != nil && cfg.Context.Err() == nil {
+		if err != nil && cfg.ctx.Err() == nil {
 			return err
 		}
 		// Cancelled during the K-best measurement: the clocks' figures are
@@ -334,10 +337,10 @@ func (e *env) kbest(kr *KernelResult, k harness.Target, shared []error) error {
 	if e.cpu >= 0 {
 		hc.CPU = e.cpu
 	}
-	ctx := cfg.Context
-	if cfg.Progress != nil {
+	ctx := cfg.ctx
+	if cfg.progress != nil {
 		ctx = harness.WithProgress(ctx, func(p harness.Progress) {
-			cfg.Progress(Progress{Kernel: k.Name, KBest: true, Done: p.Samples, Total: p.Max})
+			cfg.progress(Progress{Kernel: k.Name, KBest: true, Done: p.Samples, Total: p.Max})
 		})
 	}
 	// The lab calls Check after its own repetitions; the K-best
@@ -372,11 +375,11 @@ func (w *watches) kernel(cfg Config, k harness.Target, clocks map[cputime.Clock]
 	var ticks []uint64
 	var lastErr error
 	for rep := 0; rep < cfg.Reps; {
-		if err := cfg.Context.Err(); err != nil {
+		if err := cfg.ctx.Err(); err != nil {
 			return kr, fmt.Errorf("lab: clocks cancelled during %s: %w", k.Name, err)
 		}
-		if cfg.Progress != nil {
-			cfg.Progress(Progress{Kernel: k.Name, Done: rep, Total: cfg.Reps})
+		if cfg.progress != nil {
+			cfg.progress(Progress{Kernel: k.Name, Done: rep, Total: cfg.Reps})
 		}
 		if k.Setup != nil {
 			k.Setup()

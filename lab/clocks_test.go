@@ -71,7 +71,7 @@ func TestBadInput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Clocks(tt.cfg, tt.kernels...)
+			_, err := Clocks(context.Background(), tt.cfg, tt.kernels...)
 			if !errors.Is(err, tt.want) || !strings.Contains(err.Error(), tt.text) {
 				t.Errorf("Clocks: err = %v, want %v naming %q", err, tt.want, tt.text)
 			}
@@ -84,7 +84,7 @@ func TestBadInput(t *testing.T) {
 			if tt.name == "unknown clock" || tt.name == "clock twice" || tt.name == "no clock" || strings.HasPrefix(tt.name, "reps") {
 				return // Utilisation ignores Methods and Reps
 			}
-			_, err = Utilisation(tt.cfg, tt.kernels...)
+			_, err = Utilisation(context.Background(), tt.cfg, tt.kernels...)
 			if !errors.Is(err, tt.want) || !strings.Contains(err.Error(), tt.text) {
 				t.Errorf("Utilisation: err = %v, want %v naming %q", err, tt.want, tt.text)
 			}
@@ -192,8 +192,8 @@ func TestClocks(t *testing.T) {
 			cfg := DefaultConfig()
 			cfg.Reps, cfg.Methods, cfg.NoKBest = tt.reps, tt.methods, tt.noKBest
 			var prog []Progress
-			cfg.Progress = func(p Progress) { prog = append(prog, p) }
-			res, err := Clocks(cfg, a.kernel("spin"), b.kernel("empty"))
+			ctx := WithProgress(context.Background(), func(p Progress) { prog = append(prog, p) })
+			res, err := Clocks(ctx, cfg, a.kernel("spin"), b.kernel("empty"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -271,7 +271,7 @@ func cmpSlice(v, def []cputime.Clock) []cputime.Clock {
 func TestClocksFailures(t *testing.T) {
 	t.Run("check error", func(t *testing.T) {
 		c := &counted{work: func() {}, checkErr: errors.New("wrong output")}
-		res, err := Clocks(DefaultConfig(), c.kernel("bad"))
+		res, err := Clocks(context.Background(), DefaultConfig(), c.kernel("bad"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -280,7 +280,7 @@ func TestClocksFailures(t *testing.T) {
 		}
 	})
 	t.Run("few reps", func(t *testing.T) {
-		res, err := Clocks(Config{CPU: harness.AnyCPU, Reps: 2, Methods: []cputime.Clock{cputime.ClockMonotonic}}, harness.Target{Name: "k", Run: func() {}})
+		res, err := Clocks(context.Background(), Config{CPU: harness.AnyCPU, Reps: 2, Methods: []cputime.Clock{cputime.ClockMonotonic}}, harness.Target{Name: "k", Run: func() {}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -291,7 +291,7 @@ func TestClocksFailures(t *testing.T) {
 	t.Run("panic restores GC", func(t *testing.T) {
 		before := debug.SetGCPercent(77)
 		t.Cleanup(func() { debug.SetGCPercent(before) })
-		_, err := Clocks(DefaultConfig(), harness.Target{Name: "boom", Run: func() { panic("boom") }})
+		_, err := Clocks(context.Background(), DefaultConfig(), harness.Target{Name: "boom", Run: func() { panic("boom") }})
 		if !errors.Is(err, ErrPanic) || !strings.Contains(err.Error(), "boom") {
 			t.Fatalf("err = %v, want ErrPanic naming boom", err)
 		}
@@ -303,7 +303,7 @@ func TestClocksFailures(t *testing.T) {
 		before := debug.SetGCPercent(77)
 		t.Cleanup(func() { debug.SetGCPercent(before) })
 		runs := 0
-		_, err := Clocks(DefaultConfig(), harness.Target{Name: "late boom", Run: func() {
+		_, err := Clocks(context.Background(), DefaultConfig(), harness.Target{Name: "late boom", Run: func() {
 			if runs++; runs > DefaultReps+1 {
 				panic("late boom")
 			}
@@ -330,8 +330,7 @@ func TestClocksFailures(t *testing.T) {
 			}
 		}
 		cfg := DefaultConfig()
-		cfg.Context = ctx
-		res, err := Clocks(cfg, k, b.kernel("never"))
+		res, err := Clocks(ctx, cfg, k, b.kernel("never"))
 		if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "K-best") {
 			t.Fatalf("err = %v, want context.Canceled in the K-best measurement", err)
 		}
@@ -347,8 +346,7 @@ func TestClocksFailures(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
 		cfg := DefaultConfig()
-		cfg.Context = ctx
-		_, err := Clocks(cfg, harness.Target{Name: "k", Run: func() {}})
+		_, err := Clocks(ctx, cfg, harness.Target{Name: "k", Run: func() {}})
 		if !errors.Is(err, context.Canceled) {
 			t.Fatalf("err = %v, want context.Canceled", err)
 		}

@@ -59,21 +59,18 @@ type Config struct {
 	// (KernelResult.KBest stays nil): for a kernel slow or noisy enough
 	// that harness.Measure's bound, harness.DefaultConfig().MaxTime, matters.
 	NoKBest bool
-	// Context cancels the lab between repetitions and during the K-best
-	// measurement; nil means context.Background().
-	Context context.Context
-	// Progress, when not nil, is called outside every timed interval: on
-	// the lab's thread before each timed repetition of each kernel, and
-	// during its K-best measurement from harness's measuring thread, at
-	// most every 50 ms.
-	Progress func(Progress)
 	// Calibration supplies the counter frequency that turns TSC ticks into
 	// time; nil means calibrate.Get() (when the tsc method is read, and
 	// for the K-best measurement).
 	Calibration *calibrate.Calibration
+
+	// ctx and progress are the context of the call running the lab and
+	// its progress hook (WithProgress), set by validate.
+	ctx      context.Context
+	progress func(Progress)
 }
 
-// Progress says where a lab is, for Config.Progress.
+// Progress says where a lab is, for the hook of [WithProgress].
 type Progress struct {
 	// Kernel is the kernel's name.
 	Kernel string
@@ -84,20 +81,41 @@ type Progress struct {
 	Done, Total int
 }
 
+// progressKey is the context key of the progress hook.
+type progressKey struct{}
+
+// WithProgress returns a copy of ctx that carries f as the progress hook
+// of the labs run with it, as harness.WithProgress does for measurements:
+// [Clocks] calls f on the lab's thread before each timed repetition of
+// each kernel, and during its K-best measurement from harness's measuring
+// thread, at most every 50 ms; [Utilisation] before each kernel. f is
+// called outside every timed interval, must return quickly and must not
+// block.
+func WithProgress(ctx context.Context, f func(Progress)) context.Context {
+	return context.WithValue(ctx, progressKey{}, f)
+}
+
+// progressOf returns ctx's progress hook, or nil.
+func progressOf(ctx context.Context) func(Progress) {
+	f, _ := ctx.Value(progressKey{}).(func(Progress))
+	return f
+}
+
 // DefaultConfig returns the zero Config with CPU set to harness.AnyCPU.
 func DefaultConfig() Config { return Config{CPU: harness.AnyCPU} }
 
 // validate fills in the defaults of c and checks it and the kernels.
-func (c Config) validate(kernels []harness.Target) (Config, error) {
+func (c Config) validate(ctx context.Context, kernels []harness.Target) (Config, error) {
 	if c.Reps == 0 {
 		c.Reps = DefaultReps
 	}
 	if c.Tolerance == 0 {
 		c.Tolerance = DefaultTolerance
 	}
-	if c.Context == nil {
-		c.Context = context.Background()
+	if ctx == nil {
+		return c, fmt.Errorf("%w: nil context (allowed: any context, such as context.Background())", ErrBadConfig)
 	}
+	c.ctx, c.progress = ctx, progressOf(ctx)
 	switch {
 	case c.Reps < 1 || c.Reps > MaxReps:
 		return c, fmt.Errorf("%w: Reps %d (allowed: 1 to %d, or 0 for %d)", ErrBadConfig, c.Reps, MaxReps, DefaultReps)

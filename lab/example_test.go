@@ -1,6 +1,7 @@
 package lab_test
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"strings"
@@ -25,7 +26,7 @@ var sink uint64
 // Every clock times the same five runs; the millisecond clock cannot
 // resolve a 100 µs interval.
 func ExampleClocks() {
-	res, err := lab.Clocks(lab.DefaultConfig(), work)
+	res, err := lab.Clocks(context.Background(), lab.DefaultConfig(), work)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -51,7 +52,7 @@ func ExampleClocks() {
 func ExampleClocks_kBest() {
 	cfg := lab.DefaultConfig()
 	cfg.Methods = []cputime.Clock{cputime.ClockTSC}
-	res, err := lab.Clocks(cfg, work)
+	res, err := lab.Clocks(context.Background(), cfg, work)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -90,7 +91,7 @@ func ExampleNesting() {
 func ExampleKernelResult_Method() {
 	cfg := lab.DefaultConfig()
 	cfg.Methods = []cputime.Clock{cputime.ClockTSC}
-	res, err := lab.Clocks(cfg, work)
+	res, err := lab.Clocks(context.Background(), cfg, work)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -104,7 +105,7 @@ func ExampleKernelResult_Method() {
 func ExampleKernelResult_Verdict() {
 	cfg := lab.DefaultConfig()
 	cfg.Methods = []cputime.Clock{cputime.ClockWallMs, cputime.ClockTSC}
-	res, err := lab.Clocks(cfg, work)
+	res, err := lab.Clocks(context.Background(), cfg, work)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -118,7 +119,7 @@ func ExampleKernelResult_Verdict() {
 // milliseconds a busy host may add to the process's CPU time around the
 // snapshots do not reach 10%.)
 func ExampleUtilisation() {
-	res, err := lab.Utilisation(lab.DefaultConfig(), harness.Target{
+	res, err := lab.Utilisation(context.Background(), lab.DefaultConfig(), harness.Target{
 		Name: "sleep", Run: func() { time.Sleep(200 * time.Millisecond) },
 	})
 	if err != nil {

@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -39,23 +40,24 @@ type UtilisationResult struct {
 // utilisation snapshots (cputime.StartUtilisation and Stop) and two
 // readings of the thread's CPU time; Setup runs before, Check after, both
 // untimed. A compute-bound kernel keeps one CPU about 100% busy; a kernel
-// that sleeps, about 0%. Of cfg it uses CPU, KeepPriority, KeepGC, Context
-// and Progress. Where utilisation is unsupported the error wraps
+// that sleeps, about 0%. Of cfg it uses CPU, KeepPriority and KeepGC; ctx
+// cancels it between kernels and may carry a progress hook
+// ([WithProgress]). Where utilisation is unsupported the error wraps
 // errors.ErrUnsupported (cputime.ErrNoProcfs on a Linux without /proc).
-func Utilisation(cfg Config, kernels ...harness.Target) (UtilisationResult, error) {
+func Utilisation(ctx context.Context, cfg Config, kernels ...harness.Target) (UtilisationResult, error) {
 	cfg.Methods, cfg.Reps = nil, 0
-	cfg, err := cfg.validate(kernels)
+	cfg, err := cfg.validate(ctx, kernels)
 	if err != nil {
 		return UtilisationResult{}, err
 	}
 	var res UtilisationResult
 	e, err := onPinnedThread(cfg, func(*env) error {
 		for _, k := range kernels {
-			if err := cfg.Context.Err(); err != nil {
+			if err := cfg.ctx.Err(); err != nil {
 				return fmt.Errorf("lab: utilisation cancelled before %s: %w", k.Name, err)
 			}
-			if cfg.Progress != nil {
-				cfg.Progress(Progress{Kernel: k.Name, Total: 1})
+			if cfg.progress != nil {
+				cfg.progress(Progress{Kernel: k.Name, Total: 1})
 			}
 			ku, err := utilisationOf(k)
 			if err != nil {

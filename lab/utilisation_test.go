@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"context"
 	"runtime"
 	"testing"
 	"time"
@@ -22,7 +23,7 @@ func utilisationAvailable() bool {
 
 func TestUtilisation(t *testing.T) {
 	if !utilisationAvailable() {
-		_, err := Utilisation(DefaultConfig(), harness.Target{Name: "k", Run: func() {}})
+		_, err := Utilisation(context.Background(), DefaultConfig(), harness.Target{Name: "k", Run: func() {}})
 		if err == nil {
 			t.Fatalf("utilisation unsupported on %s/%s, but Utilisation succeeded", runtime.GOOS, runtime.GOARCH)
 		}
@@ -33,9 +34,7 @@ func TestUtilisation(t *testing.T) {
 			testSink += chain.Add(1000)
 		}
 	}}
-	res, err := Utilisation(DefaultConfig(),
-		spun.kernel("spin 30ms"),
-		harness.Target{Name: "sleep 30ms", Run: func() { time.Sleep(30 * time.Millisecond) }})
+	res, err := Utilisation(context.Background(), DefaultConfig(), spun.kernel("spin 30ms"), harness.Target{Name: "sleep 30ms", Run: func() { time.Sleep(30 * time.Millisecond) }})
 	if err != nil {
 		t.Fatal(err)
 	}

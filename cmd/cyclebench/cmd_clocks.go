@@ -110,22 +110,22 @@ func runClocks(args []string, stdout, stderr io.Writer) error {
 	defer s.close()
 	o, in := s.o, s.in
 	cfg := lab.DefaultConfig()
-	cfg.CPU, cfg.Reps, cfg.Methods, cfg.NoKBest, cfg.Context = *cpu, *reps, clocks, *noKBest, in.ctx
+	cfg.CPU, cfg.Reps, cfg.Methods, cfg.NoKBest = *cpu, *reps, clocks, *noKBest
 	prog := newProgress(o)
-	cfg.Progress = func(p lab.Progress) {
+	ctx := lab.WithProgress(in.ctx, func(p lab.Progress) {
 		if p.KBest {
 			prog.set(step{what: "clocks " + p.Kernel + " K-best", done: p.Done, total: p.Total, unit: "samples"})
 			return
 		}
 		prog.set(step{what: "clocks " + p.Kernel, done: p.Done, total: p.Total, unit: "repetitions"})
-	}
+	})
 	brand := sys.detectCPU().Brand
 	var rep report
 	var labErr error
 	if *demo == "utilisation" {
-		rep, labErr = utilisationDemo(brand, cfg)
+		rep, labErr = utilisationDemo(ctx, brand, cfg)
 	} else {
-		rep, labErr = clocksTables(brand, *bench, cfg)
+		rep, labErr = clocksTables(ctx, brand, *bench, cfg)
 	}
 	prog.done()
 	var ue *usageError
@@ -208,17 +208,13 @@ func labKernels(pattern string) ([]harness.Target, []benchexamples.Kernel, error
 	}
 	var lks []harness.Target
 	for _, k := range ks {
-		lk, err := labKernel(k, k.DefaultN)
+		lk, err := k.New(k.DefaultN)
 		if err != nil {
 			return nil, nil, err
 		}
 		lks = append(lks, lk)
 	}
 	return lks, ks, nil
-}
-
-func labKernel(k benchexamples.Kernel, n int) (harness.Target, error) {
-	return k.New(n)
 }
 
 // labError turns a bad -cpu into a usage error.
@@ -231,12 +227,12 @@ func labError(cpu int, err error) error {
 
 // clocksTables runs the lab; the report holds the kernels that finished
 // (also when the lab stopped early, with the error).
-func clocksTables(brand, bench string, cfg lab.Config) (report, error) {
+func clocksTables(ctx context.Context, brand, bench string, cfg lab.Config) (report, error) {
 	lks, ks, err := labKernels(bench)
 	if err != nil {
 		return nil, err
 	}
-	res, labErr := clocksLab(cfg, lks...)
+	res, labErr := clocksLab(ctx, cfg, lks...)
 	if labErr != nil && len(res.Kernels) == 0 && !errors.Is(labErr, context.Canceled) {
 		return nil, labError(cfg.CPU, labErr)
 	}
@@ -423,7 +419,7 @@ func (r clocksView) csv() *table {
 
 // utilisationDemo runs the utilisation demo; the report holds the kernels
 // that finished (also when it stopped early, with the error).
-func utilisationDemo(brand string, cfg lab.Config) (report, error) {
+func utilisationDemo(ctx context.Context, brand string, cfg lab.Config) (report, error) {
 	var lks []harness.Target
 	for _, d := range []struct {
 		name string
@@ -433,13 +429,13 @@ func utilisationDemo(brand string, cfg lab.Config) (report, error) {
 		if err != nil {
 			return nil, err
 		}
-		lk, err := labKernel(k, d.n)
+		lk, err := k.New(d.n)
 		if err != nil {
 			return nil, err
 		}
 		lks = append(lks, lk)
 	}
-	res, labErr := utilisationLab(cfg, lks...)
+	res, labErr := utilisationLab(ctx, cfg, lks...)
 	if labErr != nil && len(res.Kernels) == 0 && !errors.Is(labErr, context.Canceled) {
 		return nil, labError(cfg.CPU, labErr)
 	}

@@ -56,7 +56,7 @@ func measureTargetErr(cfg harness.Config, t harness.Target) func() error {
 
 // labErr runs lab.Clocks with cfg on k.
 func labErr(cfg lab.Config, k harness.Target) func() error {
-	return func() error { _, err := lab.Clocks(cfg, k); return err }
+	return func() error { _, err := lab.Clocks(context.Background(), cfg, k); return err }
 }
 
 // labKernelOK is a valid lab kernel, for the entries whose Config is bad.
@@ -119,7 +119,7 @@ func badInputs(t *testing.T) []badInput {
 		{name: "lab unknown clock", lib: labErr(lab.Config{CPU: -1, Methods: []cputime.Clock{cputime.Clock(42)}}, labKernelOK), is: lab.ErrBadConfig, want: []string{"Clock(42)", "wall-ms"}},
 		{name: "lab nil Run", lib: labErr(lab.DefaultConfig(), harness.Target{Name: "broken"}), is: harness.ErrBadConfig, want: []string{`"broken"`, "no Run"}},
 		{name: "lab utilisation nil Run", lib: func() error {
-			_, err := lab.Utilisation(lab.DefaultConfig(), harness.Target{Name: "broken"})
+			_, err := lab.Utilisation(context.Background(), lab.DefaultConfig(), harness.Target{Name: "broken"})
 			return err
 		}, is: lab.ErrBadConfig, want: []string{`"broken"`, "no Run"}},
 		// affinity
