@@ -59,9 +59,10 @@ import (
 // workflow.
 //
 // A nil build, bad sizes or a bad Config fail the benchmark with b.Fatal
-// and one line naming the problem; a build error, a build that returns
-// no Run function or a failing Check fails that size's sub-benchmark. ReportSweep never
-// panics (a panic inside build is build's own). A nil b does nothing.
+// and one line naming the problem; a build error, a build that returns no
+// Run function or a failing Check fails that size's sub-benchmark.
+// ReportSweep never panics (a panic inside build is build's own). A nil b
+// does nothing.
 func ReportSweep(b *testing.B, cfg Config, sizes []int, build func(n int) (Target, error)) {
 	if b == nil {
 		return
