@@ -73,9 +73,10 @@
 // results: a run report ([RunReport], [WriteBench] for the benchmark
 // format, both read back by [Parse]), a cpe report ([CPEReport]), the
 // comparisons' ([Comparison], [PairedReport], [SlopesReport]), and those
-// of info, calibrate, validate and clocks ([InfoReport],
-// [CalibrateReport], [ValidationReport], [ClocksReport]). Their warnings
-// summarize for a person with [WarningLines].
+// of info, calibrate and clocks ([InfoReport], [CalibrateReport],
+// [ClocksReport]); validate's is selfcheck.Validation.Report, beside the
+// validation it describes. Their warnings summarize for a person with
+// [WarningLines].
 //
 // Nothing in the package prints, logs or panics; errors wrap the sentinel
 // errors below, and soft problems are warnings in [File.Warnings].

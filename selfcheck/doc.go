@@ -12,6 +12,8 @@
 // the truth and the tolerance; [MachineState] holds the facts about the
 // moment (the spread of repeated results, what an A/A comparison resolves
 // now), stated and not judged unless [Options].MaxCV asks.
+// [Validation.Report] is the whole as a JSON document, and
+// [Validation.Failures] names the checks that decide the exit status.
 //
 // It sits above harness in the imports (leaves, calibrate, harness, then
 // lab and selfcheck, then the command) and, like harness, never prints,

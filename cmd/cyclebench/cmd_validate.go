@@ -74,7 +74,7 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 	if err := o.emit(func(w io.Writer) error {
 		switch o.format {
 		case formatJSON:
-			return writeJSON(w, results.NewValidationReport(v))
+			return writeJSON(w, v.Report())
 		case formatCSV:
 			return checksTable(v).writeCSV(w)
 		}
@@ -83,7 +83,7 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	o.warnAll(errorStrings(v.Warnings))
-	failed, gating := results.ValidationFailures(v, cv)
+	failed, gating := v.Failures(cv)
 	summary := ""
 	if len(failed) > 0 {
 		summary = fmt.Sprintf("%d of %d checks failed: %s", len(failed), gating, strings.Join(failed, "; "))
@@ -221,7 +221,7 @@ func checksTable(v *selfcheck.Validation) *table {
 		t.cols = append(t.cols, col{name: n})
 	}
 	for _, c := range v.Checks {
-		t.add(c.Name, results.CheckKind(c), c.Value, c.Truth, c.Tolerance, c.Bound, c.Unit, c.Pass, c.Detail)
+		t.add(c.Name, c.Kind(), c.Value, c.Truth, c.Tolerance, c.Bound, c.Unit, c.Pass, c.Detail)
 	}
 	return t
 }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/cyclebench/cyclebench/calibrate"
 	"github.com/cyclebench/cyclebench/harness"
-	"github.com/cyclebench/cyclebench/results"
 	"github.com/cyclebench/cyclebench/selfcheck"
 	"github.com/cyclebench/cyclebench/stats"
 	"github.com/cyclebench/cyclebench/tsc"
@@ -60,7 +59,7 @@ func TestValidationOutputs(t *testing.T) {
 	}
 	golden(t, "validate.golden", b.String())
 	b.Reset()
-	if err := writeJSON(&b, results.NewValidationReport(v)); err != nil {
+	if err := writeJSON(&b, v.Report()); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "validate.json.golden", b.String())
@@ -71,7 +70,7 @@ func TestValidationOutputs(t *testing.T) {
 	golden(t, "validate.csv.golden", b.String())
 	v.State.Detectable = math.NaN() // the A/A comparison failed: no line, no NaN in JSON
 	b.Reset()
-	if err := writeJSON(&b, results.NewValidationReport(v)); err != nil {
+	if err := writeJSON(&b, v.Report()); err != nil {
 		t.Fatal(err)
 	}
 }

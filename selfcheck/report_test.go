@@ -1,28 +1,24 @@
-package results_test
+package selfcheck
 
 import (
 	"encoding/json"
-	"errors"
 	"math"
 	"slices"
 	"testing"
 	"time"
 
-	"github.com/cyclebench/cyclebench/affinity"
-	"github.com/cyclebench/cyclebench/harness"
-	"github.com/cyclebench/cyclebench/results"
-	"github.com/cyclebench/cyclebench/selfcheck"
+	"github.com/cyclebench/cyclebench/calibrate"
 	"github.com/cyclebench/cyclebench/stats"
 )
 
-func fakeValidation() *selfcheck.Validation {
-	return &selfcheck.Validation{
-		Calibration: zen4(),
+func fakeValidation() *Validation {
+	return &Validation{
+		Calibration: &calibrate.Calibration{Frequency: calibrate.Frequency{Hz: 2596141819}},
 		AddTicks:    stats.Fit{Slope: 0.71, R2: 0.9999999}, ImulAddRatio: math.NaN(),
 		LatencyAdd:  stats.Fit{N: 6, Slope: 0.9999, SlopeCI: 0.001, Intercept: 1.3, InterceptCI: math.Inf(1), R2: 0.9999999},
 		RulerRatios: []float64{2.998, math.NaN()}, SpeedWalls: []time.Duration{8 * time.Millisecond},
-		State: selfcheck.MachineState{Detectable: math.NaN()},
-		Checks: []selfcheck.Check{
+		State: MachineState{Detectable: math.NaN()},
+		Checks: []Check{
 			{Name: "cycles per register ADD", Value: 1.0003, Truth: 1, Tolerance: 0.03, Pass: true},
 			{Name: "R² of the fits", Value: math.NaN(), Truth: 0.9999, Bound: "≥"},
 			{Name: "CV of Cycles, 1000-ADD kernel, throughput", Value: 0.25, Truth: 0.2, State: true},
@@ -31,10 +27,10 @@ func fakeValidation() *selfcheck.Validation {
 	}
 }
 
-// TestValidationReport: the report has every figure, 0 for NaN and
+// TestReport: the report has every figure, 0 for NaN and
 // infinite ones, so that it is JSON, and names each check's kind.
-func TestValidationReport(t *testing.T) {
-	r := results.NewValidationReport(fakeValidation())
+func TestReport(t *testing.T) {
+	r := fakeValidation().Report()
 	if _, err := json.Marshal(r); err != nil {
 		t.Fatalf("the report is not JSON: %v", err)
 	}
@@ -50,9 +46,9 @@ func TestValidationReport(t *testing.T) {
 	}
 }
 
-// TestValidationFailures: correctness checks decide the exit status; the
+// TestFailures: correctness checks decide the exit status; the
 // spread checks too with a bound on it; other state checks never.
-func TestValidationFailures(t *testing.T) {
+func TestFailures(t *testing.T) {
 	tests := []struct {
 		maxCV    float64
 		failed   []string
@@ -62,32 +58,21 @@ func TestValidationFailures(t *testing.T) {
 		{0.001, []string{"R² of the fits", "CV of Cycles, 1000-ADD kernel, throughput"}, 3},
 	}
 	for _, tt := range tests {
-		failed, deciding := results.ValidationFailures(fakeValidation(), tt.maxCV)
+		failed, deciding := fakeValidation().Failures(tt.maxCV)
 		if !slices.Equal(failed, tt.failed) || deciding != tt.deciding {
 			t.Errorf("maxCV %v: failed %q of %d, want %q of %d", tt.maxCV, failed, deciding, tt.failed, tt.deciding)
 		}
 	}
 }
 
-// TestReportsOfNothing: the reports of nil inputs are empty reports, not
-// a panic.
-func TestReportsOfNothing(t *testing.T) {
-	if r := results.NewValidationReport(nil); r.Pass || len(r.Checks) != 0 {
-		t.Errorf("NewValidationReport(nil) = %+v", r)
+// TestReportOfNothing: the report of a nil Validation is an empty report,
+// not a panic.
+func TestReportOfNothing(t *testing.T) {
+	var v *Validation
+	if r := v.Report(); r.Pass || len(r.Checks) != 0 {
+		t.Errorf("nil Report() = %+v", r)
 	}
-	if f, n := results.ValidationFailures(nil, 0); f != nil || n != 0 {
-		t.Errorf("ValidationFailures(nil) = %v, %d", f, n)
-	}
-	if r := results.NewInfoReport(nil, nil, -1, affinity.Capabilities{}); r.TSCHz != 0 || r.CrossChecks == nil {
-		t.Errorf("NewInfoReport(nil) = %+v", r)
-	}
-	if s := results.CoreClockText(nil); s != "unknown" {
-		t.Errorf("CoreClockText(nil) = %q", s)
-	}
-	if r := results.NewSlopesReport(results.Header{}, nil, nil, harness.CPEComparison{}, false); r.Verdict != results.VerdictNoTest {
-		t.Errorf("NewSlopesReport(nil, nil) = %+v", r)
-	}
-	if _, _, err := results.FitFiles(nil, nil, false); !errors.Is(err, results.ErrBadInput) {
-		t.Errorf("FitFiles(nil) = %v, want ErrBadInput", err)
+	if f, n := v.Failures(0); f != nil || n != 0 {
+		t.Errorf("nil Failures(0) = %v, %d", f, n)
 	}
 }

@@ -1,18 +1,20 @@
-package results
+package selfcheck
 
-// The report of cyclebench validate: a selfcheck.Validation as a JSON
-// document, and which of its checks decide the exit status.
+// A Validation as a JSON document (what cyclebench validate -format json
+// writes), and which of its checks decide the exit status: beside the
+// Validation, so that its shape changes with it.
 
 import (
+	"math"
 	"strings"
 
 	"github.com/cyclebench/cyclebench/calibrate"
-	"github.com/cyclebench/cyclebench/selfcheck"
+	"github.com/cyclebench/cyclebench/stats"
 )
 
-// ValidationReport is a selfcheck.Validation as cyclebench validate writes
-// it (-format json); NaN and infinite figures are 0.
-type ValidationReport struct {
+// Report is a [Validation] as cyclebench validate writes it (-format
+// json); NaN and infinite figures are 0.
+type Report struct {
 	Pass             bool             `json:"pass"`
 	TSCHz            float64          `json:"tsc_hz"`
 	TSCHzPPM         float64          `json:"tsc_hz_ppm"`
@@ -29,9 +31,9 @@ type ValidationReport struct {
 	ImmFolded        bool             `json:"imm_folded"`
 	AddR2            float64          `json:"add_r2"`
 	ImulR2           float64          `json:"imul_r2"`
-	LatencyAdd       ValidationFit    `json:"latency_add"`
-	LatencyAddByImul ValidationFit    `json:"latency_add_by_imul"`
-	LatencyImul      ValidationFit    `json:"latency_imul"`
+	LatencyAdd       FitJSON          `json:"latency_add"`
+	LatencyAddByImul FitJSON          `json:"latency_add_by_imul"`
+	LatencyImul      FitJSON          `json:"latency_imul"`
 	RulerRatios      []float64        `json:"ruler_imul_add_ratios"`
 	RulersChecked    int              `json:"rulers_checked"`
 	RulersRefused    int              `json:"rulers_refused"`
@@ -54,9 +56,8 @@ type ValidationReport struct {
 	Warnings         []string         `json:"warnings"`
 }
 
-// ValidationFit is a fit of cycles (or ticks) per call against chain
-// length.
-type ValidationFit struct {
+// FitJSON is a fit of cycles (or ticks) per call against chain length.
+type FitJSON struct {
 	Slope       float64 `json:"slope"`
 	SlopeCI     float64 `json:"slope_ci"`
 	Intercept   float64 `json:"intercept"`
@@ -81,7 +82,7 @@ type MachineStateJSON struct {
 // CheckJSON is one check of a validation.
 type CheckJSON struct {
 	Name      string  `json:"name"`
-	Kind      string  `json:"kind"` // CheckKind
+	Kind      string  `json:"kind"` // Check.Kind
 	Value     float64 `json:"value"`
 	Truth     float64 `json:"truth"`
 	Tolerance float64 `json:"tolerance"`
@@ -91,19 +92,19 @@ type CheckJSON struct {
 	Detail    string  `json:"detail"`
 }
 
-// CheckKind names a check's kind: "correctness" (it decides the exit
-// status) or "machine state" (a fact about the moment).
-func CheckKind(c selfcheck.Check) string {
+// Kind names c's kind: "correctness" (it decides the exit status) or
+// "machine state" (a fact about the moment).
+func (c Check) Kind() string {
 	if c.State {
 		return "machine state"
 	}
 	return "correctness"
 }
 
-// NewValidationReport is v as a report.
-func NewValidationReport(v *selfcheck.Validation) ValidationReport {
+// Report returns v as a report; a nil v gives an empty one.
+func (v *Validation) Report() Report {
 	if v == nil {
-		v = &selfcheck.Validation{}
+		v = &Validation{}
 	}
 	if v.Calibration == nil { // a copy, not the caller's, gets one
 		c := *v
@@ -111,16 +112,16 @@ func NewValidationReport(v *selfcheck.Validation) ValidationReport {
 		v = &c
 	}
 	s := v.State
-	fit := func(l FitLine) ValidationFit {
-		return ValidationFit{Slope: finiteOr0(l.PerElement), SlopeCI: finiteOr0(l.PerElementCI), Intercept: finiteOr0(l.Intercept), InterceptCI: finiteOr0(l.InterceptCI), R2: finiteOr0(l.R2)}
+	fit := func(f stats.Fit) FitJSON {
+		return FitJSON{Slope: finiteOr0(f.Slope), SlopeCI: finiteOr0(f.SlopeCI), Intercept: finiteOr0(f.Intercept), InterceptCI: finiteOr0(f.InterceptCI), R2: finiteOr0(f.R2)}
 	}
-	r := ValidationReport{
+	r := Report{
 		Pass: v.Pass, TSCHz: v.Calibration.Frequency.Hz, TSCHzPPM: v.Calibration.Frequency.PPM, TSCStep: v.Calibration.Step.Step,
 		AddTicksPerOp: v.AddTicks.Slope, ImulTicksPerOp: v.ImulTicks.Slope, ImulAddRatio: finiteOr0(v.ImulAddRatio),
 		AddCyclesPerOp: v.AddCycles.Slope, AddCyclesByImul: finiteOr0(v.AddCyclesByImul.Slope), ImulCyclesPerOp: v.ImulCycles.Slope,
 		ImmTicksPerOp: v.ImmTicks.Slope, ImmCyclesPerOp: v.ImmCycles.Slope, ImmRatio: v.ImmRatio, ImmFolded: v.ImmFolded,
 		AddR2: v.AddTicks.R2, ImulR2: v.ImulTicks.R2,
-		LatencyAdd: fit(LineOf(v.LatencyAdd)), LatencyAddByImul: fit(LineOf(v.LatencyAddByImul)), LatencyImul: fit(LineOf(v.LatencyImul)),
+		LatencyAdd: fit(v.LatencyAdd), LatencyAddByImul: fit(v.LatencyAddByImul), LatencyImul: fit(v.LatencyImul),
 		RulerRatios: make([]float64, len(v.RulerRatios)), RulersChecked: v.RulersChecked, RulersRefused: v.RulersRefused,
 		EmptyTicks: v.Empty.Ticks, HarnessCV: v.HarnessCV, HarnessCycles: append([]float64{}, v.HarnessCycles...), HarnessWall: v.HarnessWall.Seconds(),
 		LatencyCV: v.LatencyCV, LatencyCycles: append([]float64{}, v.LatencyCycles...),
@@ -138,16 +139,16 @@ func NewValidationReport(v *selfcheck.Validation) ValidationReport {
 		r.SpeedWalls = append(r.SpeedWalls, w.Seconds())
 	}
 	for _, c := range v.Checks {
-		r.Checks = append(r.Checks, CheckJSON{Name: c.Name, Kind: CheckKind(c), Value: finiteOr0(c.Value), Truth: c.Truth, Tolerance: c.Tolerance, Bound: c.Bound, Unit: c.Unit, Pass: c.Pass, Detail: c.Detail})
+		r.Checks = append(r.Checks, CheckJSON{Name: c.Name, Kind: c.Kind(), Value: finiteOr0(c.Value), Truth: c.Truth, Tolerance: c.Tolerance, Bound: c.Bound, Unit: c.Unit, Pass: c.Pass, Detail: c.Detail})
 	}
 	return r
 }
 
-// ValidationFailures lists the checks of v that failed and decide the
-// exit status, and how many decide it: every correctness check, and with
-// maxCV > 0 (a bound on the spread of results) the machine-state checks
-// of that spread ("CV of ...") too.
-func ValidationFailures(v *selfcheck.Validation, maxCV float64) (failed []string, deciding int) {
+// Failures lists the checks of v that failed and decide the exit status,
+// and how many decide it: every correctness check, and with maxCV > 0 (a
+// bound on the spread of results) the machine-state checks of that spread
+// ("CV of ...") too.
+func (v *Validation) Failures(maxCV float64) (failed []string, deciding int) {
 	if v == nil {
 		return nil, 0
 	}
@@ -161,4 +162,21 @@ func ValidationFailures(v *selfcheck.Validation, maxCV float64) (failed []string
 		}
 	}
 	return failed, deciding
+}
+
+// finiteOr0 is v, or 0 for NaN and infinities, which JSON cannot hold.
+func finiteOr0(v float64) float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0
+	}
+	return v
+}
+
+// errorStrings returns the messages of errs, never nil (so JSON shows []).
+func errorStrings(errs []error) []string {
+	s := make([]string, 0, len(errs))
+	for _, e := range errs {
+		s = append(s, e.Error())
+	}
+	return s
 }
