@@ -93,11 +93,11 @@
 // # Disturbed samples
 //
 // A sample whose start and stop ran on different CPUs, or on a CPU other
-// than the pinned one (RDTSCP reports it), is discarded. Where Linux's
-// perf_event_open works, the engine also reads the software events
-// context-switches, cpu-migrations and page-faults just before and after
-// each target sample, outside its timed region, and discards a sample in
-// which one moved; Result.Disturbed counts them by cause. A function that
+// than the pinned one (RDTSCP reports it), is discarded. On Linux the
+// engine also reads the measuring thread's context switches and page
+// faults (getrusage RUSAGE_THREAD) just before and after each target
+// sample, outside its timed region, and discards a sample in which one
+// moved; Result.Disturbed counts them by cause. A function that
 // itself blocks or touches new memory switches or faults in most samples:
 // then those are kept, with a warning. Config.Events counts extra events per
 // call (instructions, branch misses, ...; hardware events need a PMU, which

@@ -234,8 +234,8 @@ func measureInstances(cfg Config, insts []Instance, commonR bool, extra func(*en
 		return nil, false, err
 	}
 	abandoned, err = pinned.Run(pinned.Options{CPU: cfg.CPU, Priority: cfg.priority(), RTTimeLimit: cfg.RTTimeLimit, KeepGC: cfg.KeepGC}, func(th *pinned.Thread) error {
-		// The counters count this thread; they are opened beside the
-		// calibration and the warm-up (a process's first perf_event_open
+		// The counters count this thread; the Config.Events group is
+		// opened beside the calibration and the warm-up (a perf_event_open
 		// can take 15 ms).
 		monc := make(chan *monitor, 1)
 		tid := affinity.ThreadID()
@@ -880,7 +880,7 @@ func (e *engine) result(t *target) (Result, error) {
 	res.Wall = e.wall
 	res.Samples, res.Discarded, res.Retunes = t.taken, t.discard, t.retunes
 	res.Disturbed = t.dist
-	res.Disturbed.Monitored = e.mon != nil && e.mon.soft != nil
+	res.Disturbed.Monitored = e.mon != nil && e.mon.soft
 	res.Converged = t.kb.Converged()
 	res.Best, res.Spread = t.kb.Best(), t.kb.Spread()
 	res.OverheadTicks = t.overhead(0)

@@ -68,8 +68,8 @@ type Result struct {
 	// Samples is target samples taken (discarded ones included).
 	Samples int
 	// Discarded is target samples thrown away: start and stop ran on
-	// different CPUs or not on the pinned one (RDTSCP), or a software event
-	// moved during the sample; Disturbed counts them by cause.
+	// different CPUs or not on the pinned one (RDTSCP), or the thread was
+	// switched out or took a page fault during the sample; Disturbed counts them by cause.
 	Discarded int
 	// Disturbed counts the discarded samples by cause.
 	Disturbed Disturbances
