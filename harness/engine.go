@@ -189,6 +189,9 @@ type target struct {
 	pairs   [][2]rawSample // Compare's pairs (only on the first target)
 	dist    Disturbances   // samples discarded by cause
 	hw      hwCounts       // the best sample's hardware counts
+	half    [2]halfRecord  // best samples of the even and the odd rounds (converge.go)
+	agree   bool           // the halves' cycle figures agree (halvesAgree)
+	apart   float64        // how far apart they are, relative; NaN without both
 }
 
 // engine measures one or more targets interleaved, with one ruler.
@@ -207,6 +210,7 @@ type engine struct {
 	ruler    *calibrate.Ruler
 	rstreams []calibrate.RulerStream // the ruler's streams, sampled every round
 	rulerQ   float64                 // the counter quantum the long chain was sized for
+	half     [2]halfRecord           // the empty loop's and the ruler's best samples by half (converge.go)
 	rounds   int
 	wall     time.Duration
 	verdict  calibrate.CoreClock // the ruler's verdict (finishRuler)
@@ -277,6 +281,7 @@ func measureInstances(cfg Config, insts []Instance, commonR bool, extra func(*en
 // on the pinned thread.
 func newEngine(cfg Config, cal *calibrate.Calibration, th *pinned.Thread, insts []Instance, commonR bool) (*engine, error) {
 	e := &engine{cfg: cfg, cal: cal, th: th, cpu: th.CPU, step: math.Max(cal.Step.Step, 1), hz: cal.Frequency.Hz, commonR: commonR, overs: map[int]*stream{}}
+	e.half = [2]halfRecord{newHalfRecord(), newHalfRecord()}
 	e.checkCPU = e.cpu >= 0 && tsc.HasAux() && runtime.GOOS == "linux"
 	e.sampler = sample
 	if cfg.Mode == Latency {
@@ -386,7 +391,11 @@ func (e *engine) sizeRuler(need float64) {
 		return
 	}
 	addLong, _, imulLong := e.rulerLengths(need)
-	e.ruler.Resize(max(addLong, e.ruler.Ops(calibrate.AddLong)), max(imulLong, e.ruler.Ops(calibrate.ImulLong)))
+	if e.ruler.Resize(max(addLong, e.ruler.Ops(calibrate.AddLong)), max(imulLong, e.ruler.Ops(calibrate.ImulLong))) {
+		for p := range e.half {
+			e.half[p].resetRuler()
+		}
+	}
 }
 
 // probeRuler lengthens the ruler when its long chain's samples show a
@@ -484,6 +493,8 @@ func (e *engine) reset(t *target) error {
 		}
 	}
 	t.taken, t.discard = 0, 0
+	t.half = [2]halfRecord{newHalfRecord(), newHalfRecord()}
+	t.agree, t.apart = false, math.NaN()
 	t.raw = make([]rawSample, 0, min(cfg.MaxSamples, maxRecorded))
 	t.pairs = nil
 	return nil
@@ -493,7 +504,7 @@ func (e *engine) reset(t *target) error {
 // stream is sampled until all are done).
 func (e *engine) busy() bool {
 	for _, t := range e.targets {
-		if !t.kb.Converged() && t.taken < e.cfg.MaxSamples {
+		if !e.converged(t) && t.taken < e.cfg.MaxSamples {
 			return true
 		}
 	}
@@ -581,7 +592,7 @@ func (e *engine) run(extra func(*engine) bool, progress func(*engine) (int, int)
 				p := Progress{Name: cfg.Name, Elapsed: time.Since(start), Spread: math.NaN()}
 				if len(e.targets) == 1 && progress == nil {
 					t := e.targets[0]
-					p.Samples, p.Max, p.Spread, p.Converged = t.taken, cfg.MaxSamples, t.kb.Spread(), t.kb.Converged()
+					p.Samples, p.Max, p.Spread, p.Converged = t.taken, cfg.MaxSamples, t.kb.Spread(), e.converged(t)
 				} else if progress != nil {
 					p.Samples, p.Max = progress(e)
 					p.Converged = p.Samples == p.Max
@@ -703,6 +714,7 @@ func (e *engine) do(s slot) {
 		}
 		e.mon.keepBest(&t.hw, v, r)
 		t.kb.Add(float64(v) / float64(r))
+		t.half[e.rounds%2].target(r, float64(v))
 		t.vmin[j] = math.Min(t.vmin[j], float64(v))
 		rs := rawSample{ticks: v, variant: j}
 		if len(t.raw) < cap(t.raw) {
@@ -715,6 +727,9 @@ func (e *engine) do(s slot) {
 		if e.mon.hw == nil {
 			v, ok := e.sampler(empty, s.r, e.cpu, e.checkCPU)
 			s.s.add(float64(v), ok)
+			if ok {
+				e.half[e.rounds%2].overhead(s.r, float64(v))
+			}
 			if tracer != nil {
 				tracer(traceSample{Round: e.rounds, Kind: 'O', N: s.r, Ticks: v, OK: ok})
 			}
@@ -726,6 +741,7 @@ func (e *engine) do(s slot) {
 		s.s.add(float64(v), ok)
 		if ok {
 			e.mon.keepBest(&s.s.hw, v, s.r)
+			e.half[e.rounds%2].overhead(s.r, float64(v))
 		}
 		if tracer != nil {
 			tracer(traceSample{Round: e.rounds, Kind: 'O', N: s.r, Ticks: v, OK: ok})
@@ -733,6 +749,9 @@ func (e *engine) do(s slot) {
 	case slotRuler:
 		v, ok := e.ruler.Time(s.rs, e.cpu, e.checkCPU)
 		e.ruler.Add(s.rs, v, ok)
+		if ok && (s.rs == calibrate.AddLong || s.rs == calibrate.AddShort) {
+			e.half[e.rounds%2].ruler(s.rs == calibrate.AddLong, float64(v))
+		}
 		if tracer != nil {
 			tracer(traceSample{Round: e.rounds, Kind: 'R', Index: int(s.rs), N: e.ruler.Ops(s.rs), Ticks: v, OK: ok})
 		}
@@ -752,6 +771,7 @@ func (e *engine) endRound(elapsed time.Duration) {
 		}
 	}
 	e.rounds++
+	e.judgeHalves()
 	for _, t := range e.targets {
 		if n := len(t.raw); !t.forced && !t.cut && t.retunes < maxQuantumRetunes && (n == retuneAt1 || n == retuneAt2) && elapsed < e.cfg.MaxTime/2 {
 			e.retune(t)
@@ -783,6 +803,40 @@ func (e *engine) retune(t *target) {
 		_ = e.reset(u) // cannot fail: the same K, ε and MaxSamples made it before
 	}
 	e.sizeRuler(d.Need)
+}
+
+// converged reports whether t's figure would come out the same again:
+// with a ruler, the cycle figures of the even and the odd rounds agree
+// (converge.go), each half holding at least K target samples; without
+// one (NoCycles), the K best ticks per call agree (CS:APP's rule).
+func (e *engine) converged(t *target) bool {
+	if e.ruler == nil {
+		return t.kb.Converged()
+	}
+	return t.agree
+}
+
+// judgeHalves compares, for every target, the cycle figures of the even
+// and the odd rounds, with the tolerance of its K-best stream (ε, and
+// AbsSteps counter quanta over a sample of R calls).
+func (e *engine) judgeHalves() {
+	if e.ruler == nil {
+		return
+	}
+	dOps := float64(e.ruler.Ops(calibrate.AddLong) - e.ruler.Ops(calibrate.AddShort))
+	for _, t := range e.targets {
+		var h [2]halfRecord
+		enough := true
+		for p := range h {
+			h[p] = e.half[p]
+			h[p].t = t.half[p].t
+			enough = enough && t.half[p].n >= e.cfg.K
+		}
+		_, a := h[0].figure(dOps)
+		_, b := h[1].figure(dOps)
+		t.apart = math.Abs(a-b) / math.Min(a, b)
+		t.agree = enough && halvesAgree(h, dOps, e.cfg.Epsilon, e.cfg.absTicks(t.quantum)/float64(t.r))
+	}
 }
 
 // finishRuler turns the ruler's streams into core cycles per tick, with
@@ -881,7 +935,7 @@ func (e *engine) result(t *target) (Result, error) {
 	res.Samples, res.Discarded, res.Retunes = t.taken, t.discard, t.retunes
 	res.Disturbed = t.dist
 	res.Disturbed.Monitored = e.mon != nil && e.mon.soft
-	res.Converged = t.kb.Converged()
+	res.Converged, res.HalvesApart = e.converged(t), t.apart
 	res.Best, res.Spread = t.kb.Best(), t.kb.Spread()
 	res.OverheadTicks = t.overhead(0)
 	res.OverheadConverged = true
@@ -944,7 +998,12 @@ func (e *engine) result(t *target) (Result, error) {
 	}
 	if !res.Converged {
 		spread := fmt.Sprintf("spread of the %d best is %.3g%%", cfg.K, res.Spread*100)
-		if math.IsNaN(res.Spread) {
+		switch {
+		case e.ruler != nil && !math.IsNaN(t.apart):
+			spread = fmt.Sprintf("the cycle figures of the even and the odd rounds are %.3g%% apart", t.apart*100)
+		case e.ruler != nil:
+			spread = fmt.Sprintf("fewer than K = %d usable samples in each half of the rounds", cfg.K)
+		case math.IsNaN(res.Spread):
 			spread = fmt.Sprintf("fewer than K = %d usable samples", cfg.K)
 		}
 		res.Warnings = append(res.Warnings, fmt.Errorf("%w: %s: %s after %d samples in %v (ε %.3g%%)", ErrNotConverged, name, spread, res.Samples, res.Wall.Round(time.Millisecond), cfg.Epsilon*100))

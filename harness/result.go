@@ -62,9 +62,17 @@ type Result struct {
 	CyclesChecked bool
 	// Counters are the extra events of Config.Events, per call.
 	Counters []Counter
-	// Converged reports whether the K best target samples agreed within
-	// the tolerance before MaxSamples or MaxTime.
+	// Converged reports whether the figure would come out the same again,
+	// judged before MaxSamples or MaxTime: with a core-clock ruler, the
+	// cycle figures of the even and the odd rounds (each from the best of
+	// at least K samples) agree within the tolerance (HalvesApart); in
+	// cycles, so that a core clock moving under the samples does not count
+	// as disagreement. Without a ruler (Config.NoCycles), the K best target
+	// samples agree within it in ticks (CS:APP's rule).
 	Converged bool
+	// HalvesApart is how far apart the cycle figures of the even and the
+	// odd rounds are, relative to the smaller; NaN without a ruler.
+	HalvesApart float64
 	// Samples is target samples taken (discarded ones included).
 	Samples int
 	// Discarded is target samples thrown away: start and stop ran on

@@ -1,0 +1,102 @@
+package harness
+
+// Convergence judged in cycles: the K-best rule compares a target's
+// samples in ticks, and on a shared host the core clock moves by percents
+// within a measurement, so the K best ticks can disagree while the cycle
+// figure they give does not move (on an Intel guest, 9 of 30 results "not
+// converged" whose spread over ten repeats was 0.37%). The figure is the
+// best target sample less the best empty-loop sample, times the ruler's
+// cycles per tick from its best samples. Taken once from the even rounds
+// and once from the odd ones, which span the same stretch of time, the two
+// figures agree when repeating the measurement would give the same figure:
+// that is what "converged" is to mean. TestReplayConvergence replays the
+// rule over every recorded stream, as recorded and under moving clocks.
+
+import "math"
+
+// halfRecord holds one half of a measurement's rounds (even or odd): the
+// best target and empty-loop samples by R, and the best samples of the
+// ruler's long and short ADD chains, in ticks.
+type halfRecord struct {
+	t, o        map[int]float64
+	n           int // target samples recorded
+	long, short float64
+}
+
+func newHalfRecord() halfRecord {
+	return halfRecord{t: map[int]float64{}, o: map[int]float64{}, long: math.Inf(1), short: math.Inf(1)}
+}
+
+func lowest(m map[int]float64, r int, v float64) {
+	if old, ok := m[r]; !ok || v < old {
+		m[r] = v
+	}
+}
+
+// target records a target sample of r calls.
+func (h *halfRecord) target(r int, ticks float64) { lowest(h.t, r, ticks); h.n++ }
+
+// overhead records an empty-loop sample of r calls.
+func (h *halfRecord) overhead(r int, ticks float64) { lowest(h.o, r, ticks) }
+
+// ruler records a sample of the ruler's long (or short) ADD chain.
+func (h *halfRecord) ruler(long bool, ticks float64) {
+	if long {
+		h.long = math.Min(h.long, ticks)
+	} else {
+		h.short = math.Min(h.short, ticks)
+	}
+}
+
+// resetRuler forgets the ruler's samples (its chains changed length).
+func (h *halfRecord) resetRuler() { h.long, h.short = math.Inf(1), math.Inf(1) }
+
+// cyclesPerTick is the half's ruler figure, NaN without one; dOps is the
+// long chain's links beyond the short one's.
+func (h halfRecord) cyclesPerTick(dOps float64) float64 {
+	if math.IsInf(h.long, 1) || math.IsInf(h.short, 1) || h.long <= h.short || dOps <= 0 {
+		return math.NaN()
+	}
+	return dOps / (h.long - h.short)
+}
+
+// figure is the half's net ticks per call (the smallest over the R
+// variants with both a target and an empty-loop sample) and its cycles
+// per call, NaN where a part is missing.
+func (h halfRecord) figure(dOps float64) (ticks, cycles float64) {
+	ticks = math.Inf(1)
+	for r, v := range h.t {
+		if o, ok := h.o[r]; ok && r > 0 {
+			ticks = math.Min(ticks, (v-o)/float64(r))
+		}
+	}
+	if math.IsInf(ticks, 1) {
+		return math.NaN(), math.NaN()
+	}
+	return ticks, ticks * h.cyclesPerTick(dOps)
+}
+
+// halvesAgree reports whether the two halves' cycle figures agree within
+// eps of the smaller, or within absTicks (ticks per call: the counter
+// quanta of the K-best floor over a sample's calls) converted with the
+// first half's ruler.
+func halvesAgree(h [2]halfRecord, dOps, eps, absTicks float64) bool {
+	_, a := h[0].figure(dOps)
+	_, b := h[1].figure(dOps)
+	if !(a > 0 && b > 0) {
+		return false
+	}
+	floor := math.Max(absTicks, 0) * h[0].cyclesPerTick(dOps)
+	return math.Abs(a-b) <= math.Max(eps*math.Min(a, b), floor)
+}
+
+// rulerHalvesAgree reports whether the two halves' ruler figures agree
+// within eps, or within absTicks over the long chain's span.
+func rulerHalvesAgree(h [2]halfRecord, dOps, eps, absTicks float64) bool {
+	a, b := h[0].cyclesPerTick(dOps), h[1].cyclesPerTick(dOps)
+	if !(a > 0 && b > 0) {
+		return false
+	}
+	span := math.Min(h[0].long-h[0].short, h[1].long-h[1].short)
+	return math.Abs(a-b) <= math.Max(eps, math.Max(absTicks, 0)/span)*math.Min(a, b)
+}
