@@ -210,6 +210,7 @@ type engine struct {
 	ruler    *calibrate.Ruler
 	rstreams []calibrate.RulerStream // the ruler's streams, sampled every round
 	rulerQ   float64                 // the counter quantum the long chain was sized for
+	rulerBuf []uint64                // the long chain's first samples, for checkRulerQuantum
 	half     [2]halfRecord           // the empty loop's and the ruler's best samples by half (converge.go)
 	rounds   int
 	wall     time.Duration
@@ -357,7 +358,7 @@ func newEngine(cfg Config, cal *calibrate.Calibration, th *pinned.Thread, insts 
 		return nil, fmt.Errorf("%w: %v", ErrBadConfig, err)
 	}
 	e.rstreams = e.ruler.Streams()
-	e.probeRuler()
+	e.rulerBuf = make([]uint64, 0, probeSamples)
 	return e, nil
 }
 
@@ -398,20 +399,25 @@ func (e *engine) sizeRuler(need float64) {
 	}
 }
 
-// probeRuler lengthens the ruler when its long chain's samples show a
-// coarser counter quantum than it was sized for: the step detection can
-// miss one, and a ruler of 4000 ticks on a 26-tick counter is good to
-// 0.65% only (seen: cycles per tick flipping between 1.3972 and 1.4040
-// from one Measure to the next). probeSamples samples of the long chain
-// cost a few hundred microseconds at most.
-func (e *engine) probeRuler() {
-	buf := make([]uint64, 0, probeSamples)
-	for i := 0; i < probeSamples; i++ {
-		if v, ok := e.ruler.Time(calibrate.AddLong, e.cpu, e.checkCPU); ok {
-			buf = append(buf, v)
-		}
+// checkRulerQuantum lengthens the ruler when its long chain's first
+// probeSamples samples show a coarser counter quantum than it was sized
+// for: the step detection can miss one, and a ruler of 4000 ticks on a
+// 26-tick counter is good to 0.65% only (seen: cycles per tick flipping
+// between 1.3972 and 1.4040 from one Measure to the next). The samples are
+// the loop's own (two a round), so the check costs no sampling before the
+// first round; a lengthened chain starts its stream again, in the first
+// rounds of the at least minRounds a measurement takes.
+func (e *engine) checkRulerQuantum(v uint64, ok bool) {
+	if !ok || cap(e.rulerBuf) == 0 {
+		return
 	}
-	if q := sampleQuantum(buf); q > e.rulerQ && !multipleOf(q, e.rulerQ) {
+	e.rulerBuf = append(e.rulerBuf, v)
+	if len(e.rulerBuf) < probeSamples {
+		return
+	}
+	q := sampleQuantum(e.rulerBuf)
+	e.rulerBuf = nil // checked once
+	if q > e.rulerQ && !multipleOf(q, e.rulerQ) {
 		e.rulerQ = q
 		e.sizeRuler(q * regionSteps(e.cfg.MinRegionSteps, e.cfg.Epsilon))
 	}
@@ -751,6 +757,9 @@ func (e *engine) do(s slot) {
 		e.ruler.Add(s.rs, v, ok)
 		if ok && (s.rs == calibrate.AddLong || s.rs == calibrate.AddShort) {
 			e.half[e.rounds%2].ruler(s.rs == calibrate.AddLong, float64(v))
+		}
+		if s.rs == calibrate.AddLong {
+			e.checkRulerQuantum(v, ok)
 		}
 		if tracer != nil {
 			tracer(traceSample{Round: e.rounds, Kind: 'R', Index: int(s.rs), N: e.ruler.Ops(s.rs), Ticks: v, OK: ok})
