@@ -60,43 +60,53 @@ func (h halfRecord) cyclesPerTick(dOps float64) float64 {
 	return dOps / (h.long - h.short)
 }
 
-// figure is the half's net ticks per call (the smallest over the R
-// variants with both a target and an empty-loop sample) and its cycles
-// per call, NaN where a part is missing.
-func (h halfRecord) figure(dOps float64) (ticks, cycles float64) {
-	ticks = math.Inf(1)
+// figure is the half's ticks per call: net, with the empty loop's best
+// sample of the same R subtracted, and gross, the target's best sample as
+// it is; from the R variant with the smallest net figure among those with
+// both samples. NaN where a part is missing.
+func (h halfRecord) figure() (net, gross float64) {
+	net, gross = math.Inf(1), math.NaN()
 	for r, v := range h.t {
 		if o, ok := h.o[r]; ok && r > 0 {
-			ticks = math.Min(ticks, (v-o)/float64(r))
+			if n := (v - o) / float64(r); n < net {
+				net, gross = n, v/float64(r)
+			}
 		}
 	}
-	if math.IsInf(ticks, 1) {
+	if math.IsInf(net, 1) {
 		return math.NaN(), math.NaN()
 	}
-	return ticks, ticks * h.cyclesPerTick(dOps)
+	return net, gross
 }
 
-// halvesAgree reports whether the two halves' cycle figures agree within
-// eps of the smaller, or within absTicks (ticks per call: the counter
-// quanta of the K-best floor over a sample's calls) converted with the
-// first half's ruler.
+// halvesAgree reports whether the two halves' net cycle figures agree
+// within eps of the smaller gross figure (the target's sample per call as
+// timed, overhead included, as CS:APP's rule judges it: a function that
+// costs no more than the empty loop has a net figure near 0, which no
+// relative tolerance of itself could judge), or within absTicks (ticks
+// per call: the counter quanta of the K-best floor over a sample's calls).
+// Each half's ticks are converted with its own ruler.
 func halvesAgree(h [2]halfRecord, dOps, eps, absTicks float64) bool {
-	_, a := h[0].figure(dOps)
-	_, b := h[1].figure(dOps)
-	if !(a > 0 && b > 0) {
-		return false
+	var net, gross, cpt [2]float64
+	for p := range h {
+		net[p], gross[p] = h[p].figure()
+		cpt[p] = h[p].cyclesPerTick(dOps)
+		if math.IsNaN(net[p]) || !(cpt[p] > 0) {
+			return false
+		}
 	}
-	floor := math.Max(absTicks, 0) * h[0].cyclesPerTick(dOps)
-	return math.Abs(a-b) <= math.Max(eps*math.Min(a, b), floor)
+	a, b := net[0]*cpt[0], net[1]*cpt[1]
+	tol := math.Max(eps*math.Min(gross[0]*cpt[0], gross[1]*cpt[1]), math.Max(absTicks, 0)*math.Min(cpt[0], cpt[1]))
+	return math.Abs(a-b) <= tol
 }
 
-// rulerHalvesAgree reports whether the two halves' ruler figures agree
-// within eps, or within absTicks over the long chain's span.
-func rulerHalvesAgree(h [2]halfRecord, dOps, eps, absTicks float64) bool {
-	a, b := h[0].cyclesPerTick(dOps), h[1].cyclesPerTick(dOps)
-	if !(a > 0 && b > 0) {
-		return false
+// halvesApart is how far apart the halves' net cycle figures are,
+// relative to the smaller gross one; NaN without both.
+func halvesApart(h [2]halfRecord, dOps float64) float64 {
+	var net, gross, cpt [2]float64
+	for p := range h {
+		net[p], gross[p] = h[p].figure()
+		cpt[p] = h[p].cyclesPerTick(dOps)
 	}
-	span := math.Min(h[0].long-h[0].short, h[1].long-h[1].short)
-	return math.Abs(a-b) <= math.Max(eps, math.Max(absTicks, 0)/span)*math.Min(a, b)
+	return math.Abs(net[0]*cpt[0]-net[1]*cpt[1]) / math.Min(gross[0]*cpt[0], gross[1]*cpt[1])
 }

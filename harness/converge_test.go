@@ -83,6 +83,50 @@ func halvesCycles(samples []traceSample, quantum float64) bool {
 	return halvesAgree(h, dOps, DefaultEpsilon, DefaultAbsSteps*quantum/float64(slices.Min(rs)))
 }
 
+// half builds a halfRecord of one R: a target sample, an empty-loop
+// sample and the ruler's long and short chains, in ticks.
+func half(r int, target, empty, long, short float64) halfRecord {
+	h := newHalfRecord()
+	h.target(r, target)
+	h.overhead(r, empty)
+	h.ruler(true, long)
+	h.ruler(false, short)
+	return h
+}
+
+func TestHalvesAgree(t *testing.T) {
+	const dOps = 100_000 // the ruler's long chain beyond its short one, links
+	// A kernel of 1000 cycles per call at R 100 on a 1.4-cycles-per-tick
+	// clock: 71,429 ticks of kernel, 300 of loop.
+	base := half(100, 71429+300, 300, 71429+200, 200)
+	for _, c := range []struct {
+		name string
+		h    [2]halfRecord
+		eps  float64
+		abs  float64
+		want bool
+	}{
+		{"the same samples", [2]halfRecord{base, base}, 0.01, 0, true},
+		{"0.5% apart, ε 1%", [2]halfRecord{base, half(100, 71786+300, 300, 71429+200, 200)}, 0.01, 0, true},
+		{"2% apart, ε 1%", [2]halfRecord{base, half(100, 72857+300, 300, 71429+200, 200)}, 0.01, 0, false},
+		// The clock 5% slower in the odd rounds: every sample 5% longer in
+		// ticks, the same in cycles.
+		{"a moving clock", [2]halfRecord{base, half(100, (71429+300)*1.05, 300*1.05, (71429+200)*1.05, 200*1.05)}, 0.01, 0, true},
+		// The same ticks with the ruler 5% faster in one half: 5% apart.
+		{"rulers 5% apart", [2]halfRecord{base, half(100, 71429+300, 300, (71429+200)/1.05, 200/1.05)}, 0.01, 0, false},
+		// An empty function: nets of 0 and −0.3 ticks per call, gross 3.
+		{"an empty function", [2]halfRecord{half(100, 300, 300, 71629, 200), half(100, 270, 300, 71629, 200)}, 0.01, 0, false},
+		{"an empty function, within ε of its gross", [2]halfRecord{half(100, 300, 300, 71629, 200), half(100, 299, 300, 71629, 200)}, 0.01, 0, true},
+		{"within the absolute floor", [2]halfRecord{base, half(100, 72857+300, 300, 71429+200, 200)}, 0.01, 20, true},
+		{"a half without a ruler", [2]halfRecord{base, func() halfRecord { h := base; h.resetRuler(); return h }()}, 0.01, 0, false},
+		{"a half without samples", [2]halfRecord{base, newHalfRecord()}, 0.01, 0, false},
+	} {
+		if got := halvesAgree(c.h, dOps, c.eps, c.abs); got != c.want {
+			t.Errorf("%s: halvesAgree = %v, want %v (apart %.4g)", c.name, got, c.want, halvesApart(c.h, dOps))
+		}
+	}
+}
+
 // movedClock returns a copy of samples with the core clock made to move
 // under them, sample by sample: a level that steps by 0.7% (as the AMD Zen
 // 4 guest's clock does) with probability pStep before each sample, within

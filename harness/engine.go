@@ -841,9 +841,7 @@ func (e *engine) judgeHalves() {
 			h[p].t = t.half[p].t
 			enough = enough && t.half[p].n >= e.cfg.K
 		}
-		_, a := h[0].figure(dOps)
-		_, b := h[1].figure(dOps)
-		t.apart = math.Abs(a-b) / math.Min(a, b)
+		t.apart = halvesApart(h, dOps)
 		t.agree = enough && halvesAgree(h, dOps, e.cfg.Epsilon, e.cfg.absTicks(t.quantum)/float64(t.r))
 	}
 }

@@ -71,7 +71,9 @@ type Result struct {
 	// samples agree within it in ticks (CS:APP's rule).
 	Converged bool
 	// HalvesApart is how far apart the cycle figures of the even and the
-	// odd rounds are, relative to the smaller; NaN without a ruler.
+	// odd rounds are, relative to the smaller of the two halves' samples
+	// per call as timed (overhead included, as ε applies); NaN without a
+	// ruler.
 	HalvesApart float64
 	// Samples is target samples taken (discarded ones included).
 	Samples int
