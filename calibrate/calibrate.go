@@ -84,7 +84,7 @@ var DefaultOptions = Options{Duration: 100 * time.Millisecond, Method: MethodBra
 //     nothing before the first result. Elsewhere a bracket of at least 2
 //     ms, lengthened to reach ±10 ppm (5 to 6 ms where every bracket is
 //     130 ticks wide), is the figure; the other parts run inside it;
-//   - the counter's step (tsc.Steps, 4,000 read pairs): 0.2–0.5 ms, once
+//   - the counter's step (tsc.Steps, 1,000 read pairs): 0.05 ms, once
 //     per process;
 //   - the overhead, 500 empty pairs: 0.07 ms. Its minimum and median
 //     matched those of 20,000 pairs exactly in five tries there (52 and

@@ -163,10 +163,10 @@ type Config struct {
 	// NoCycles skips the core-clock reference chain: Result.Cycles is 0
 	// (unless Events counts "cycles" on a machine with a PMU).
 	NoCycles bool
-	// NoDisturbances skips the software events (context switches,
-	// migrations, page faults; Linux perf_event_open) read around each
-	// target sample to discard disturbed ones (Result.Disturbed). Reading
-	// them costs two system calls per sample, outside the timed region.
+	// NoDisturbances skips the thread's context switches and page faults
+	// (Linux getrusage) read around each target sample to discard
+	// disturbed ones (Result.Disturbed). Reading them costs two system
+	// calls per sample, outside the timed region.
 	NoDisturbances bool
 	// Events names extra performance-counter events to count per call
 	// (perf names: "cycles", "instructions", "branch-misses", ...; see

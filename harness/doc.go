@@ -40,9 +40,17 @@
 //     documented a dependent IMUL chain that checks it.
 //
 // Every other round runs backwards, so a slow drift affects every stream
-// alike. Each stream keeps its K smallest samples (package stats); a target
-// has converged when (1+ε)·v1 ≥ vK, or when vK − v1 is within an absolute
-// tolerance of a few counter quanta. Every target is sampled until all
+// alike. Each stream keeps its K smallest samples (package stats). A
+// target has converged when its figure would come out the same again: the
+// cycle figure of the even rounds (their best target, empty-loop and ruler
+// samples) and that of the odd rounds, which span the same stretch of
+// time, agree within ε (or a few counter quanta), each half holding at
+// least K samples. It is judged in cycles because the core clock moves
+// under the samples, by percents on a shared host, which makes K best
+// ticks disagree while the cycles they give do not. Without a ruler
+// (NoCycles) the CS:APP rule judges the ticks: (1+ε)·v1 ≥ vK, or vK − v1
+// within a few counter quanta. The overhead and ruler streams converge by
+// the CS:APP rule. Every target is sampled until all
 // have converged, and the overhead and the ruler as long as any target is,
 // so all best samples come from the same stretch of time; and a
 // measurement takes at least 16 rounds (and Config.MinTime), so that K
@@ -116,11 +124,11 @@
 // # Disturbed samples
 //
 // A sample whose start and stop ran on different CPUs, or on a CPU other
-// than the pinned one (RDTSCP reports it), is discarded. Where Linux's
-// perf_event_open works, the engine also reads the software events
-// context-switches, cpu-migrations and page-faults just before and after
-// each target sample, outside its timed region, and discards a sample in
-// which one moved; Result.Disturbed counts them by cause. A function that
+// than the pinned one (RDTSCP reports it), is discarded. On Linux the
+// engine also reads the measuring thread's context switches and page
+// faults (getrusage RUSAGE_THREAD) just before and after each target
+// sample, outside its timed region, and discards a sample in which one
+// moved; Result.Disturbed counts them by cause. A function that
 // itself blocks or touches new memory switches or faults in most samples:
 // then those are kept, with a warning. Config.Events counts extra events per
 // call (instructions, branch misses, ...; hardware events need a PMU, which

@@ -174,6 +174,9 @@ type target struct {
 	pairs   [][2]rawSample // Compare's pairs (only on the first target)
 	dist    Disturbances   // samples discarded by cause
 	hw      hwCounts       // the best sample's hardware counts
+	half    [2]halfRecord  // best samples of the even and the odd rounds (converge.go)
+	agree   bool           // the halves' cycle figures agree (halvesAgree)
+	apart   float64        // how far apart they are, relative; NaN without both
 }
 
 // engine measures one or more targets interleaved, with one ruler.
@@ -195,6 +198,8 @@ type engine struct {
 	ruler    *calibrate.Ruler
 	rstreams []calibrate.RulerStream // the ruler's streams, sampled every round
 	rulerQ   float64                 // the counter quantum the long chain was sized for
+	rulerBuf []uint64                // the long chain's first samples, for checkRulerQuantum
+	half     [2]halfRecord           // the empty loop's and the ruler's best samples by half (converge.go)
 	rounds   int
 	wall     time.Duration
 	verdict  calibrate.CoreClock // the ruler's verdict (finishRuler)
@@ -225,8 +230,8 @@ func measureTargets(ctx context.Context, cfg Config, name string, insts []Target
 		return nil, false, fmt.Errorf("%w: nil context (allowed: any context, such as context.Background())", ErrBadConfig)
 	}
 	abandoned, err = pinned.Run(pinned.Options{CPU: cfg.CPU, Priority: cfg.priority(), RTTimeLimit: cfg.RTTimeLimit, KeepGC: cfg.KeepGC}, func(th *pinned.Thread) error {
-		// The counters count this thread; they are opened beside the
-		// calibration and the warm-up (a process's first perf_event_open
+		// The counters count this thread; the Config.Events group is
+		// opened beside the calibration and the warm-up (a perf_event_open
 		// can take 15 ms).
 		monc := make(chan *monitor, 1)
 		tid := affinity.ThreadID()
@@ -279,6 +284,7 @@ func (goexitError) Unwrap() []error { return []error{ErrPanic, pinned.ErrGoexit}
 // on the pinned thread.
 func newEngine(ctx context.Context, cfg Config, cal *calibrate.Calibration, th *pinned.Thread, insts []Target, commonR bool) (*engine, error) {
 	e := &engine{cfg: cfg, ctx: ctx, cal: cal, th: th, cpu: th.CPU, step: math.Max(cal.Step.Step, 1), hz: cal.Frequency.Hz, commonR: commonR, overs: map[int]*stream{}}
+	e.half = [2]halfRecord{newHalfRecord(), newHalfRecord()}
 	e.checkCPU = e.cpu >= 0 && tsc.HasAux() && runtime.GOOS == "linux"
 	e.sampler = sample
 	if cfg.Mode == Latency {
@@ -354,7 +360,7 @@ func newEngine(ctx context.Context, cfg Config, cal *calibrate.Calibration, th *
 		return nil, fmt.Errorf("%w: %v", ErrBadConfig, err)
 	}
 	e.rstreams = e.ruler.Streams()
-	e.probeRuler()
+	e.rulerBuf = make([]uint64, 0, probeSamples)
 	return e, nil
 }
 
@@ -388,23 +394,32 @@ func (e *engine) sizeRuler(need float64) {
 		return
 	}
 	addLong, _, imulLong := e.rulerLengths(need)
-	e.ruler.Resize(max(addLong, e.ruler.Ops(calibrate.AddLong)), max(imulLong, e.ruler.Ops(calibrate.ImulLong)))
-}
-
-// probeRuler lengthens the ruler when its long chain's samples show a
-// coarser counter quantum than it was sized for: the step detection can
-// miss one, and a ruler of 4000 ticks on a 26-tick counter is good to
-// 0.65% only (seen: cycles per tick flipping between 1.3972 and 1.4040
-// from one Measure to the next). probeSamples samples of the long chain
-// cost a few hundred microseconds at most.
-func (e *engine) probeRuler() {
-	buf := make([]uint64, 0, probeSamples)
-	for i := 0; i < probeSamples; i++ {
-		if v, ok := e.ruler.Time(calibrate.AddLong, e.cpu, e.checkCPU); ok {
-			buf = append(buf, v)
+	if e.ruler.Resize(max(addLong, e.ruler.Ops(calibrate.AddLong)), max(imulLong, e.ruler.Ops(calibrate.ImulLong))) {
+		for p := range e.half {
+			e.half[p].resetRuler()
 		}
 	}
-	if q := sampleQuantum(buf); q > e.rulerQ && !multipleOf(q, e.rulerQ) {
+}
+
+// checkRulerQuantum lengthens the ruler when its long chain's first
+// probeSamples samples show a coarser counter quantum than it was sized
+// for: the step detection can miss one, and a ruler of 4000 ticks on a
+// 26-tick counter is good to 0.65% only (seen: cycles per tick flipping
+// between 1.3972 and 1.4040 from one Measure to the next). The samples are
+// the loop's own (two a round), so the check costs no sampling before the
+// first round; a lengthened chain starts its stream again, in the first
+// rounds of the at least minRounds a measurement takes.
+func (e *engine) checkRulerQuantum(v uint64, ok bool) {
+	if !ok || cap(e.rulerBuf) == 0 {
+		return
+	}
+	e.rulerBuf = append(e.rulerBuf, v)
+	if len(e.rulerBuf) < probeSamples {
+		return
+	}
+	q := sampleQuantum(e.rulerBuf)
+	e.rulerBuf = nil // checked once
+	if q > e.rulerQ && !multipleOf(q, e.rulerQ) {
 		e.rulerQ = q
 		e.sizeRuler(q * regionSteps(e.cfg.MinRegionSteps, e.cfg.Epsilon))
 	}
@@ -486,6 +501,8 @@ func (e *engine) reset(t *target) error {
 		}
 	}
 	t.taken, t.discard = 0, 0
+	t.half = [2]halfRecord{newHalfRecord(), newHalfRecord()}
+	t.agree, t.apart = false, math.NaN()
 	t.raw = make([]rawSample, 0, min(cfg.MaxSamples, maxRecorded))
 	t.pairs = nil
 	return nil
@@ -495,7 +512,7 @@ func (e *engine) reset(t *target) error {
 // stream is sampled until all are done).
 func (e *engine) busy() bool {
 	for _, t := range e.targets {
-		if !t.kb.Converged() && t.taken < e.cfg.MaxSamples {
+		if !e.converged(t) && t.taken < e.cfg.MaxSamples {
 			return true
 		}
 	}
@@ -583,7 +600,7 @@ func (e *engine) run(extra func(*engine) bool, progress func(*engine) (int, int)
 				p := Progress{Name: e.name, Elapsed: time.Since(start), Spread: math.NaN()}
 				if len(e.targets) == 1 && progress == nil {
 					t := e.targets[0]
-					p.Samples, p.Max, p.Spread, p.Converged = t.taken, cfg.MaxSamples, t.kb.Spread(), t.kb.Converged()
+					p.Samples, p.Max, p.Spread, p.Converged = t.taken, cfg.MaxSamples, t.kb.Spread(), e.converged(t)
 				} else if progress != nil {
 					p.Samples, p.Max = progress(e)
 					p.Converged = p.Samples == p.Max
@@ -705,6 +722,7 @@ func (e *engine) do(s slot) {
 		}
 		e.mon.keepBest(&t.hw, v, r)
 		t.kb.Add(float64(v) / float64(r))
+		t.half[e.rounds%2].target(r, float64(v))
 		t.vmin[j] = math.Min(t.vmin[j], float64(v))
 		rs := rawSample{ticks: v, variant: j}
 		if len(t.raw) < cap(t.raw) {
@@ -717,6 +735,9 @@ func (e *engine) do(s slot) {
 		if e.mon.hw == nil {
 			v, ok := e.sampler(empty, s.r, e.cpu, e.checkCPU)
 			s.s.add(float64(v), ok)
+			if ok {
+				e.half[e.rounds%2].overhead(s.r, float64(v))
+			}
 			if tracer != nil {
 				tracer(traceSample{Round: e.rounds, Kind: 'O', N: s.r, Ticks: v, OK: ok})
 			}
@@ -728,6 +749,7 @@ func (e *engine) do(s slot) {
 		s.s.add(float64(v), ok)
 		if ok {
 			e.mon.keepBest(&s.s.hw, v, s.r)
+			e.half[e.rounds%2].overhead(s.r, float64(v))
 		}
 		if tracer != nil {
 			tracer(traceSample{Round: e.rounds, Kind: 'O', N: s.r, Ticks: v, OK: ok})
@@ -735,6 +757,12 @@ func (e *engine) do(s slot) {
 	case slotRuler:
 		v, ok := e.ruler.Time(s.rs, e.cpu, e.checkCPU)
 		e.ruler.Add(s.rs, v, ok)
+		if ok && (s.rs == calibrate.AddLong || s.rs == calibrate.AddShort) {
+			e.half[e.rounds%2].ruler(s.rs == calibrate.AddLong, float64(v))
+		}
+		if s.rs == calibrate.AddLong {
+			e.checkRulerQuantum(v, ok)
+		}
 		if tracer != nil {
 			tracer(traceSample{Round: e.rounds, Kind: 'R', Index: int(s.rs), N: e.ruler.Ops(s.rs), Ticks: v, OK: ok})
 		}
@@ -754,6 +782,7 @@ func (e *engine) endRound(elapsed time.Duration) {
 		}
 	}
 	e.rounds++
+	e.judgeHalves()
 	for _, t := range e.targets {
 		if n := len(t.raw); !t.forced && !t.cut && t.retunes < maxQuantumRetunes && (n == retuneAt1 || n == retuneAt2) && elapsed < e.cfg.MaxTime/2 {
 			e.retune(t)
@@ -785,6 +814,38 @@ func (e *engine) retune(t *target) {
 		_ = e.reset(u) // cannot fail: the same K, ε and MaxSamples made it before
 	}
 	e.sizeRuler(d.Need)
+}
+
+// converged reports whether t's figure would come out the same again:
+// with a ruler, the cycle figures of the even and the odd rounds agree
+// (converge.go), each half holding at least K target samples; without
+// one (NoCycles), the K best ticks per call agree (CS:APP's rule).
+func (e *engine) converged(t *target) bool {
+	if e.ruler == nil {
+		return t.kb.Converged()
+	}
+	return t.agree
+}
+
+// judgeHalves compares, for every target, the cycle figures of the even
+// and the odd rounds, with the tolerance of its K-best stream (ε, and
+// AbsSteps counter quanta over a sample of R calls).
+func (e *engine) judgeHalves() {
+	if e.ruler == nil {
+		return
+	}
+	dOps := float64(e.ruler.Ops(calibrate.AddLong) - e.ruler.Ops(calibrate.AddShort))
+	for _, t := range e.targets {
+		var h [2]halfRecord
+		enough := true
+		for p := range h {
+			h[p] = e.half[p]
+			h[p].t = t.half[p].t
+			enough = enough && t.half[p].n >= e.cfg.K
+		}
+		t.apart = halvesApart(h, dOps)
+		t.agree = enough && halvesAgree(h, dOps, e.cfg.Epsilon, e.cfg.absTicks(t.quantum)/float64(t.r))
+	}
 }
 
 // finishRuler turns the ruler's streams into core cycles per tick, as
@@ -840,8 +901,8 @@ func (e *engine) measured(t *target) measured {
 		frequencySource: e.cal.Frequency.Method + ": " + e.cal.Frequency.Source,
 		repeats:         slices.Clone(t.rs), wall: e.wall,
 		taken: t.taken, discarded: t.discard, retunes: t.retunes, dist: t.dist,
-		monitored: e.mon != nil && e.mon.soft != nil, faultsKept: e.mon != nil && e.mon.faultsKept,
-		kept: t.kb.Kept(), converged: t.kb.Converged(), best: t.kb.Best(), spread: t.kb.Spread(),
+		monitored: e.mon != nil && e.mon.soft, faultsKept: e.mon != nil && e.mon.faultsKept,
+		kept: t.kb.Kept(), converged: e.converged(t), halvesApart: t.apart, halves: e.ruler != nil, best: t.kb.Best(), spread: t.kb.Spread(),
 		vmin: slices.Clone(t.vmin), overheadConverged: true,
 		calls: t.calls, allCalls: e.allCalls(),
 		threadCPU: e.threadCPU, threadSource: e.threadSource, util: e.util,

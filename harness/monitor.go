@@ -1,16 +1,15 @@
 package harness
 
-// The engine's view of the kernel's performance counters (package
-// perfevent): software events that mark disturbed samples, and the extra
-// events Config.Events asks for, counted per call.
+// The engine's view of what the kernel counts for the measuring thread:
+// context switches and page faults that mark disturbed samples (read with
+// getrusage, see threadUsage), and the extra events Config.Events asks for,
+// counted per call (package perfevent).
 
 import (
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/cyclebench/cyclebench/perfevent"
 )
@@ -20,17 +19,19 @@ import (
 // several causes counts under the first of the order below). They are
 // included in Result.Discarded.
 type Disturbances struct {
-	// Monitored reports whether the software events could be read; when
-	// false, only RDTSCP's CPU number (Migrations) was checked.
+	// Monitored reports whether the thread's context switches and page
+	// faults could be read; when false, only RDTSCP's CPU number
+	// (Migrations) was checked.
 	Monitored bool `json:"monitored"`
 	// ContextSwitches: the thread left its CPU during the sample. Only
 	// while that is the exception: when more than half of the samples
 	// switch, the function itself blocks or sleeps, samples are kept and
 	// ErrBlocks says so.
 	ContextSwitches int `json:"context_switches"`
-	// Migrations: the thread moved to another CPU (the cpu-migrations
-	// event, or RDTSCP's CPU number differing between start and stop or
-	// from the pinned CPU).
+	// Migrations: the thread moved to another CPU (RDTSCP's CPU number
+	// differing between start and stop or from the pinned CPU). A
+	// migration switches the thread out, so where the counter carries no
+	// CPU number (arm64) it is counted under ContextSwitches.
 	Migrations int `json:"migrations"`
 	// PageFaults: the sample took a page fault. Only while faults are rare:
 	// when more than half of the samples fault, the faults are the kernel's
@@ -56,19 +57,16 @@ type Counter struct {
 }
 
 // ErrCounters (a warning): the performance counters asked for, or the
-// software events that mark disturbed samples, could not be opened.
+// thread's context switches and page faults that mark disturbed samples,
+// could not be read.
 var ErrCounters = errors.New("harness: performance counters")
-
-// softEvents are the software events whose movement during a sample marks
-// it as disturbed, in the order causes are counted.
-var softEvents = []perfevent.Event{perfevent.ContextSwitches, perfevent.CPUMigrations, perfevent.PageFaults}
 
 // monitor reads the counters around samples, on the measuring thread.
 type monitor struct {
-	soft         *perfevent.Group // nil when the software events are unavailable
+	soft         bool             // the thread's switches and faults can be read
+	before       usage            // at the start of the sample
+	after        usage            // at its end
 	hw           *perfevent.Group // nil without Config.Events
-	before       perfevent.Counts
-	after        perfevent.Counts
 	hwBefore     perfevent.Counts
 	hwAfter      perfevent.Counts
 	hwDelta      perfevent.Counts
@@ -78,25 +76,33 @@ type monitor struct {
 	warnings     []error
 }
 
-// newMonitor opens the groups for thread tid (the pinned measuring thread;
-// it may be called from another goroutine, so the opening overlaps the
-// warm-up: the first perf_event_open of a process can take 8 ms). Failures
-// are warnings: the measurement goes on without them.
+// usage is what the kernel has counted for the measuring thread so far.
+type usage struct {
+	switches int64 // voluntary and involuntary context switches
+	faults   int64 // minor and major page faults
+	ok       bool  // read
+}
+
+// newMonitor prepares the counters for thread tid (the pinned measuring
+// thread; it may be called from another goroutine, so that opening the
+// Config.Events group, which can take 15 ms, overlaps the warm-up).
+// Failures are warnings: the measurement goes on without them.
+//
+// The switches and faults come from getrusage(RUSAGE_THREAD), not from
+// perf_event_open's software events: opening any per-thread perf event
+// makes the kernel turn its context-switch hooks on, and after a second
+// without one that takes 7 to 16 ms (an RCU grace period; measured on an
+// AMD Zen 4 guest), longer than a whole short measurement. getrusage
+// counts the same switches and faults of the calling thread, in about
+// 0.35 µs.
 func newMonitor(cfg Config, tid int) *monitor {
 	m := &monitor{}
 	if !cfg.NoDisturbances {
-		g, err := perfevent.OpenThread(tid, softEvents)
-		if err == nil {
-			err = g.Enable()
-		}
-		if err != nil {
-			if g != nil {
-				_ = g.Close()
-			}
-			m.warnings = append(m.warnings, fmt.Errorf("%w: disturbed samples cannot be told from others by software events (only RDTSCP migrations are checked): %w", ErrCounters, err))
+		var u usage
+		if err := threadUsage(&u); err != nil {
+			m.warnings = append(m.warnings, fmt.Errorf("%w: disturbed samples cannot be told from others by their context switches and page faults (only RDTSCP migrations are checked): %w", ErrCounters, err))
 		} else {
-			m.soft = g
-			m.warnings = append(m.warnings, g.Warnings...)
+			m.soft = true
 		}
 	}
 	if len(cfg.Events) > 0 {
@@ -119,11 +125,8 @@ func newMonitor(cfg Config, tid int) *monitor {
 	return m
 }
 
-// close releases the groups: the software one lingers (see linger).
+// close releases the Config.Events group.
 func (m *monitor) close() {
-	if m.soft != nil {
-		linger(m.soft)
-	}
 	if m.hw != nil {
 		_ = m.hw.Close()
 	}
@@ -132,28 +135,30 @@ func (m *monitor) close() {
 // begin reads the counters just before a sample (outside its timed
 // region).
 func (m *monitor) begin() {
-	if m.soft != nil && m.soft.Read(&m.before) != nil {
-		m.before.N = -1 // unreadable: end reports no cause
+	if m.soft {
+		m.before.ok = threadUsage(&m.before) == nil
 	}
 	if m.hw != nil {
 		m.hwOK = m.hw.Read(&m.hwBefore) == nil
 	}
 }
 
-// end reads the counters just after a sample and returns the software
-// event that moved (0 when none did, or when they cannot be read). The
-// hardware counts of the sample are left in hwDelta (hwOK).
+// end reads the counters just after a sample and returns the event that
+// moved, perfevent.ContextSwitches or perfevent.PageFaults (0 when none
+// did, or when they cannot be read). The hardware counts of the sample are
+// left in hwDelta (hwOK).
 func (m *monitor) end() perfevent.Event {
 	if m.hw != nil && m.hwOK {
 		m.hwOK = m.hw.Read(&m.hwAfter) == nil && m.hwDelta.Delta(&m.hwBefore, &m.hwAfter) == nil
 	}
-	if m.soft == nil || m.before.N < 0 || m.soft.Read(&m.after) != nil || !m.after.Changed(&m.before) {
+	if !m.soft || !m.before.ok || threadUsage(&m.after) != nil {
 		return 0
 	}
-	for i, e := range softEvents {
-		if m.after.Raw[i] != m.before.Raw[i] {
-			return e
-		}
+	switch {
+	case m.after.switches != m.before.switches:
+		return perfevent.ContextSwitches
+	case m.after.faults != m.before.faults:
+		return perfevent.PageFaults
 	}
 	return 0
 }
@@ -196,7 +201,7 @@ func counters(target, over hwCounts) []Counter {
 	return out
 }
 
-// classify decides what a moved software event means for a target sample:
+// classify decides what a moved event means for a target sample:
 // whether to discard it, counting the cause in d. Context switches and page
 // faults discard a sample only while they are the exception (at most half
 // of the samples so far, after the first eight): a kernel that sleeps or
@@ -236,46 +241,4 @@ func (r Result) CounterValue(event string) (float64, bool) {
 		return 0, false
 	}
 	return r.Counters[i].PerCall, true
-}
-
-// lingerFor is how long the software-event group of the measurement that
-// ended last stays open, disabled, before it is closed (unless the next
-// measurement's replaces it first). While a process has a perf event on
-// one of its threads, the kernel keeps its context-switch hooks on; when
-// the last one closes it turns them off about a second later, and the
-// next perf_event_open waits for an RCU grace period to turn them on
-// again. On the AMD Zen 4 guest (Linux 6.18) opening the group took 2 to
-// 16 ms a measurement when more than a second passed between measurements
-// (cyclebench validate measures its 1 µs kernel 12 s after the last,
-// behind testing.Benchmark) and 0.06 to 0.1 ms with the last group still
-// open; the engine waits for it before sampling. The price is three file
-// descriptors and the kernel's hooks on for up to lingerFor more.
-var lingerFor = 30 * time.Second
-
-// lingering is the group that lingers, and the timer that will close it.
-var lingering struct {
-	mu    sync.Mutex
-	g     *perfevent.Group
-	timer *time.Timer
-}
-
-// linger disables g and keeps it open for lingerFor, closing the group
-// that lingered before.
-func linger(g *perfevent.Group) {
-	_ = g.Disable()
-	lingering.mu.Lock()
-	defer lingering.mu.Unlock()
-	if lingering.g != nil {
-		_ = lingering.g.Close()
-		lingering.timer.Stop()
-	}
-	lingering.g = g
-	lingering.timer = time.AfterFunc(lingerFor, func() {
-		lingering.mu.Lock()
-		defer lingering.mu.Unlock()
-		if lingering.g == g {
-			_ = g.Close()
-			lingering.g = nil
-		}
-	})
 }

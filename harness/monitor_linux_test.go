@@ -6,23 +6,59 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"testing"
 	"time"
 
 	"github.com/cyclebench/cyclebench/internal/chain"
-	"github.com/cyclebench/cyclebench/perfevent"
 	"golang.org/x/sys/unix"
 )
 
-// softEventsAvailable skips the test when the software events cannot be
-// read here (no perf_event_open, or not permitted).
+// softEventsAvailable skips the test when the thread's context switches
+// and page faults cannot be read here.
 func softEventsAvailable(t *testing.T) {
 	t.Helper()
-	g, err := perfevent.Open(softEvents)
-	if err != nil {
-		t.Skipf("the software events cannot be opened here: %v", err)
+	var u usage
+	if err := threadUsage(&u); err != nil {
+		t.Skipf("the thread's context switches and page faults cannot be read here: %v", err)
 	}
-	_ = g.Close()
+}
+
+// TestThreadUsageCounts: a sleep switches the calling thread out, and
+// touching fresh pages faults, and threadUsage sees both on the thread
+// that caused them.
+func TestThreadUsageCounts(t *testing.T) {
+	softEventsAvailable(t)
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var a, b, c usage
+	if err := threadUsage(&a); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2 * time.Millisecond)
+	if err := threadUsage(&b); err != nil {
+		t.Fatal(err)
+	}
+	if b.switches <= a.switches {
+		t.Errorf("context switches %d before and %d after a 2 ms sleep", a.switches, b.switches)
+	}
+	mem, err := unix.Mmap(-1, 0, 64*4096, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_ANON|unix.MAP_PRIVATE)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Munmap(mem)
+	if err := threadUsage(&b); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < len(mem); i += 4096 {
+		mem[i] = 1
+	}
+	if err := threadUsage(&c); err != nil {
+		t.Fatal(err)
+	}
+	if c.faults-b.faults < 32 {
+		t.Errorf("%d page faults from touching 64 fresh anonymous pages", c.faults-b.faults)
+	}
 }
 
 // TestDisturbedSamplesDiscarded measures a kernel that sleeps in one call
@@ -152,48 +188,5 @@ func TestEventsConfig(t *testing.T) {
 	}
 	if v, _ := r.CounterValue("instructions"); v < 1000 {
 		t.Errorf("%v instructions per call of 1000 dependent ADDs", v)
-	}
-}
-
-// TestLingerKeepsTheLastGroup: a measurement's software-event group stays
-// open after it ends, one at a time: the next one closes it, and lingerFor
-// after the last one it is closed too.
-func TestLingerKeepsTheLastGroup(t *testing.T) {
-	softEventsAvailable(t)
-	old := lingerFor
-	lingerFor = 100 * time.Millisecond
-	t.Cleanup(func() { lingerFor = old })
-	open := func() *perfevent.Group {
-		g, err := perfevent.Open(softEvents)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return g
-	}
-	var c perfevent.Counts
-	g1, g2 := open(), open()
-	linger(g1)
-	if err := g1.Read(&c); err != nil {
-		t.Fatalf("the lingering group cannot be read: %v", err)
-	}
-	linger(g2)
-	if err := g1.Read(&c); !errors.Is(err, perfevent.ErrClosed) {
-		t.Errorf("the first group after the second lingered: Read = %v, want ErrClosed", err)
-	}
-	lingers := func() bool {
-		lingering.mu.Lock()
-		defer lingering.mu.Unlock()
-		return lingering.g != nil
-	}
-	if err := g2.Read(&c); err != nil || !lingers() {
-		t.Errorf("the second group while it lingers: Read = %v, lingering %v", err, lingers())
-	}
-	start := time.Now()
-	for lingers() && time.Since(start) < 5*time.Second {
-		time.Sleep(20 * time.Millisecond)
-	}
-	// The timer closed g2 under lingering.mu, which lingers took since.
-	if err := g2.Read(&c); !errors.Is(err, perfevent.ErrClosed) {
-		t.Errorf("the last group %v after it began to linger (lingerFor %v): Read = %v, want ErrClosed", time.Since(start).Round(time.Millisecond), lingerFor, err)
 	}
 }

@@ -59,14 +59,24 @@ type Result struct {
 	CyclesChecked bool
 	// Counters are the extra events of Config.Events, per call.
 	Counters []Counter
-	// Converged reports whether the K best target samples agreed within
-	// the tolerance before MaxSamples or MaxTime.
+	// Converged reports whether the figure would come out the same again,
+	// judged before MaxSamples or MaxTime: with a core-clock ruler, the
+	// cycle figures of the even and the odd rounds (each from the best of
+	// at least K samples) agree within the tolerance (HalvesApart); in
+	// cycles, so that a core clock moving under the samples does not count
+	// as disagreement. Without a ruler (Config.NoCycles), the K best target
+	// samples agree within it in ticks (CS:APP's rule).
 	Converged bool
+	// HalvesApart is how far apart the cycle figures of the even and the
+	// odd rounds are, relative to the smaller of the two halves' samples
+	// per call as timed (overhead included, as ε applies); NaN without a
+	// ruler.
+	HalvesApart float64
 	// Samples is target samples taken (discarded ones included).
 	Samples int
 	// Discarded is target samples thrown away: start and stop ran on
-	// different CPUs or not on the pinned one (RDTSCP), or a software event
-	// moved during the sample; Disturbed counts them by cause.
+	// different CPUs or not on the pinned one (RDTSCP), or the thread was
+	// switched out or took a page fault during the sample; Disturbed counts them by cause.
 	Discarded int
 	// Disturbed counts the discarded samples by cause.
 	Disturbed Disturbances
@@ -215,7 +225,9 @@ type measured struct {
 	dist                      Disturbances
 	monitored, faultsKept     bool
 	kept                      int       // samples kept by the K-best streams
-	converged                 bool      // the K best agreed
+	converged                 bool      // the figure would come out the same again (engine.converged)
+	halves                    bool      // converged was judged by the halves (a ruler was measured)
+	halvesApart               float64   // how far apart the halves' cycle figures are, NaN without both
 	best                      []float64 // the K best, ticks per call, gross
 	spread                    float64   // (vK − v1)/v1 of best
 	vmin                      []float64 // the smallest sample of each variant, ticks
@@ -247,7 +259,7 @@ func buildResult(m measured) (Result, error) {
 		Step: m.step, Quantum: m.quantum, TicksPerSecond: m.hz, FrequencySource: m.frequencySource,
 		Elements: m.target.Elements, Repeat: m.repeat, Repeats: slices.Clone(m.repeats),
 		Samples: m.taken, Discarded: m.discarded, Retunes: m.retunes, Disturbed: m.dist,
-		Converged: m.converged, Best: slices.Clone(m.best), Spread: m.spread,
+		Converged: m.converged, HalvesApart: m.halvesApart, Best: slices.Clone(m.best), Spread: m.spread,
 		OverheadTicks: math.NaN(), OverheadConverged: m.overheadConverged,
 		Config: cfg.forResult(), Calls: m.calls,
 		Wall: m.wall, ThreadCPU: m.threadCPU, ThreadCPUSource: m.threadSource, Utilisation: m.util,
@@ -309,7 +321,12 @@ func buildResult(m measured) (Result, error) {
 	}
 	if !res.Converged {
 		spread := fmt.Sprintf("spread of the %d best is %.3g%%", cfg.K, res.Spread*100)
-		if math.IsNaN(res.Spread) {
+		switch {
+		case m.halves && !math.IsNaN(m.halvesApart):
+			spread = fmt.Sprintf("the cycle figures of the even and the odd rounds are %.3g%% apart", m.halvesApart*100)
+		case m.halves:
+			spread = fmt.Sprintf("fewer than K = %d usable samples in each half of the rounds", cfg.K)
+		case math.IsNaN(res.Spread):
 			spread = fmt.Sprintf("fewer than K = %d usable samples", cfg.K)
 		}
 		res.Warnings = append(res.Warnings, fmt.Errorf("%w: %s: %s after %d samples in %v (ε %.3g%%)", ErrNotConverged, name, spread, res.Samples, res.Wall.Round(time.Millisecond), cfg.Epsilon*100))

@@ -151,6 +151,29 @@ func TestStepFromRecordedTraces(t *testing.T) {
 	}
 }
 
+// TestStepFromShortTraces: Steps takes stepPairs pairs, fewer than the
+// recorded traces hold; every run of stepPairs consecutive pairs of every
+// trace (the non-zero differences among them) must give the trace's step.
+func TestStepFromShortTraces(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "*.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range files {
+		ds := readTrace(t, path)
+		whole := stepFromDeltas(ds).Step
+		// The traces hold the non-zero differences of 4000 pairs: a run of
+		// stepPairs pairs holds that share of them.
+		n := len(ds) * stepPairs / 4000
+		for from := 0; from+n <= len(ds); from += n {
+			s := stepFromDeltas(ds[from : from+n])
+			if math.Abs(s.Step-whole) > 0.1 {
+				t.Errorf("%s: differences %d to %d: Step = %v, the whole trace's %v (%+v)", filepath.Base(path), from, from+n, s.Step, whole, s)
+			}
+		}
+	}
+}
+
 // model simulates MeasureStep's loop on a counter whose value at time ns is
 // read(ns): a pair costs readNs plus loopNs per spacing round plus an
 // exponential jitter, a share of pairs is interrupted for 5–50 µs, and the

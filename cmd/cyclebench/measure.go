@@ -35,7 +35,7 @@ func addMeasureFlags(fs *flagSet, withBoth bool) *measureFlags {
 	m.priority = choiceFlag(fs, "priority", "high", "priority of the measuring thread (realtime: SCHED_FIFO, bounded by RLIMIT_RTTIME)", "normal", "high", "realtime")
 	fs.BoolVar(&c.NoCycles, "no-cycles", false, "skip the core-clock reference chain (no cycle figures, ticks and ns only)")
 	m.events = fs.String("events", "", "also count these performance-counter `EVENTS` per call, comma-separated perf names\n(cycles, instructions, branch-misses, cache-misses, ...; cyclebench info lists what this machine can count)")
-	fs.BoolVar(&c.NoDisturbances, "no-disturb", false, "do not read the software events (context switches, migrations, page faults)\naround each sample to discard disturbed ones")
+	fs.BoolVar(&c.NoDisturbances, "no-disturb", false, "do not read the thread's context switches and page faults\naround each sample to discard disturbed ones")
 	modes := []string{harness.Throughput.String(), harness.Latency.String()}
 	usage := "what a call's cost means: throughput (calls back to back) or latency (calls fenced apart)"
 	if withBoth {

@@ -166,7 +166,7 @@ func resultTable(h results.Header, rs []results.Measurement) *table {
 		// may contain newlines; warnings themselves are single lines).
 		warn := strings.Join(append(slices.Clone(h.Warnings), errorStrings(r.Warnings)...), "\n")
 		d := r.Disturbed
-		var dist any // "-" where the software events could not be read
+		var dist any // "-" where the switches and faults could not be read
 		if d.Monitored {
 			dist = fmt.Sprintf("%d/%d/%d", d.ContextSwitches, d.Migrations, d.PageFaults)
 		}
