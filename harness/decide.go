@@ -33,6 +33,12 @@ const (
 	// looking for a grid: a virtual TSC's reads are occasionally 1 tick off
 	// its quantum (seen on AMD Zen 5 guests).
 	quantumMerge = 2
+	// scaleQuanta and scaleOverheads: a best sample of at least 64 quanta
+	// and 32 empty regions gives the cost per call to within 1/64 (its
+	// quantization) plus 1/32 (the empty region it includes, which makes
+	// the per-call figure too high and the scaled R too short by as much):
+	// within the 5% a scaled R is given to spare.
+	scaleQuanta, scaleOverheads = 64, 32
 	// maxQuantumRetunes bounds how often a measurement may lengthen R after
 	// its samples revealed a coarser quantum than the one R was chosen for.
 	maxQuantumRetunes = 3
@@ -161,8 +167,10 @@ type repeatDecision struct {
 
 // decideRepeat decides, from samples of r calls each (usable ones only, in
 // ticks), the R to try next or that r is final. step is the counter's step
-// as detected (or the coarsest quantum known so far); the quantum assumed is the larger of it and the quantum the
-// samples show ([sampleQuantum]). A sample must span regionSteps quanta.
+// as detected (or the coarsest quantum known so far); the quantum assumed
+// is the larger of it and the quantum the samples show ([sampleQuantum]).
+// A sample must span regionSteps quanta. overhead is the ticks of an empty
+// timed region (the counter reads themselves; 0 if unknown).
 //
 //   - no usable sample (all straddled CPUs): try 2r, to make progress;
 //   - a best sample of 0 ticks: R grows sixteenfold;
@@ -171,10 +179,18 @@ type repeatDecision struct {
 //     need (then the counter is fine enough and the kernel steady);
 //   - the best sample spans the need: r is final;
 //   - otherwise R is scaled to reach the need with 5% to spare, from the
-//     best sample (overhead included: the scaled R errs long).
+//     best sample. The scaled R is final at once, without samples of it,
+//     when the best sample says the cost per call to within the spare: the
+//     quantum is a known coarse one (at least quantumMinGap ticks: a fine
+//     counter may hide a coarser quantum that longer samples would show),
+//     and the best sample spans at least scaleQuanta quanta and
+//     scaleOverheads times the empty region, which it includes. That
+//     spares a microsecond kernel a probe of 8 × R calls (0.5 ms) before
+//     its first figure; the quantum is checked again on the loop's samples
+//     (retuneAt1, retuneAt2).
 //
 // R never exceeds maxRepeat; reaching it is final.
-func decideRepeat(r int, samples []uint64, step, minSteps, eps float64) repeatDecision {
+func decideRepeat(r int, samples []uint64, step, overhead, minSteps, eps float64) repeatDecision {
 	q := math.Max(step, 1)
 	sq := sampleQuantum(samples)
 	if sq > q && !multipleOf(sq, q) {
@@ -200,6 +216,7 @@ func decideRepeat(r int, samples []uint64, step, minSteps, eps float64) repeatDe
 	default:
 		next := math.Ceil(float64(r) * d.Need * 1.05 / best)
 		d.R = int(math.Min(float64(maxRepeat), math.Max(next, float64(r+1))))
+		d.Done = q >= quantumMinGap && best >= scaleQuanta*q && best >= scaleOverheads*overhead
 	}
 	return d
 }

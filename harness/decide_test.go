@@ -92,22 +92,29 @@ func TestDecideRepeat(t *testing.T) {
 		done    bool
 		r0, r1  int     // accepted range of the R decided
 		quantum float64 // the quantum assumed
+		// overhead is the ticks of an empty timed region
+		overhead float64
 	}{
-		{"long enough on a fine counter", 40, grid(1, 8, 104000, 300, 1, 0), 1, true, 40, 40, 1},
+		{"long enough on a fine counter", 40, grid(1, 8, 104000, 300, 1, 0), 1, true, 40, 40, 1, 52},
 		// The Zen 5 case: the step detection said 1, the samples say 26.
-		{"quantized samples lengthen R", 1, []uint64{2652, 2652, 2678, 2652, 2652, 2678, 2652, 2652}, 1, false, 40, 45, 26},
-		{"a detected step counts", 1, grid(2, 8, 2600, 300, 1, 0), 26, false, 40, 45, 26},
-		{"short on a fine counter", 1, grid(3, 8, 2000, 300, 1, 0), 1, false, 2, 3, 1},
-		{"no usable sample doubles", 5, nil, 1, false, 10, 10, 1},
-		{"all equal and short grows fourfold", 10, []uint64{9000, 9000, 9000, 9000, 9000, 9000, 9000, 9000}, 1, false, 40, 40, 1},
-		{"all equal and long is final", 1000, []uint64{70000, 70000, 70000, 70000, 70000, 70000, 70000, 70000}, 1, true, 1000, 1000, 1},
-		{"zero samples grow sixteenfold", 2, []uint64{0, 0, 0, 0, 1, 0, 0, 0}, 1, false, 32, 32, 1},
-		{"a multiple of the known quantum keeps it", 40, []uint64{104000, 104104, 104000, 104208, 104104, 104000, 104104, 104000}, 26, true, 40, 40, 26},
-		{"maxRepeat is final", maxRepeat, grid(4, 8, 100, 10, 1, 0), 1, true, maxRepeat, maxRepeat, 1},
-		{"never beyond maxRepeat", maxRepeat / 2, []uint64{10, 10, 10, 12, 11, 10, 13, 10}, 1, false, maxRepeat, maxRepeat, 1},
+		// The quantum the samples show is known: the scaled R is final.
+		{"quantized samples lengthen R", 1, []uint64{2652, 2652, 2678, 2652, 2652, 2678, 2652, 2652}, 1, true, 40, 45, 26, 52},
+		// A best sample of 100 quanta and 50 empty regions says the cost
+		// per call well enough: the scaled R is final without a probe.
+		{"a detected step counts", 1, grid(2, 8, 2600, 300, 1, 0), 26, true, 40, 45, 26, 52},
+		{"a short sample is probed again", 1, grid(2, 8, 1300, 300, 1, 0), 26, false, 80, 90, 26, 52},
+		{"a sample of few empty regions is probed again", 1, grid(2, 8, 2600, 300, 1, 0), 26, false, 40, 45, 26, 100},
+		{"short on a fine counter", 1, grid(3, 8, 2000, 300, 1, 0), 1, false, 2, 3, 1, 52},
+		{"no usable sample doubles", 5, nil, 1, false, 10, 10, 1, 52},
+		{"all equal and short grows fourfold", 10, []uint64{9000, 9000, 9000, 9000, 9000, 9000, 9000, 9000}, 1, false, 40, 40, 1, 52},
+		{"all equal and long is final", 1000, []uint64{70000, 70000, 70000, 70000, 70000, 70000, 70000, 70000}, 1, true, 1000, 1000, 1, 52},
+		{"zero samples grow sixteenfold", 2, []uint64{0, 0, 0, 0, 1, 0, 0, 0}, 1, false, 32, 32, 1, 52},
+		{"a multiple of the known quantum keeps it", 40, []uint64{104000, 104104, 104000, 104208, 104104, 104000, 104104, 104000}, 26, true, 40, 40, 26, 52},
+		{"maxRepeat is final", maxRepeat, grid(4, 8, 100, 10, 1, 0), 1, true, maxRepeat, maxRepeat, 1, 52},
+		{"never beyond maxRepeat", maxRepeat / 2, []uint64{10, 10, 10, 12, 11, 10, 13, 10}, 1, false, maxRepeat, maxRepeat, 1, 52},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			d := decideRepeat(tt.r, tt.s, tt.step, minSteps, eps)
+			d := decideRepeat(tt.r, tt.s, tt.step, tt.overhead, minSteps, eps)
 			if d.Done != tt.done || d.R < tt.r0 || d.R > tt.r1 || math.Abs(d.Quantum-tt.quantum) > 0.5 {
 				t.Fatalf("decideRepeat(%d, %v, step %v) = %+v; want done %v, R %d to %d, quantum %v", tt.r, tt.s, tt.step, d, tt.done, tt.r0, tt.r1, tt.quantum)
 			}
@@ -140,8 +147,7 @@ func TestDecideRepeatConverges(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(7, 7))
-			r := 1
-			for probe := 0; probe < 12; probe++ {
+			samples := func(r int) []uint64 {
 				s := make([]uint64, probeSamples)
 				for i := range s {
 					v := c.overhead + float64(r)*c.perCall*(1+0.0005*rng.Float64())
@@ -151,17 +157,28 @@ func TestDecideRepeatConverges(t *testing.T) {
 					}
 					s[i] = uint64(v)
 				}
-				d := decideRepeat(r, s, c.step, defaultMinRegionSteps, defaultEpsilon)
+				return s
+			}
+			r := 1
+			for probe := 0; probe < 12; probe++ {
+				s := samples(r)
+				d := decideRepeat(r, s, c.step, c.overhead, defaultMinRegionSteps, defaultEpsilon)
 				if d.Done {
-					if float64(slices.Min(s)) < d.Need {
-						t.Fatalf("final R %d: best sample %d < need %v", r, slices.Min(s), d.Need)
+					final := s
+					if d.R != r {
+						// Final at once, from the samples of r: the samples
+						// of the new R must span the need all the same.
+						final = samples(d.R)
+					}
+					if float64(slices.Min(final)) < d.Need {
+						t.Fatalf("final R %d: best sample %d < need %v", d.R, slices.Min(final), d.Need)
 					}
 					// The quantum may show or not at the final R (the noise
 					// can hide it), but R was chosen for it.
-					if need := c.wantQuanta * regionSteps(defaultMinRegionSteps, defaultEpsilon); float64(slices.Min(s)) < 0.95*need {
-						t.Fatalf("final R %d spans %d ticks, under the %v a %v-tick quantum needs", r, slices.Min(s), need, c.wantQuanta)
+					if need := c.wantQuanta * regionSteps(defaultMinRegionSteps, defaultEpsilon); float64(slices.Min(final)) < 0.95*need {
+						t.Fatalf("final R %d spans %d ticks, under the %v a %v-tick quantum needs", d.R, slices.Min(final), need, c.wantQuanta)
 					}
-					t.Logf("R %d after %d probes (quantum %.3g)", r, probe+1, d.Quantum)
+					t.Logf("R %d after %d probes (quantum %.3g)", d.R, probe+1, d.Quantum)
 					return
 				}
 				r = d.R

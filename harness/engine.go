@@ -464,7 +464,7 @@ func (e *engine) chooseRepeat(f func()) repeatDecision {
 				}
 			}
 		}
-		d := decideRepeat(r, buf, q, e.cfg.MinRegionSteps, e.cfg.Epsilon)
+		d := decideRepeat(r, buf, q, e.cal.Overhead.Median, e.cfg.MinRegionSteps, e.cfg.Epsilon)
 		q = d.Quantum
 		if d.Done {
 			return d
@@ -800,9 +800,9 @@ func (e *engine) retune(t *target) {
 			base = append(base, s.ticks)
 		}
 	}
-	d := decideRepeat(t.r, base, math.Max(e.step, t.quantum), e.cfg.MinRegionSteps, e.cfg.Epsilon)
-	if d.Done || d.R <= t.r {
-		return
+	d := decideRepeat(t.r, base, math.Max(e.step, t.quantum), e.cal.Overhead.Median, e.cfg.MinRegionSteps, e.cfg.Epsilon)
+	if d.R <= t.r {
+		return // final as it is (a lengthened R may be final at once: decideRepeat)
 	}
 	retune := []*target{t}
 	if e.commonR {
