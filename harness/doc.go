@@ -101,7 +101,8 @@
 // distinct values on a 26-tick grid, whatever the step detection said. The
 // probe that chooses R looks for it, the engine looks again after 32 and
 // 128 samples and lengthens R when it finds a coarser one
-// (Result.Retunes), and the ruler is probed the same way.
+// (Result.Retunes), and the ruler's first eight samples of its long chain
+// are checked the same way.
 //
 // # Latency and throughput
 //
