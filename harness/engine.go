@@ -716,7 +716,7 @@ func (e *engine) do(s slot) {
 			t.dist.Migrations++
 			return
 		}
-		if cause != 0 && e.mon.classify(cause, &t.dist, t.taken) {
+		if cause != 0 && e.mon.classify(cause, &t.dist, t.taken, t.kb.Kept()) {
 			t.discard++
 			return
 		}

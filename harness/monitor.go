@@ -208,11 +208,20 @@ func counters(target, over hwCounts) []Counter {
 // blocks switches out in every sample, one that touches new memory faults
 // in every sample, and discarding them all would leave nothing to measure;
 // then the samples are kept and a warning says why (ErrBlocks, or the
-// page-fault warning). A migration always discards: the thread is pinned.
-func (m *monitor) classify(cause perfevent.Event, d *Disturbances, taken int) (discard bool) {
+// page-fault warning). Nor do they discard a sample while none has been
+// kept (kept is the target's kept samples): a measurement cut short by
+// MaxTime after a few long samples, each switched out by the scheduler's
+// tick (seen under qemu-user, where a sample lasts milliseconds), must
+// still have a figure, and noise only adds time, which the smallest
+// samples that follow leave out. A migration always discards: the thread
+// is pinned.
+func (m *monitor) classify(cause perfevent.Event, d *Disturbances, taken, kept int) (discard bool) {
 	switch cause {
 	case perfevent.ContextSwitches:
 		d.SwitchingSamples++
+		if kept == 0 {
+			return false
+		}
 		if m.switchesKept || 2*d.SwitchingSamples > max(taken, 8) {
 			m.switchesKept = true
 			return false
@@ -224,6 +233,9 @@ func (m *monitor) classify(cause perfevent.Event, d *Disturbances, taken int) (d
 		return true
 	case perfevent.PageFaults:
 		d.FaultingSamples++
+		if kept == 0 {
+			return false
+		}
 		if m.faultsKept || 2*d.FaultingSamples > max(taken, 8) {
 			m.faultsKept = true
 			return false
