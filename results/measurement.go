@@ -44,6 +44,9 @@ type Measurement struct {
 	// Other holds the other figures of its benchmark line (B/op,
 	// allocs/op, the user's own metrics).
 	Other []Value
+	// PID is the id of the process that measured it; 0 when unknown
+	// (read from a file or go test output).
+	PID int
 }
 
 // Usable reports whether r can be used: it converged, or its K best
@@ -290,6 +293,10 @@ type ResultJSON struct {
 	WallSeconds    float64              `json:"wall_seconds"`
 	Check          string               `json:"check,omitempty"`
 	Warnings       []string             `json:"warnings"`
+	// PID is the id of the process that measured the result (each run of
+	// cyclebench run -count N is a process of its own); absent when
+	// unknown.
+	PID int `json:"pid,omitempty"`
 }
 
 // RunReport is a run report: the header and the results.
@@ -326,7 +333,7 @@ func (m Measurement) JSON() ResultJSON {
 		CyclesPerTick: m.CyclesPerTick, RulerConverged: m.ReferenceConverged, QuantumTicks: m.Quantum,
 		CyclesSource: m.CyclesSource, Disturbed: m.Disturbed, Counters: m.Counters,
 		TicksPerSecond: m.TicksPerSecond, CPU: m.CPU, Priority: m.Priority,
-		WallSeconds: m.Wall.Seconds(), Check: m.Check, Warnings: errorStrings(m.Warnings),
+		WallSeconds: m.Wall.Seconds(), Check: m.Check, Warnings: errorStrings(m.Warnings), PID: m.PID,
 	}
 	if j.Best == nil {
 		j.Best = []float64{}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 
@@ -34,6 +35,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	n := fs.Int("n", 0, "size `N` of every selected kernel (default: each kernel's own)")
 	count := fs.Int("count", 1, fmt.Sprintf("measure each kernel `N` times, 1 to 10000 (default 1; %d with -o FILE, so that two saved\nruns compare by the spread between runs: cyclebench compare old.json new.json)", results.FileRuns))
 	list := fs.Bool("list", false, "list the kernels with their sizes and exit")
+	inProcess := inProcessFlag(fs)
 	s.o = addOutputFlags(fs, stdout, stderr, true, resultFormats...)
 	s.mf = addMeasureFlags(fs, true)
 	fs.example("cyclebench run", "every default kernel, as a table")
@@ -67,29 +69,69 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer s.close()
+	child, err := childRun(os.Getenv(childEnv))
+	if err != nil {
+		return err
+	}
+	runs := *count
+	if child != nil {
+		runs = child.count
+	}
+	total := len(kernels) * runs * len(s.mf.modes())
+	var rs []results.Measurement
+	if child == nil && *count >= 2 && !*inProcess {
+		var code int
+		if s.h, rs, code, err = s.runProcesses(*count); code != 0 || err != nil {
+			return orExit(err, code)
+		}
+	} else {
+		done := 0 // the measurements of the runs before this process's
+		if child != nil {
+			*count, done = 1, child.index*len(kernels)*len(s.mf.modes())
+		}
+		if rs, err = s.measureKernels(kernels, *n, *count, done, total); err != nil {
+			return err
+		}
+		if child != nil {
+			s.partial(" in a child process", "")
+			return child.hand(s, stdout, rs)
+		}
+	}
+	s.partial(fmt.Sprintf(" after %d of %d measurements", len(rs), total), "; the last one stopped before it converged")
+	if err := s.o.emit(func(w io.Writer) error { return writeResults(w, s.o.format, s.h, rs) }); err != nil {
+		return err
+	}
+	s.o.warnResults(resultWarnings(s.h, rs))
+	return s.o.status(s.in, resultsFailure(rs, s.o.strict, s.cfg, "results"))
+}
+
+// measureKernels measures count runs of kernels at size n (0: each
+// kernel's own) in this process, after calibrating; its progress lines
+// count done measurements before them, of total. After a signal it
+// returns what it measured, the last one marked when it was cut short.
+func (s *session) measureKernels(kernels []benchexamples.Kernel, n, count, done, total int) ([]results.Measurement, error) {
 	// A signal while the counter is calibrated stops the run before it
 	// measures, leaving -o untouched.
 	if err := s.calibrate("run"); err != nil {
-		return err
+		return nil, err
 	}
 	if code := s.in.exitCode(); code != 0 {
-		return &exitError{code: code}
+		return nil, &exitError{code: code}
 	}
 	prog := newProgress(s.o)
+	defer prog.done()
 	var rs []results.Measurement
 	modes := s.mf.modes()
-	total := len(kernels) * *count * len(modes)
 measuring:
-	for rep := 0; rep < *count; rep++ {
+	for rep := 0; rep < count; rep++ {
 		for _, k := range kernels {
 			size := k.DefaultN
-			if *n > 0 {
-				size = *n
+			if n > 0 {
+				size = n
 			}
 			inst, err := k.New(size)
 			if err != nil {
-				prog.done()
-				return kernelError("-n", fmt.Sprint(size), err)
+				return nil, kernelError("-n", fmt.Sprint(size), err)
 			}
 			// The output is checked below, into the result's Check field.
 			check := inst.Check
@@ -97,7 +139,7 @@ measuring:
 			for _, mode := range modes {
 				c := s.cfg
 				c.Mode = mode
-				st := step{what: fmt.Sprintf("run %s (%s)", inst.Name, mode), done: len(rs), total: total, unit: "measurements", cap: c.MaxTime, perUnit: true}
+				st := step{what: fmt.Sprintf("run %s (%s)", inst.Name, mode), done: done + len(rs), total: total, unit: "measurements", cap: c.MaxTime, perUnit: true}
 				prog.set(st)
 				ctx := harness.WithProgress(s.in.ctx, func(p harness.Progress) {
 					st.detail = fmt.Sprintf("%d samples, spread %s", p.Samples, spreadText(p.Spread))
@@ -105,11 +147,10 @@ measuring:
 					prog.set(st)
 				})
 				res, err := harness.Measure(ctx, c, inst)
-				m := results.Measurement{Result: res, Kernel: k.Name, N: size, Unit: k.Unit, Check: "ok", Bench: results.BenchName(inst.Name, mode), PerElement: inst.Elements > 0}
+				m := results.Measurement{Result: res, Kernel: k.Name, N: size, Unit: k.Unit, Check: "ok", Bench: results.BenchName(inst.Name, mode), PerElement: inst.Elements > 0, PID: os.Getpid()}
 				if err != nil {
 					if s.in.exitCode() == 0 {
-						prog.done()
-						return fmt.Errorf("%s: %w", inst.Name, err)
+						return nil, fmt.Errorf("%s: %w", inst.Name, err)
 					}
 					// Interrupted: keep what this measurement had, marked.
 					if res.Samples > 0 && res.Ticks > 0 {
@@ -123,17 +164,11 @@ measuring:
 					m.Check = err.Error()
 				}
 				rs = append(rs, m)
-				prog.finished(fmt.Sprintf("run %d/%d %s: %s, %s", len(rs), total, st.what[len("run "):], figureText(m), convergedWords(m.Result)))
+				prog.finished(fmt.Sprintf("run %d/%d %s: %s, %s", done+len(rs), total, st.what[len("run "):], figureText(m), convergedWords(m.Result)))
 			}
 		}
 	}
-	prog.done()
-	s.partial(fmt.Sprintf(" after %d of %d measurements", len(rs), total), "; the last one stopped before it converged")
-	if err := s.o.emit(func(w io.Writer) error { return writeResults(w, s.o.format, s.h, rs) }); err != nil {
-		return err
-	}
-	s.o.warnResults(resultWarnings(s.h, rs))
-	return s.o.status(s.in, resultsFailure(rs, s.o.strict, s.cfg, "results"))
+	return rs, nil
 }
 
 // errList is what run's checks return for -list: list the kernels
