@@ -80,6 +80,9 @@ func addGoTestFlags(fs *flagSet, g *results.GoTest) {
 	fs.IntVar(&g.Count, "count", 1, "run each benchmark `N` times (go test -count, 1 to 10000); a CPE fit and benchstat want 6 or more")
 	fs.StringVar(&g.Benchtime, "benchtime", "", "go test -benchtime: `D` (such as 2s) is the measurement's time budget (Config.MaxTime),\nNx its samples (Config.MaxSamples; a comparison's pairs); default: the benchmark's Config")
 	fs.BoolVar(&g.Benchmem, "benchmem", false, "go test -benchmem: B/op and allocs/op of one call of the measured function")
+	fs.BoolVar(&g.InProcess, "in-process", false, "run go test -count N, every run of a package in one test process; by default the test\n"+
+		"binary is built once and each run is a process of its own, because a process's memory layout\n"+
+		"moves a benchmark by 1-10% between processes, which runs in one process cannot show")
 }
 
 // withThisMachine fills what a header read from go test output lacks

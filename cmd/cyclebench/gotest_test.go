@@ -357,6 +357,16 @@ func TestPackages(t *testing.T) {
 		if n := strings.Count(stdout, "\nSweep/n="); n != 8 {
 			t.Errorf("%d rows of Sweep/n=..., want 8 (4 sizes, 2 runs):\n%s", n, stdout)
 		}
+		if !strings.Contains(stderr, "go test -c -o DIR/ ./gen, then in each package's directory, 2 times: DIR/PKG.test -test.run '^$' -test.bench Sweep -test.count 1") {
+			t.Errorf("stderr does not give the go test commands:\n%s", stderr)
+		}
+	})
+	t.Run("run -in-process", func(t *testing.T) {
+		stdout, stderr, err := runCLI(t, "run", gen, "-bench", "Sweep", "-count", "2", "-in-process")
+		okOrUnconverged(t, err, stderr)
+		if n := strings.Count(stdout, "\nSweep/n="); n != 8 {
+			t.Errorf("%d rows of Sweep/n=..., want 8 (4 sizes, 2 runs):\n%s", n, stdout)
+		}
 		if !strings.Contains(stderr, "cd "+dir+" && go test -run '^$' -bench Sweep -count 2 ./gen") && !strings.Contains(stderr, "go test -run '^$' -bench Sweep -count 2 ./gen") {
 			t.Errorf("stderr does not give the go test command:\n%s", stderr)
 		}
