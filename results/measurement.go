@@ -6,10 +6,12 @@ package results
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"runtime"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/cyclebench/cyclebench/calibrate"
 	"github.com/cyclebench/cyclebench/harness"
@@ -53,6 +55,42 @@ type Measurement struct {
 // samples agree within 2ε (it missed ε by less than ε).
 func Usable(r harness.Result) bool {
 	return r.Converged || r.Samples > 0 && r.Spread < 2*r.Config.Epsilon
+}
+
+// Failure is the summary line of measurements whose results are not all
+// usable ("" when they are): how many of them (called what: "results")
+// did not converge (with strict, any; else those not [Usable]), how many
+// of those stopped at maxTime, and how many failed their output check.
+func Failure(rs []Measurement, strict bool, maxTime time.Duration, what string) string {
+	bad, checks, capped := 0, 0, 0
+	for _, r := range rs {
+		if r.Check != "" && r.Check != "ok" {
+			checks++
+		}
+		if !r.Converged && (strict || !Usable(r.Result)) {
+			bad++
+			if r.Wall >= maxTime {
+				capped++
+			}
+		}
+	}
+	var msg string
+	if bad > 0 {
+		msg = fmt.Sprintf("%d of %d %s did not converge", bad, len(rs), what)
+		if !strict {
+			msg += " (not even within 2ε)"
+		}
+		if capped > 0 {
+			msg += fmt.Sprintf(", %d stopped at -max-time %v", capped, maxTime)
+		}
+	}
+	if checks > 0 {
+		if msg != "" {
+			msg += "; "
+		}
+		msg += fmt.Sprintf("%d of %d %s failed their output check", checks, len(rs), what)
+	}
+	return msg
 }
 
 // BenchName is a result's name in the Go benchmark format: a latency

@@ -215,7 +215,7 @@ func (s *session) compareKernels(ka, kb benchexamples.Kernel, sizeA, sizeB int, 
 	}
 	sides := []results.Measurement{cmp.A, cmp.B}
 	s.o.warnResults(resultWarnings(s.h, sides))
-	return s.o.status(s.in, resultsFailure(sides, s.o.strict, s.cfg, "sides"))
+	return s.o.status(s.in, results.Failure(sides, s.o.strict, s.cfg.MaxTime, "sides"))
 }
 
 // pick returns the first non-zero of side, both and def.

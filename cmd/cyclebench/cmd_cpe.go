@@ -200,7 +200,7 @@ func sweepFailure(swept []*results.Sweep, strict bool, cfg harness.Config) strin
 			what = "runs"
 		}
 	}
-	return resultsFailure(rs, strict, cfg, what)
+	return results.Failure(rs, strict, cfg.MaxTime, what)
 }
 
 func runCPE(args []string, stdout, stderr io.Writer) error {

@@ -73,36 +73,33 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	runs := *count
+	perRun := len(kernels) * len(s.mf.modes())
+	total, done := perRun**count, 0 // done: the measurements of the runs before this process's
 	if child != nil {
-		runs = child.count
+		total, done, *count = perRun*child.count, perRun*child.index, 1
 	}
-	total := len(kernels) * runs * len(s.mf.modes())
 	var rs []results.Measurement
 	if child == nil && *count >= 2 && !*inProcess {
-		var code int
-		if s.h, rs, code, err = s.runProcesses(*count); code != 0 || err != nil {
-			return orExit(err, code)
-		}
+		rs, err = s.runProcesses(*count)
 	} else {
-		done := 0 // the measurements of the runs before this process's
-		if child != nil {
-			*count, done = 1, child.index*len(kernels)*len(s.mf.modes())
-		}
-		if rs, err = s.measureKernels(kernels, *n, *count, done, total); err != nil {
+		rs, err = s.measureKernels(kernels, *n, *count, done, total)
+	}
+	if err != nil {
+		return err
+	}
+	if child != nil { // hand the results to the parent; the signal's exit status after one
+		s.partial(" in a child process", "")
+		if err := results.WriteProcessRun(stdout, results.ProcessRun{PID: os.Getpid(), Header: s.h, Measurements: rs}); err != nil || s.in.exitCode() == 0 {
 			return err
 		}
-		if child != nil {
-			s.partial(" in a child process", "")
-			return child.hand(s, stdout, rs)
-		}
+		return &exitError{code: s.in.exitCode()}
 	}
 	s.partial(fmt.Sprintf(" after %d of %d measurements", len(rs), total), "; the last one stopped before it converged")
 	if err := s.o.emit(func(w io.Writer) error { return writeResults(w, s.o.format, s.h, rs) }); err != nil {
 		return err
 	}
 	s.o.warnResults(resultWarnings(s.h, rs))
-	return s.o.status(s.in, resultsFailure(rs, s.o.strict, s.cfg, "results"))
+	return s.o.status(s.in, results.Failure(rs, s.o.strict, s.cfg.MaxTime, "results"))
 }
 
 // measureKernels measures count runs of kernels at size n (0: each
@@ -183,41 +180,6 @@ var errList = errors.New("list the kernels")
 // selection took with it). -bench names them.
 var slowKernels = map[string]string{
 	"SortInts": "about 70 ms a call: 2.3 s for the 32 calls a result takes at least",
-}
-
-// resultsFailure is the summary line of a run whose results are not all
-// usable ("" when they are): how many did not converge (with -strict, or
-// are unusable) and how many failed their output check.
-func resultsFailure(rs []results.Measurement, strict bool, cfg harness.Config, what string) string {
-	bad, checks, capped := 0, 0, 0
-	for _, r := range rs {
-		if r.Check != "" && r.Check != "ok" {
-			checks++
-		}
-		if !r.Converged && (strict || !results.Usable(r.Result)) {
-			bad++
-			if r.Wall >= cfg.MaxTime {
-				capped++
-			}
-		}
-	}
-	var msg string
-	if bad > 0 {
-		msg = fmt.Sprintf("%d of %d %s did not converge", bad, len(rs), what)
-		if !strict {
-			msg += " (not even within 2ε)"
-		}
-		if capped > 0 {
-			msg += fmt.Sprintf(", %d stopped at -max-time %v", capped, cfg.MaxTime)
-		}
-	}
-	if checks > 0 {
-		if msg != "" {
-			msg += "; "
-		}
-		msg += fmt.Sprintf("%d of %d %s failed their output check", checks, len(rs), what)
-	}
-	return msg
 }
 
 // convergedWords says in words whether r converged, for a progress line.

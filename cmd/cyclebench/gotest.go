@@ -295,7 +295,7 @@ func runPackages(args []string, stdout, stderr io.Writer) error {
 		ws = append(ws, results.Warning{Text: fmt.Sprintf("left out %s: harness.ReportCompare results (see cyclebench compare %s -bench ...)", strings.Join(comparisons, ", "), strings.Join(g.Packages, " "))})
 	}
 	s.o.warnResults(ws)
-	return s.o.status(s.in, resultsFailure(rs, s.o.strict, noLimit, "results"))
+	return s.o.status(s.in, results.Failure(rs, s.o.strict, noLimit.MaxTime, "results"))
 }
 
 // ---- compare PACKAGE...

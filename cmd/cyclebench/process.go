@@ -1,7 +1,7 @@
 package main
 
-// Runs in separate processes: cyclebench run with -count 2 or more (or
-// -o, whose default is results.FileRuns) starts itself once per run
+// Runs in separate processes: run with -count 2 or more (or -o, whose
+// default is results.FileRuns) starts itself once per run
 // (results.Processes), each child measuring one run with the same flags,
 // and merges what they hand back (results.MergeProcessRuns).
 
@@ -9,21 +9,18 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/cyclebench/cyclebench/results"
 )
 
-// childEnv is the environment variable that makes cyclebench run a child
-// of a run in separate processes. Its value "I/N" says that this process
-// takes run I (from 0) of N: it measures one run, numbers its progress
-// lines among all N runs' measurements, prints no warnings, and writes
-// its results as a results.ProcessRun on stdout instead of its output.
-// Only cyclebench sets it; -h does not mention it.
+// childEnv makes cyclebench run a child of a run in separate processes.
+// Its value "I/N" says that this process takes run I (from 0) of N: it
+// measures one run, numbers its progress lines among all N runs'
+// measurements, prints no warnings, and writes a results.ProcessRun on
+// stdout instead of its output. Only cyclebench sets it; -h does not say.
 const childEnv = "CYCLEBENCH_CHILD_RUN"
 
 // child is this process's place in a run in separate processes.
@@ -31,34 +28,14 @@ type child struct{ index, count int }
 
 // childRun reads childEnv's value: nil when it is not set.
 func childRun(v string) (*child, error) {
+	var c child
 	if v == "" {
 		return nil, nil
 	}
-	i, n, _ := strings.Cut(v, "/")
-	index, err1 := strconv.Atoi(i)
-	count, err2 := strconv.Atoi(n)
-	if err1 != nil || err2 != nil || index < 0 || count < 1 || index >= count {
+	if _, err := fmt.Sscanf(v, "%d/%d", &c.index, &c.count); err != nil || c.index < 0 || c.index >= c.count || fmt.Sprintf("%d/%d", c.index, c.count) != v {
 		return nil, usageErrorf("%s=%q: want I/N with 0 ≤ I < N (set by cyclebench for its own child processes)", childEnv, v)
 	}
-	return &child{index, count}, nil
-}
-
-// hand writes the child's results for its parent on stdout; the exit
-// status is the signal's after one.
-func (c *child) hand(s *session, stdout io.Writer, rs []results.Measurement) error {
-	if err := results.WriteProcessRun(stdout, results.ProcessRun{PID: os.Getpid(), Header: s.h, Measurements: rs}); err != nil {
-		return err
-	}
-	return orExit(nil, s.in.exitCode())
-}
-
-// orExit is err, or the exit status code (nothing printed) when err is
-// nil and code is not 0.
-func orExit(err error, code int) error {
-	if err == nil && code != 0 {
-		return &exitError{code: code}
-	}
-	return err
+	return &c, nil
 }
 
 // inProcessFlag defines -in-process.
@@ -85,21 +62,21 @@ func childArgs(cmd string, fs *flag.FlagSet) []string {
 			args = append(args, "-"+f.Name+"="+f.Value.String())
 		}
 	})
-	args = append(args, "-count=1")
-	if fs.NArg() > 0 {
+	if args = append(args, "-count=1"); fs.NArg() > 0 {
 		args = append(append(args, "--"), fs.Args()...)
 	}
 	return args
 }
 
-// runProcesses measures count runs, each in a child process of its own
-// (the flags of s, one run each), and merges them in order. code is the
-// exit status to leave with, without output: a child failed (it said why
-// on stderr), or a signal came before any child handed back a result.
-func (s *session) runProcesses(count int) (h results.Header, rs []results.Measurement, code int, err error) {
+// runProcesses measures count runs, each in a child process (with the
+// flags of s), and merges them in order into s.h and the results. A
+// child that failed said why on stderr: its exit status is returned
+// silently, as is the signal's when one came before any child handed
+// back a result.
+func (s *session) runProcesses(count int) ([]results.Measurement, error) {
 	exe, err := os.Executable()
 	if err != nil {
-		return h, nil, 0, fmt.Errorf("cannot find this program to take each of the %d runs in a process of its own (-in-process takes them in this one): %w", count, err)
+		return nil, fmt.Errorf("cannot find this program to take each of the %d runs in a process of its own (-in-process takes them in this one): %w", count, err)
 	}
 	p := results.Processes{Path: exe, Args: childArgs(s.fs.Name(), s.fs.FlagSet), Count: count, Stderr: s.o.stderr,
 		Env: func(i int) []string { return []string{fmt.Sprintf("%s=%d/%d", childEnv, i, count)} }}
@@ -107,14 +84,15 @@ func (s *session) runProcesses(count int) (h results.Header, rs []results.Measur
 	var pe *results.ProcessError
 	switch {
 	case errors.As(err, &pe):
-		return h, nil, pe.ExitCode, nil
+		return nil, &exitError{code: pe.ExitCode}
 	case err != nil:
-		return h, nil, 0, err
+		return nil, err
 	case len(runs) == 0:
-		return h, nil, s.in.exitCode(), nil
+		return nil, &exitError{code: s.in.exitCode()}
 	}
-	h, rs = results.MergeProcessRuns(runs)
-	h.Partial = "" // said again by the caller, counting every run's measurements
-	h.Warnings = slices.DeleteFunc(h.Warnings, func(w string) bool { return strings.HasPrefix(w, "interrupted by a signal") })
-	return h, rs, 0, nil
+	var rs []results.Measurement
+	s.h, rs = results.MergeProcessRuns(runs)
+	s.h.Partial = "" // said again by the caller, counting every run's measurements
+	s.h.Warnings = slices.DeleteFunc(s.h.Warnings, func(w string) bool { return strings.HasPrefix(w, "interrupted by a signal") })
+	return rs, nil
 }

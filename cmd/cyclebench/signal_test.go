@@ -74,6 +74,7 @@ type runResults struct {
 	Warnings []string `json:"warnings"`
 	Results  []struct {
 		Name string `json:"name"`
+		PID  int    `json:"pid"`
 	} `json:"results"`
 }
 
@@ -290,6 +291,15 @@ func testSignalWritesResults(t *testing.T, bin string) {
 				t.Errorf("partial %q, want it to say %q", r.Partial, want)
 			}
 			checkOnlyFile(t, dir, "results.json")
+			// Each run was a child process; the signal stopped the one
+			// measuring, and none is left running.
+			for _, r := range r.Results {
+				if r.PID == cmd.Process.Pid || r.PID == 0 {
+					t.Errorf("%s measured by pid %d, want a child of %d", r.Name, r.PID, cmd.Process.Pid)
+				} else if err := syscall.Kill(r.PID, 0); !errors.Is(err, syscall.ESRCH) {
+					t.Errorf("child %d still there after the parent exited (kill 0: %v)", r.PID, err)
+				}
+			}
 			t.Logf("%v: exit %d %v after the signal, %d results written", tt.sig, tt.code, time.Since(sent).Round(time.Millisecond), len(r.Results))
 		})
 	}
