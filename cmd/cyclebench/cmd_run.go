@@ -19,6 +19,7 @@ per-call core cycles, counter ticks and nanoseconds, and per-element cycles.
 latency (each call after a serializing fence), or both side by side.
 -format bench writes the Go benchmark format, which benchstat reads; -count 6
 or more gives benchstat the repetitions it needs for a confidence interval.
+With -count 2 or more (and -o), each run is a process of its own (see -in-process).
 
 The converged column says yes when the K smallest samples agreed within ε,
 nearly when they agreed within 2ε (usable), NO otherwise. A "~" before a cycle

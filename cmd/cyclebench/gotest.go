@@ -233,7 +233,8 @@ func packageHelp(cmd string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Go packages: cyclebench %s [flags] %s\n", cmd, synopsis)
 	fmt.Fprintf(&b, "A package pattern (./mypkg, ../x, ., or any pattern with /...) runs\n"+
-		"go test -run '^$' -bench REGEXP [-count N] [-benchtime D] [-benchmem] PACKAGE...\nand %s\n", what)
+		"go test -run '^$' -bench REGEXP [-count N] [-benchtime D] [-benchmem] PACKAGE...\nand %s\n"+
+		"With -count 2 or more, each run is a process of its own (see -in-process).\n", what)
 	// The output flags that apply, as the package mode defines them (run
 	// has no -plot there).
 	pfs, _ := packageSession(cmd, &results.GoTest{}, io.Discard, io.Discard)
