@@ -93,6 +93,26 @@ func Failure(rs []Measurement, strict bool, maxTime time.Duration, what string) 
 	return msg
 }
 
+// SweepFailure is [Failure] for sweeps: the summary line of sweeps with
+// unusable points ("sizes"; "runs" for sweeps read from files) or
+// failed checks, "" when every point is usable.
+func SweepFailure(swept []*Sweep, strict bool, maxTime time.Duration) string {
+	what := "sizes"
+	var rs []Measurement
+	for _, s := range swept {
+		for _, p := range s.Points {
+			rs = append(rs, Measurement{Result: p, Check: "ok"})
+		}
+		if s.Check != "" && s.Check != "ok" {
+			rs = append(rs, Measurement{Result: harness.Result{Converged: true}, Check: s.Check})
+		}
+		if s.LeftOutRule != "" { // read from a file: a point per run
+			what = "runs"
+		}
+	}
+	return Failure(rs, strict, maxTime, what)
+}
+
 // BenchName is a result's name in the Go benchmark format: a latency
 // figure carries the sub-benchmark key mode=latency, so benchstat keeps
 // the two modes apart and compares each with its own kind; a throughput

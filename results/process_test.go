@@ -152,3 +152,24 @@ func TestProcesses(t *testing.T) {
 		t.Errorf("Count 0: %v", err)
 	}
 }
+
+// TestFileSplit separates go test's comparisons from its measurements.
+func TestFileSplit(t *testing.T) {
+	f, err := results.Read("testdata/kvm-amd-gotest-sums.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, msNames, cs, csNames := f.Split()
+	if len(cs) == 0 || !slices.Equal(csNames, []string{"Sum4vsSum1", "Sum1AA"}) || cs[0].Name != "Sum4vsSum1" {
+		t.Errorf("comparisons %q (%d runs), want those of Sum4vsSum1 and Sum1AA", csNames, len(cs))
+	}
+	runs := 0
+	for _, e := range f.Entries {
+		if !e.IsPaired() {
+			runs += len(e.Runs)
+		}
+	}
+	if len(ms) != runs || len(msNames) != len(f.Entries)-len(csNames) || slices.Contains(msNames, "Sum4vsSum1") {
+		t.Errorf("%d measurements of %d entries, want %d runs of the %d others", len(ms), len(msNames), runs, len(f.Entries)-len(csNames))
+	}
+}

@@ -273,17 +273,7 @@ func runPackages(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer s.close()
-	var rs []results.Measurement
-	var comparisons []string
-	for _, e := range f.Entries {
-		if e.IsPaired() {
-			comparisons = append(comparisons, e.Name)
-			continue
-		}
-		for _, r := range e.Runs {
-			rs = append(rs, results.MeasurementOf(e, r, f))
-		}
-	}
+	rs, _, _, comparisons := f.Split()
 	if len(rs) == 0 {
 		return usageErrorf("-bench %q matched only comparisons (%s): see cyclebench compare %s", g.Bench, strings.Join(comparisons, ", "), strings.Join(g.Packages, " "))
 	}
@@ -367,17 +357,7 @@ func comparePackages(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer s.close()
-	var cs []results.Paired
-	var others []string
-	for _, e := range f.Entries {
-		if !e.IsPaired() {
-			others = append(others, e.Name)
-			continue
-		}
-		for _, r := range e.Runs {
-			cs = append(cs, results.PairedOf(e, r))
-		}
-	}
+	_, others, cs, _ := f.Split()
 	if len(cs) == 0 {
 		return usageErrorf("-bench %q matched no comparison in %s (benchmarks that call harness.ReportCompare); it matched %s", g.Bench, strings.Join(g.Packages, " "), listSome(others, 5))
 	}
