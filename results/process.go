@@ -178,7 +178,9 @@ func (e *ProcessError) Unwrap() []error { return []error{ErrProcess, e.Err} }
 // cancelled, the running process gets an interrupt (a kill after 10 s):
 // Run returns the runs completed, with what the interrupted process
 // handed back (its partial run, when it wrote one) last, and no error.
-// When a process fails, Run stops and returns the runs before it and a
+// When a process fails, Run stops and returns the runs before it (and
+// its own, when it handed one back: a process that a signal to the
+// whole process group stopped before ctx was cancelled may have) and a
 // *[ProcessError] (or an error wrapping ErrProcess when the process
 // could not be started or its output not read).
 func (p *Processes) Run(ctx context.Context) ([]ProcessRun, error) {
@@ -210,6 +212,9 @@ func (p *Processes) Run(ctx context.Context) ([]ProcessRun, error) {
 		var ee *exec.ExitError
 		switch {
 		case errors.As(err, &ee):
+			if pr, rerr := ReadProcessRun(&out); rerr == nil {
+				runs = append(runs, pr) // a process a signal stopped hands back what it had
+			}
 			return runs, &ProcessError{Index: i, Count: p.Count, ExitCode: ee.ExitCode(), Command: line, Err: err}
 		case err != nil:
 			return runs, fmt.Errorf("%w: starting %s: %w", ErrProcess, line, err)

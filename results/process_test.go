@@ -95,6 +95,11 @@ func TestHelperProcess(t *testing.T) {
 	case "garbage":
 		fmt.Print("not a run")
 		os.Exit(0)
+	case "interrupted": // hands back what it had, then the signal's status
+		if err := results.WriteProcessRun(os.Stdout, results.ProcessRun{PID: os.Getpid(), Measurements: []results.Measurement{sample("cut", os.Getpid())}}); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(130)
 	}
 	i, _ := strconv.Atoi(os.Getenv(helperEnv))
 	pr := results.ProcessRun{PID: os.Getpid(), Header: results.Header{Warnings: []string{"w"}}, Measurements: []results.Measurement{sample("K"+strconv.Itoa(i), os.Getpid())}}
@@ -145,6 +150,15 @@ func TestProcesses(t *testing.T) {
 		t.Errorf("stderr %q", stderr.String())
 	}
 
+	cut := p(func(i int) string {
+		if i == 1 {
+			return "interrupted"
+		}
+		return strconv.Itoa(i)
+	})
+	if runs, err := cut.Run(context.Background()); len(runs) != 2 || runs[1].Measurements[0].Kernel != "cut" || !errors.As(err, &pe) || pe.ExitCode != 130 {
+		t.Errorf("an interrupted child: %d runs, %v; want its run handed back and its status", len(runs), err)
+	}
 	if _, err := p(func(int) string { return "garbage" }).Run(context.Background()); !errors.Is(err, results.ErrProcess) || errors.As(err, &pe) {
 		t.Errorf("garbage: %v, want ErrProcess", err)
 	}

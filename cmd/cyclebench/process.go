@@ -12,6 +12,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/cyclebench/cyclebench/results"
 )
@@ -82,6 +83,15 @@ func (s *session) runProcesses(count int) ([]results.Measurement, error) {
 		Env: func(i int) []string { return []string{fmt.Sprintf("%s=%d/%d", childEnv, i, count)} }}
 	runs, err := p.Run(s.in.ctx)
 	var pe *results.ProcessError
+	if errors.As(err, &pe) && (pe.ExitCode == 128+2 || pe.ExitCode == 128+15) {
+		// A signal to the process group (^C) reached the child first;
+		// this process's comes with it: then what the child had counts.
+		select {
+		case <-s.in.ctx.Done():
+			err = nil
+		case <-time.After(time.Second):
+		}
+	}
 	switch {
 	case errors.As(err, &pe):
 		return nil, &exitError{code: pe.ExitCode}
