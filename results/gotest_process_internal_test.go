@@ -1,6 +1,8 @@
 package results
 
 import (
+	"errors"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -40,5 +42,21 @@ func TestJoinRuns(t *testing.T) {
 	}
 	if got := joinRuns(nil, "example.com/x", 0); len(got) != 0 {
 		t.Errorf("no runs: %q", got)
+	}
+}
+
+// TestTextErrorsCycle: a cycle of pointers ends the walk, and the errors
+// it reached are text.
+func TestTextErrorsCycle(t *testing.T) {
+	type node struct {
+		Err  error
+		Next *node
+	}
+	n := &node{Err: errors.New("boom")}
+	n.Next = n
+	v := reflect.ValueOf(n).Elem()
+	textErrors(v, 0)
+	if te, ok := v.Field(0).Interface().(*TextError); !ok || te.Text != "boom" {
+		t.Errorf("error %#v, want a *TextError boom", v.Field(0).Interface())
 	}
 }

@@ -49,11 +49,19 @@ func init() { gob.Register(&TextError{}) } // a type, no work
 
 var errorType = reflect.TypeFor[error]()
 
+// maxDepth bounds textErrors' walk: a Measurement is a few levels deep.
+const maxDepth = 32
+
 // textErrors makes v, settable, hold no error but *TextError: every
 // error in it, in struct fields, slices, arrays and pointers, replaced by
 // its text; slices and pointed-to values are copied first, so that what
-// v shared with the caller's values stays as it was.
-func textErrors(v reflect.Value) {
+// v shared with the caller's values stays as it was. It goes no deeper
+// than maxDepth levels, so that a cycle of pointers ends it (gob then
+// reports what it cannot carry).
+func textErrors(v reflect.Value, depth int) {
+	if depth > maxDepth {
+		return
+	}
 	switch v.Kind() {
 	case reflect.Interface:
 		if v.Type() == errorType && !v.IsNil() {
@@ -65,7 +73,7 @@ func textErrors(v reflect.Value) {
 		if !v.IsNil() {
 			c := reflect.New(v.Type().Elem())
 			c.Elem().Set(v.Elem())
-			textErrors(c.Elem())
+			textErrors(c.Elem(), depth+1)
 			v.Set(c)
 		}
 	case reflect.Slice:
@@ -73,18 +81,18 @@ func textErrors(v reflect.Value) {
 			c := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
 			reflect.Copy(c, v)
 			for i := range c.Len() {
-				textErrors(c.Index(i))
+				textErrors(c.Index(i), depth+1)
 			}
 			v.Set(c)
 		}
 	case reflect.Array:
 		for i := range v.Len() {
-			textErrors(v.Index(i))
+			textErrors(v.Index(i), depth+1)
 		}
 	case reflect.Struct:
 		for i := range v.NumField() {
 			if v.Type().Field(i).IsExported() {
-				textErrors(v.Field(i))
+				textErrors(v.Field(i), depth+1)
 			}
 		}
 	}
@@ -96,7 +104,7 @@ func textErrors(v reflect.Value) {
 func WriteProcessRun(w io.Writer, pr ProcessRun) error {
 	v := reflect.New(reflect.TypeFor[ProcessRun]()).Elem()
 	v.Set(reflect.ValueOf(pr))
-	textErrors(v)
+	textErrors(v, 0)
 	if err := gob.NewEncoder(w).Encode(v.Interface()); err != nil {
 		return fmt.Errorf("%w: writing the results of process %d: %w", ErrProcess, pr.PID, err)
 	}
