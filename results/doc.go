@@ -65,7 +65,21 @@
 // [GoTest] runs the benchmarks of Go packages with go test and reads the
 // output; [MeasurementOf] turns a run into a [Measurement] (a
 // harness.Result with its kernel, size and check), [PairedOf] a run of
-// harness.ReportCompare into a [Paired] comparison.
+// harness.ReportCompare into a [Paired] comparison, and [File.Split]
+// does both for a whole file.
+//
+// # Runs in separate processes
+//
+// A process's memory layout (heap and stack addresses, alignments) can
+// move a throughput-bound kernel by 1-10% between processes, while runs
+// inside one process agree to 0.01%; files compared by the spread between
+// their runs ([Compare]) must hold runs of several processes. With Count
+// ≥ 2, [GoTest] builds each package's test binary once and runs it Count
+// times, each run a process ([GoTest.InProcess] keeps go test -count N).
+// [Processes] runs any command once per run, each process handing its
+// results back as a [ProcessRun] ([WriteProcessRun], [ReadProcessRun]),
+// and [MergeProcessRuns] makes one report of them: how cyclebench run
+// -count N takes its runs.
 //
 // # Reports
 //

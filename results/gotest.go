@@ -43,6 +43,11 @@ type GoTest struct {
 	Packages []string
 	// Go is the go command to run; "" means "go" from PATH.
 	Go string
+	// InProcess, with Count ≥ 2, runs go test -count Count: every run of
+	// a package in one test process. By default Run builds each
+	// package's test binary once (go test -c) and runs it Count times,
+	// each run a process of its own ([Processes] says why).
+	InProcess bool
 
 	// dir, when not "", is the root of the module the packages are in
 	// (directories given as ./x, /abs/x, x/...): go test runs there, on
@@ -231,7 +236,9 @@ func (g *GoTest) Args() []string {
 }
 
 // CommandLine is the go test command as a shell would take it, with a
-// "cd DIR && " before it when it runs in another directory.
+// "cd DIR && " before it when it runs in another directory; when the
+// runs are separate processes ([GoTest.Separate]), the build and the
+// test binary's command line.
 func (g *GoTest) CommandLine() string {
 	var b strings.Builder
 	if cwd, err := os.Getwd(); g.dir != "" && (err != nil || cwd != g.dir) {
@@ -241,9 +248,22 @@ func (g *GoTest) CommandLine() string {
 		}
 		fmt.Fprintf(&b, "cd %s && ", dir)
 	}
-	b.WriteString("go")
-	for _, a := range g.Args() {
-		b.WriteString(" ")
+	if !g.Separate() {
+		b.WriteString(shellLine(append([]string{"go"}, g.Args()...)))
+		return b.String()
+	}
+	fmt.Fprintf(&b, "%s, then in each package's directory, %d times: %s", shellLine(append([]string{"go"}, g.BuildArgs("DIR")...)),
+		g.Count, shellLine(append([]string{"DIR/PKG.test"}, g.BinaryArgs()...)))
+	return b.String()
+}
+
+// shellLine is args as a shell would take them, quoted where needed.
+func shellLine(args []string) string {
+	var b strings.Builder
+	for i, a := range args {
+		if i > 0 {
+			b.WriteString(" ")
+		}
 		if a == "" || strings.ContainsAny(a, " \t\n'\"\\$`*?[](){}|&;<>^!#~") {
 			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 		}
@@ -282,6 +302,9 @@ func (w lockedWriter) Write(p []byte) (int, error) {
 func (g *GoTest) Run(ctx context.Context) (File, []byte, error) {
 	if ctx == nil {
 		ctx = context.Background()
+	}
+	if g.Separate() {
+		return g.runBinaries(ctx)
 	}
 	cmd := exec.CommandContext(ctx, g.command(), g.Args()...)
 	cmd.Dir = g.dir

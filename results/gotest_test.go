@@ -53,10 +53,14 @@ func TestGoTestArgs(t *testing.T) {
 		want string
 	}{
 		{results.GoTest{Bench: ".", Count: 1, Packages: []string{"./p"}}, "go test -run '^$' -bench . ./p"},
-		{results.GoTest{Bench: "Sum", Count: 6, Packages: []string{"./p", "./q/..."}}, "go test -run '^$' -bench Sum -count 6 ./p ./q/..."},
+		{results.GoTest{Bench: "Sum", Count: 6, InProcess: true, Packages: []string{"./p", "./q/..."}}, "go test -run '^$' -bench Sum -count 6 ./p ./q/..."},
+		{results.GoTest{Bench: "Sum", Count: 6, Packages: []string{"./p", "./q/..."}},
+			"go test -c -o DIR/ ./p ./q/..., then in each package's directory, 6 times: DIR/PKG.test -test.run '^$' -test.bench Sum -test.count 1 -test.paniconexit0 -test.timeout 10m0s"},
 		{results.GoTest{Bench: "Sum1/n=(400|800)$", Count: 1, Benchtime: "100x", Benchmem: true, Packages: []string{"."}},
 			"go test -run '^$' -bench 'Sum1/n=(400|800)$' -benchtime 100x -benchmem ."},
-		{results.GoTest{Bench: "it's", Count: 2, Benchtime: "2s", Packages: []string{"./p"}}, `go test -run '^$' -bench 'it'\''s' -count 2 -benchtime 2s ./p`},
+		{results.GoTest{Bench: "it's", Count: 2, InProcess: true, Benchtime: "2s", Packages: []string{"./p"}}, `go test -run '^$' -bench 'it'\''s' -count 2 -benchtime 2s ./p`},
+		{results.GoTest{Bench: "it's", Count: 2, Benchtime: "2s", Benchmem: true, Packages: []string{"./p"}},
+			`go test -c -o DIR/ ./p, then in each package's directory, 2 times: DIR/PKG.test -test.run '^$' -test.bench 'it'\''s' -test.count 1 -test.paniconexit0 -test.timeout 10m0s -test.benchtime 2s -test.benchmem`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.want, func(t *testing.T) {

@@ -6,10 +6,12 @@ package results
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"runtime"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/cyclebench/cyclebench/calibrate"
 	"github.com/cyclebench/cyclebench/harness"
@@ -44,12 +46,71 @@ type Measurement struct {
 	// Other holds the other figures of its benchmark line (B/op,
 	// allocs/op, the user's own metrics).
 	Other []Value
+	// PID is the id of the process that measured it; 0 when unknown
+	// (read from a file or go test output).
+	PID int
 }
 
 // Usable reports whether r can be used: it converged, or its K best
 // samples agree within 2ε (it missed ε by less than ε).
 func Usable(r harness.Result) bool {
 	return r.Converged || r.Samples > 0 && r.Spread < 2*r.Config.Epsilon
+}
+
+// Failure is the summary line of measurements whose results are not all
+// usable ("" when they are): how many of them (called what: "results")
+// did not converge (with strict, any; else those not [Usable]), how many
+// of those stopped at maxTime, and how many failed their output check.
+func Failure(rs []Measurement, strict bool, maxTime time.Duration, what string) string {
+	bad, checks, capped := 0, 0, 0
+	for _, r := range rs {
+		if r.Check != "" && r.Check != "ok" {
+			checks++
+		}
+		if !r.Converged && (strict || !Usable(r.Result)) {
+			bad++
+			if r.Wall >= maxTime {
+				capped++
+			}
+		}
+	}
+	var msg string
+	if bad > 0 {
+		msg = fmt.Sprintf("%d of %d %s did not converge", bad, len(rs), what)
+		if !strict {
+			msg += " (not even within 2ε)"
+		}
+		if capped > 0 {
+			msg += fmt.Sprintf(", %d stopped at -max-time %v", capped, maxTime)
+		}
+	}
+	if checks > 0 {
+		if msg != "" {
+			msg += "; "
+		}
+		msg += fmt.Sprintf("%d of %d %s failed their output check", checks, len(rs), what)
+	}
+	return msg
+}
+
+// SweepFailure is [Failure] for sweeps: the summary line of sweeps with
+// unusable points ("sizes"; "runs" for sweeps read from files) or
+// failed checks, "" when every point is usable.
+func SweepFailure(swept []*Sweep, strict bool, maxTime time.Duration) string {
+	what := "sizes"
+	var rs []Measurement
+	for _, s := range swept {
+		for _, p := range s.Points {
+			rs = append(rs, Measurement{Result: p, Check: "ok"})
+		}
+		if s.Check != "" && s.Check != "ok" {
+			rs = append(rs, Measurement{Result: harness.Result{Converged: true}, Check: s.Check})
+		}
+		if s.LeftOutRule != "" { // read from a file: a point per run
+			what = "runs"
+		}
+	}
+	return Failure(rs, strict, maxTime, what)
 }
 
 // BenchName is a result's name in the Go benchmark format: a latency
@@ -290,6 +351,10 @@ type ResultJSON struct {
 	WallSeconds    float64              `json:"wall_seconds"`
 	Check          string               `json:"check,omitempty"`
 	Warnings       []string             `json:"warnings"`
+	// PID is the id of the process that measured the result (each run of
+	// cyclebench run -count N is a process of its own); absent when
+	// unknown.
+	PID int `json:"pid,omitempty"`
 }
 
 // RunReport is a run report: the header and the results.
@@ -326,7 +391,7 @@ func (m Measurement) JSON() ResultJSON {
 		CyclesPerTick: m.CyclesPerTick, RulerConverged: m.ReferenceConverged, QuantumTicks: m.Quantum,
 		CyclesSource: m.CyclesSource, Disturbed: m.Disturbed, Counters: m.Counters,
 		TicksPerSecond: m.TicksPerSecond, CPU: m.CPU, Priority: m.Priority,
-		WallSeconds: m.Wall.Seconds(), Check: m.Check, Warnings: errorStrings(m.Warnings),
+		WallSeconds: m.Wall.Seconds(), Check: m.Check, Warnings: errorStrings(m.Warnings), PID: m.PID,
 	}
 	if j.Best == nil {
 		j.Best = []float64{}

@@ -750,7 +750,7 @@ func checkWritable(path, flag string) error {
 	// behind: hold signals for that moment and raise them again after.
 	held := make(chan os.Signal, 2)
 	signal.Notify(held, os.Interrupt, syscall.SIGTERM)
-	f, err := createTemp(path, flag)
+	f, err := results.CreateTemp(path)
 	if err == nil {
 		f.Close()
 		os.Remove(f.Name())
@@ -763,72 +763,25 @@ func checkWritable(path, flag string) error {
 		}
 	default:
 	}
-	return err
+	return fileError(flag, err)
 }
 
-// writeFileAtomic writes data to a temporary file beside path and renames
-// it over path, so a reader (or a crash, or a signal) never sees a
-// half-written file and an existing file is never left truncated; flag
-// names the option in errors.
+// writeFileAtomic writes data to path atomically (results.WriteFile);
+// flag names the option in errors.
 func writeFileAtomic(path, flag string, data []byte) error {
-	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() && !st.IsDir() {
-		// A device or a pipe (-o /dev/null, -o /dev/stdout): written in
-		// place; a rename would put a regular file where it was.
-		f, err := os.OpenFile(path, os.O_WRONLY, 0)
-		if err == nil {
-			_, err = f.Write(data)
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-		}
-		if err != nil {
-			return fmt.Errorf("%s %s: %w", flag, path, err)
-		}
-		return nil
-	}
-	f, err := createTemp(path, flag)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
+	return fileError(flag, results.WriteFile(path, data))
+}
+
+// fileError is err of results.WriteFile or CreateTemp after flag: a
+// *usageError for bad input.
+func fileError(flag string, err error) error {
+	if errors.Is(err, results.ErrBadInput) {
+		return inputError(flag+" ", err)
 	}
 	if err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("%s %s: %w", flag, path, err)
+		return fmt.Errorf("%s %w", flag, libError(err))
 	}
 	return nil
-}
-
-// createTemp opens a temporary file, mode 0644, in path's directory. A
-// missing directory, a directory in the way or one that cannot be written
-// is a usage error naming the flag and the path.
-func createTemp(path, flag string) (*os.File, error) {
-	dir := filepath.Dir(path)
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return nil, usageErrorf("%s %s: directory %s does not exist", flag, path, dir)
-	}
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return nil, usageErrorf("%s %s: is a directory (want a file name)", flag, path)
-	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return nil, usageErrorf("%s %s: cannot write in %s: %v", flag, path, dir, err)
-	}
-	// CreateTemp makes the file 0600; results are for others to read.
-	if err := f.Chmod(0o644); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return nil, fmt.Errorf("%s %s: %w", flag, path, err)
-	}
-	return f, nil
 }
 
 // onThread runs body on a thread pinned to cpu (-1: let affinity choose)
@@ -971,7 +924,8 @@ func pct(v float64, digits int) string { return sig(v*100, digits) + "%" }
 // libSentinels are the sentinel errors of package results whose text
 // says nothing a user needs before the message that follows.
 var libSentinels = strings.NewReplacer(results.ErrBadInput.Error()+": ", "", results.ErrNoSweep.Error()+": ", "",
-	results.ErrIncomparable.Error()+": ", "", results.ErrGoTest.Error()+": ", "")
+	results.ErrIncomparable.Error()+": ", "", results.ErrGoTest.Error()+": ", "",
+	results.ErrProcess.Error()+": ", "", results.ErrWrite.Error()+": ", "")
 
 // reworded is an error with another message; it unwraps to the original.
 type reworded struct {

@@ -215,7 +215,7 @@ func (s *session) compareKernels(ka, kb benchexamples.Kernel, sizeA, sizeB int, 
 	}
 	sides := []results.Measurement{cmp.A, cmp.B}
 	s.o.warnResults(resultWarnings(s.h, sides))
-	return s.o.status(s.in, resultsFailure(sides, s.o.strict, s.cfg, "sides"))
+	return s.o.status(s.in, results.Failure(sides, s.o.strict, s.cfg.MaxTime, "sides"))
 }
 
 // pick returns the first non-zero of side, both and def.
@@ -403,7 +403,7 @@ func (s *session) compareCPE(ka, kb benchexamples.Kernel, sizes []int, logSpaced
 	s.partial(": the sweeps are incomplete, the slopes not compared", "")
 	compared := s.in.exitCode() == 0
 	render := func(w io.Writer) error { return writeCPEComparison(w, s.o.format, s.h, swept, c, compared) }
-	return s.endSweeps(swept, render, logSpaced, len(sa.Points) > 0, sweepFailure(swept, s.o.strict, s.cfg))
+	return s.endSweeps(swept, render, logSpaced, len(sa.Points) > 0, results.SweepFailure(swept, s.o.strict, s.cfg.MaxTime))
 }
 
 // writeCPEComparison writes two sweeps and, when compared, their slopes.

@@ -184,25 +184,6 @@ func sweepProgress(prog *progress, what, unit string, cfg harness.Config) func(h
 	}
 }
 
-// sweepFailure is the summary line of sweeps with unusable points or
-// failed checks ("" when every point is usable).
-func sweepFailure(swept []*results.Sweep, strict bool, cfg harness.Config) string {
-	what := "sizes"
-	var rs []results.Measurement
-	for _, s := range swept {
-		for _, p := range s.Points {
-			rs = append(rs, results.Measurement{Result: p, Check: "ok"})
-		}
-		if s.Check != "" && s.Check != "ok" {
-			rs = append(rs, results.Measurement{Result: harness.Result{Converged: true}, Check: s.Check})
-		}
-		if s.LeftOutRule != "" { // read from a file: a point per run
-			what = "runs"
-		}
-	}
-	return resultsFailure(rs, strict, cfg, what)
-}
-
 func runCPE(args []string, stdout, stderr io.Writer) error {
 	if len(positionals(args)) > 0 {
 		return cpeSources(args, stdout, stderr)
@@ -264,7 +245,7 @@ func runCPE(args []string, stdout, stderr io.Writer) error {
 	done := sweepsOf(swept[:len(rs)])
 	hoistSweepWarnings(&s.h, done)
 	s.partial(": the sweep is incomplete", "")
-	return s.writeSweeps(done, logSpaced, len(done) > 0 && len(done[0].Points) > 0, sweepFailure(done, s.o.strict, s.cfg))
+	return s.writeSweeps(done, logSpaced, len(done) > 0 && len(done[0].Points) > 0, results.SweepFailure(done, s.o.strict, s.cfg.MaxTime))
 }
 
 // writeSweeps writes sweeps in -format, draws them to -plot (when draw),
@@ -551,5 +532,5 @@ func cpeSources(args []string, stdout, stderr io.Writer) error {
 	s.h.Warnings = append(s.h.Warnings, notes...)
 	hoistSweepWarnings(&s.h, swept)
 	s.partial(": go test was stopped, the sweeps are incomplete", "")
-	return s.writeSweeps(swept, false, true, sweepFailure(swept, s.o.strict, noLimit))
+	return s.writeSweeps(swept, false, true, results.SweepFailure(swept, s.o.strict, noLimit.MaxTime))
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 
@@ -18,6 +19,7 @@ per-call core cycles, counter ticks and nanoseconds, and per-element cycles.
 latency (each call after a serializing fence), or both side by side.
 -format bench writes the Go benchmark format, which benchstat reads; -count 6
 or more gives benchstat the repetitions it needs for a confidence interval.
+With -count 2 or more (and -o), each run is a process of its own (see -in-process).
 
 The converged column says yes when the K smallest samples agreed within ε,
 nearly when they agreed within 2ε (usable), NO otherwise. A "~" before a cycle
@@ -34,6 +36,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	n := fs.Int("n", 0, "size `N` of every selected kernel (default: each kernel's own)")
 	count := fs.Int("count", 1, fmt.Sprintf("measure each kernel `N` times, 1 to 10000 (default 1; %d with -o FILE, so that two saved\nruns compare by the spread between runs: cyclebench compare old.json new.json)", results.FileRuns))
 	list := fs.Bool("list", false, "list the kernels with their sizes and exit")
+	inProcess := inProcessFlag(fs)
 	s.o = addOutputFlags(fs, stdout, stderr, true, resultFormats...)
 	s.mf = addMeasureFlags(fs, true)
 	fs.example("cyclebench run", "every default kernel, as a table")
@@ -67,29 +70,66 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer s.close()
+	child, err := childRun(os.Getenv(childEnv))
+	if err != nil {
+		return err
+	}
+	perRun := len(kernels) * len(s.mf.modes())
+	total, done := perRun**count, 0 // done: the measurements of the runs before this process's
+	if child != nil {
+		total, done, *count = perRun*child.count, perRun*child.index, 1
+	}
+	var rs []results.Measurement
+	if child == nil && *count >= 2 && !*inProcess {
+		rs, err = s.runProcesses(*count)
+	} else {
+		rs, err = s.measureKernels(kernels, *n, *count, done, total)
+	}
+	if err != nil {
+		return err
+	}
+	if child != nil { // hand the results to the parent; the signal's exit status after one
+		s.partial(" in a child process", "")
+		if err := results.WriteProcessRun(stdout, results.ProcessRun{PID: os.Getpid(), Header: s.h, Measurements: rs}); err != nil || s.in.exitCode() == 0 {
+			return err
+		}
+		return &exitError{code: s.in.exitCode()}
+	}
+	s.partial(fmt.Sprintf(" after %d of %d measurements", len(rs), total), "; the last one stopped before it converged")
+	if err := s.o.emit(func(w io.Writer) error { return writeResults(w, s.o.format, s.h, rs) }); err != nil {
+		return err
+	}
+	s.o.warnResults(resultWarnings(s.h, rs))
+	return s.o.status(s.in, results.Failure(rs, s.o.strict, s.cfg.MaxTime, "results"))
+}
+
+// measureKernels measures count runs of kernels at size n (0: each
+// kernel's own) in this process, after calibrating; its progress lines
+// count done measurements before them, of total. After a signal it
+// returns what it measured, the last one marked when it was cut short.
+func (s *session) measureKernels(kernels []benchexamples.Kernel, n, count, done, total int) ([]results.Measurement, error) {
 	// A signal while the counter is calibrated stops the run before it
 	// measures, leaving -o untouched.
 	if err := s.calibrate("run"); err != nil {
-		return err
+		return nil, err
 	}
 	if code := s.in.exitCode(); code != 0 {
-		return &exitError{code: code}
+		return nil, &exitError{code: code}
 	}
 	prog := newProgress(s.o)
+	defer prog.done()
 	var rs []results.Measurement
 	modes := s.mf.modes()
-	total := len(kernels) * *count * len(modes)
 measuring:
-	for rep := 0; rep < *count; rep++ {
+	for rep := 0; rep < count; rep++ {
 		for _, k := range kernels {
 			size := k.DefaultN
-			if *n > 0 {
-				size = *n
+			if n > 0 {
+				size = n
 			}
 			inst, err := k.New(size)
 			if err != nil {
-				prog.done()
-				return kernelError("-n", fmt.Sprint(size), err)
+				return nil, kernelError("-n", fmt.Sprint(size), err)
 			}
 			// The output is checked below, into the result's Check field.
 			check := inst.Check
@@ -97,7 +137,7 @@ measuring:
 			for _, mode := range modes {
 				c := s.cfg
 				c.Mode = mode
-				st := step{what: fmt.Sprintf("run %s (%s)", inst.Name, mode), done: len(rs), total: total, unit: "measurements", cap: c.MaxTime, perUnit: true}
+				st := step{what: fmt.Sprintf("run %s (%s)", inst.Name, mode), done: done + len(rs), total: total, unit: "measurements", cap: c.MaxTime, perUnit: true}
 				prog.set(st)
 				ctx := harness.WithProgress(s.in.ctx, func(p harness.Progress) {
 					st.detail = fmt.Sprintf("%d samples, spread %s", p.Samples, spreadText(p.Spread))
@@ -105,11 +145,10 @@ measuring:
 					prog.set(st)
 				})
 				res, err := harness.Measure(ctx, c, inst)
-				m := results.Measurement{Result: res, Kernel: k.Name, N: size, Unit: k.Unit, Check: "ok", Bench: results.BenchName(inst.Name, mode), PerElement: inst.Elements > 0}
+				m := results.Measurement{Result: res, Kernel: k.Name, N: size, Unit: k.Unit, Check: "ok", Bench: results.BenchName(inst.Name, mode), PerElement: inst.Elements > 0, PID: os.Getpid()}
 				if err != nil {
 					if s.in.exitCode() == 0 {
-						prog.done()
-						return fmt.Errorf("%s: %w", inst.Name, err)
+						return nil, fmt.Errorf("%s: %w", inst.Name, err)
 					}
 					// Interrupted: keep what this measurement had, marked.
 					if res.Samples > 0 && res.Ticks > 0 {
@@ -123,17 +162,11 @@ measuring:
 					m.Check = err.Error()
 				}
 				rs = append(rs, m)
-				prog.finished(fmt.Sprintf("run %d/%d %s: %s, %s", len(rs), total, st.what[len("run "):], figureText(m), convergedWords(m.Result)))
+				prog.finished(fmt.Sprintf("run %d/%d %s: %s, %s", done+len(rs), total, st.what[len("run "):], figureText(m), convergedWords(m.Result)))
 			}
 		}
 	}
-	prog.done()
-	s.partial(fmt.Sprintf(" after %d of %d measurements", len(rs), total), "; the last one stopped before it converged")
-	if err := s.o.emit(func(w io.Writer) error { return writeResults(w, s.o.format, s.h, rs) }); err != nil {
-		return err
-	}
-	s.o.warnResults(resultWarnings(s.h, rs))
-	return s.o.status(s.in, resultsFailure(rs, s.o.strict, s.cfg, "results"))
+	return rs, nil
 }
 
 // errList is what run's checks return for -list: list the kernels
@@ -148,41 +181,6 @@ var errList = errors.New("list the kernels")
 // selection took with it). -bench names them.
 var slowKernels = map[string]string{
 	"SortInts": "about 70 ms a call: 2.3 s for the 32 calls a result takes at least",
-}
-
-// resultsFailure is the summary line of a run whose results are not all
-// usable ("" when they are): how many did not converge (with -strict, or
-// are unusable) and how many failed their output check.
-func resultsFailure(rs []results.Measurement, strict bool, cfg harness.Config, what string) string {
-	bad, checks, capped := 0, 0, 0
-	for _, r := range rs {
-		if r.Check != "" && r.Check != "ok" {
-			checks++
-		}
-		if !r.Converged && (strict || !results.Usable(r.Result)) {
-			bad++
-			if r.Wall >= cfg.MaxTime {
-				capped++
-			}
-		}
-	}
-	var msg string
-	if bad > 0 {
-		msg = fmt.Sprintf("%d of %d %s did not converge", bad, len(rs), what)
-		if !strict {
-			msg += " (not even within 2ε)"
-		}
-		if capped > 0 {
-			msg += fmt.Sprintf(", %d stopped at -max-time %v", capped, cfg.MaxTime)
-		}
-	}
-	if checks > 0 {
-		if msg != "" {
-			msg += "; "
-		}
-		msg += fmt.Sprintf("%d of %d %s failed their output check", checks, len(rs), what)
-	}
-	return msg
 }
 
 // convergedWords says in words whether r converged, for a progress line.

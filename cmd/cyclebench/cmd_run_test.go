@@ -148,11 +148,11 @@ func TestUsable(t *testing.T) {
 		{false, "1 of 4 sizes did not converge (not even within 2ε); 1 of 4 sizes failed their output check"},
 		{true, "2 of 4 sizes did not converge; 1 of 4 sizes failed their output check"},
 	} {
-		if got := resultsFailure(rs, tt.strict, cfg, "sizes"); got != tt.want {
+		if got := results.Failure(rs, tt.strict, cfg.MaxTime, "sizes"); got != tt.want {
 			t.Errorf("strict %v: %q, want %q", tt.strict, got, tt.want)
 		}
 	}
-	if got := resultsFailure(rs[:2], false, cfg, "results"); got != "" {
+	if got := results.Failure(rs[:2], false, cfg.MaxTime, "results"); got != "" {
 		t.Errorf("usable results: summary %q, want none", got)
 	}
 }

@@ -80,6 +80,9 @@ func addGoTestFlags(fs *flagSet, g *results.GoTest) {
 	fs.IntVar(&g.Count, "count", 1, "run each benchmark `N` times (go test -count, 1 to 10000); a CPE fit and benchstat want 6 or more")
 	fs.StringVar(&g.Benchtime, "benchtime", "", "go test -benchtime: `D` (such as 2s) is the measurement's time budget (Config.MaxTime),\nNx its samples (Config.MaxSamples; a comparison's pairs); default: the benchmark's Config")
 	fs.BoolVar(&g.Benchmem, "benchmem", false, "go test -benchmem: B/op and allocs/op of one call of the measured function")
+	fs.BoolVar(&g.InProcess, "in-process", false, "run go test -count N, every run of a package in one test process; by default the test\n"+
+		"binary is built once and each run is a process of its own, because a process's memory layout\n"+
+		"moves a benchmark by 1-10% between processes, which runs in one process cannot show")
 }
 
 // withThisMachine fills what a header read from go test output lacks
@@ -230,7 +233,8 @@ func packageHelp(cmd string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Go packages: cyclebench %s [flags] %s\n", cmd, synopsis)
 	fmt.Fprintf(&b, "A package pattern (./mypkg, ../x, ., or any pattern with /...) runs\n"+
-		"go test -run '^$' -bench REGEXP [-count N] [-benchtime D] [-benchmem] PACKAGE...\nand %s\n", what)
+		"go test -run '^$' -bench REGEXP [-count N] [-benchtime D] [-benchmem] PACKAGE...\nand %s\n"+
+		"With -count 2 or more, each run is a process of its own (see -in-process).\n", what)
 	// The output flags that apply, as the package mode defines them (run
 	// has no -plot there).
 	pfs, _ := packageSession(cmd, &results.GoTest{}, io.Discard, io.Discard)
@@ -269,17 +273,7 @@ func runPackages(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer s.close()
-	var rs []results.Measurement
-	var comparisons []string
-	for _, e := range f.Entries {
-		if e.IsPaired() {
-			comparisons = append(comparisons, e.Name)
-			continue
-		}
-		for _, r := range e.Runs {
-			rs = append(rs, results.MeasurementOf(e, r, f))
-		}
-	}
+	rs, _, _, comparisons := f.Split()
 	if len(rs) == 0 {
 		return usageErrorf("-bench %q matched only comparisons (%s): see cyclebench compare %s", g.Bench, strings.Join(comparisons, ", "), strings.Join(g.Packages, " "))
 	}
@@ -292,7 +286,7 @@ func runPackages(args []string, stdout, stderr io.Writer) error {
 		ws = append(ws, results.Warning{Text: fmt.Sprintf("left out %s: harness.ReportCompare results (see cyclebench compare %s -bench ...)", strings.Join(comparisons, ", "), strings.Join(g.Packages, " "))})
 	}
 	s.o.warnResults(ws)
-	return s.o.status(s.in, resultsFailure(rs, s.o.strict, noLimit, "results"))
+	return s.o.status(s.in, results.Failure(rs, s.o.strict, noLimit.MaxTime, "results"))
 }
 
 // ---- compare PACKAGE...
@@ -363,17 +357,7 @@ func comparePackages(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer s.close()
-	var cs []results.Paired
-	var others []string
-	for _, e := range f.Entries {
-		if !e.IsPaired() {
-			others = append(others, e.Name)
-			continue
-		}
-		for _, r := range e.Runs {
-			cs = append(cs, results.PairedOf(e, r))
-		}
-	}
+	_, others, cs, _ := f.Split()
 	if len(cs) == 0 {
 		return usageErrorf("-bench %q matched no comparison in %s (benchmarks that call harness.ReportCompare); it matched %s", g.Bench, strings.Join(g.Packages, " "), listSome(others, 5))
 	}

@@ -357,6 +357,16 @@ func TestPackages(t *testing.T) {
 		if n := strings.Count(stdout, "\nSweep/n="); n != 8 {
 			t.Errorf("%d rows of Sweep/n=..., want 8 (4 sizes, 2 runs):\n%s", n, stdout)
 		}
+		if !strings.Contains(stderr, "go test -c -o DIR/ ./gen, then in each package's directory, 2 times: DIR/PKG.test -test.run '^$' -test.bench Sweep -test.count 1") {
+			t.Errorf("stderr does not give the go test commands:\n%s", stderr)
+		}
+	})
+	t.Run("run -in-process", func(t *testing.T) {
+		stdout, stderr, err := runCLI(t, "run", gen, "-bench", "Sweep", "-count", "2", "-in-process")
+		okOrUnconverged(t, err, stderr)
+		if n := strings.Count(stdout, "\nSweep/n="); n != 8 {
+			t.Errorf("%d rows of Sweep/n=..., want 8 (4 sizes, 2 runs):\n%s", n, stdout)
+		}
 		if !strings.Contains(stderr, "cd "+dir+" && go test -run '^$' -bench Sweep -count 2 ./gen") && !strings.Contains(stderr, "go test -run '^$' -bench Sweep -count 2 ./gen") {
 			t.Errorf("stderr does not give the go test command:\n%s", stderr)
 		}
@@ -462,6 +472,12 @@ func TestPackages(t *testing.T) {
 		{"only comparisons", []string{"run", gen, "-bench", "Pair"}, true, "matched only comparisons (Pair)", ""},
 		{"no comparison", []string{"compare", gen, "-bench", "Sweep/n=100$"}, true, "matched no comparison", ""},
 		{"measuring flag", []string{"run", gen, "-mode", "latency"}, true, "flag provided but not defined: -mode", ""},
+		// The same, with each run a process of its own (-count 2): the
+		// failing binary and its run are named; a build failure is go
+		// test's own report.
+		{"benchmark fails, processes", []string{"run", gen, "-bench", "Fail", "-count", "2"}, false, "a benchmark failed (its output is above) (run 1 of 2 of gen.test in " + filepath.Join(dir, "gen") + ")", "boom: this benchmark fails"},
+		{"build fails, processes", []string{"cpe", filepath.Join(dir, "broken"), "-count", "2"}, false, "build failed", "broken.go:3"},
+		{"nothing matched, processes", []string{"run", gen, "-bench", "NoSuch", "-count", "2"}, true, `-bench "NoSuch" matched no benchmark`, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

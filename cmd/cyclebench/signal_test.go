@@ -74,6 +74,7 @@ type runResults struct {
 	Warnings []string `json:"warnings"`
 	Results  []struct {
 		Name string `json:"name"`
+		PID  int    `json:"pid"`
 	} `json:"results"`
 }
 
@@ -230,10 +231,15 @@ func interruptOnce(t *testing.T, bin string, args []string, after time.Duration,
 // left), say in a warning that it was interrupted, and exit 130 or 143.
 func testSignalWritesResults(t *testing.T, bin string) {
 	for _, tt := range []struct {
-		sig  syscall.Signal
-		code int
-	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
-		t.Run(tt.sig.String(), func(t *testing.T) {
+		sig   syscall.Signal
+		code  int
+		group bool // to the process group, as ^C sends it: the children get it too
+	}{{syscall.SIGINT, 130, false}, {syscall.SIGTERM, 143, false}, {syscall.SIGINT, 130, true}} {
+		name := tt.sig.String()
+		if tt.group {
+			name += " to the group"
+		}
+		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
 			out := filepath.Join(dir, "results.json")
 			const old = `{"previous": "results, to be replaced whole"}` + "\n"
@@ -241,6 +247,7 @@ func testSignalWritesResults(t *testing.T, bin string) {
 				t.Fatal(err)
 			}
 			cmd := exec.Command(bin, "run", "-bench", "^(AddChain|ImulChain)$", "-count", "10000", "-format", "json", "-o", out)
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: tt.group}
 			var stderr strings.Builder
 			cmd.Stderr = &stderr
 			if err := cmd.Start(); err != nil {
@@ -256,8 +263,11 @@ func testSignalWritesResults(t *testing.T, bin string) {
 				time.Sleep(5 * time.Millisecond)
 			}
 			time.Sleep(300 * time.Millisecond)
-			sent := time.Now()
-			if err := cmd.Process.Signal(tt.sig); err != nil {
+			sent, pid := time.Now(), cmd.Process.Pid
+			if tt.group {
+				pid = -pid
+			}
+			if err := syscall.Kill(pid, tt.sig); err != nil {
 				t.Fatal(err)
 			}
 			err := cmd.Wait()
@@ -290,6 +300,15 @@ func testSignalWritesResults(t *testing.T, bin string) {
 				t.Errorf("partial %q, want it to say %q", r.Partial, want)
 			}
 			checkOnlyFile(t, dir, "results.json")
+			// Each run was a child process; the signal stopped the one
+			// measuring, and none is left running.
+			for _, r := range r.Results {
+				if r.PID == cmd.Process.Pid || r.PID == 0 {
+					t.Errorf("%s measured by pid %d, want a child of %d", r.Name, r.PID, cmd.Process.Pid)
+				} else if err := syscall.Kill(r.PID, 0); !errors.Is(err, syscall.ESRCH) {
+					t.Errorf("child %d still there after the parent exited (kill 0: %v)", r.PID, err)
+				}
+			}
 			t.Logf("%v: exit %d %v after the signal, %d results written", tt.sig, tt.code, time.Since(sent).Round(time.Millisecond), len(r.Results))
 		})
 	}
