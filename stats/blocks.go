@@ -23,15 +23,7 @@ import (
 // difference are decided again from it. When the pairs alone call a
 // difference that the blocks do not bear out, the verdict is
 // VerdictInconclusive and the reason says how far the ratio moved. With
-// fewer than two blocks, c is returned unchanged.
-//
-// One block far from all the others is set aside (Comparison.SetAside)
-// when there are at least minBlocksSetAside: one whose ratio lies more than
-// setAsideFactor times as far from the blocks' median as any other block
-// and as the pairs' own interval is wide. Such a block was measured in a
-// disturbed moment (on a Zen 4 guest, +0.03% comparisons of 5 blocks whose
-// four agreed within 0.01% had a fifth 0.09% off); its t-interval, with
-// one block in five that far out, would hide any difference. It returns an error
+// fewer than two blocks, c is returned unchanged. It returns an error
 // wrapping ErrBadValue for a ratio that is not positive and finite, and
 // ErrBadParam for bad options.
 func BlockSpread(c Comparison, blocks []float64, opt CompareOptions) (Comparison, error) {
@@ -51,73 +43,24 @@ func BlockSpread(c Comparison, blocks []float64, opt CompareOptions) (Comparison
 		logs[i] = math.Log(r)
 		lo, hi = math.Min(lo, r), math.Max(hi, r)
 	}
-	c.Blocks = append([]float64(nil), blocks...)
-	setAside := ""
-	if j := outlierBlock(logs, (math.Log(c.Hi)-math.Log(c.Lo))/2); j >= 0 {
-		c.SetAside = j + 1
-		setAside = fmt.Sprintf(" (block %d of %d, at %s, set aside as an outlier)", j+1, len(blocks), fmtG(blocks[j], 4))
-		logs = append(logs[:j:j], logs[j+1:]...)
-		lo, hi = math.Inf(1), math.Inf(-1)
-		for _, l := range logs {
-			lo, hi = math.Min(lo, math.Exp(l)), math.Max(hi, math.Exp(l))
-		}
-	}
 	mean, sd := stat.MeanStdDev(logs, nil)
-	n := float64(len(logs))
+	n := float64(len(blocks))
 	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: n - 1}.Quantile((1 + opt.Confidence) / 2)
 	half := t * sd / math.Sqrt(n)
+	c.Blocks = append([]float64(nil), blocks...)
 	c.BlockLo, c.BlockHi = math.Exp(mean-half), math.Exp(mean+half)
 	if c.BlockLo >= c.Lo && c.BlockHi <= c.Hi {
-		// The blocks agree within the pairs' interval.
-		if setAside != "" {
-			c.Reason += fmt.Sprintf("; the other %d blocks agree with it%s", len(logs), setAside)
-		}
-		return c, nil
+		return c, nil // the blocks agree within the pairs' interval
 	}
 	paired := c
 	c.Lo, c.Hi = math.Min(c.Lo, c.BlockLo), math.Max(c.Hi, c.BlockHi)
-	interval := fmt.Sprintf("interval, widened to the spread of the ratio between %d blocks (%s to %s)%s,", len(logs), fmtG(lo, 4), fmtG(hi, 4), setAside)
+	interval := fmt.Sprintf("interval, widened to the spread of the ratio between %d blocks (%s to %s),", len(blocks), fmtG(lo, 4), fmtG(hi, 4))
 	c.Significant, c.Verdict, c.Reason = decide(c.PValue, c.Lo, c.Hi, opt, c.NoiseBand, c.BandSource, interval)
 	c.Detectable = detectable(c.NoiseBand, c.Lo, c.Hi, opt.Confidence)
 	if paired.Significant && !c.Significant {
 		c.Verdict = VerdictInconclusive
-		c.Reason = fmt.Sprintf("the pairs say %s (%s), but the ratio moved from %s to %s between the %d blocks%s, more than their interval allows: %s",
-			paired.Verdict, fmtInterval(paired.Lo, paired.Hi), fmtG(lo, 4), fmtG(hi, 4), len(logs), setAside, c.Reason)
+		c.Reason = fmt.Sprintf("the pairs say %s (%s), but the ratio moved from %s to %s between the %d blocks, more than their interval allows: %s",
+			paired.Verdict, fmtInterval(paired.Lo, paired.Hi), fmtG(lo, 4), fmtG(hi, 4), len(blocks), c.Reason)
 	}
 	return c, nil
-}
-
-// Limits of the outlier rule of [BlockSpread].
-const (
-	// minBlocksSetAside: with fewer blocks, one far from the rest could as
-	// well be the only one right.
-	minBlocksSetAside = 5
-	// setAsideFactor: how many times farther from the median than any
-	// other block, and than the pairs' half-width, an outlier must lie.
-	setAsideFactor = 4
-)
-
-// outlierBlock returns the index of the block whose log-ratio lies more
-// than setAsideFactor times as far from the median of logs as every other
-// block and as pairsHalf (the pairs' interval's half-width, in logs), or
-// -1: none, or fewer than minBlocksSetAside blocks.
-func outlierBlock(logs []float64, pairsHalf float64) int {
-	if len(logs) < minBlocksSetAside {
-		return -1
-	}
-	m := Median(logs)
-	j, dj, rest := -1, -1.0, 0.0
-	for i, l := range logs {
-		d := math.Abs(l - m)
-		if d > dj {
-			rest = math.Max(rest, dj)
-			j, dj = i, d
-		} else {
-			rest = math.Max(rest, d)
-		}
-	}
-	if dj > setAsideFactor*math.Max(rest, math.Max(pairsHalf, 0)) {
-		return j
-	}
-	return -1
 }

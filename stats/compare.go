@@ -276,9 +276,6 @@ type Comparison struct {
 	// spread gives (see [BlockSpread]); nil and 0 for pairs of one block.
 	Blocks           []float64
 	BlockLo, BlockHi float64
-	// SetAside is the 1-based index in Blocks of a block left out of the
-	// blocks' interval as an outlier (see [BlockSpread]), 0 for none.
-	SetAside int
 }
 
 // ComparePaired compares paired positive samples b against a (b_i measured
