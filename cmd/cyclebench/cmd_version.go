@@ -3,6 +3,8 @@ package main
 import (
 	"io"
 	"runtime/debug"
+
+	"github.com/cyclebench/cyclebench/results"
 )
 
 const versionDescription = `
@@ -26,84 +28,21 @@ func runVersion(args []string, stdout, stderr io.Writer) error {
 	}
 	defer s.close()
 	r := gatherVersion(*deps)
-	return s.report(r, r.table, nil)
+	return s.report(r, func() *table { return versionTable(r) }, nil)
 }
 
-// versionReport is what version prints.
-type versionReport struct {
-	Module       string       `json:"module"`
-	Version      string       `json:"version"`
-	Sum          string       `json:"sum,omitempty"`
-	GoVersion    string       `json:"go_version"`
-	Platform     string       `json:"platform"`
-	VCS          string       `json:"vcs,omitempty"`
-	Revision     string       `json:"revision,omitempty"`
-	RevisionTime string       `json:"revision_time,omitempty"`
-	Modified     bool         `json:"modified,omitempty"`
-	Deps         []moduleInfo `json:"deps,omitempty"`
-}
-
-// moduleInfo is one dependency module.
-type moduleInfo struct {
-	Path    string `json:"path"`
-	Version string `json:"version"`
-	Replace string `json:"replace,omitempty"` // path@version or directory it is replaced by
-}
-
-// gatherVersion reads the build information embedded in the binary. A
-// binary without it (built without module support) still gets the Go
-// version and platform of the running program.
-func gatherVersion(withDeps bool) versionReport {
-	r := versionReport{
-		Module:    "github.com/cyclebench/cyclebench",
-		Version:   "unknown",
-		GoVersion: sys.goVersion,
-		Platform:  sys.goos + "/" + sys.goarch,
-	}
+// gatherVersion reads the build information embedded in the binary
+// (results.NewVersionReport), on the platform sys says.
+func gatherVersion(withDeps bool) results.VersionReport {
 	bi, ok := readBuildInfo()
 	if !ok {
-		return r
+		bi = nil
 	}
-	if bi.Main.Path != "" {
-		r.Module = bi.Main.Path
-	}
-	if bi.Main.Version != "" {
-		r.Version = bi.Main.Version
-	}
-	r.Sum = bi.Main.Sum
-	if bi.GoVersion != "" {
-		r.GoVersion = bi.GoVersion
-	}
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs":
-			r.VCS = s.Value
-		case "vcs.revision":
-			r.Revision = s.Value
-		case "vcs.time":
-			r.RevisionTime = s.Value
-		case "vcs.modified":
-			r.Modified = s.Value == "true"
-		}
-	}
-	if withDeps {
-		r.Deps = []moduleInfo{} // JSON shows [] for a binary without dependencies
-		for _, d := range bi.Deps {
-			m := moduleInfo{Path: d.Path, Version: d.Version}
-			if d.Replace != nil {
-				m.Replace = d.Replace.Path
-				if d.Replace.Version != "" {
-					m.Replace += "@" + d.Replace.Version
-				}
-			}
-			r.Deps = append(r.Deps, m)
-		}
-	}
-	return r
+	return results.NewVersionReport(bi, sys.goVersion, sys.goos+"/"+sys.goarch, withDeps)
 }
 
-// table lays r out as a key/value table.
-func (r versionReport) table() *table {
+// versionTable lays r out as a key/value table.
+func versionTable(r results.VersionReport) *table {
 	t := kvTable()
 	t.kv("cyclebench", "%s", r.Version)
 	t.kv("module", "%s", r.Module)
