@@ -225,3 +225,45 @@ func (j UtilisationKernel) Verdict() string {
 	}
 	return fmt.Sprintf("%s used %s of one CPU over %v: partly busy, or preempted", j.Name, share, wall)
 }
+
+// Notes lists r's warnings for stderr, each kernel's first (a failed
+// output check, then its warnings, each after its name), then the
+// report's own; failed names the kernels whose output check failed.
+func (r ClocksReport) Notes() (warnings, failed []string) {
+	for _, k := range r.Kernels {
+		warnings, failed = kernelNotes(warnings, failed, k.Name, k.Check, k.Warnings)
+	}
+	return append(warnings, r.Warnings...), failed
+}
+
+// RulerUnconverged reports whether a kernel's K-best cycles were converted
+// with a core-clock ruler that did not converge.
+func (r ClocksReport) RulerUnconverged() bool {
+	for _, k := range r.Kernels {
+		if kb := k.KBestResult; kb != nil && kb.CyclesPerTick > 0 && !kb.ReferenceConverged {
+			return true
+		}
+	}
+	return false
+}
+
+// Notes lists r's warnings for stderr as [ClocksReport.Notes] does.
+func (r UtilisationReport) Notes() (warnings, failed []string) {
+	for _, k := range r.Kernels {
+		warnings, failed = kernelNotes(warnings, failed, k.Name, k.Check, k.Warnings)
+	}
+	return append(warnings, r.Warnings...), failed
+}
+
+// kernelNotes adds to warnings and failed what one kernel of a report
+// says: check is "ok" or why its output check failed.
+func kernelNotes(warnings, failed []string, name, check string, own []string) ([]string, []string) {
+	if check != "ok" {
+		failed = append(failed, name)
+		warnings = append(warnings, fmt.Sprintf("%s: output check failed: %s", name, check))
+	}
+	for _, w := range own {
+		warnings = append(warnings, name+": "+w)
+	}
+	return warnings, failed
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -75,5 +76,44 @@ func TestUtilisationReport(t *testing.T) {
 		"Half used 50% of one CPU over 800ms: partly busy, or preempted"}
 	if strings.Join(r.Verdict, "\n") != strings.Join(want, "\n") || len(r.Kernels) != 3 || r.Kernels[0].Check != "ok" || r.Kernels[0].ThreadCPUNs != 1e6 {
 		t.Errorf("report %+v\nverdicts %q", r, r.Verdict)
+	}
+}
+
+// TestReportNotes: each kernel's failed check and warnings after its
+// name, then the report's own; the kernels that failed their check.
+func TestReportNotes(t *testing.T) {
+	kbOK := &harness.Result{CyclesPerTick: 1.4, ReferenceConverged: true}
+	kbLoose := &harness.Result{CyclesPerTick: 1.4}
+	clocks := results.ClocksReport{Warnings: []string{"pinning unsupported"}, Kernels: []results.ClocksKernel{
+		{Name: "Sort", Check: "not sorted", Warnings: []string{"redone twice"}, KBestResult: kbOK},
+		{Name: "Factorize", Check: "ok", Warnings: []string{}},
+	}}
+	util := results.UtilisationReport{Warnings: []string{"stopped early"}, Kernels: []results.UtilisationKernel{
+		{Name: "HashLoop", Check: "ok", Warnings: []string{"tick-based"}},
+		{Name: "Sleep", Check: "woke early"},
+	}}
+	cw, cf := clocks.Notes()
+	uw, uf := util.Notes()
+	tests := []struct {
+		name                   string
+		warnings, failed       []string
+		wantWarnings, wantFail []string
+	}{
+		{"clocks", cw, cf, []string{"Sort: output check failed: not sorted", "Sort: redone twice", "pinning unsupported"}, []string{"Sort"}},
+		{"utilisation", uw, uf, []string{"HashLoop: tick-based", "Sleep: output check failed: woke early", "stopped early"}, []string{"Sleep"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if !slices.Equal(tt.warnings, tt.wantWarnings) || !slices.Equal(tt.failed, tt.wantFail) {
+				t.Errorf("warnings %q, failed %q; want %q, %q", tt.warnings, tt.failed, tt.wantWarnings, tt.wantFail)
+			}
+		})
+	}
+	if clocks.RulerUnconverged() {
+		t.Error("RulerUnconverged with every ruler converged")
+	}
+	clocks.Kernels[1].KBestResult = kbLoose
+	if !clocks.RulerUnconverged() {
+		t.Error("not RulerUnconverged with a ruler that did not converge")
 	}
 }

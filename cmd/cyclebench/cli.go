@@ -791,7 +791,12 @@ func fileError(flag string, err error) error {
 // warning in the Thread, which then runs locked but unpinned. body's own
 // errors are returned unchanged.
 func onThread(cpu int, body func(th *pinned.Thread) error) error {
-	err := sys.onPinned(pinned.Options{CPU: cpu, Priority: affinity.PriorityNormal, KeepGC: true}, body)
+	return cpuError(cpu, sys.onPinned(pinned.Options{CPU: cpu, Priority: affinity.PriorityNormal, KeepGC: true}, body))
+}
+
+// cpuError is err, a *usageError when it says -cpu cpu is not a CPU the
+// thread may use.
+func cpuError(cpu int, err error) error {
 	if errors.Is(err, affinity.ErrInvalidCPU) || errors.Is(err, affinity.ErrInvalidOption) {
 		return usageErrorf("-cpu %d: %w", cpu, err)
 	}

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cyclebench/cyclebench/affinity"
 	benchexamples "github.com/cyclebench/cyclebench/bench_examples"
 	"github.com/cyclebench/cyclebench/cputime"
 	"github.com/cyclebench/cyclebench/harness"
@@ -217,14 +216,6 @@ func labKernels(pattern string) ([]harness.Target, []benchexamples.Kernel, error
 	return lks, ks, nil
 }
 
-// labError turns a bad -cpu into a usage error.
-func labError(cpu int, err error) error {
-	if errors.Is(err, affinity.ErrInvalidCPU) || errors.Is(err, affinity.ErrInvalidOption) {
-		return usageErrorf("-cpu %d: %w", cpu, err)
-	}
-	return err
-}
-
 // clocksTables runs the lab; the report holds the kernels that finished
 // (also when the lab stopped early, with the error).
 func clocksTables(ctx context.Context, brand, bench string, cfg lab.Config) (report, error) {
@@ -234,7 +225,7 @@ func clocksTables(ctx context.Context, brand, bench string, cfg lab.Config) (rep
 	}
 	res, labErr := clocksLab(ctx, cfg, lks...)
 	if labErr != nil && len(res.Kernels) == 0 && !errors.Is(labErr, context.Canceled) {
-		return nil, labError(cfg.CPU, labErr)
+		return nil, cpuError(cfg.CPU, labErr)
 	}
 	units := map[string]string{}
 	for i, lk := range lks {
@@ -338,32 +329,14 @@ func kbestConverged(r harness.Result) shown {
 	return shown{false, "NOT converged"}
 }
 
+// notes are the report's warnings (results.ClocksReport.Notes) with the
+// legend of the "~" mark when the table shows one.
 func (r clocksView) notes() ([]string, []string) {
-	var ks [][3]any
-	own := r.Warnings
-	for _, k := range r.Kernels {
-		ks = append(ks, [3]any{k.Name, k.Check, k.Warnings})
-		if kb := k.KBestResult; kb != nil && kb.CyclesPerTick > 0 && !kb.ReferenceConverged && !slices.Contains(own, rulerNote) {
-			own = append(slices.Clip(own), rulerNote)
-		}
+	warnings, failed := r.Notes()
+	if r.RulerUnconverged() {
+		warnings = append(warnings, rulerNote)
 	}
-	return kernelNotes(ks, own)
-}
-
-// kernelNotes lists the warnings of a report's kernels ({name, check,
-// warnings}) and then its own, and the kernels whose output check failed.
-func kernelNotes(kernels [][3]any, own []string) (warnings, failed []string) {
-	for _, k := range kernels {
-		name, check := k[0].(string), k[1].(string)
-		if check != "ok" {
-			failed = append(failed, name)
-			warnings = append(warnings, fmt.Sprintf("%s: output check failed: %s", name, check))
-		}
-		for _, w := range k[2].([]string) {
-			warnings = append(warnings, name+": "+w)
-		}
-	}
-	return append(warnings, own...), failed
+	return warnings, failed
 }
 
 func pinnedWord(cpu int) string {
@@ -437,7 +410,7 @@ func utilisationDemo(ctx context.Context, brand string, cfg lab.Config) (report,
 	}
 	res, labErr := utilisationLab(ctx, cfg, lks...)
 	if labErr != nil && len(res.Kernels) == 0 && !errors.Is(labErr, context.Canceled) {
-		return nil, labError(cfg.CPU, labErr)
+		return nil, cpuError(cfg.CPU, labErr)
 	}
 	r := utilisationView{results.NewUtilisationReport(brand, res)}
 	r.GOOS, r.GOARCH, r.GoVersion = sys.goos, sys.goarch, sys.goVersion
@@ -468,13 +441,7 @@ func (r utilisationView) text(w io.Writer) error {
 	return d.writeTo(w)
 }
 
-func (r utilisationView) notes() ([]string, []string) {
-	var ks [][3]any
-	for _, k := range r.Kernels {
-		ks = append(ks, [3]any{k.Name, k.Check, k.Warnings})
-	}
-	return kernelNotes(ks, r.Warnings)
-}
+func (r utilisationView) notes() ([]string, []string) { return r.Notes() }
 
 func (r utilisationView) csv() *table {
 	t := &table{}
