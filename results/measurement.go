@@ -314,6 +314,44 @@ func HoistMeasurementWarnings(h Header, ms []Measurement) (Header, []Measurement
 	return h, ms
 }
 
+// HoistSweepWarnings moves the warnings every sweep carries (the
+// calibration's, pinning) into h.Warnings ([HoistWarnings]), so that they
+// are said once; each sweep keeps its own.
+func HoistSweepWarnings(h *Header, swept []*Sweep) {
+	lists := make([][]error, len(swept))
+	for i, s := range swept {
+		lists[i] = s.Warnings
+	}
+	for i, l := range HoistWarnings(h, lists) {
+		swept[i].Warnings = l
+	}
+}
+
+// Events lists the extra performance-counter events any of ms counted
+// (harness.Config.Events), in the order they first appear.
+func Events(ms []Measurement) []string {
+	var evs []string
+	for _, m := range ms {
+		for _, c := range m.Counters {
+			if !slices.Contains(evs, c.Event) {
+				evs = append(evs, c.Event)
+			}
+		}
+	}
+	return evs
+}
+
+// Modes lists the modes of ms in the order they first appear.
+func Modes(ms []Measurement) []harness.Mode {
+	var modes []harness.Mode
+	for _, m := range ms {
+		if !slices.Contains(modes, m.Mode) {
+			modes = append(modes, m.Mode)
+		}
+	}
+	return modes
+}
+
 // ResultJSON is one result of a run report (-format json): "results[]",
 // and the points of a cpe report's kernels.
 type ResultJSON struct {

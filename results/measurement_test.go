@@ -3,6 +3,7 @@ package results_test
 import (
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -140,5 +141,51 @@ func TestBenchConfig(t *testing.T) {
 		if strings.Join(got, " ") != tt.want {
 			t.Errorf("%s: %q, want %q", tt.name, strings.Join(got, " "), tt.want)
 		}
+	}
+}
+
+// TestHoistSweepWarnings: the warning both sweeps carry goes to the
+// header; each sweep keeps its own.
+func TestHoistSweepWarnings(t *testing.T) {
+	vm, own := errors.New("vm"), errors.New("own")
+	a, b := &results.Sweep{}, &results.Sweep{}
+	a.Warnings, b.Warnings = []error{vm, own}, []error{vm}
+	h := results.Header{}
+	results.HoistSweepWarnings(&h, []*results.Sweep{a, b})
+	if strings.Join(h.Warnings, ",") != "vm" || len(a.Warnings) != 1 || a.Warnings[0] != own || len(b.Warnings) != 0 {
+		t.Errorf("header %q, sweeps %v and %v; want vm in the header, own left in the first", h.Warnings, a.Warnings, b.Warnings)
+	}
+}
+
+// TestEventsAndModes: every event and mode once, in the order first seen.
+func TestEventsAndModes(t *testing.T) {
+	m := func(mode harness.Mode, events ...string) results.Measurement {
+		r := results.Measurement{}
+		r.Mode = mode
+		for _, e := range events {
+			r.Counters = append(r.Counters, harness.Counter{Event: e})
+		}
+		return r
+	}
+	tests := []struct {
+		name   string
+		ms     []results.Measurement
+		events string
+		modes  []harness.Mode
+	}{
+		{"none", nil, "", nil},
+		{"one mode, no events", []results.Measurement{m(harness.Latency), m(harness.Latency)}, "", []harness.Mode{harness.Latency}},
+		{"both modes", []results.Measurement{m(harness.Throughput, "instructions"), m(harness.Latency, "cache-misses", "instructions")},
+			"instructions,cache-misses", []harness.Mode{harness.Throughput, harness.Latency}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := strings.Join(results.Events(tt.ms), ","); got != tt.events {
+				t.Errorf("Events: %q, want %q", got, tt.events)
+			}
+			if got := results.Modes(tt.ms); !slices.Equal(got, tt.modes) {
+				t.Errorf("Modes: %v, want %v", got, tt.modes)
+			}
+		})
 	}
 }

@@ -243,7 +243,7 @@ func runCPE(args []string, stdout, stderr io.Writer) error {
 		swept[i].measured(r)
 	}
 	done := sweepsOf(swept[:len(rs)])
-	hoistSweepWarnings(&s.h, done)
+	results.HoistSweepWarnings(&s.h, done)
 	s.partial(": the sweep is incomplete", "")
 	return s.writeSweeps(done, logSpaced, len(done) > 0 && len(done[0].Points) > 0, results.SweepFailure(done, s.o.strict, s.cfg.MaxTime))
 }
@@ -300,18 +300,6 @@ func writeCPE(w io.Writer, format string, h results.Header, swept []*results.Swe
 		writeCPEKernel(d, s)
 	}
 	return d.writeTo(w)
-}
-
-// hoistSweepWarnings moves the warnings every kernel's sweep carries (the
-// calibration's, pinning) into the header, so they are printed once.
-func hoistSweepWarnings(h *results.Header, swept []*results.Sweep) {
-	lists := make([][]error, len(swept))
-	for i, s := range swept {
-		lists[i] = s.Warnings
-	}
-	for i, l := range results.HoistWarnings(h, lists) {
-		swept[i].Warnings = l
-	}
 }
 
 // writeCPEKernel writes one kernel's verdict, points and fit.
@@ -530,7 +518,7 @@ func cpeSources(args []string, stdout, stderr io.Writer) error {
 		s.h.Warnings = append(s.h.Warnings, errorStrings(f.Warnings)...)
 	}
 	s.h.Warnings = append(s.h.Warnings, notes...)
-	hoistSweepWarnings(&s.h, swept)
+	results.HoistSweepWarnings(&s.h, swept)
 	s.partial(": go test was stopped, the sweeps are incomplete", "")
 	return s.writeSweeps(swept, false, true, results.SweepFailure(swept, s.o.strict, noLimit.MaxTime))
 }

@@ -93,7 +93,7 @@ func writeResults(w io.Writer, format string, h results.Header, rs []results.Mea
 	case formatCSV:
 		return resultTable(h, rs).writeCSV(w)
 	}
-	modes := resultModes(rs)
+	modes := results.Modes(rs)
 	d := newDoc(format)
 	line := headerLine(h)
 	if len(modes) == 1 && !h.ModeUnknown {
@@ -137,7 +137,7 @@ func resultTable(h results.Header, rs []results.Measurement) *table {
 		{name: "cycles_source", csv: true}, {name: "tsc_hz", csv: true}, {name: "cpu", csv: true},
 	}}
 	// One column per extra event counted (Config.Events), when any was.
-	events := counterEvents(rs)
+	events := results.Events(rs)
 	for _, ev := range events {
 		t.cols = append(t.cols, col{name: ev + "/op", key: strings.ReplaceAll(ev, "-", "_") + "_per_op"})
 	}
@@ -190,36 +190,12 @@ func resultTable(h results.Header, rs []results.Measurement) *table {
 	return t
 }
 
-// counterEvents lists the extra events any result counted, in order.
-func counterEvents(rs []results.Measurement) []string {
-	var evs []string
-	for _, r := range rs {
-		for _, c := range r.Counters {
-			if !slices.Contains(evs, c.Event) {
-				evs = append(evs, c.Event)
-			}
-		}
-	}
-	return evs
-}
-
 // spreadCell shows a K-best spread as a percentage ("-" before K samples).
 func spreadCell(v float64) any {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return nil
 	}
 	return shown{v, pct(v, 3)}
-}
-
-// resultModes lists the modes of rs in the order they first appear.
-func resultModes(rs []results.Measurement) []harness.Mode {
-	var modes []harness.Mode
-	for _, r := range rs {
-		if !slices.Contains(modes, r.Mode) {
-			modes = append(modes, r.Mode)
-		}
-	}
-	return modes
 }
 
 // bothModesTable lays out results of both modes side by side: one row per
