@@ -201,6 +201,31 @@ type Header struct {
 	ModeUnknown bool `json:"-"`
 }
 
+// WithMachine fills what a header read from go test output lacks (its
+// "cpu:" line is all it says of the machine) with the description of the
+// machine cpu and the calibration calibrate returns, when the test ran on
+// it, moments ago. It leaves h as it is when h describes its machine
+// itself, or when cpu's brand is unknown or not the one h names (-tags
+// noasm, whose counter is not the test binary's either). calibrate is
+// called only when needed; when it fails, the counter figures stay
+// absent. The K-best settings stay absent: each benchmark set its own.
+func (h Header) WithMachine(cpu calibrate.CPU, calibrate func() (*calibrate.Calibration, error)) Header {
+	if h.Vendor != "" || h.TSCHz > 0 {
+		return h
+	}
+	if cpu.Brand == "" || h.CPU != "" && strings.TrimSpace(cpu.Brand) != strings.TrimSpace(h.CPU) {
+		return h
+	}
+	h.CPU, h.Vendor, h.Hypervisor, h.Counter = cpu.Brand, cpu.Vendor, cpu.Hypervisor, cpu.Counter
+	h.Family, h.Model, h.Stepping, h.LogicalCPUs = cpu.Family, cpu.Model, cpu.Stepping, cpu.LogicalCPUs
+	if cal, err := calibrate(); err == nil && cal != nil {
+		h.TSCHz, h.TSCHzPPM = cal.Frequency.Hz, cal.Frequency.PPM
+		h.TSCHzSource = cal.Frequency.Method + ": " + cal.Frequency.Source
+		h.CyclesPerTick, h.TSCStep = cal.Core.CyclesPerTick, cal.Step.Step
+	}
+	return h
+}
+
 // NewHeader is the header of command's results measured here with the
 // calibration cal (nil: none) and the settings of cfg, on this platform
 // (runtime.GOOS, GOARCH and Version), with warnings.

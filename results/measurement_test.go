@@ -189,3 +189,46 @@ func TestEventsAndModes(t *testing.T) {
 		})
 	}
 }
+
+// TestHeaderWithMachine: a header read from go test output gets the
+// machine's description and calibration only when it names that machine
+// (or none), and the calibration only when it is asked for.
+func TestHeaderWithMachine(t *testing.T) {
+	cpu := calibrate.CPU{Brand: "AMD EPYC 9R14", Vendor: "AuthenticAMD", Family: 25, Counter: "rdtsc", LogicalCPUs: 2}
+	cal := &calibrate.Calibration{Frequency: calibrate.Frequency{Hz: 2.6e9, PPM: 0.1, Method: "bracket", Source: "monotonic clock"},
+		Core: calibrate.CoreClock{CyclesPerTick: 1.4}}
+	tests := []struct {
+		name       string
+		h          results.Header
+		cpu        calibrate.CPU
+		calErr     error
+		vendor     string
+		hz         float64
+		calibrated bool
+	}{
+		{"from go test, same brand", results.Header{CPU: " AMD EPYC 9R14"}, cpu, nil, "AuthenticAMD", 2.6e9, true},
+		{"no cpu line", results.Header{}, cpu, nil, "AuthenticAMD", 2.6e9, true},
+		{"calibration failed", results.Header{CPU: "AMD EPYC 9R14"}, cpu, errors.New("no"), "AuthenticAMD", 0, true},
+		{"another brand", results.Header{CPU: "Intel Xeon"}, cpu, nil, "", 0, false},
+		{"brand unknown here", results.Header{CPU: "AMD EPYC 9R14"}, calibrate.CPU{}, nil, "", 0, false},
+		{"describes itself", results.Header{CPU: "AMD EPYC 9R14", Vendor: "AMD"}, cpu, nil, "AMD", 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			called := false
+			got := tt.h.WithMachine(tt.cpu, func() (*calibrate.Calibration, error) {
+				called = true
+				if tt.calErr != nil {
+					return nil, tt.calErr
+				}
+				return cal, nil
+			})
+			if got.Vendor != tt.vendor || got.TSCHz != tt.hz || called != tt.calibrated {
+				t.Errorf("vendor %q, tsc %g, calibrated %v; want %q, %g, %v", got.Vendor, got.TSCHz, called, tt.vendor, tt.hz, tt.calibrated)
+			}
+			if tt.hz > 0 && (got.CPU != cpu.Brand || got.TSCHzSource != "bracket: monotonic clock" || got.CyclesPerTick != 1.4) {
+				t.Errorf("got %+v", got)
+			}
+		})
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cyclebench/cyclebench/calibrate"
 	"github.com/cyclebench/cyclebench/harness"
 	"github.com/cyclebench/cyclebench/plot"
 	"github.com/cyclebench/cyclebench/results"
@@ -85,31 +86,17 @@ func addGoTestFlags(fs *flagSet, g *results.GoTest) {
 		"moves a benchmark by 1-10% between processes, which runs in one process cannot show")
 }
 
-// withThisMachine fills what a header read from go test output lacks
-// (its "cpu:" line is all it says of the machine) with this machine's
-// description and calibration: go test ran here, moments ago. The K-best
-// settings stay absent: each benchmark's harness.Config set its own.
+// withThisMachine is h, read from go test output, with this machine's
+// description and calibration (results.Header.WithMachine): go test ran
+// here, moments ago.
 func withThisMachine(h results.Header, g *results.GoTest) results.Header {
-	if h.Vendor != "" || h.TSCHz > 0 {
-		return h // the file says it itself
-	}
-	if h.GoVersion == "" {
+	if h.GoVersion == "" && h.Vendor == "" && h.TSCHz == 0 {
 		h.GoVersion = g.GoVersion()
 	}
-	cpu := sys.detectCPU()
-	if cpu.Brand == "" || h.CPU != "" && strings.TrimSpace(cpu.Brand) != strings.TrimSpace(h.CPU) {
-		// Not the brand string go test saw, or none read (-tags noasm,
-		// whose counter is not the test binary's either): leave it alone.
-		return h
-	}
-	h.CPU, h.Vendor, h.Hypervisor, h.Counter = cpu.Brand, cpu.Vendor, cpu.Hypervisor, cpu.Counter
-	h.Family, h.Model, h.Stepping, h.LogicalCPUs = cpu.Family, cpu.Model, cpu.Stepping, cpu.LogicalCPUs
-	if cal, _, err := calibrateOn(-1); err == nil && cal != nil {
-		h.TSCHz, h.TSCHzPPM = cal.Frequency.Hz, cal.Frequency.PPM
-		h.TSCHzSource = cal.Frequency.Method + ": " + cal.Frequency.Source
-		h.CyclesPerTick, h.TSCStep = cal.Core.CyclesPerTick, cal.Step.Step
-	}
-	return h
+	return h.WithMachine(sys.detectCPU(), func() (*calibrate.Calibration, error) {
+		cal, _, err := calibrateOn(-1)
+		return cal, err
+	})
 }
 
 // noLimit is the configuration results read from files are judged by: no
