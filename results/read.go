@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
+	"slices"
+	"strings"
 )
 
 // MaxFileSize bounds what [Read] and [Parse] accept from one file: 256 MiB,
@@ -19,6 +22,43 @@ func Read(path string) (File, error) {
 	}
 	defer f.Close()
 	return Parse(path, f)
+}
+
+// ReadFiles reads the files of a comparison, two or more, with [Read],
+// and keeps the benchmarks whose name keep matches (nil keeps all). A
+// file that cannot be read stops it with Read's error; with skip, it is
+// left out instead, its error in skipped (a glob such as results/* that
+// caught a README), and the error comes only when fewer than two files
+// are left. kept lists the indices in paths of the files returned. Fewer
+// than two files, or a keep that matches no benchmark in them, is an
+// error wrapping [ErrBadInput].
+func ReadFiles(paths []string, keep *regexp.Regexp, skip bool) (files []File, kept []int, skipped []error, err error) {
+	for i, p := range paths {
+		f, err := Read(p)
+		if err != nil && skip {
+			skipped = append(skipped, err)
+			continue
+		}
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if keep != nil {
+			f = f.Keep(keep)
+		}
+		files, kept = append(files, f), append(kept, i)
+	}
+	if len(files) < 2 {
+		why := make([]string, len(skipped))
+		for i, e := range skipped {
+			why[i] = "skipped a file: " + e.Error()
+		}
+		return nil, nil, nil, fmt.Errorf("%w: %d of the %d files given could be read as result files (want two or more; %s)",
+			ErrBadInput, len(files), len(paths), strings.Join(why, "; "))
+	}
+	if keep != nil && !slices.ContainsFunc(files, func(f File) bool { return len(f.Entries)+len(f.Fits) > 0 }) {
+		return nil, nil, nil, fmt.Errorf("%w: -bench %q matches no benchmark in the files", ErrBadInput, keep)
+	}
+	return files, kept, skipped, nil
 }
 
 // Parse reads one result file from r; name is the file's name in error

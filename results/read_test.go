@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -356,4 +358,56 @@ func TestParseVersions(t *testing.T) {
 			t.Errorf("fit %+v", fit)
 		}
 	})
+}
+
+// TestReadFiles: the files of a comparison, with a file that cannot be
+// read stopping it or, with skip, left out; too few files and a filter
+// that matches nothing are bad input.
+func TestReadFiles(t *testing.T) {
+	zen4, zen5 := filepath.Join("testdata", "kvm-amd-zen4-run.json"), filepath.Join("testdata", "kvm-amd-zen5-run.json")
+	readme := filepath.Join("testdata", "README.md")
+	tests := []struct {
+		name    string
+		paths   []string
+		keep    string
+		skip    bool
+		kept    []int
+		skipped int
+		err     error // nil, ErrBadInput or ErrFormat
+	}{
+		{"two files", []string{zen4, zen5}, "", false, []int{0, 1}, 0, nil},
+		{"a README skipped", []string{zen4, readme, zen5}, "", true, []int{0, 2}, 1, nil},
+		{"a README stops it", []string{zen4, readme, zen5}, "", false, nil, 0, ErrFormat},
+		{"one left", []string{zen4, readme}, "", true, nil, 0, ErrBadInput},
+		{"filter matches nothing", []string{zen4, zen5}, "^NoSuchKernel$", false, nil, 0, ErrBadInput},
+		{"filter", []string{zen4, zen5}, "Psum", false, []int{0, 1}, 0, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var keep *regexp.Regexp
+			if tt.keep != "" {
+				keep = regexp.MustCompile(tt.keep)
+			}
+			files, kept, skipped, err := ReadFiles(tt.paths, keep, tt.skip)
+			if tt.err != nil {
+				if !errors.Is(err, tt.err) {
+					t.Fatalf("err %v, want %v", err, tt.err)
+				}
+				return
+			}
+			if err != nil || !slices.Equal(kept, tt.kept) || len(skipped) != tt.skipped || len(files) != len(kept) {
+				t.Fatalf("kept %v, %d skipped, err %v; want %v, %d", kept, len(skipped), err, tt.kept, tt.skipped)
+			}
+			for _, f := range files {
+				if len(f.Entries) == 0 {
+					t.Errorf("%s: no benchmark kept", f.Path)
+				}
+				for _, e := range f.Entries {
+					if keep != nil && !keep.MatchString(e.Name) {
+						t.Errorf("%s: kept %s, which %s does not match", f.Path, e.Name, keep)
+					}
+				}
+			}
+		})
+	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -243,7 +244,7 @@ func (s *session) compareFiles(mf *matrixFlags, opt harness.CompareOptions, chec
 	var keep *regexp.Regexp
 	var files []results.File
 	var kept []int
-	var skipped []string
+	var skipped []error
 	paths := s.fs.args
 	if err := s.start(true, append(checks, func() (err error) {
 		if len(paths) < 2 {
@@ -260,9 +261,11 @@ func (s *session) compareFiles(mf *matrixFlags, opt harness.CompareOptions, chec
 	}
 	// Three files or more make the matrix, which skips a file it cannot
 	// read (a glob that caught a README) rather than stopping.
-	files, kept, skipped, err := readFiles(paths, keep, len(paths) > 2)
-	if err != nil {
-		return err
+	files, kept, skipped, err := results.ReadFiles(paths, keep, len(paths) > 2)
+	if errors.Is(err, results.ErrBadInput) {
+		return inputError("", err)
+	} else if err != nil {
+		return unreadable(err)
 	}
 	if len(mf.opt.Names) > 0 {
 		var names []string
@@ -271,8 +274,8 @@ func (s *session) compareFiles(mf *matrixFlags, opt harness.CompareOptions, chec
 		}
 		mf.opt.Names = names
 	}
-	for _, w := range skipped {
-		s.o.warn(w)
+	for _, e := range skipped {
+		s.o.warn("skipped a file: " + withoutPackages.Replace(e.Error()))
 	}
 	base, err := mf.selectBaseline(files)
 	if err != nil {

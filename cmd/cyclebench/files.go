@@ -9,44 +9,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
-	"slices"
 	"strings"
 
 	"github.com/cyclebench/cyclebench/results"
 )
-
-// readFiles reads the result files of a comparison and keeps the
-// benchmarks whose name matches keep (nil keeps all). A file that cannot be
-// read as a result file (missing, unreadable, empty, not a result file,
-// malformed) is bad input: a usage error naming the file (and the line);
-// with skip, it is left out instead, with a warning (a glob such as
-// results/* that caught a README), and the error comes only when fewer
-// than two files are left. kept lists the indices in paths of the files
-// returned.
-func readFiles(paths []string, keep *regexp.Regexp, skip bool) (files []results.File, kept []int, warnings []string, err error) {
-	for i, p := range paths {
-		f, err := results.Read(p)
-		if err != nil && skip {
-			warnings = append(warnings, "skipped a file: "+withoutPackages.Replace(err.Error()))
-			continue
-		}
-		if err != nil {
-			return nil, nil, nil, unreadable(err)
-		}
-		if keep != nil {
-			f = f.Keep(keep)
-		}
-		files, kept = append(files, f), append(kept, i)
-	}
-	if len(files) < 2 {
-		return nil, nil, nil, usageErrorf("%d of the %d files given could be read as result files (want two or more; %s)", len(files), len(paths), strings.Join(warnings, "; "))
-	}
-	if keep != nil && !slices.ContainsFunc(files, func(f results.File) bool { return len(f.Entries)+len(f.Fits) > 0 }) {
-		return nil, nil, nil, usageErrorf("-bench %q matches no benchmark in the files", keep)
-	}
-	return files, kept, warnings, nil
-}
 
 // unreadable is a result file that cannot be read, as the usage error it
 // is: the command was given bad input, not a measurement that failed.
