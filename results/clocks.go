@@ -93,7 +93,7 @@ func NewClocksReport(brand string, res lab.Result, units map[string]string) Cloc
 		Command: "clocks", CPU: brand, PinnedCPU: res.CPU, Priority: res.Priority,
 		TSCHz: res.TicksPerSecond, TSCHzSource: res.FrequencySource, Reps: res.Reps, Tolerance: res.Tolerance,
 		Nesting: []string{}, Clocks: []ClockReport{}, Kernels: []ClocksKernel{},
-		GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, GoVersion: runtime.Version(), Warnings: errorStrings(res.Warnings),
+		GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, GoVersion: runtime.Version(), Warnings: ErrorStrings(res.Warnings),
 	}
 	for _, c := range res.Nesting {
 		r.Nesting = append(r.Nesting, c.String())
@@ -102,7 +102,7 @@ func NewClocksReport(brand string, res lab.Result, units map[string]string) Cloc
 		r.Clocks = append(r.Clocks, ClockReport{Clock: c.Clock.String(), Source: string(c.Source), ResolutionNs: c.Resolution.Nanoseconds(), EmptyNs: c.Empty.Nanoseconds()})
 	}
 	for _, k := range res.Kernels {
-		kj := ClocksKernel{Name: k.Name, Unit: units[k.Name], Redone: k.Redone, Check: "ok", Methods: []ClockMethod{}, Verdict: k.Verdict(), Warnings: errorStrings(k.Warnings)}
+		kj := ClocksKernel{Name: k.Name, Unit: units[k.Name], Redone: k.Redone, Check: "ok", Methods: []ClockMethod{}, Verdict: k.Verdict(), Warnings: ErrorStrings(k.Warnings)}
 		if k.HasReference {
 			kj.Reference = k.Reference.String()
 		}
@@ -193,14 +193,14 @@ func NewUtilisationReport(brand string, res lab.UtilisationResult) UtilisationRe
 	r := UtilisationReport{
 		Command: "clocks", Demo: "utilisation", CPU: brand, PinnedCPU: res.CPU, Priority: res.Priority,
 		Kernels: []UtilisationKernel{}, Verdict: []string{},
-		GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, GoVersion: runtime.Version(), Warnings: errorStrings(res.Warnings),
+		GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, GoVersion: runtime.Version(), Warnings: ErrorStrings(res.Warnings),
 	}
 	for _, k := range res.Kernels {
 		u := k.Utilisation
 		j := UtilisationKernel{
 			Name: k.Name, WallNs: u.Wall.Nanoseconds(), ProcessCPUNs: u.ProcessCPU.Nanoseconds(), ThreadCPUNs: k.ThreadCPU.Nanoseconds(),
 			OfOneCPU: u.OfOneCPU, OfAllCPUs: u.OfAllCPUs, NumCPU: u.NumCPU, SystemBusy: u.SystemBusy, TickShare: u.TickShare,
-			Source: u.Source, Check: "ok", Warnings: append(errorStrings(u.Warnings), errorStrings(k.Warnings)...),
+			Source: u.Source, Check: "ok", Warnings: append(ErrorStrings(u.Warnings), ErrorStrings(k.Warnings)...),
 		}
 		if k.CheckError != nil {
 			j.Check = k.CheckError.Error()
@@ -215,7 +215,7 @@ func NewUtilisationReport(brand string, res lab.UtilisationResult) UtilisationRe
 // compute-bound (at least BusyShare), sleeping or blocking (at most
 // IdleShare), or between.
 func (j UtilisationKernel) Verdict() string {
-	share := sig(j.OfOneCPU, 3) + "%"
+	share := Sig(j.OfOneCPU, 3) + "%"
 	wall := time.Duration(j.WallNs).Round(time.Microsecond)
 	switch {
 	case j.OfOneCPU >= BusyShare:

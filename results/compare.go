@@ -370,7 +370,7 @@ func (f File) Config() [][2]string {
 		if v == 0 {
 			return ""
 		}
-		return sig(v, digits)
+		return Sig(v, digits)
 	}
 	eps := ""
 	if f.Settings.K > 0 {
@@ -420,7 +420,7 @@ func (m UnitComparison) VerdictText() string {
 		reason, _, _ := strings.Cut(m.Reason, "; ") // the remedy is said once, apart
 		return reason
 	case stats.VerdictSlower, stats.VerdictFaster:
-		s := sig((m.Ratio-1)*100, 3)
+		s := Sig((m.Ratio-1)*100, 3)
 		if !strings.HasPrefix(s, "-") {
 			s = "+" + s
 		}

@@ -66,5 +66,5 @@ func BandText(s stats.Comparison) string {
 	case stats.BandSpread:
 		return "noise band ±" + pct(s.NoiseBand, 2) + " from the spread of a side's K best samples"
 	}
-	return fmt.Sprintf("noise band ±%s from the counter quantum, %s ticks per call", pct(s.NoiseBand, 2), sig(s.Quantum, 3))
+	return fmt.Sprintf("noise band ±%s from the counter quantum, %s ticks per call", pct(s.NoiseBand, 2), Sig(s.Quantum, 3))
 }

@@ -163,7 +163,7 @@ func NewInfoReport(c *calibrate.Calibration, allowed []int, pinnedCPU int, caps 
 		AllowedCPUs: append([]int{}, allowed...), PinnedCPU: pinnedCPU,
 		Priority: PriorityReport{Pin: caps.Pin, High: caps.High, Realtime: caps.Realtime, Notes: append(make([]string, 0, len(caps.Notes)), caps.Notes...)},
 
-		Took: c.Took.Seconds(), GoVersion: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, Warnings: errorStrings(c.Warnings),
+		Took: c.Took.Seconds(), GoVersion: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, Warnings: ErrorStrings(c.Warnings),
 	}
 	if cpt := c.Core.CyclesPerTick; cpt > 0 {
 		r.CoreCyclesPerTick = &cpt
@@ -210,9 +210,9 @@ func CoreClockText(c *calibrate.Calibration) string {
 	case cc.Refused():
 		return "unknown"
 	case cc.Checked:
-		return fmt.Sprintf("%s (core clock ≈ %.3f GHz; checked by the IMUL chain)", sig(cc.CyclesPerTick, 5), cc.CoreHz/1e9)
+		return fmt.Sprintf("%s (core clock ≈ %.3f GHz; checked by the IMUL chain)", Sig(cc.CyclesPerTick, 5), cc.CoreHz/1e9)
 	}
-	return fmt.Sprintf("%s (core clock ≈ %.3f GHz; unchecked)", sig(cc.CyclesPerTick, 5), cc.CoreHz/1e9)
+	return fmt.Sprintf("%s (core clock ≈ %.3f GHz; unchecked)", Sig(cc.CyclesPerTick, 5), cc.CoreHz/1e9)
 }
 
 // CalibrateReport is a calibration of the counter frequency by one method

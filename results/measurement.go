@@ -238,7 +238,7 @@ func NewHeader(command string, cal *calibrate.Calibration, cfg harness.Config, w
 		h.SetMachine(cal.CPU)
 		h.SetCalibration(cal)
 	}
-	h.Warnings = errorStrings(warnings)
+	h.Warnings = ErrorStrings(warnings)
 	return h
 }
 
@@ -272,7 +272,7 @@ func (f File) Header(command string) Header {
 	if h.Warnings == nil {
 		h.Warnings = []string{}
 	}
-	h.Warnings = append(h.Warnings, errorStrings(f.Warnings)...)
+	h.Warnings = append(h.Warnings, ErrorStrings(f.Warnings)...)
 	var pkgs []string
 	for _, e := range f.Entries {
 		if e.Pkg != "" && !slices.Contains(pkgs, e.Pkg) {
@@ -454,7 +454,7 @@ func (m Measurement) JSON() ResultJSON {
 		CyclesPerTick: m.CyclesPerTick, RulerConverged: m.ReferenceConverged, QuantumTicks: m.Quantum,
 		CyclesSource: m.CyclesSource, Disturbed: m.Disturbed, Counters: m.Counters,
 		TicksPerSecond: m.TicksPerSecond, CPU: m.CPU, Priority: m.Priority,
-		WallSeconds: m.Wall.Seconds(), Check: m.Check, Warnings: errorStrings(m.Warnings), PID: m.PID,
+		WallSeconds: m.Wall.Seconds(), Check: m.Check, Warnings: ErrorStrings(m.Warnings), PID: m.PID,
 	}
 	if j.Best == nil {
 		j.Best = []float64{}
@@ -473,8 +473,9 @@ func finiteOr0(v float64) float64 {
 	return v
 }
 
-// errorStrings returns the messages of errs, never nil (so JSON shows []).
-func errorStrings(errs []error) []string {
+// ErrorStrings returns the messages of errs, never nil (so JSON shows
+// []): the warnings of a report.
+func ErrorStrings(errs []error) []string {
 	s := make([]string, 0, len(errs))
 	for _, e := range errs {
 		s = append(s, e.Error())

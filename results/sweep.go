@@ -129,8 +129,8 @@ func (s *Sweep) GrowthText() string {
 	}
 	_, unit := s.Primary()
 	b := fits[0]
-	t := fmt.Sprintf("%s fits best: %s %s %s·%s %s (residuals %s rms, R² %s)", b.Growth, sig(b.Intercept, 4), map[bool]string{true: "−", false: "+"}[b.Coef < 0],
-		sig(math.Abs(b.Coef), 4), b.Growth, unit, pct(b.RMSRel, 2), sig(b.R2, 6))
+	t := fmt.Sprintf("%s fits best: %s %s %s·%s %s (residuals %s rms, R² %s)", b.Growth, Sig(b.Intercept, 4), map[bool]string{true: "−", false: "+"}[b.Coef < 0],
+		Sig(math.Abs(b.Coef), 4), b.Growth, unit, pct(b.RMSRel, 2), Sig(b.R2, 6))
 	for _, f := range fits[1:] {
 		t += fmt.Sprintf("; %s: %s rms", f.Growth, pct(f.RMSRel, 2))
 	}
@@ -146,13 +146,13 @@ func (s *Sweep) NotLinearShort() string {
 		why = append(why, "curvature")
 	}
 	if l.Break.Fails {
-		why = append(why, "a break at n="+sig(l.Break.At, 6))
+		why = append(why, "a break at n="+Sig(l.Break.At, 6))
 	}
 	if l.Runs.Fails {
 		why = append(why, "residual signs in runs")
 	}
 	if l.R2 < l.MinR2 {
-		why = append(why, "R² "+sig(l.R2, 4))
+		why = append(why, "R² "+Sig(l.R2, 4))
 	}
 	return strings.Join(why, ", ")
 }
@@ -178,9 +178,9 @@ func (s *Sweep) LeftOutText() string {
 		if len(vals) > 0 {
 			vs := make([]string, len(vals))
 			for k, v := range vals {
-				vs[k] = sig(v, 4)
+				vs[k] = Sig(v, 4)
 			}
-			parts = append(parts, fmt.Sprintf("n = %d: %s %s (fastest of %d runs %s)", s.Sizes[i], strings.Join(vs, ", "), unit, len(all), sig(slices.Min(all), 4)))
+			parts = append(parts, fmt.Sprintf("n = %d: %s %s (fastest of %d runs %s)", s.Sizes[i], strings.Join(vs, ", "), unit, len(all), Sig(slices.Min(all), 4)))
 		}
 		i = j
 	}
@@ -202,7 +202,7 @@ func (s *Sweep) FitComments() []string {
 	}
 	for _, f := range s.Fits() {
 		out = append(out, fmt.Sprintf("# cpe %s: %s ± %s %s/%s (95%%), intercept %s ± %s %s, R² %s, outlier sizes %v",
-			s.Name, sig(f.Fit.Slope, 5), sig(f.Fit.SlopeCI, 2), f.Unit, ElementWord(s.Unit), sig(f.Fit.Intercept, 4), sig(f.Fit.InterceptCI, 2), f.Unit, R2Text(f.Fit.R2), s.SizesOf(f.Fit.Outliers)))
+			s.Name, Sig(f.Fit.Slope, 5), Sig(f.Fit.SlopeCI, 2), f.Unit, ElementWord(s.Unit), Sig(f.Fit.Intercept, 4), Sig(f.Fit.InterceptCI, 2), f.Unit, R2Text(f.Fit.R2), s.SizesOf(f.Fit.Outliers)))
 	}
 	return out
 }
@@ -270,7 +270,7 @@ func (s *Sweep) JSON() KernelJSON {
 		Linearity: LinearityJSON{Verdict: verdict, Linear: l.Linear, Reason: s.LinearityText(), R2: l.R2,
 			CurvatureP: l.Curvature.PValue, BreakP: l.Break.PValue, BreakAt: l.Break.At, RunsP: l.Runs.PValue,
 			MaxDeviation: max(l.Curvature.MaxRel, l.Break.MaxRel, l.MaxRel), MinChange: l.MinChange, Growth: l.Complexity},
-		Fits: []FitJSON{}, Points: []ResultJSON{}, Check: s.Check, Warnings: errorStrings(s.Warnings)}
+		Fits: []FitJSON{}, Points: []ResultJSON{}, Check: s.Check, Warnings: ErrorStrings(s.Warnings)}
 	if k.Sizes == nil {
 		k.Sizes = []int{}
 	}
@@ -338,7 +338,7 @@ func PlotSweeps(ss []*Sweep, cpu string, logAxes bool) ([]plot.CPESeries, plot.O
 	elem := ElementWord(ss[0].Unit)
 	if s := ss[0]; len(ss) == 1 && s.Fitted() && s.Linearity.Linear {
 		f := s.fitIn(unit)
-		opt.Title = fmt.Sprintf("%s on %s: CPE %s ± %s %s/%s (95%% CI)", s.Name, cpu, sig(f.Slope, 4), sig(f.SlopeCI, 2), unit, elem)
+		opt.Title = fmt.Sprintf("%s on %s: CPE %s ± %s %s/%s (95%% CI)", s.Name, cpu, Sig(f.Slope, 4), Sig(f.SlopeCI, 2), unit, elem)
 	} else {
 		opt.Title = fmt.Sprintf("CPE on %s (%s per %s, 95%% CI)", cpu, unit, elem)
 	}

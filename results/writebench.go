@@ -93,13 +93,13 @@ func WriteBench(w io.Writer, h Header, ms []Measurement) error {
 		fmt.Fprintf(&b, "%s: %s\n", kv[0], kv[1])
 	}
 	if h.TSCHz > 0 { // not in a header read from go test output
-		fmt.Fprintf(&b, "# tsc-hz measured: %.0f Hz ± %s ppm (%s)\n", h.TSCHz, sig(h.TSCHzPPM, 3), h.TSCHzSource)
+		fmt.Fprintf(&b, "# tsc-hz measured: %.0f Hz ± %s ppm (%s)\n", h.TSCHz, Sig(h.TSCHzPPM, 3), h.TSCHzSource)
 		if h.CyclesPerTick > 0 {
-			fmt.Fprintf(&b, "# core-cycles-per-tick measured: %s (the ruler of each result, a register ADD chain checked by an IMUL chain, is in -format json)\n", sig(h.CyclesPerTick, 6))
+			fmt.Fprintf(&b, "# core-cycles-per-tick measured: %s (the ruler of each result, a register ADD chain checked by an IMUL chain, is in -format json)\n", Sig(h.CyclesPerTick, 6))
 		} else {
 			fmt.Fprintf(&b, "# core-cycles-per-tick: none (the calibration's ruler was refused; see the warnings): no cycles/op\n")
 		}
-		fmt.Fprintf(&b, "# tsc-step: %s ticks\n", sig(h.TSCStep, 4))
+		fmt.Fprintf(&b, "# tsc-step: %s ticks\n", Sig(h.TSCStep, 4))
 	}
 	if h.Partial != "" {
 		fmt.Fprintf(&b, "# partial: %s\n", h.Partial)
@@ -140,12 +140,14 @@ func benchValue(v float64) string {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return "0"
 	}
-	return sig(v, 6)
+	return Sig(v, 6)
 }
 
-// sig formats v with at most digits significant digits, without trailing
-// zeros and never with an exponent: 0.0239, 2.98, 2, 237, 12346.
-func sig(v float64, digits int) string {
+// Sig formats v as every report of cyclebench shows a figure: with at
+// most digits significant digits, without trailing zeros and never with
+// an exponent (%g would print 1234 ppm as 1.23e+03): 0.0239, 2.98, 2,
+// 237, 12346. NaN and ±Inf are "NaN", "+Inf" and "-Inf".
+func Sig(v float64, digits int) string {
 	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
 		return strconv.FormatFloat(v, 'f', -1, 64)
 	}
@@ -158,7 +160,7 @@ func sig(v float64, digits int) string {
 }
 
 // pct formats a fraction as a percentage with digits significant digits.
-func pct(v float64, digits int) string { return sig(v*100, digits) + "%" }
+func pct(v float64, digits int) string { return Sig(v*100, digits) + "%" }
 
 // WriteBench writes every run of files, the files t was made of (in the
 // same order), as one stream in the Go benchmark format, each file's runs

@@ -853,15 +853,6 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-// errorStrings returns the messages of errs, never nil (so JSON shows []).
-func errorStrings(errs []error) []string {
-	s := make([]string, 0, len(errs))
-	for _, e := range errs {
-		s = append(s, e.Error())
-	}
-	return s
-}
-
 // yesNo formats a boolean for the human tables.
 func yesNo(b bool) string {
 	if b {
@@ -899,20 +890,8 @@ func formatHz(hz float64) string {
 	return fmt.Sprintf("%.0f Hz (%.6f MHz)", r, r/1e6)
 }
 
-// sig formats v with at most digits significant digits, without trailing
-// zeros and never with an exponent (%g would print 1234 ppm as 1.23e+03):
-// 0.0239, 2.98, 2, 237, 12346.
-func sig(v float64, digits int) string {
-	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
-		return strconv.FormatFloat(v, 'f', -1, 64)
-	}
-	decimals := digits - 1 - int(math.Floor(math.Log10(math.Abs(v))))
-	s := strconv.FormatFloat(v, 'f', max(decimals, 0), 64)
-	if strings.Contains(s, ".") {
-		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	}
-	return s
-}
+// sig is results.Sig, the figures of every rendering: 0.0239, 2.98, 237.
+func sig(v float64, digits int) string { return results.Sig(v, digits) }
 
 // signedSig is sig with an explicit sign: +0.0239, -237.
 func signedSig(v float64, digits int) string {

@@ -484,29 +484,7 @@ func TestFailures(t *testing.T) {
 	})
 }
 
-func TestSig(t *testing.T) {
-	tests := []struct {
-		v      float64
-		digits int
-		want   string
-	}{
-		{0.023912, 3, "0.0239"},
-		{2.977, 3, "2.98"},
-		{237.4, 3, "237"},
-		{12345.6, 3, "12346"},
-		{-0.998, 3, "-0.998"},
-		{2, 4, "2"},
-		{0.5, 3, "0.5"},
-		{2.5, 4, "2.5"},
-		{0, 3, "0"},
-	}
-	for _, tt := range tests {
-		t.Run(fmt.Sprint(tt.v), func(t *testing.T) {
-			if got := sig(tt.v, tt.digits); got != tt.want {
-				t.Errorf("sig(%v, %d) = %q, want %q", tt.v, tt.digits, got, tt.want)
-			}
-		})
-	}
+func TestSignedSig(t *testing.T) {
 	if got := signedSig(0.5, 2); got != "+0.5" {
 		t.Errorf("signedSig(0.5, 2) = %q, want +0.5", got)
 	}

@@ -106,7 +106,7 @@ func (c *calibration) gather(cpu int, d time.Duration, method string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.r.Compare()
-	c.r.Warnings = errorStrings(warnings)
+	c.r.Warnings = results.ErrorStrings(warnings)
 	return nil
 }
 

@@ -201,7 +201,7 @@ func (s *session) compareKernels(ka, kb benchexamples.Kernel, sizeA, sizeB int, 
 	cmp := liveComparison{Comparison: c,
 		A: results.Measurement{Result: c.A, Kernel: ka.Name, N: sizeA, Unit: ka.Unit, Check: checkWord(insA.Check()), Bench: "A/" + c.A.Name, PerElement: insA.Elements > 0},
 		B: results.Measurement{Result: c.B, Kernel: kb.Name, N: sizeB, Unit: kb.Unit, Check: checkWord(insB.Check()), Bench: "B/" + c.B.Name, PerElement: insB.Elements > 0}}
-	s.h.Warnings = append(s.h.Warnings, errorStrings(c.Warnings)...)
+	s.h.Warnings = append(s.h.Warnings, results.ErrorStrings(c.Warnings)...)
 	s.partial(fmt.Sprintf(" after %d pairs", len(c.TicksA)), "")
 	if err := s.o.emit(func(w io.Writer) error { return writeLiveComparison(w, s.o.format, s.h, cmp) }); err != nil {
 		return err

@@ -515,7 +515,7 @@ func cpeSources(args []string, stdout, stderr io.Writer) error {
 		s.h = withThisMachine(s.h, g) // go test ran here
 	}
 	for _, f := range files[1:] {
-		s.h.Warnings = append(s.h.Warnings, errorStrings(f.Warnings)...)
+		s.h.Warnings = append(s.h.Warnings, results.ErrorStrings(f.Warnings)...)
 	}
 	s.h.Warnings = append(s.h.Warnings, notes...)
 	results.HoistSweepWarnings(&s.h, swept)

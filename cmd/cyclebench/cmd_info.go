@@ -75,7 +75,7 @@ func gatherInfo(cpu int, d time.Duration) (*results.InfoReport, error) {
 	for i := range r.Events {
 		r.Events[i].Reason = withoutPackages.Replace(r.Events[i].Reason)
 	}
-	r.Warnings = errorStrings(append(append([]error(nil), th.Warnings...), c.Warnings...))
+	r.Warnings = results.ErrorStrings(append(append([]error(nil), th.Warnings...), c.Warnings...))
 	return r, nil
 }
 

@@ -82,7 +82,7 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 	}); err != nil {
 		return err
 	}
-	o.warnAll(errorStrings(v.Warnings))
+	o.warnAll(results.ErrorStrings(v.Warnings))
 	failed, gating := v.Failures(cv)
 	summary := ""
 	if len(failed) > 0 {

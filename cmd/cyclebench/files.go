@@ -28,7 +28,7 @@ func unreadable(err error) error {
 func fileWarnings(files []results.File) []string {
 	var ws []string
 	for _, f := range files {
-		ws = append(ws, errorStrings(f.Warnings)...)
+		ws = append(ws, results.ErrorStrings(f.Warnings)...)
 	}
 	return ws
 }

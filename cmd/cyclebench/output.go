@@ -164,7 +164,7 @@ func resultTable(h results.Header, rs []results.Measurement) *table {
 		}
 		// The warnings cell holds one warning per line (a quoted CSV field
 		// may contain newlines; warnings themselves are single lines).
-		warn := strings.Join(append(slices.Clone(h.Warnings), errorStrings(r.Warnings)...), "\n")
+		warn := strings.Join(append(slices.Clone(h.Warnings), results.ErrorStrings(r.Warnings)...), "\n")
 		d := r.Disturbed
 		var dist any // "-" where the switches and faults could not be read
 		if d.Monitored {
