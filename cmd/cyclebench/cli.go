@@ -536,14 +536,6 @@ func (v *durationValue) Set(s string) error {
 	return errors.New("want a number with a unit: 100ms, 2s, 1m30s")
 }
 
-// checkDuration returns a *usageError unless min <= d <= max.
-func checkDuration(flagName string, d, min, max time.Duration) error {
-	if d < min || d > max {
-		return usageErrorf("-%s %v: out of range (allowed: %v to %v)", flagName, d, min, max)
-	}
-	return nil
-}
-
 // calibrationDuration is a -duration flag of a calibration, from
 // calibrate's default, within calibrate's limits.
 type calibrationDuration struct{ d time.Duration }
@@ -558,7 +550,10 @@ func calibrationFlag(fs *flagSet, usage string) *calibrationDuration {
 // check returns a *usageError when the duration is out of calibrate's
 // range.
 func (c *calibrationDuration) check() error {
-	return checkDuration("duration", c.d, calibrate.MinDuration, calibrate.MaxDuration)
+	if c.d < calibrate.MinDuration || c.d > calibrate.MaxDuration {
+		return usageErrorf("-duration %v: out of range (allowed: %v to %v)", c.d, calibrate.MinDuration, calibrate.MaxDuration)
+	}
+	return nil
 }
 
 // cpuFlag defines -cpu: the CPU to pin the measuring thread to.

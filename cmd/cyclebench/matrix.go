@@ -74,9 +74,6 @@ func (m *matrixFlags) setup() (*regexp.Regexp, error) {
 // results.SelectBaseline does (a path, a position, part of a file name or
 // CPU).
 func (m *matrixFlags) selectBaseline(files []results.File) (int, error) {
-	if len(m.opt.Names) > 0 && len(m.opt.Names) != len(files) {
-		return 0, usageErrorf("-names %q: %d names for %d files (want one per file)", m.names, len(m.opt.Names), len(files))
-	}
 	if i := slices.Index(m.opt.Names, m.baseline); i >= 0 && m.baseline != "" {
 		return i, nil
 	}
