@@ -126,30 +126,41 @@ func (s *session) runGoTest(g *results.GoTest) (results.File, error) {
 	return f, libError(err)
 }
 
+// packageMode is what a subcommand's -h says of its package mode: the
+// synopsis, the description, what it does with a package (for the
+// section of packageHelp) and examples.
+type packageMode struct {
+	synopsis, description, what string
+	examples                    [][2]string
+}
+
+// packageModes are the package modes of run, cpe and compare.
+var packageModes = map[string]packageMode{
+	"run": {"PACKAGE...", runPackagesDescription,
+		"shows the figures harness.Report and ReportSweep put on its benchmark\nlines, as run shows a kernel's.",
+		[][2]string{
+			{"cyclebench run ./examples/sums -bench Sum1/ -count 6", "Sum1's sweep, six times, as a table"},
+			{"cyclebench run . -bench . -benchmem -format bench -o new.txt", "every benchmark of this package, for benchstat"}}},
+	"compare": {"PACKAGE...", comparePackagesDescription,
+		"shows each harness.ReportCompare result (B/A with its 95% interval,\np-value, verdict) in a table; -plot draws the ratios.",
+		[][2]string{
+			{"cyclebench compare ./examples/sums -bench Sum4vsSum1 -count 6", "six interleaved comparisons of Sum4 with Sum1"},
+			{"cyclebench compare ./examples/sums -bench Sum1AA -count 20 -format csv", "an A/A test: about 19 of 20 runs should find no difference"}}},
+	"cpe": {"FILE|PACKAGE...", cpeSourcesDescription,
+		"fits each family of sub-benchmarks Name/n=SIZE (harness.ReportSweep).\n" +
+			"A FILE (go test -bench output, cyclebench -format bench or json) is read and\n" +
+			"fitted the same way; with files only, -bench selects families by name.",
+		[][2]string{
+			{"cyclebench cpe out.txt -plot cpe.svg", "fit the sweeps of go test -bench -count 6 > out.txt, with a picture"},
+			{"cyclebench cpe ./examples/sums -bench Sum -count 6 -plot cpe.svg", "run the package's sweeps with go test and fit them"}}},
+}
+
 // packageSession is the session of subcommand cmd given packages (or, for
 // cpe, files): the go test flags bound to g, the output flags, and -plot
 // and -all-runs where the subcommand has them.
 func packageSession(cmd string, g *results.GoTest, stdout, stderr io.Writer) (s *session, allRuns *bool) {
-	var synopsis, description string
-	var examples [][2]string
-	switch cmd {
-	case "run":
-		synopsis, description = "[flags] PACKAGE...", runPackagesDescription
-		examples = [][2]string{
-			{"cyclebench run ./examples/sums -bench Sum1/ -count 6", "Sum1's sweep, six times, as a table"},
-			{"cyclebench run . -bench . -benchmem -format bench -o new.txt", "every benchmark of this package, for benchstat"}}
-	case "compare":
-		synopsis, description = "[flags] PACKAGE...", comparePackagesDescription
-		examples = [][2]string{
-			{"cyclebench compare ./examples/sums -bench Sum4vsSum1 -count 6", "six interleaved comparisons of Sum4 with Sum1"},
-			{"cyclebench compare ./examples/sums -bench Sum1AA -count 20 -format csv", "an A/A test: about 19 of 20 runs should find no difference"}}
-	case "cpe":
-		synopsis, description = "[flags] FILE|PACKAGE...", cpeSourcesDescription
-		examples = [][2]string{
-			{"cyclebench cpe out.txt -plot cpe.svg", "fit the sweeps of go test -bench -count 6 > out.txt, with a picture"},
-			{"cyclebench cpe ./examples/sums -bench Sum -count 6 -plot cpe.svg", "run the package's sweeps with go test and fit them"}}
-	}
-	s = newSession(cmd, synopsis, description, stdout)
+	m := packageModes[cmd]
+	s = newSession(cmd, "[flags] "+m.synopsis, m.description, stdout)
 	s.fs.packages = true
 	s.hint = func(err error) error { return hintPackageFlags(cmd, err) }
 	addGoTestFlags(s.fs, g)
@@ -161,7 +172,7 @@ func packageSession(cmd string, g *results.GoTest, stdout, stderr io.Writer) (s 
 		s.pf = addPlotFlags(s.fs, "the ratios with their 95% intervals", plot.DefaultCompareSize)
 	}
 	s.o = addOutputFlags(s.fs, stdout, stderr, true, resultFormats...)
-	for _, e := range examples {
+	for _, e := range m.examples {
 		s.fs.example(e[0], e[1])
 	}
 	return s, allRuns
@@ -204,24 +215,15 @@ var outputFlagNames = []string{"format", "o", "q", "strict", "plot"}
 // packageHelp is the section of the -h of run, cpe and compare about
 // package patterns, with the flags that differ.
 func packageHelp(cmd string) string {
-	var what, synopsis string
-	switch cmd {
-	case "run":
-		synopsis, what = "PACKAGE...", "shows the figures harness.Report and ReportSweep put on its benchmark\nlines, as run shows a kernel's."
-	case "cpe":
-		synopsis, what = "FILE|PACKAGE...", "fits each family of sub-benchmarks Name/n=SIZE (harness.ReportSweep).\n"+
-			"A FILE (go test -bench output, cyclebench -format bench or json) is read and\n"+
-			"fitted the same way; with files only, -bench selects families by name."
-	case "compare":
-		synopsis, what = "PACKAGE...", "shows each harness.ReportCompare result (B/A with its 95% interval,\np-value, verdict) in a table; -plot draws the ratios."
-	default:
+	m, ok := packageModes[cmd]
+	if !ok {
 		return ""
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Go packages: cyclebench %s [flags] %s\n", cmd, synopsis)
+	fmt.Fprintf(&b, "Go packages: cyclebench %s [flags] %s\n", cmd, m.synopsis)
 	fmt.Fprintf(&b, "A package pattern (./mypkg, ../x, ., or any pattern with /...) runs\n"+
 		"go test -run '^$' -bench REGEXP [-count N] [-benchtime D] [-benchmem] PACKAGE...\nand %s\n"+
-		"With -count 2 or more, each run is a process of its own (see -in-process).\n", what)
+		"With -count 2 or more, each run is a process of its own (see -in-process).\n", m.what)
 	// The output flags that apply, as the package mode defines them (run
 	// has no -plot there).
 	pfs, _ := packageSession(cmd, &results.GoTest{}, io.Discard, io.Discard)
