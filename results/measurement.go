@@ -256,6 +256,16 @@ func (h *Header) SetCalibration(cal *calibrate.Calibration) {
 	h.CyclesPerTick, h.TSCStep = cal.Core.CyclesPerTick, cal.Step.Step
 }
 
+// FileWarnings are the warnings of files (lines skipped, fields an older
+// version did not write), in order: what a report of them says on stderr.
+func FileWarnings(files []File) []string {
+	var ws []string
+	for _, f := range files {
+		ws = append(ws, ErrorStrings(f.Warnings)...)
+	}
+	return ws
+}
+
 // Header is the header of command's results read from f: the machine and
 // settings it records (a go test file has the CPU and platform only), its
 // notes and warnings, and its packages as Extra["pkg"].

@@ -232,3 +232,13 @@ func TestHeaderWithMachine(t *testing.T) {
 		})
 	}
 }
+
+func TestFileWarnings(t *testing.T) {
+	files := []results.File{{Warnings: []error{errors.New("a"), errors.New("b")}}, {}, {Warnings: []error{errors.New("c")}}}
+	if got := strings.Join(results.FileWarnings(files), ","); got != "a,b,c" {
+		t.Errorf("FileWarnings = %q, want a,b,c", got)
+	}
+	if got := results.FileWarnings(nil); len(got) != 0 {
+		t.Errorf("FileWarnings(nil) = %q, want none", got)
+	}
+}

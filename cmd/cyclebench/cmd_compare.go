@@ -304,7 +304,7 @@ func (s *session) compareFiles(mf *matrixFlags, opt harness.CompareOptions, chec
 			return err
 		}
 	}
-	s.o.warnAll(fileWarnings(files))
+	s.o.warnAll(results.FileWarnings(files))
 	return nil
 }
 

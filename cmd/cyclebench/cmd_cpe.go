@@ -514,9 +514,7 @@ func cpeSources(args []string, stdout, stderr io.Writer) error {
 	if len(paths) == 0 {
 		s.h = withThisMachine(s.h, g) // go test ran here
 	}
-	for _, f := range files[1:] {
-		s.h.Warnings = append(s.h.Warnings, results.ErrorStrings(f.Warnings)...)
-	}
+	s.h.Warnings = append(s.h.Warnings, results.FileWarnings(files[1:])...)
 	s.h.Warnings = append(s.h.Warnings, notes...)
 	results.HoistSweepWarnings(&s.h, swept)
 	s.partial(": go test was stopped, the sweeps are incomplete", "")

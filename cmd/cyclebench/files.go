@@ -23,16 +23,6 @@ func unreadable(err error) error {
 	return usageErrorf("%w (want a file of cyclebench run or cpe with -o FILE.json or FILE.txt, or of go test -bench)", err)
 }
 
-// fileWarnings are the files' own warnings (lines skipped, fields an older
-// version did not write), for stderr.
-func fileWarnings(files []results.File) []string {
-	var ws []string
-	for _, f := range files {
-		ws = append(ws, results.ErrorStrings(f.Warnings)...)
-	}
-	return ws
-}
-
 // metricsTable is one row per benchmark and unit; the text table leaves out
 // the per-element units, whose ratios are those per op (the names hold n).
 func metricsTable(c *results.Comparison, perElem bool) *table {

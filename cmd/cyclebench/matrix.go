@@ -119,7 +119,7 @@ func compareMatrix(o *out, pf *plotFlags, m *matrixFlags, files []results.File) 
 			return err
 		}
 	}
-	o.warnAll(fileWarnings(files))
+	o.warnAll(results.FileWarnings(files))
 	return nil
 }
 
