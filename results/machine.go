@@ -197,6 +197,65 @@ func (r *InfoReport) AddImmText() string {
 	}
 }
 
+// HypervisorText names the hypervisor, or says there is one of an
+// unknown vendor, or none.
+func (r *InfoReport) HypervisorText() string {
+	switch {
+	case r.Hypervisor != "":
+		return r.Hypervisor
+	case r.Virtual:
+		return "yes (vendor unknown)"
+	}
+	return "none"
+}
+
+// CoreText describes the core-clock ruler in one line: its cycles per
+// tick, the core clock they imply and whether the IMUL chain checked
+// them, or why there is no figure.
+func (r *InfoReport) CoreText() string {
+	switch {
+	case r.CoreCyclesPerTick == nil && r.CoreRefused != "":
+		return "none: " + r.CoreRefused
+	case r.CoreCyclesPerTick == nil:
+		return "unknown"
+	case r.CoreChecked:
+		return fmt.Sprintf("%.4f (core clock ≈ %.3f GHz; checked: the register ADD and IMUL chains agree)", *r.CoreCyclesPerTick, r.CoreHz/1e9)
+	}
+	return fmt.Sprintf("%.4f (core clock ≈ %.3f GHz; %s)", *r.CoreCyclesPerTick, r.CoreHz/1e9, r.CoreUnchecked)
+}
+
+// ImulAddText gives the IMUL/ADD chain ratio with the multiply latency
+// the CPU table expects, and whether the chains were approximate.
+func (r *InfoReport) ImulAddText() string {
+	ratio := Sig(r.ImulAddRatio, 4)
+	if r.ImulAddRatio == 0 {
+		ratio = "not measured"
+	}
+	if r.ImulLatency > 0 {
+		ratio += fmt.Sprintf(" (expected %g)", r.ImulLatency)
+	} else {
+		ratio += " (the multiply latency of this core is not documented: not judged)"
+	}
+	if !r.CoreChainsExact {
+		ratio += " (pure-Go chains, approximate)"
+	}
+	return ratio
+}
+
+// CPUTableText says what the CPU table knows of the core: its entry, or
+// why the cycle figure is unchecked (an emulated processor, a core not in
+// the table).
+func (r *InfoReport) CPUTableText() string {
+	switch {
+	case r.Emulated:
+		return "does not apply: the processor is emulated, so the cycle figure is unchecked"
+	case r.Microarch != "":
+		m := calibrate.Microarch{Name: r.Microarch, ImulLatency: r.MicroarchImul}
+		return fmt.Sprintf("%s; folds ADD-immediate chains: %s (%s)", m, r.MicroarchFolds, r.MicroarchSource)
+	}
+	return "not in the table: the multiply latency is not vouched for, so the cycle figure is unchecked"
+}
+
 // CoreClockText describes a calibration's core-clock ruler in one line:
 // its figure and whether it was checked, or why there is none.
 func CoreClockText(c *calibrate.Calibration) string {

@@ -101,3 +101,43 @@ func TestCalibrateReport(t *testing.T) {
 		})
 	}
 }
+
+// TestInfoTexts: the lines of an info report that are decisions in words:
+// the hypervisor, the core-clock ruler, the IMUL/ADD ratio, the CPU table.
+func TestInfoTexts(t *testing.T) {
+	cpt := 1.4
+	tests := []struct {
+		name string
+		r    results.InfoReport
+		got  func(*results.InfoReport) string
+		want string
+	}{
+		{"hypervisor named", results.InfoReport{Hypervisor: "KVMKVMKVM", Virtual: true}, (*results.InfoReport).HypervisorText, "KVMKVMKVM"},
+		{"hypervisor unnamed", results.InfoReport{Virtual: true}, (*results.InfoReport).HypervisorText, "yes (vendor unknown)"},
+		{"no hypervisor", results.InfoReport{}, (*results.InfoReport).HypervisorText, "none"},
+		{"ruler refused", results.InfoReport{CoreRefused: "the chains disagree"}, (*results.InfoReport).CoreText, "none: the chains disagree"},
+		{"no ruler", results.InfoReport{}, (*results.InfoReport).CoreText, "unknown"},
+		{"ruler checked", results.InfoReport{CoreCyclesPerTick: &cpt, CoreHz: 3.63e9, CoreChecked: true}, (*results.InfoReport).CoreText,
+			"1.4000 (core clock ≈ 3.630 GHz; checked: the register ADD and IMUL chains agree)"},
+		{"ruler unchecked", results.InfoReport{CoreCyclesPerTick: &cpt, CoreHz: 3.63e9, CoreUnchecked: "no IMUL latency known"}, (*results.InfoReport).CoreText,
+			"1.4000 (core clock ≈ 3.630 GHz; no IMUL latency known)"},
+		{"ratio expected", results.InfoReport{ImulAddRatio: 3.0012, ImulLatency: 3, CoreChainsExact: true}, (*results.InfoReport).ImulAddText, "3.001 (expected 3)"},
+		{"ratio not measured", results.InfoReport{}, (*results.InfoReport).ImulAddText,
+			"not measured (the multiply latency of this core is not documented: not judged) (pure-Go chains, approximate)"},
+		{"emulated", results.InfoReport{Emulated: true, Microarch: "Zen 4"}, (*results.InfoReport).CPUTableText,
+			"does not apply: the processor is emulated, so the cycle figure is unchecked"},
+		{"not in the table", results.InfoReport{}, (*results.InfoReport).CPUTableText,
+			"not in the table: the multiply latency is not vouched for, so the cycle figure is unchecked"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.got(&tt.r); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+	r := results.InfoReport{Microarch: "Zen 4", MicroarchImul: 3, MicroarchFolds: "no", MicroarchSource: "uops.info"}
+	if got := r.CPUTableText(); !strings.HasSuffix(got, "; folds ADD-immediate chains: no (uops.info)") || !strings.Contains(got, "Zen 4") {
+		t.Errorf("CPUTableText = %q, want the entry, its folding and source", got)
+	}
+}

@@ -95,14 +95,7 @@ func infoTable(r *results.InfoReport) *table {
 	row("cpu", "%s", orUnknown(r.CPU))
 	row("vendor", "%s", orUnknown(r.Vendor))
 	row("family/model/stepping", "%d/%d/%d (0x%x/0x%x/0x%x)", r.Family, r.Model, r.Stepping, r.Family, r.Model, r.Stepping)
-	switch {
-	case r.Hypervisor != "":
-		row("hypervisor", "%s", r.Hypervisor)
-	case r.Virtual:
-		row("hypervisor", "yes (vendor unknown)")
-	default:
-		row("hypervisor", "none")
-	}
+	row("hypervisor", "%s", r.HypervisorText())
 	row("counter", "%s", r.Counter)
 	row("rdtscp", "%s", yesNo(r.RDTSCP))
 	row("invariant_tsc", "%s", yesNo(r.InvariantTSC))
@@ -122,39 +115,10 @@ func infoTable(r *results.InfoReport) *table {
 	row("tsc_step", "%s", step)
 	row("overhead_ticks", "min %s, median %s (in one assembly function: min %s, median %s)",
 		sig(r.OverheadTicks, 4), sig(r.OverheadTicksMedian, 4), sig(r.OverheadAsmTicks, 4), sig(r.OverheadAsmTicksMedian, 4))
-	switch {
-	case r.CoreCyclesPerTick == nil && r.CoreRefused != "":
-		row("core_cycles_per_tick", "none: %s", r.CoreRefused)
-	case r.CoreCyclesPerTick == nil:
-		row("core_cycles_per_tick", "unknown")
-	case r.CoreChecked:
-		row("core_cycles_per_tick", "%.4f (core clock ≈ %.3f GHz; checked: the register ADD and IMUL chains agree)", *r.CoreCyclesPerTick, r.CoreHz/1e9)
-	default:
-		row("core_cycles_per_tick", "%.4f (core clock ≈ %.3f GHz; %s)", *r.CoreCyclesPerTick, r.CoreHz/1e9, r.CoreUnchecked)
-	}
-	ratio := sig(r.ImulAddRatio, 4)
-	if r.ImulAddRatio == 0 {
-		ratio = "not measured"
-	}
-	if r.ImulLatency > 0 {
-		ratio += fmt.Sprintf(" (expected %g)", r.ImulLatency)
-	} else {
-		ratio += " (the multiply latency of this core is not documented: not judged)"
-	}
-	if !r.CoreChainsExact {
-		ratio += " (pure-Go chains, approximate)"
-	}
-	row("imul_add_ratio", "%s", ratio)
+	row("core_cycles_per_tick", "%s", r.CoreText())
+	row("imul_add_ratio", "%s", r.ImulAddText())
 	row("add_imm_chain", "%s", r.AddImmText())
-	switch {
-	case r.Emulated:
-		row("cpu_table", "does not apply: the processor is emulated, so the cycle figure is unchecked")
-	case r.Microarch != "":
-		m := calibrate.Microarch{Name: r.Microarch, ImulLatency: r.MicroarchImul}
-		row("cpu_table", "%s; folds ADD-immediate chains: %s (%s)", m, r.MicroarchFolds, r.MicroarchSource)
-	default:
-		row("cpu_table", "not in the table: the multiply latency is not vouched for, so the cycle figure is unchecked")
-	}
+	row("cpu_table", "%s", r.CPUTableText())
 	row("allowed_cpus", "%s", affinity.FormatCPUs(r.AllowedCPUs))
 	if r.PinnedCPU >= 0 {
 		row("pinned_cpu", "%d", r.PinnedCPU)
