@@ -190,6 +190,59 @@ func (s *Sweep) LeftOutText() string {
 	return strings.Join(parts, "; ") + "; disturbed: " + s.LeftOutRule
 }
 
+// Heading names the sweep in one line: "Sum1: 10 sizes, 60 runs, n in
+// elements, core 1.4 cycles/tick" (the runs when there are more than
+// sizes, the ruler when there is one).
+func (s *Sweep) Heading() string {
+	h := fmt.Sprintf("%s: %d sizes", s.Name, s.SizeCount())
+	if len(s.Points) > s.SizeCount() {
+		h += fmt.Sprintf(", %d runs", len(s.Points))
+	}
+	h += ", n in " + s.Unit
+	if s.CyclesPerTick > 0 {
+		h += ", core " + Sig(s.CyclesPerTick, 5) + " cycles/tick"
+	}
+	return h
+}
+
+// FitLines are the fit's figures as label and text, in the order a
+// report lists them: the CPE with its 95% interval in the primary unit
+// (and, labelled "", the same in the other units), the intercept, R²,
+// the outlier sizes and the runs left out. None before a fit.
+func (s *Sweep) FitLines() [][2]string {
+	if !s.Fitted() {
+		return nil
+	}
+	pf, unit := s.Primary()
+	elem := ElementWord(s.Unit)
+	lines := [][2]string{{"CPE", fmt.Sprintf("%s ± %s %s/%s (95%% CI)", Sig(pf.Slope, 5), Sig(pf.SlopeCI, 2), unit, elem)}}
+	var also []string
+	for _, f := range s.Fits()[1:] {
+		if f.Unit != unit {
+			also = append(also, fmt.Sprintf("%s ± %s %s/%s", Sig(f.Fit.Slope, 5), Sig(f.Fit.SlopeCI, 2), f.Unit, elem))
+		}
+	}
+	if len(also) > 0 {
+		lines = append(lines, [2]string{"", "= " + strings.Join(also, " = ")})
+	}
+	lines = append(lines,
+		[2]string{"intercept", fmt.Sprintf("%s ± %s %s per call", Sig(pf.Intercept, 4), Sig(pf.InterceptCI, 2), unit)},
+		[2]string{"R²", R2Text(pf.R2)})
+	outliers := "none"
+	if o := s.SizesOf(pf.Outliers); len(o) > 0 {
+		ns := make([]string, len(o))
+		for i, n := range o {
+			ns[i] = strconv.Itoa(n)
+		}
+		outliers = "n = " + strings.Join(ns, ", ") + " (residual marked *)"
+	}
+	lines = append(lines, [2]string{"outliers", outliers})
+	if l := s.LeftOutText(); l != "" {
+		lines = append(lines, [2]string{"left out", l})
+	}
+	return lines
+}
+
 // FitComments are the linearity verdict and the fits as "#" lines of the
 // benchmark format, which benchfmt readers skip and [Parse] reads.
 func (s *Sweep) FitComments() []string {

@@ -290,3 +290,29 @@ func TestFitFilesOtherCPU(t *testing.T) {
 		t.Errorf("%d sweeps (%d points), notes %q", len(ss), len(ss[0].Points), notes)
 	}
 }
+
+// TestSweepHeadingAndFitLines: the heading of a sweep and its fit's
+// lines, in the order a report lists them.
+func TestSweepHeadingAndFitLines(t *testing.T) {
+	s := fakeSweep(t, "Linear", true)
+	if h := s.Heading(); h != "Linear: 5 sizes, n in elements, core 1.5 cycles/tick" {
+		t.Errorf("Heading() = %q", h)
+	}
+	s.Cycles.Outliers = []int{1, 3}
+	lines := s.FitLines()
+	var labels []string
+	for _, l := range lines {
+		labels = append(labels, l[0])
+	}
+	if strings.Join(labels, "|") != "CPE||intercept|R²|outliers" {
+		t.Fatalf("labels %q, want CPE, the other units, intercept, R², outliers", labels)
+	}
+	if !strings.HasPrefix(lines[0][1], "2 ± ") || !strings.HasSuffix(lines[0][1], " cycles/element (95% CI)") ||
+		!strings.HasPrefix(lines[1][1], "= ") || !strings.Contains(lines[1][1], " ticks/element") ||
+		!strings.HasSuffix(lines[2][1], " cycles per call") || lines[4][1] != "n = 200, 400 (residual marked *)" {
+		t.Errorf("FitLines() = %q", lines)
+	}
+	if l := (&Sweep{}).FitLines(); l != nil {
+		t.Errorf("FitLines() of a sweep without a fit = %q, want none", l)
+	}
+}

@@ -7,7 +7,6 @@ import (
 	"os"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	benchexamples "github.com/cyclebench/cyclebench/bench_examples"
@@ -306,18 +305,9 @@ func writeCPE(w io.Writer, format string, h results.Header, swept []*results.Swe
 func writeCPEKernel(d *doc, s *results.Sweep) {
 	r := s
 	elem := results.ElementWord(s.Unit)
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %d sizes", r.Name, s.SizeCount())
-	if len(r.Points) > s.SizeCount() {
-		fmt.Fprintf(&b, ", %d runs", len(r.Points))
-	}
-	fmt.Fprintf(&b, ", n in %s", s.Unit)
-	if r.CyclesPerTick > 0 {
-		fmt.Fprintf(&b, ", core %s cycles/tick", sig(r.CyclesPerTick, 5))
-	}
 	d.blank()
-	d.heading(b.String())
-	pf, unit := s.Primary()
+	d.heading(s.Heading())
+	pf, _ := s.Primary()
 	if s.Fitted() {
 		d.line("fit        " + s.LinearityText())
 		if g := s.GrowthText(); g != "" {
@@ -365,35 +355,10 @@ func writeCPEKernel(d *doc, s *results.Sweep) {
 		return
 	}
 	kv := kvTable()
-	kv.kv("CPE", "%s ± %s %s/%s (95%% CI)", sig(pf.Slope, 5), sig(pf.SlopeCI, 2), unit, elem)
-	var also []string
-	for _, f := range s.Fits()[1:] {
-		if f.Unit != unit {
-			also = append(also, fmt.Sprintf("%s ± %s %s/%s", sig(f.Fit.Slope, 5), sig(f.Fit.SlopeCI, 2), f.Unit, elem))
-		}
-	}
-	if len(also) > 0 {
-		kv.kv("", "= %s", strings.Join(also, " = "))
-	}
-	kv.kv("intercept", "%s ± %s %s per call", sig(pf.Intercept, 4), sig(pf.InterceptCI, 2), unit)
-	kv.kv("R²", "%s", results.R2Text(pf.R2))
-	if o := r.SizesOf(pf.Outliers); len(o) > 0 {
-		kv.kv("outliers", "n = %s (residual marked *)", joinInts(o))
-	} else {
-		kv.kv("outliers", "none")
-	}
-	if l := s.LeftOutText(); l != "" {
-		kv.kv("left out", "%s", l)
+	for _, l := range s.FitLines() {
+		kv.kv(l[0], "%s", l[1])
 	}
 	d.table(kv)
-}
-
-func joinInts(xs []int) string {
-	s := make([]string, len(xs))
-	for i, x := range xs {
-		s[i] = strconv.Itoa(x)
-	}
-	return strings.Join(s, ", ")
 }
 
 // cpeCSV is one tidy table: a "point" row per size and unit, and a "fit"
