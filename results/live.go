@@ -5,6 +5,7 @@ package results
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/cyclebench/cyclebench/harness"
 )
@@ -102,4 +103,37 @@ func NewSlopesReport(h Header, a, b *Sweep, c harness.CPEComparison, compared bo
 		j.Ratio, j.Diff, j.DiffCI, j.DoF, j.PValue, j.Significant, j.Verdict = s.Ratio, s.Diff, s.DiffCI, s.DoF, s.PValue, s.Significant, s.Verdict
 	}
 	return j
+}
+
+// ComparisonLines are the figures of comparison c as label and text, in
+// the order a report lists them: B/A with its 95% interval, the test,
+// the best samples' ratio, the blocks (when there were several), the
+// verdict, the resolution and the summary; without pairs (an interrupted
+// comparison) a B/A line that says so; last, the time it took.
+func ComparisonLines(c harness.Comparison) [][2]string {
+	s := c.Stats
+	var lines [][2]string
+	line := func(label, format string, args ...any) {
+		lines = append(lines, [2]string{label, fmt.Sprintf(format, args...)})
+	}
+	if s.N == 0 {
+		line("B/A", "no comparison: interrupted before %d pairs", 6)
+	} else {
+		exact := "normal approximation"
+		if s.Exact {
+			exact = "exact"
+		}
+		line("B/A", "%.5f  (typical pairs, Hodges–Lehmann: 95%% CI %.5f to %.5f; the same in cycles, ticks and ns: A and B ran interleaved)", s.Ratio, s.Lo, s.Hi)
+		line("p", "%s  (Wilcoxon signed-rank, %s; %d pairs of %d calls, %d equal)", PValueText(s.PValue), exact, s.N, c.Repeat, s.Zeros)
+		line("best B/A", "%.5f  (the two sides' best samples, the figures above: %.5f to %.5f within their K best)", c.BestRatio, c.BestLo, c.BestHi)
+		if n := len(s.Blocks); n > 1 {
+			line("blocks", "%d separate measurements, their B/A from %.5f to %.5f (95%% CI %.5f to %.5f): the interval above spans it",
+				n, slices.Min(s.Blocks), slices.Max(s.Blocks), s.BlockLo, s.BlockHi)
+		}
+		line("verdict", "%s", VerdictLine(c.Verdict, c.Reason, s.Ratio))
+		line("resolution", "a difference of %s would be detected in 80%% of such runs (%s)", pct(s.Detectable, 2), BandText(s))
+		line("summary", "%s", c.Sentence())
+	}
+	line("took", "%s ms measuring, %d rounds", Sig(float64(c.Wall.Microseconds())/1000, 3), c.Rounds)
+	return lines
 }

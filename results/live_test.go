@@ -2,8 +2,10 @@ package results_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cyclebench/cyclebench/harness"
 	"github.com/cyclebench/cyclebench/results"
@@ -56,5 +58,36 @@ func TestSlopesReport(t *testing.T) {
 		if r.Verdict != tt.verdict || r.A.Name != "Psum1" || r.B.Name != tt.bName || r.Unit != "cycles" || (r.Ratio == 0.75) != tt.compared {
 			t.Errorf("%s: %+v", tt.name, r)
 		}
+	}
+}
+
+// TestComparisonLines: the lines of a comparison, in order; an
+// interrupted one says so and how long it took.
+func TestComparisonLines(t *testing.T) {
+	done := harness.Comparison{Stats: stats.Comparison{N: 200, Ratio: 0.77, Lo: 0.769, Hi: 0.771, Exact: true, Blocks: []float64{0.76, 0.78}},
+		Verdict: stats.VerdictFaster, Reason: "p < α", Repeat: 10, Rounds: 100, Wall: 42 * time.Millisecond}
+	tests := []struct {
+		name   string
+		c      harness.Comparison
+		labels string
+		first  string
+	}{
+		{"compared", done, "B/A|p|best B/A|blocks|verdict|resolution|summary|took", "0.77000  (typical pairs, Hodges–Lehmann: 95% CI 0.76900 to 0.77100;"},
+		{"interrupted", harness.Comparison{Rounds: 2, Wall: time.Millisecond}, "B/A|took", "no comparison: interrupted before 6 pairs"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			lines := results.ComparisonLines(tt.c)
+			var labels []string
+			for _, l := range lines {
+				labels = append(labels, l[0])
+			}
+			if strings.Join(labels, "|") != tt.labels || !strings.HasPrefix(lines[0][1], tt.first) {
+				t.Errorf("lines %q; want labels %s, B/A starting %q", lines, tt.labels, tt.first)
+			}
+			if took := lines[len(lines)-1][1]; !strings.HasSuffix(took, fmt.Sprintf(" ms measuring, %d rounds", tt.c.Rounds)) {
+				t.Errorf("took %q", took)
+			}
+		})
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"io"
 	"math"
 	"regexp"
-	"slices"
 	"strconv"
 
 	benchexamples "github.com/cyclebench/cyclebench/bench_examples"
@@ -343,26 +342,7 @@ func writeLiveComparison(w io.Writer, format string, h results.Header, c liveCom
 	}
 	d.table(t)
 	d.blank()
-	kv := kvTable()
-	if s.N == 0 {
-		kv.kv("B/A", "no comparison: interrupted before %d pairs", 6)
-	} else {
-		exact := "normal approximation"
-		if s.Exact {
-			exact = "exact"
-		}
-		kv.kv("B/A", "%.5f  (typical pairs, Hodges–Lehmann: 95%% CI %.5f to %.5f; the same in cycles, ticks and ns: A and B ran interleaved)", s.Ratio, s.Lo, s.Hi)
-		kv.kv("p", "%s  (Wilcoxon signed-rank, %s; %d pairs of %d calls, %d equal)", results.PValueText(s.PValue), exact, s.N, c.Repeat, s.Zeros)
-		kv.kv("best B/A", "%.5f  (the two sides' best samples, the figures above: %.5f to %.5f within their K best)", c.BestRatio, c.BestLo, c.BestHi)
-		if n := len(s.Blocks); n > 1 {
-			kv.kv("blocks", "%d separate measurements, their B/A from %.5f to %.5f (95%% CI %.5f to %.5f): the interval above spans it", n, slices.Min(s.Blocks), slices.Max(s.Blocks), s.BlockLo, s.BlockHi)
-		}
-		kv.kv("verdict", "%s", results.VerdictLine(c.Verdict, c.Reason, s.Ratio))
-		kv.kv("resolution", "a difference of %s would be detected in 80%% of such runs (%s)", pct(s.Detectable, 2), results.BandText(s))
-		kv.kv("summary", "%s", c.Sentence())
-	}
-	kv.kv("took", "%s ms measuring, %d rounds", sig(float64(c.Wall.Microseconds())/1000, 3), c.Rounds)
-	d.table(kv)
+	d.table(kvLines(results.ComparisonLines(c.Comparison)))
 	return d.writeTo(w)
 }
 

@@ -354,11 +354,7 @@ func writeCPEKernel(d *doc, s *results.Sweep) {
 		d.line(fmt.Sprintf("fit        none: %d sizes, a fit needs %d", s.SizeCount(), 3))
 		return
 	}
-	kv := kvTable()
-	for _, l := range s.FitLines() {
-		kv.kv(l[0], "%s", l[1])
-	}
-	d.table(kv)
+	d.table(kvLines(s.FitLines()))
 }
 
 // cpeCSV is one tidy table: a "point" row per size and unit, and a "fit"

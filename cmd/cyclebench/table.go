@@ -47,6 +47,16 @@ func kvTable() *table {
 	return &table{cols: []col{{name: "key", left: true}, {name: "value", left: true}}, noHead: true}
 }
 
+// kvLines is a key/value table of lines, each a label and its text (as
+// results.Sweep.FitLines gives them).
+func kvLines(lines [][2]string) *table {
+	t := kvTable()
+	for _, l := range lines {
+		t.add(l[0], l[1])
+	}
+	return t
+}
+
 // add appends a row of values, one per column.
 func (t *table) add(cells ...any) { t.rows = append(t.rows, cells) }
 
