@@ -131,11 +131,7 @@ func calibrateTable(r *results.CalibrateReport) *table {
 	t := kvTable()
 	row := t.kv
 	row("counter", "%s", r.Counter)
-	if r.PinnedCPU >= 0 {
-		row("pinned_cpu", "%d", r.PinnedCPU)
-	} else {
-		row("pinned_cpu", "none (pinning unsupported)")
-	}
+	pinnedRow(t, r.PinnedCPU)
 	for _, m := range r.Methods {
 		t.blank()
 		row("method", "%s", m.Method)
@@ -147,12 +143,7 @@ func calibrateTable(r *results.CalibrateReport) *table {
 		if m.Brackets != nil {
 			row("bracket_ticks", "start %d, end %d", m.Brackets[0], m.Brackets[1])
 		}
-		if len(m.CrossChecks) == 0 {
-			row("cross_check", "none available")
-		}
-		for _, c := range m.CrossChecks {
-			row("cross_check", "%s ppm: %.0f Hz from %s", signedSig(c.DiffPPM, 3), c.Hz, c.Source)
-		}
+		crossCheckRows(t, m.CrossChecks)
 	}
 	if r.SleepVsBracketPPM != nil {
 		t.blank()

@@ -102,12 +102,7 @@ func infoTable(r *results.InfoReport) *table {
 	row("tsc_hz", "%s", formatHz(r.TSCHz))
 	row("tsc_hz_source", "%s: %s, over %.3fs", r.TSCHzMethod, r.TSCHzSource, r.Calibration)
 	row("tsc_hz_ppm", "±%s", sig(r.TSCHzPPM, 3))
-	if len(r.CrossChecks) == 0 {
-		row("cross_check", "none available")
-	}
-	for _, c := range r.CrossChecks {
-		row("cross_check", "%s ppm: %.0f Hz from %s", signedSig(c.DiffPPM, 3), c.Hz, c.Source)
-	}
+	crossCheckRows(t, r.CrossChecks)
 	step := fmt.Sprintf("%s %s", sig(r.TSCStep, 4), plural(r.TSCStep, "tick"))
 	if r.TSCStepQuantized {
 		step += fmt.Sprintf(" (quantized: the counter jumps by the step; gcd %d)", r.TSCStepGCD)
@@ -120,11 +115,7 @@ func infoTable(r *results.InfoReport) *table {
 	row("add_imm_chain", "%s", r.AddImmText())
 	row("cpu_table", "%s", r.CPUTableText())
 	row("allowed_cpus", "%s", affinity.FormatCPUs(r.AllowedCPUs))
-	if r.PinnedCPU >= 0 {
-		row("pinned_cpu", "%d", r.PinnedCPU)
-	} else {
-		row("pinned_cpu", "none (pinning unsupported)")
-	}
+	pinnedRow(t, r.PinnedCPU)
 	row("priority", "pin=%s high=%s realtime=%s", yesNo(r.Priority.Pin), yesNo(r.Priority.High), yesNo(r.Priority.Realtime))
 	for _, n := range r.Priority.Notes {
 		row("priority_note", "%s", n)
@@ -142,4 +133,23 @@ func infoTable(r *results.InfoReport) *table {
 	row("go", "%s %s/%s", r.GoVersion, r.GOOS, r.GOARCH)
 	row("took", "%.3fs", r.Took)
 	return t
+}
+
+// crossCheckRows adds a line per cross-check of the frequency to t.
+func crossCheckRows(t *table, checks []results.CrossCheck) {
+	if len(checks) == 0 {
+		t.kv("cross_check", "none available")
+	}
+	for _, c := range checks {
+		t.kv("cross_check", "%s ppm: %.0f Hz from %s", signedSig(c.DiffPPM, 3), c.Hz, c.Source)
+	}
+}
+
+// pinnedRow adds the CPU the thread was pinned to (-1: none) to t.
+func pinnedRow(t *table, cpu int) {
+	if cpu >= 0 {
+		t.kv("pinned_cpu", "%d", cpu)
+	} else {
+		t.kv("pinned_cpu", "none (pinning unsupported)")
+	}
 }
