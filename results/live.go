@@ -137,3 +137,27 @@ func ComparisonLines(c harness.Comparison) [][2]string {
 	line("took", "%s ms measuring, %d rounds", Sig(float64(c.Wall.Microseconds())/1000, 3), c.Rounds)
 	return lines
 }
+
+// ComparisonComments are comparison c as "#" lines of the benchmark
+// format, after its two sides' results: the ratio with its interval, the
+// test and the verdict, then the summary; one line without pairs.
+func ComparisonComments(c harness.Comparison) []string {
+	s := c.Stats
+	if s.N == 0 {
+		return []string{fmt.Sprintf("# compare: no comparison: interrupted before %d pairs", 6)}
+	}
+	return []string{
+		fmt.Sprintf("# compare: B/A = %.5f, 95%% CI [%.5f, %.5f], p = %s (%s, %d pairs of %d calls, ABBA interleaved): %s",
+			s.Ratio, s.Lo, s.Hi, PValueText(s.PValue), s.Test, s.N, c.Repeat, VerdictLine(c.Verdict, c.Reason, s.Ratio)),
+		"# compare: " + c.Sentence(),
+	}
+}
+
+// SlopesSummary is comparison c of two sweeps of elem (the element word,
+// [ElementWord]) in one line: the ratio and difference of the CPEs with
+// the test's interval, p-value and verdict.
+func SlopesSummary(c harness.CPEComparison, elem string) string {
+	s := c.Slopes
+	return fmt.Sprintf("CPE B/A = %s, B − A = %s ± %s %s/%s (95%%), p = %s (Welch's t on the slopes, %s dof): %s",
+		Sig(s.Ratio, 5), SignedSig(s.Diff, 4), Sig(s.DiffCI, 2), c.Unit, elem, PValueText(s.PValue), Sig(s.DoF, 3), s.Verdict)
+}

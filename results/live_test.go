@@ -91,3 +91,27 @@ func TestComparisonLines(t *testing.T) {
 		})
 	}
 }
+
+// TestComparisonComments: the "#" lines of a comparison in the benchmark
+// format, and the one line of an interrupted one.
+func TestComparisonComments(t *testing.T) {
+	done := harness.Comparison{Stats: stats.Comparison{N: 200, Ratio: 0.77, Lo: 0.769, Hi: 0.771, Test: "wilcoxon"},
+		Verdict: stats.VerdictFaster, Reason: "p < α", Repeat: 10}
+	c := results.ComparisonComments(done)
+	if len(c) != 2 || !strings.HasPrefix(c[0], "# compare: B/A = 0.77000, 95% CI [0.76900, 0.77100], p = ") ||
+		!strings.Contains(c[0], "(wilcoxon, 200 pairs of 10 calls, ABBA interleaved): ") || c[1] != "# compare: "+done.Sentence() {
+		t.Errorf("ComparisonComments = %q", c)
+	}
+	if c := results.ComparisonComments(harness.Comparison{}); len(c) != 1 || c[0] != "# compare: no comparison: interrupted before 6 pairs" {
+		t.Errorf("ComparisonComments of no pairs = %q", c)
+	}
+}
+
+func TestSlopesSummary(t *testing.T) {
+	c := harness.CPEComparison{Unit: "cycles", Slopes: stats.SlopeComparison{Ratio: 0.75, Diff: -0.5, DiffCI: 0.01, DoF: 14.2, Verdict: stats.VerdictFaster}}
+	got := results.SlopesSummary(c, "element")
+	if !strings.HasPrefix(got, "CPE B/A = 0.75, B − A = -0.5 ± 0.01 cycles/element (95%), p = ") ||
+		!strings.HasSuffix(got, "(Welch's t on the slopes, 14.2 dof): "+stats.VerdictFaster) {
+		t.Errorf("SlopesSummary = %q", got)
+	}
+}

@@ -51,3 +51,14 @@ func ExampleSig() {
 	fmt.Println(results.Sig(0.023912, 3), results.Sig(2.977, 3), results.Sig(1234.6, 3))
 	// Output: 0.0239 2.98 1235
 }
+
+func TestSignedSig(t *testing.T) {
+	for _, tt := range []struct {
+		v    float64
+		want string
+	}{{0.5, "+0.5"}, {0, "+0"}, {-237.4, "-237"}, {math.Inf(1), "+Inf"}} {
+		if got := results.SignedSig(tt.v, 3); got != tt.want {
+			t.Errorf("SignedSig(%v, 3) = %q, want %q", tt.v, got, tt.want)
+		}
+	}
+}

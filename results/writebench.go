@@ -159,6 +159,15 @@ func Sig(v float64, digits int) string {
 	return s
 }
 
+// SignedSig is [Sig] with an explicit sign: +0.0239, -237.
+func SignedSig(v float64, digits int) string {
+	s := Sig(v, digits)
+	if v >= 0 && !strings.HasPrefix(s, "+") {
+		s = "+" + s
+	}
+	return s
+}
+
 // pct formats a fraction as a percentage with digits significant digits.
 func pct(v float64, digits int) string { return Sig(v*100, digits) + "%" }
 

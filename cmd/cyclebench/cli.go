@@ -888,15 +888,6 @@ func formatHz(hz float64) string {
 // sig is results.Sig, the figures of every rendering: 0.0239, 2.98, 237.
 func sig(v float64, digits int) string { return results.Sig(v, digits) }
 
-// signedSig is sig with an explicit sign: +0.0239, -237.
-func signedSig(v float64, digits int) string {
-	s := sig(v, digits)
-	if v >= 0 && !strings.HasPrefix(s, "+") {
-		s = "+" + s
-	}
-	return s
-}
-
 // pct formats a fraction as a percentage with digits significant digits.
 func pct(v float64, digits int) string { return sig(v*100, digits) + "%" }
 

@@ -484,12 +484,6 @@ func TestFailures(t *testing.T) {
 	})
 }
 
-func TestSignedSig(t *testing.T) {
-	if got := signedSig(0.5, 2); got != "+0.5" {
-		t.Errorf("signedSig(0.5, 2) = %q, want +0.5", got)
-	}
-}
-
 func TestParseMaxCV(t *testing.T) {
 	for _, tt := range []struct {
 		in   string

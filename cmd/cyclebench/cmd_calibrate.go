@@ -147,7 +147,7 @@ func calibrateTable(r *results.CalibrateReport) *table {
 	}
 	if r.SleepVsBracketPPM != nil {
 		t.blank()
-		row("sleep_vs_bracket", "%s ppm", signedSig(*r.SleepVsBracketPPM, 4))
+		row("sleep_vs_bracket", "%s ppm", results.SignedSig(*r.SleepVsBracketPPM, 4))
 	}
 	return t
 }

@@ -288,7 +288,7 @@ func (r clocksView) text(w io.Writer) error {
 			if k.KBest != nil {
 				vs := "-"
 				if m.DiffFromKBest != nil {
-					vs = signedSig(100**m.DiffFromKBest, 3) + "%"
+					vs = results.SignedSig(100**m.DiffFromKBest, 3) + "%"
 				}
 				row = append(row, nil, vs)
 			}

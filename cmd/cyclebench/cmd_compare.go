@@ -7,6 +7,7 @@ import (
 	"math"
 	"regexp"
 	"strconv"
+	"strings"
 
 	benchexamples "github.com/cyclebench/cyclebench/bench_examples"
 	"github.com/cyclebench/cyclebench/harness"
@@ -314,7 +315,6 @@ type liveComparison struct {
 }
 
 func writeLiveComparison(w io.Writer, format string, h results.Header, c liveComparison) error {
-	s := c.Stats
 	switch format {
 	case formatJSON:
 		return writeJSON(w, results.NewPairedReport(h, c.Comparison, c.A, c.B))
@@ -324,12 +324,7 @@ func writeLiveComparison(w io.Writer, format string, h results.Header, c liveCom
 		if err := results.WriteBench(w, h, []results.Measurement{c.A, c.B}); err != nil {
 			return err
 		}
-		if s.N == 0 {
-			_, err := fmt.Fprintf(w, "# compare: no comparison: interrupted before %d pairs\n", 6)
-			return err
-		}
-		_, err := fmt.Fprintf(w, "# compare: B/A = %.5f, 95%% CI [%.5f, %.5f], p = %s (%s, %d pairs of %d calls, ABBA interleaved): %s\n# compare: %s\n",
-			s.Ratio, s.Lo, s.Hi, results.PValueText(s.PValue), s.Test, s.N, c.Repeat, results.VerdictLine(c.Verdict, c.Reason, s.Ratio), c.Sentence())
+		_, err := io.WriteString(w, strings.Join(results.ComparisonComments(c.Comparison), "\n")+"\n")
 		return err
 	}
 	d := newDoc(format)
@@ -392,9 +387,7 @@ func (s *session) compareCPE(ka, kb benchexamples.Kernel, sizes []int, logSpaced
 // writeCPEComparison writes two sweeps and, when compared, their slopes.
 func writeCPEComparison(w io.Writer, format string, h results.Header, swept []*results.Sweep, c harness.CPEComparison, compared bool) error {
 	s := c.Slopes
-	elem := results.ElementWord(swept[0].Unit)
-	summary := fmt.Sprintf("CPE B/A = %s, B − A = %s ± %s %s/%s (95%%), p = %s (Welch's t on the slopes, %s dof): %s",
-		sig(s.Ratio, 5), signedSig(s.Diff, 4), sig(s.DiffCI, 2), c.Unit, elem, results.PValueText(s.PValue), sig(s.DoF, 3), s.Verdict)
+	summary := results.SlopesSummary(c, results.ElementWord(swept[0].Unit))
 	if !compared {
 		summary = "not compared: the sweeps are incomplete"
 	}

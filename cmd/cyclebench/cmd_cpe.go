@@ -323,7 +323,7 @@ func writeCPEKernel(d *doc, s *results.Sweep) {
 	for i, p := range r.Points {
 		var res any
 		if i < len(pf.Residuals) {
-			text := signedSig(pf.Residuals[i], 3)
+			text := results.SignedSig(pf.Residuals[i], 3)
 			if outl[i] {
 				text += " *"
 			}

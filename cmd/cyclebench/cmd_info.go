@@ -141,7 +141,7 @@ func crossCheckRows(t *table, checks []results.CrossCheck) {
 		t.kv("cross_check", "none available")
 	}
 	for _, c := range checks {
-		t.kv("cross_check", "%s ppm: %.0f Hz from %s", signedSig(c.DiffPPM, 3), c.Hz, c.Source)
+		t.kv("cross_check", "%s ppm: %.0f Hz from %s", results.SignedSig(c.DiffPPM, 3), c.Hz, c.Source)
 	}
 }
 
