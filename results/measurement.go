@@ -226,6 +226,38 @@ func (h Header) WithMachine(cpu calibrate.CPU, calibrate func() (*calibrate.Cali
 	return h
 }
 
+// Line is the one-line summary of h above a text table: the CPU, the
+// counter at its frequency, the K-best settings and the packages, after
+// a "PARTIAL: why" line when h is partial. A header read from a go test
+// run, which records the CPU only, leaves out the counter and the
+// settings.
+func (h Header) Line() string {
+	s := "cpu: " + h.CPU
+	if h.CPU == "" {
+		s = "cpu: -"
+	}
+	if h.Partial != "" {
+		s = "PARTIAL: " + h.Partial + "\n" + s
+	}
+	if h.Counter != "" || h.TSCHz > 0 {
+		s += fmt.Sprintf("  counter: %s at %s", h.Counter, FormatHz(h.TSCHz))
+	}
+	if h.K > 0 && h.Epsilon != nil {
+		s += fmt.Sprintf("  k=%d eps=%g m=%d", h.K, *h.Epsilon, h.MaxSamples)
+	}
+	if p := h.Extra["pkg"]; p != "" {
+		s += "  pkg: " + p
+	}
+	return s
+}
+
+// FormatHz formats a frequency as the reports show it: in whole Hz, with
+// the same figure in MHz ("2596141819 Hz (2596.141819 MHz)").
+func FormatHz(hz float64) string {
+	r := math.Round(hz)
+	return fmt.Sprintf("%.0f Hz (%.6f MHz)", r, r/1e6)
+}
+
 // NewHeader is the header of command's results measured here with the
 // calibration cal (nil: none) and the settings of cfg, on this platform
 // (runtime.GOOS, GOARCH and Version), with warnings.

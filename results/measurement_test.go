@@ -242,3 +242,26 @@ func TestFileWarnings(t *testing.T) {
 		t.Errorf("FileWarnings(nil) = %q, want none", got)
 	}
 }
+
+// TestHeaderLine: the summary line of a measured header, of one read
+// from go test (the CPU only) and of a partial one.
+func TestHeaderLine(t *testing.T) {
+	eps := 0.01
+	tests := []struct {
+		name string
+		h    results.Header
+		want string
+	}{
+		{"measured", results.Header{CPU: "EPYC", Counter: "rdtsc", TSCHz: 2596141819.4, K: 3, Epsilon: &eps, MaxSamples: 1000},
+			"cpu: EPYC  counter: rdtsc at 2596141819 Hz (2596.141819 MHz)  k=3 eps=0.01 m=1000"},
+		{"from go test", results.Header{CPU: "EPYC", Extra: map[string]string{"pkg": "example.com/sums"}}, "cpu: EPYC  pkg: example.com/sums"},
+		{"partial, no cpu", results.Header{Partial: "interrupted by SIGINT"}, "PARTIAL: interrupted by SIGINT\ncpu: -"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.h.Line(); got != tt.want {
+				t.Errorf("Line() = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

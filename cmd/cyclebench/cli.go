@@ -12,7 +12,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -877,12 +876,6 @@ func plural(n float64, word string) string {
 		return word
 	}
 	return word + "s"
-}
-
-// formatHz formats a frequency in whole Hz with the same figure in MHz.
-func formatHz(hz float64) string {
-	r := math.Round(hz)
-	return fmt.Sprintf("%.0f Hz (%.6f MHz)", r, r/1e6)
 }
 
 // sig is results.Sig, the figures of every rendering: 0.0239, 2.98, 237.

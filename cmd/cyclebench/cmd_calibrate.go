@@ -135,7 +135,7 @@ func calibrateTable(r *results.CalibrateReport) *table {
 	for _, m := range r.Methods {
 		t.blank()
 		row("method", "%s", m.Method)
-		row("tsc_hz", "%s", formatHz(m.Hz))
+		row("tsc_hz", "%s", results.FormatHz(m.Hz))
 		row("tsc_hz_ppm", "±%s", sig(m.PPM, 3))
 		row("source", "%s", m.Source)
 		row("interval", "%.6fs", m.Seconds)

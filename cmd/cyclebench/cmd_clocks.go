@@ -253,7 +253,7 @@ func (r clocksView) text(w io.Writer) error {
 	d.line(head)
 	d.line(fmt.Sprintf("cpu: %s  pinned: %s  priority: %s", orDash(r.CPU), pinnedWord(r.PinnedCPU), orDash(r.Priority)))
 	if r.TSCHz > 0 {
-		d.line(fmt.Sprintf("tsc: %s (%s)", formatHz(r.TSCHz), r.TSCHzSource))
+		d.line(fmt.Sprintf("tsc: %s (%s)", results.FormatHz(r.TSCHz), r.TSCHzSource))
 	}
 	d.line("nesting, outer to inner: " + strings.Join(r.Nesting, ", "))
 	d.blank()

@@ -328,7 +328,7 @@ func writeLiveComparison(w io.Writer, format string, h results.Header, c liveCom
 		return err
 	}
 	d := newDoc(format)
-	d.line(fmt.Sprintf("%s  core: %s cycles/tick", headerLine(h), sig(c.A.CyclesPerTick, 5)))
+	d.line(fmt.Sprintf("%s  core: %s cycles/tick", h.Line(), sig(c.A.CyclesPerTick, 5)))
 	d.blank()
 	t := resultTable(results.Header{}, nil)
 	t.cols = append([]col{{name: "", left: true}}, t.cols...)

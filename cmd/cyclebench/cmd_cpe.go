@@ -294,7 +294,7 @@ func writeCPE(w io.Writer, format string, h results.Header, swept []*results.Swe
 		return results.WriteBench(w, h, rs)
 	}
 	d := newDoc(format)
-	d.line(headerLine(h))
+	d.line(h.Line())
 	for _, s := range swept {
 		writeCPEKernel(d, s)
 	}

@@ -99,7 +99,7 @@ func infoTable(r *results.InfoReport) *table {
 	row("counter", "%s", r.Counter)
 	row("rdtscp", "%s", yesNo(r.RDTSCP))
 	row("invariant_tsc", "%s", yesNo(r.InvariantTSC))
-	row("tsc_hz", "%s", formatHz(r.TSCHz))
+	row("tsc_hz", "%s", results.FormatHz(r.TSCHz))
 	row("tsc_hz_source", "%s: %s, over %.3fs", r.TSCHzMethod, r.TSCHzSource, r.Calibration)
 	row("tsc_hz_ppm", "±%s", sig(r.TSCHzPPM, 3))
 	crossCheckRows(t, r.CrossChecks)

@@ -122,7 +122,7 @@ func validationTable(v *selfcheck.Validation) *table {
 	cal := v.Calibration
 	t := kvTable()
 	t.kv("cpu", "%s (%s), counter %s", orDash(cal.CPU.Brand), orDash(cal.CPU.Hypervisor), cal.CPU.Counter)
-	t.kv("tsc_hz", "%s ± %s ppm (%s)", formatHz(cal.Frequency.Hz), sig(cal.Frequency.PPM, 3), cal.Frequency.Method)
+	t.kv("tsc_hz", "%s ± %s ppm (%s)", results.FormatHz(cal.Frequency.Hz), sig(cal.Frequency.PPM, 3), cal.Frequency.Method)
 	for _, cc := range cal.Frequency.CrossChecks {
 		t.kv("cross_check", "%s ppm: %s", results.SignedSig(cc.DiffPPM, 3), cc.Source)
 	}

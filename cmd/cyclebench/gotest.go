@@ -324,7 +324,7 @@ func writeComparisons(w io.Writer, format string, h results.Header, cs []results
 		return results.WritePairedBench(w, h, cs)
 	}
 	d := newDoc(format)
-	d.line(headerLine(h))
+	d.line(h.Line())
 	d.blank()
 	d.table(comparisonsTable(cs))
 	d.blank()

@@ -56,32 +56,6 @@ const (
 	uncheckedNote = "? marks cycles from a core-clock ruler that no second chain could check on this processor (see the calibration's warning)"
 )
 
-// headerLine is the one-line summary of h above a text table, after the
-// partial line when it is partial. A header read from a go test run,
-// which records the CPU only, leaves out the counter and the settings.
-func headerLine(h results.Header) string {
-	s := partialLine(h) + "cpu: " + orDash(h.CPU)
-	if h.Counter != "" || h.TSCHz > 0 {
-		s += fmt.Sprintf("  counter: %s at %s", h.Counter, formatHz(h.TSCHz))
-	}
-	if h.K > 0 && h.Epsilon != nil {
-		s += fmt.Sprintf("  k=%d eps=%g m=%d", h.K, *h.Epsilon, h.MaxSamples)
-	}
-	if p := h.Extra["pkg"]; p != "" {
-		s += "  pkg: " + p
-	}
-	return s
-}
-
-// partialLine is the line a text output starts with when it is partial
-// (with its newline), "" when it is whole.
-func partialLine(h results.Header) string {
-	if h.Partial == "" {
-		return ""
-	}
-	return "PARTIAL: " + h.Partial + "\n"
-}
-
 // writeResults writes rs in format to w.
 func writeResults(w io.Writer, format string, h results.Header, rs []results.Measurement) error {
 	h, rs = results.HoistMeasurementWarnings(h, rs)
@@ -95,7 +69,7 @@ func writeResults(w io.Writer, format string, h results.Header, rs []results.Mea
 	}
 	modes := results.Modes(rs)
 	d := newDoc(format)
-	line := headerLine(h)
+	line := h.Line()
 	if len(modes) == 1 && !h.ModeUnknown {
 		line += "  mode: " + modes[0].String()
 	}
