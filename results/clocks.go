@@ -5,9 +5,13 @@ package results
 // are in nanoseconds; ticks are TSC ticks.
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/cyclebench/cyclebench/harness"
@@ -266,4 +270,36 @@ func kernelNotes(warnings, failed []string, name, check string, own []string) ([
 		warnings = append(warnings, name+": "+w)
 	}
 	return warnings, failed
+}
+
+// Head is the lines above r's tables: what was timed, the machine and
+// the pinning, the counter's frequency (when known) and the clocks'
+// nesting.
+func (r ClocksReport) Head() []string {
+	what := fmt.Sprintf("clocks: %d repetitions of each kernel, every clock around the same runs", r.Reps)
+	if slices.ContainsFunc(r.Kernels, func(k ClocksKernel) bool { return k.KBest != nil }) {
+		what += "; cyclebench's K-best figure beside them"
+	}
+	head := []string{what, machineLine(r.CPU, r.PinnedCPU, r.Priority)}
+	if r.TSCHz > 0 {
+		head = append(head, fmt.Sprintf("tsc: %s (%s)", FormatHz(r.TSCHz), r.TSCHzSource))
+	}
+	return append(head, "nesting, outer to inner: "+strings.Join(r.Nesting, ", "))
+}
+
+// Head is the lines above r's table: what was measured, the machine and
+// the pinning.
+func (r UtilisationReport) Head() []string {
+	return []string{"utilisation demo: each kernel once, between two snapshots of the system's and the process's cpu time",
+		machineLine(r.CPU, r.PinnedCPU, r.Priority)}
+}
+
+// machineLine names the CPU, the one the thread was pinned to (-1: none)
+// and its priority, "-" for what is unknown.
+func machineLine(cpu string, pinned int, priority string) string {
+	p := "no"
+	if pinned >= 0 {
+		p = "cpu " + strconv.Itoa(pinned)
+	}
+	return fmt.Sprintf("cpu: %s  pinned: %s  priority: %s", cmp.Or(cpu, "-"), p, cmp.Or(priority, "-"))
 }

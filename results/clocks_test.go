@@ -117,3 +117,30 @@ func TestReportNotes(t *testing.T) {
 		t.Error("not RulerUnconverged with a ruler that did not converge")
 	}
 }
+
+// TestReportHeads: the lines above the clocks' and the demo's tables.
+func TestReportHeads(t *testing.T) {
+	clocks := results.ClocksReport{Reps: 5, CPU: "EPYC", PinnedCPU: 1, Priority: "high", TSCHz: 2.6e9, TSCHzSource: "bracket",
+		Nesting: []string{"process", "tsc"}, Kernels: []results.ClocksKernel{{KBest: &results.ResultJSON{}}}}
+	util := results.UtilisationReport{PinnedCPU: -1}
+	tests := []struct {
+		name string
+		got  []string
+		want []string
+	}{
+		{"clocks", clocks.Head(), []string{
+			"clocks: 5 repetitions of each kernel, every clock around the same runs; cyclebench's K-best figure beside them",
+			"cpu: EPYC  pinned: cpu 1  priority: high", "tsc: 2600000000 Hz (2600.000000 MHz) (bracket)", "nesting, outer to inner: process, tsc"}},
+		{"clocks, no K-best, no frequency", results.ClocksReport{Reps: 3, PinnedCPU: -1}.Head(), []string{
+			"clocks: 3 repetitions of each kernel, every clock around the same runs", "cpu: -  pinned: no  priority: -", "nesting, outer to inner: "}},
+		{"utilisation", util.Head(), []string{
+			"utilisation demo: each kernel once, between two snapshots of the system's and the process's cpu time", "cpu: -  pinned: no  priority: -"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if !slices.Equal(tt.got, tt.want) {
+				t.Errorf("Head() = %q\nwant %q", tt.got, tt.want)
+			}
+		})
+	}
+}

@@ -246,16 +246,9 @@ const kbestRow = "cyclebench (K-best)"
 
 func (r clocksView) text(w io.Writer) error {
 	d := newDoc(formatTable)
-	head := fmt.Sprintf("clocks: %d repetitions of each kernel, every clock around the same runs", r.Reps)
-	if slices.ContainsFunc(r.Kernels, func(k results.ClocksKernel) bool { return k.KBest != nil }) {
-		head += "; cyclebench's K-best figure beside them"
+	for _, l := range r.Head() {
+		d.line(l)
 	}
-	d.line(head)
-	d.line(fmt.Sprintf("cpu: %s  pinned: %s  priority: %s", orDash(r.CPU), pinnedWord(r.PinnedCPU), orDash(r.Priority)))
-	if r.TSCHz > 0 {
-		d.line(fmt.Sprintf("tsc: %s (%s)", results.FormatHz(r.TSCHz), r.TSCHzSource))
-	}
-	d.line("nesting, outer to inner: " + strings.Join(r.Nesting, ", "))
 	d.blank()
 	t := &table{cols: []col{{name: "clock", left: true}, {name: "resolution"}, {name: "empty interval"}, {name: "source", left: true}}}
 	for _, c := range r.Clocks {
@@ -339,13 +332,6 @@ func (r clocksView) notes() ([]string, []string) {
 	return warnings, failed
 }
 
-func pinnedWord(cpu int) string {
-	if cpu < 0 {
-		return "no"
-	}
-	return "cpu " + strconv.Itoa(cpu)
-}
-
 // csv is one row per kernel and clock, with one column per repetition,
 // times in nanoseconds.
 func (r clocksView) csv() *table {
@@ -422,8 +408,9 @@ func utilisationDemo(ctx context.Context, brand string, cfg lab.Config) (report,
 
 func (r utilisationView) text(w io.Writer) error {
 	d := newDoc(formatTable)
-	d.line("utilisation demo: each kernel once, between two snapshots of the system's and the process's cpu time")
-	d.line(fmt.Sprintf("cpu: %s  pinned: %s  priority: %s", orDash(r.CPU), pinnedWord(r.PinnedCPU), orDash(r.Priority)))
+	for _, l := range r.Head() {
+		d.line(l)
+	}
 	d.blank()
 	numCPU := 0
 	for _, k := range r.Kernels {
