@@ -6,8 +6,10 @@ package results
 // are in ticks.
 
 import (
+	"cmp"
 	"fmt"
 	"runtime"
+	"strconv"
 
 	"github.com/cyclebench/cyclebench/affinity"
 	"github.com/cyclebench/cyclebench/calibrate"
@@ -195,6 +197,91 @@ func (r *InfoReport) AddImmText() string {
 	default:
 		return measured + " (the CPU table says " + r.MicroarchFolds + ": measured otherwise)"
 	}
+}
+
+// Lines are r as label and text, in the order cyclebench info lists
+// them: the processor, the counter and its calibration, the core clock,
+// the CPU table, the CPUs and priorities, the counter events, the
+// platform and the time taken.
+func (r *InfoReport) Lines() [][2]string {
+	var lines [][2]string
+	line := func(label, format string, args ...any) {
+		lines = append(lines, [2]string{label, fmt.Sprintf(format, args...)})
+	}
+	line("cpu", "%s", cmp.Or(r.CPU, "unknown"))
+	line("vendor", "%s", cmp.Or(r.Vendor, "unknown"))
+	line("family/model/stepping", "%d/%d/%d (0x%x/0x%x/0x%x)", r.Family, r.Model, r.Stepping, r.Family, r.Model, r.Stepping)
+	line("hypervisor", "%s", r.HypervisorText())
+	line("counter", "%s", r.Counter)
+	line("rdtscp", "%s", yesNo(r.RDTSCP))
+	line("invariant_tsc", "%s", yesNo(r.InvariantTSC))
+	line("tsc_hz", "%s", FormatHz(r.TSCHz))
+	line("tsc_hz_source", "%s: %s, over %.3fs", r.TSCHzMethod, r.TSCHzSource, r.Calibration)
+	line("tsc_hz_ppm", "±%s", Sig(r.TSCHzPPM, 3))
+	lines = append(lines, CrossCheckLines(r.CrossChecks)...)
+	unit := "ticks"
+	if r.TSCStep == 1 {
+		unit = "tick"
+	}
+	step := Sig(r.TSCStep, 4) + " " + unit
+	if r.TSCStepQuantized {
+		step += fmt.Sprintf(" (quantized: the counter jumps by the step; gcd %d)", r.TSCStepGCD)
+	}
+	line("tsc_step", "%s", step)
+	line("overhead_ticks", "min %s, median %s (in one assembly function: min %s, median %s)",
+		Sig(r.OverheadTicks, 4), Sig(r.OverheadTicksMedian, 4), Sig(r.OverheadAsmTicks, 4), Sig(r.OverheadAsmTicksMedian, 4))
+	line("core_cycles_per_tick", "%s", r.CoreText())
+	line("imul_add_ratio", "%s", r.ImulAddText())
+	line("add_imm_chain", "%s", r.AddImmText())
+	line("cpu_table", "%s", r.CPUTableText())
+	line("allowed_cpus", "%s", affinity.FormatCPUs(r.AllowedCPUs))
+	lines = append(lines, PinnedLine(r.PinnedCPU))
+	line("priority", "pin=%s high=%s realtime=%s", yesNo(r.Priority.Pin), yesNo(r.Priority.High), yesNo(r.Priority.Realtime))
+	for _, n := range r.Priority.Notes {
+		line("priority_note", "%s", n)
+	}
+	for _, e := range r.Events {
+		switch {
+		case e.Available && e.RDPMC:
+			line("event", "%s: available (also read with RDPMC from user space)", e.Event)
+		case e.Available:
+			line("event", "%s: available", e.Event)
+		default:
+			line("event", "%s: unavailable: %s", e.Event, e.Reason)
+		}
+	}
+	line("go", "%s %s/%s", r.GoVersion, r.GOOS, r.GOARCH)
+	line("took", "%.3fs", r.Took)
+	return lines
+}
+
+// CrossCheckLines are a line per cross-check of a frequency, or one that
+// says there was none.
+func CrossCheckLines(checks []CrossCheck) [][2]string {
+	if len(checks) == 0 {
+		return [][2]string{{"cross_check", "none available"}}
+	}
+	var lines [][2]string
+	for _, c := range checks {
+		lines = append(lines, [2]string{"cross_check", fmt.Sprintf("%s ppm: %.0f Hz from %s", SignedSig(c.DiffPPM, 3), c.Hz, c.Source)})
+	}
+	return lines
+}
+
+// PinnedLine names the CPU a thread was pinned to (-1: none).
+func PinnedLine(cpu int) [2]string {
+	if cpu < 0 {
+		return [2]string{"pinned_cpu", "none (pinning unsupported)"}
+	}
+	return [2]string{"pinned_cpu", strconv.Itoa(cpu)}
+}
+
+// yesNo says a boolean as the text reports do.
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
 }
 
 // HypervisorText names the hypervisor, or says there is one of an

@@ -141,3 +141,41 @@ func TestInfoTexts(t *testing.T) {
 		t.Errorf("CPUTableText = %q, want the entry, its folding and source", got)
 	}
 }
+
+// TestInfoLines: every line of an info report, in order, with the
+// unknowns, the cross-checks, the pinning and the events in words.
+func TestInfoLines(t *testing.T) {
+	r := results.InfoReport{Counter: "rdtsc", TSCStep: 1, PinnedCPU: -1, AllowedCPUs: []int{0, 1},
+		CrossChecks: []results.CrossCheck{{Source: "kernel tsc_khz", Hz: 2596142000, DiffPPM: 0.07}},
+		Priority:    results.PriorityReport{Notes: []string{"no CAP_SYS_NICE"}},
+		Events: []results.EventReport{{Event: "instructions", Available: true, RDPMC: true}, {Event: "cycles", Available: true},
+			{Event: "cache-misses", Reason: "not supported"}}}
+	lines := r.Lines()
+	var labels []string
+	got := map[string][]string{}
+	for _, l := range lines {
+		labels = append(labels, l[0])
+		got[l[0]] = append(got[l[0]], l[1])
+	}
+	want := "cpu vendor family/model/stepping hypervisor counter rdtscp invariant_tsc tsc_hz tsc_hz_source tsc_hz_ppm cross_check tsc_step " +
+		"overhead_ticks core_cycles_per_tick imul_add_ratio add_imm_chain cpu_table allowed_cpus pinned_cpu priority priority_note event event event go took"
+	if strings.Join(labels, " ") != want {
+		t.Fatalf("labels %q\nwant %q", labels, want)
+	}
+	for label, text := range map[string]string{"cpu": "unknown", "rdtscp": "no", "tsc_step": "1 tick", "pinned_cpu": "none (pinning unsupported)",
+		"cross_check": "+0.07 ppm: 2596142000 Hz from kernel tsc_khz", "allowed_cpus": affinity.FormatCPUs([]int{0, 1}), "priority": "pin=no high=no realtime=no"} {
+		if got[label][0] != text {
+			t.Errorf("%s: %q, want %q", label, got[label][0], text)
+		}
+	}
+	if e := got["event"]; e[0] != "instructions: available (also read with RDPMC from user space)" || e[1] != "cycles: available" ||
+		e[2] != "cache-misses: unavailable: not supported" {
+		t.Errorf("events %q", e)
+	}
+	if l := results.CrossCheckLines(nil); len(l) != 1 || l[0][1] != "none available" {
+		t.Errorf("CrossCheckLines(nil) = %q", l)
+	}
+	if l := results.PinnedLine(3); l != [2]string{"pinned_cpu", "3"} {
+		t.Errorf("PinnedLine(3) = %q", l)
+	}
+}

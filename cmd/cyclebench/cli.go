@@ -862,14 +862,6 @@ func orDash(s string) string {
 	return s
 }
 
-// orUnknown is s, or "unknown" when it is "".
-func orUnknown(s string) string {
-	if s == "" {
-		return "unknown"
-	}
-	return s
-}
-
 // plural is word, with an s unless n is 1.
 func plural(n float64, word string) string {
 	if n == 1 {

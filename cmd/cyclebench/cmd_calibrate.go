@@ -131,7 +131,8 @@ func calibrateTable(r *results.CalibrateReport) *table {
 	t := kvTable()
 	row := t.kv
 	row("counter", "%s", r.Counter)
-	pinnedRow(t, r.PinnedCPU)
+	pinned := results.PinnedLine(r.PinnedCPU)
+	t.add(pinned[0], pinned[1])
 	for _, m := range r.Methods {
 		t.blank()
 		row("method", "%s", m.Method)
@@ -143,7 +144,9 @@ func calibrateTable(r *results.CalibrateReport) *table {
 		if m.Brackets != nil {
 			row("bracket_ticks", "start %d, end %d", m.Brackets[0], m.Brackets[1])
 		}
-		crossCheckRows(t, m.CrossChecks)
+		for _, l := range results.CrossCheckLines(m.CrossChecks) {
+			t.add(l[0], l[1])
+		}
 	}
 	if r.SleepVsBracketPPM != nil {
 		t.blank()
