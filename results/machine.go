@@ -385,6 +385,18 @@ type FrequencyReport struct {
 	CrossChecks []CrossCheck `json:"cross_checks"`
 }
 
+// Lines are f as label and text, in the order cyclebench calibrate lists
+// them: the method, the frequency with its uncertainty and source, the
+// interval, the ticks, the brackets (bracket only), the cross-checks.
+func (f FrequencyReport) Lines() [][2]string {
+	lines := [][2]string{{"method", f.Method}, {"tsc_hz", FormatHz(f.Hz)}, {"tsc_hz_ppm", "±" + Sig(f.PPM, 3)},
+		{"source", f.Source}, {"interval", fmt.Sprintf("%.6fs", f.Seconds)}, {"ticks", strconv.FormatUint(f.Ticks, 10)}}
+	if f.Brackets != nil {
+		lines = append(lines, [2]string{"bracket_ticks", fmt.Sprintf("start %d, end %d", f.Brackets[0], f.Brackets[1])})
+	}
+	return append(lines, CrossCheckLines(f.CrossChecks)...)
+}
+
 // FrequencyOf reports f, the bracket widths when it was measured by the
 // bracket method.
 func FrequencyOf(f calibrate.Frequency) FrequencyReport {

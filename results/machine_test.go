@@ -3,6 +3,7 @@ package results_test
 import (
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -177,5 +178,22 @@ func TestInfoLines(t *testing.T) {
 	}
 	if l := results.PinnedLine(3); l != [2]string{"pinned_cpu", "3"} {
 		t.Errorf("PinnedLine(3) = %q", l)
+	}
+}
+
+// TestFrequencyLines: a calibration's lines, the brackets only where the
+// bracket method measured them.
+func TestFrequencyLines(t *testing.T) {
+	f := results.FrequencyReport{Method: "bracket", Hz: 2596141819, PPM: 0.0712, Source: "monotonic clock", Seconds: 0.1, Ticks: 259614181,
+		Brackets: &[2]uint64{52, 54}}
+	want := [][2]string{{"method", "bracket"}, {"tsc_hz", "2596141819 Hz (2596.141819 MHz)"}, {"tsc_hz_ppm", "±0.0712"},
+		{"source", "monotonic clock"}, {"interval", "0.100000s"}, {"ticks", "259614181"}, {"bracket_ticks", "start 52, end 54"},
+		{"cross_check", "none available"}}
+	if got := f.Lines(); !slices.Equal(got, want) {
+		t.Errorf("Lines() = %q\nwant %q", got, want)
+	}
+	f.Brackets = nil
+	if got := f.Lines(); len(got) != len(want)-1 || got[6][0] != "cross_check" {
+		t.Errorf("without brackets: %q", got)
 	}
 }

@@ -129,28 +129,18 @@ func (c *calibration) interrupted() {
 // sleep-vs-bracket difference.
 func calibrateTable(r *results.CalibrateReport) *table {
 	t := kvTable()
-	row := t.kv
-	row("counter", "%s", r.Counter)
+	t.kv("counter", "%s", r.Counter)
 	pinned := results.PinnedLine(r.PinnedCPU)
 	t.add(pinned[0], pinned[1])
 	for _, m := range r.Methods {
 		t.blank()
-		row("method", "%s", m.Method)
-		row("tsc_hz", "%s", results.FormatHz(m.Hz))
-		row("tsc_hz_ppm", "±%s", sig(m.PPM, 3))
-		row("source", "%s", m.Source)
-		row("interval", "%.6fs", m.Seconds)
-		row("ticks", "%d", m.Ticks)
-		if m.Brackets != nil {
-			row("bracket_ticks", "start %d, end %d", m.Brackets[0], m.Brackets[1])
-		}
-		for _, l := range results.CrossCheckLines(m.CrossChecks) {
+		for _, l := range m.Lines() {
 			t.add(l[0], l[1])
 		}
 	}
 	if r.SleepVsBracketPPM != nil {
 		t.blank()
-		row("sleep_vs_bracket", "%s ppm", results.SignedSig(*r.SleepVsBracketPPM, 4))
+		t.kv("sleep_vs_bracket", "%s ppm", results.SignedSig(*r.SleepVsBracketPPM, 4))
 	}
 	return t
 }
