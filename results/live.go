@@ -123,7 +123,8 @@ func ComparisonLines(c harness.Comparison) [][2]string {
 		if s.Exact {
 			exact = "exact"
 		}
-		line("B/A", "%.5f  (typical pairs, Hodges–Lehmann: 95%% CI %.5f to %.5f; the same in cycles, ticks and ns: A and B ran interleaved)", s.Ratio, s.Lo, s.Hi)
+		line("B/A", "%.5f  (typical pairs, Hodges–Lehmann: 95%% CI %.5f to %.5f; the same in cycles, ticks and ns: A and B ran interleaved)",
+			s.Ratio, s.Lo, s.Hi)
 		line("p", "%s  (Wilcoxon signed-rank, %s; %d pairs of %d calls, %d equal)", PValueText(s.PValue), exact, s.N, c.Repeat, s.Zeros)
 		line("best B/A", "%.5f  (the two sides' best samples, the figures above: %.5f to %.5f within their K best)", c.BestRatio, c.BestLo, c.BestHi)
 		if n := len(s.Blocks); n > 1 {

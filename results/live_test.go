@@ -72,7 +72,8 @@ func TestComparisonLines(t *testing.T) {
 		labels string
 		first  string
 	}{
-		{"compared", done, "B/A|p|best B/A|blocks|verdict|resolution|summary|took", "0.77000  (typical pairs, Hodges–Lehmann: 95% CI 0.76900 to 0.77100;"},
+		{"compared", done, "B/A|p|best B/A|blocks|verdict|resolution|summary|took",
+			"0.77000  (typical pairs, Hodges–Lehmann: 95% CI 0.76900 to 0.77100;"},
 		{"interrupted", harness.Comparison{Rounds: 2, Wall: time.Millisecond}, "B/A|took", "no comparison: interrupted before 6 pairs"},
 	}
 	for _, tt := range tests {
@@ -108,7 +109,8 @@ func TestComparisonComments(t *testing.T) {
 }
 
 func TestSlopesSummary(t *testing.T) {
-	c := harness.CPEComparison{Unit: "cycles", Slopes: stats.SlopeComparison{Ratio: 0.75, Diff: -0.5, DiffCI: 0.01, DoF: 14.2, Verdict: stats.VerdictFaster}}
+	c := harness.CPEComparison{Unit: "cycles",
+		Slopes: stats.SlopeComparison{Ratio: 0.75, Diff: -0.5, DiffCI: 0.01, DoF: 14.2, Verdict: stats.VerdictFaster}}
 	got := results.SlopesSummary(c, "element")
 	if !strings.HasPrefix(got, "CPE B/A = 0.75, B − A = -0.5 ± 0.01 cycles/element (95%), p = ") ||
 		!strings.HasSuffix(got, "(Welch's t on the slopes, 14.2 dof): "+stats.VerdictFaster) {

@@ -120,9 +120,11 @@ func TestInfoTexts(t *testing.T) {
 		{"no ruler", results.InfoReport{}, (*results.InfoReport).CoreText, "unknown"},
 		{"ruler checked", results.InfoReport{CoreCyclesPerTick: &cpt, CoreHz: 3.63e9, CoreChecked: true}, (*results.InfoReport).CoreText,
 			"1.4000 (core clock ≈ 3.630 GHz; checked: the register ADD and IMUL chains agree)"},
-		{"ruler unchecked", results.InfoReport{CoreCyclesPerTick: &cpt, CoreHz: 3.63e9, CoreUnchecked: "no IMUL latency known"}, (*results.InfoReport).CoreText,
+		{"ruler unchecked", results.InfoReport{CoreCyclesPerTick: &cpt, CoreHz: 3.63e9, CoreUnchecked: "no IMUL latency known"},
+			(*results.InfoReport).CoreText,
 			"1.4000 (core clock ≈ 3.630 GHz; no IMUL latency known)"},
-		{"ratio expected", results.InfoReport{ImulAddRatio: 3.0012, ImulLatency: 3, CoreChainsExact: true}, (*results.InfoReport).ImulAddText, "3.001 (expected 3)"},
+		{"ratio expected", results.InfoReport{ImulAddRatio: 3.0012, ImulLatency: 3, CoreChainsExact: true},
+			(*results.InfoReport).ImulAddText, "3.001 (expected 3)"},
 		{"ratio not measured", results.InfoReport{}, (*results.InfoReport).ImulAddText,
 			"not measured (the multiply latency of this core is not documented: not judged) (pure-Go chains, approximate)"},
 		{"emulated", results.InfoReport{Emulated: true, Microarch: "Zen 4"}, (*results.InfoReport).CPUTableText,
@@ -158,13 +160,15 @@ func TestInfoLines(t *testing.T) {
 		labels = append(labels, l[0])
 		got[l[0]] = append(got[l[0]], l[1])
 	}
-	want := "cpu vendor family/model/stepping hypervisor counter rdtscp invariant_tsc tsc_hz tsc_hz_source tsc_hz_ppm cross_check tsc_step " +
-		"overhead_ticks core_cycles_per_tick imul_add_ratio add_imm_chain cpu_table allowed_cpus pinned_cpu priority priority_note event event event go took"
+	want := "cpu vendor family/model/stepping hypervisor counter rdtscp invariant_tsc tsc_hz tsc_hz_source tsc_hz_ppm " +
+		"cross_check tsc_step overhead_ticks core_cycles_per_tick imul_add_ratio add_imm_chain cpu_table allowed_cpus " +
+		"pinned_cpu priority priority_note event event event go took"
 	if strings.Join(labels, " ") != want {
 		t.Fatalf("labels %q\nwant %q", labels, want)
 	}
-	for label, text := range map[string]string{"cpu": "unknown", "rdtscp": "no", "tsc_step": "1 tick", "pinned_cpu": "none (pinning unsupported)",
-		"cross_check": "+0.07 ppm: 2596142000 Hz from kernel tsc_khz", "allowed_cpus": affinity.FormatCPUs([]int{0, 1}), "priority": "pin=no high=no realtime=no"} {
+	for label, text := range map[string]string{"cpu": "unknown", "rdtscp": "no", "tsc_step": "1 tick",
+		"pinned_cpu": "none (pinning unsupported)", "cross_check": "+0.07 ppm: 2596142000 Hz from kernel tsc_khz",
+		"allowed_cpus": affinity.FormatCPUs([]int{0, 1}), "priority": "pin=no high=no realtime=no"} {
 		if got[label][0] != text {
 			t.Errorf("%s: %q, want %q", label, got[label][0], text)
 		}
