@@ -23,7 +23,7 @@ const (
 	defaultEpsilon        = 0.01
 	defaultMaxSamples     = 1000
 	defaultMaxTime        = 10 * time.Second
-	defaultWarmup         = 500 * time.Microsecond
+	defaultWarmup         = 200 * time.Microsecond
 	defaultMinRegionSteps = 4000
 	defaultAbsSteps       = 2
 	// maxRepeat bounds R, chosen or given.
@@ -148,7 +148,7 @@ type Config struct {
 	// KeepGC leaves the garbage collector running during the loop.
 	KeepGC bool
 	// Warmup is how long the function is called before sampling (at least
-	// once); default 0.5 ms, enough to page in code and data (the ruler
+	// once); default 0.2 ms, enough to page in code and data (the ruler
 	// beside the target follows the core clock, so the warm-up need not
 	// wait for it); negative (or explicit 0) means a single call.
 	Warmup time.Duration
