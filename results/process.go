@@ -21,6 +21,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -237,4 +238,20 @@ func (p *Processes) Run(ctx context.Context) ([]ProcessRun, error) {
 		}
 	}
 	return runs, nil
+}
+
+// CannotStart reports whether err (from [Processes.Run]) says a process
+// could not be started at all, as opposed to one that ran and failed:
+// under user-mode emulation (qemu-user without binfmt_misc) exec of a
+// binary of the emulated architecture fails with "exec format error", and
+// a sandbox may forbid exec. A caller can then take the runs in its own
+// process, saying so with [SharedProcessWarning].
+func CannotStart(err error) bool {
+	return errors.Is(err, syscall.ENOEXEC) || errors.Is(err, syscall.EACCES) || errors.Is(err, syscall.EPERM) || errors.Is(err, exec.ErrNotFound)
+}
+
+// SharedProcessWarning is the warning for runs taken in one process
+// because a process of their own could not be started (err).
+func SharedProcessWarning(err error) string {
+	return fmt.Sprintf("cannot start a process of its own (%v): every run was taken in this process, so the spread between runs does not show what moves between processes", err)
 }

@@ -7,8 +7,11 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"os/exec"
 	"slices"
 	"strconv"
+	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/cyclebench/cyclebench/harness"
@@ -113,6 +116,7 @@ func TestHelperProcess(t *testing.T) {
 // order from different processes, a failing child's status and stderr,
 // output that is not a run.
 func TestProcesses(t *testing.T) {
+	canStartItself(t)
 	p := func(env func(i int) string) *results.Processes {
 		return &results.Processes{Path: os.Args[0], Args: []string{"-test.run=^TestHelperProcess$"}, Count: 3,
 			Env: func(i int) []string { return []string{helperEnv + "=" + env(i)} }}
@@ -185,5 +189,38 @@ func TestFileSplit(t *testing.T) {
 	}
 	if len(ms) != runs || len(msNames) != len(f.Entries)-len(csNames) || slices.Contains(msNames, "Sum4vsSum1") {
 		t.Errorf("%d measurements of %d entries, want %d runs of the %d others", len(ms), len(msNames), runs, len(f.Entries)-len(csNames))
+	}
+}
+
+// canStartItself skips the test where this test binary cannot start a
+// process of itself: under user-mode emulation (qemu-user without
+// binfmt_misc, as CI runs the arm64 tests) exec of a binary of this
+// architecture fails with "exec format error".
+func canStartItself(t *testing.T) {
+	t.Helper()
+	if err := exec.Command(os.Args[0], "-test.run=^$").Run(); err != nil && (errors.Is(err, syscall.ENOEXEC) || errors.Is(err, syscall.EACCES) || errors.Is(err, syscall.EPERM)) {
+		t.Skipf("this binary cannot start itself here (%v): user-mode emulation, or a sandbox that forbids exec", err)
+	}
+}
+
+// TestCannotStart: only errors of starting a process say to take the runs
+// in one's own; a process that ran and failed does not.
+func TestCannotStart(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		want bool
+	}{
+		{fmt.Errorf("%w: starting x: %w", results.ErrProcess, &os.PathError{Op: "fork/exec", Path: "x", Err: syscall.ENOEXEC}), true},
+		{fmt.Errorf("%w: starting x: %w", results.ErrProcess, &os.PathError{Op: "fork/exec", Path: "x", Err: syscall.EACCES}), true},
+		{&results.ProcessError{Index: 0, Count: 2, Command: "x", ExitCode: 1}, false},
+		{errors.New("reading a process's results: EOF"), false},
+		{nil, false},
+	} {
+		if got := results.CannotStart(c.err); got != c.want {
+			t.Errorf("CannotStart(%v) = %v, want %v", c.err, got, c.want)
+		}
+	}
+	if w := results.SharedProcessWarning(syscall.ENOEXEC); !strings.Contains(w, "exec format error") || !strings.Contains(w, "every run was taken in this process") {
+		t.Errorf("SharedProcessWarning = %q", w)
 	}
 }

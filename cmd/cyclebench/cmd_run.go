@@ -82,8 +82,11 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	var rs []results.Measurement
 	if child == nil && *count >= 2 && !*inProcess {
 		rs, err = s.runProcesses(*count)
-	} else {
-		rs, err = s.measureKernels(kernels, *n, *count, done, total)
+	}
+	if startErr := err; child != nil || *count < 2 || *inProcess || results.CannotStart(err) {
+		if rs, err = s.measureKernels(kernels, *n, *count, done, total); startErr != nil {
+			s.h.Warnings = append(s.h.Warnings, results.SharedProcessWarning(startErr))
+		}
 	}
 	if err != nil {
 		return err

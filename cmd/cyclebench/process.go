@@ -73,7 +73,7 @@ func childArgs(cmd string, fs *flag.FlagSet) []string {
 // flags of s), and merges them in order into s.h and the results. A
 // child that failed said why on stderr: its exit status is returned
 // silently, as is the signal's when one came before any child handed
-// back a result.
+// back a result; one of starting a child (results.CannotStart) as it is.
 func (s *session) runProcesses(count int) ([]results.Measurement, error) {
 	exe, err := os.Executable()
 	if err != nil {
