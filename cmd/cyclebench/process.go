@@ -83,9 +83,9 @@ func (s *session) runProcesses(count int) ([]results.Measurement, error) {
 		Env: func(i int) []string { return []string{fmt.Sprintf("%s=%d/%d", childEnv, i, count)} }}
 	runs, err := p.Run(s.in.ctx)
 	var pe *results.ProcessError
-	if errors.As(err, &pe) && (pe.ExitCode == 128+2 || pe.ExitCode == 128+15) {
-		// A signal to the process group (^C) reached the child first;
-		// this process's comes with it: then what the child had counts.
+	if errors.As(err, &pe) && (pe.ExitCode == 128+2 || pe.ExitCode == 128+15 || pe.ExitCode < 0) {
+		// A signal to the process group (^C) reached (or killed: -1) the
+		// child first; this process's comes with it: what the child had counts.
 		select {
 		case <-s.in.ctx.Done():
 			err = nil
@@ -94,7 +94,7 @@ func (s *session) runProcesses(count int) ([]results.Measurement, error) {
 	}
 	switch {
 	case errors.As(err, &pe):
-		return nil, &exitError{code: pe.ExitCode}
+		return nil, &exitError{code: max(pe.ExitCode, 1)}
 	case err != nil:
 		return nil, err
 	case len(runs) == 0:
