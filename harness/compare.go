@@ -117,8 +117,8 @@ type Comparison struct {
 	// states the difference with them.
 	Lo, Hi float64
 	// TicksA and TicksB are the paired samples in counter ticks per call
-	// (each sample times Repeat calls; the empty loop's best is
-	// subtracted), in the order they were taken.
+	// (each sample times Repeat calls; the overhead's best is
+	// subtracted, Result.OverheadTicks), in the order they were taken.
 	TicksA, TicksB []float64
 	// Repeat is R, the calls per sample, the same for both sides, in the
 	// block whose figures A and B are (each block chooses its own).
@@ -145,7 +145,7 @@ type Comparison struct {
 // untimed call (or Setup) that puts the side's code and data back in
 // cache. R is the same for both sides, the larger of the two automatic
 // choices (the side that resolves worse against the counter decides; 1
-// when either has a Setup), so the same empty loop is subtracted from
+// when either has a Setup), so the same overhead is subtracted from
 // both. The two samples of a round form a pair; [stats.ComparePaired]
 // turns all the pairs into the ratio B/A with a confidence interval, a
 // p-value and a verdict, with a noise band never narrower than the
@@ -155,14 +155,14 @@ type Comparison struct {
 // what the blocks' own ratios allow. Comparison.Verdict is that verdict,
 // or inconclusive when the figures disagree (see [Comparison]). A block's
 // rounds continue until its share of the pairs is in, each side's K best
-// agree and the empty loop and the ruler have converged, or until
+// agree and the overhead and the ruler have converged, or until
 // max(cfg.MaxSamples, 2·its pairs) rounds or its share of cfg.MaxTime;
 // fewer pairs than asked is a warning.
 //
 // cfg and ctx are used as by [Measure]; the progress hook gets the pairs
 // taken of those asked. An error is returned for bad options or targets, a
 // panic in either function, a cancelled context, fewer than 6 usable
-// pairs, a side whose samples are not longer than the empty loop's (it is
+// pairs, a side whose samples are not longer than the overhead's (it is
 // too short to compare), or a failing Check (called on each side after
 // the last block). When the context is cancelled after 6 pairs, the
 // Comparison of the pairs taken so far comes with the error.
@@ -282,7 +282,7 @@ func measureBlock(ctx context.Context, cfg Config, a, b Target, per, done, total
 	for _, p := range ta.pairs {
 		x, y := ta.net(p[0]), tb.net(p[1])
 		if x <= 0 || y <= 0 {
-			return blk, false, fmt.Errorf("%w: a sample of %s or %s is not longer than the empty loop's %.0f ticks (%d and %d ticks per sample of %d calls); the functions are too short to compare",
+			return blk, false, fmt.Errorf("%w: a sample of %s or %s is not longer than the overhead's %.0f ticks (%d and %d ticks per sample of %d calls); the functions are too short to compare",
 				ErrTooShort, ta.inst.Name, tb.inst.Name, ta.overhead(p[0].variant), p[0].ticks, p[1].ticks, ta.rs[p[0].variant])
 		}
 		blk.ticksA, blk.ticksB = append(blk.ticksA, x), append(blk.ticksB, y)

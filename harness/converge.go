@@ -15,7 +15,7 @@ package harness
 import "math"
 
 // halfRecord holds one half of a measurement's rounds (even or odd): the
-// best target and empty-loop samples by R, and the best samples of the
+// best target and overhead samples by R, and the best samples of the
 // ruler's long and short ADD chains, in ticks.
 type halfRecord struct {
 	t, o        map[int]float64
@@ -36,7 +36,7 @@ func lowest(m map[int]float64, r int, v float64) {
 // target records a target sample of r calls.
 func (h *halfRecord) target(r int, ticks float64) { lowest(h.t, r, ticks); h.n++ }
 
-// overhead records an empty-loop sample of r calls.
+// overhead records an overhead sample of r calls (0: the empty region).
 func (h *halfRecord) overhead(r int, ticks float64) { lowest(h.o, r, ticks) }
 
 // ruler records a sample of the ruler's long (or short) ADD chain.
@@ -60,14 +60,19 @@ func (h halfRecord) cyclesPerTick(dOps float64) float64 {
 	return dOps / (h.long - h.short)
 }
 
-// figure is the half's ticks per call: net, with the empty loop's best
-// sample of the same R subtracted, and gross, the target's best sample as
-// it is; from the R variant with the smallest net figure among those with
-// both samples. NaN where a part is missing.
+// figure is the half's ticks per call: net, with the overhead's best
+// sample subtracted (the empty loop of the same R, or the empty region of
+// R = 0 where only that was sampled: overheadRepeat), and gross, the
+// target's best sample as it is; from the R variant with the smallest net
+// figure among those with both samples. NaN where a part is missing.
 func (h halfRecord) figure() (net, gross float64) {
 	net, gross = math.Inf(1), math.NaN()
 	for r, v := range h.t {
-		if o, ok := h.o[r]; ok && r > 0 {
+		o, ok := h.o[r]
+		if !ok {
+			o, ok = h.o[0]
+		}
+		if ok && r > 0 {
 			if n := (v - o) / float64(r); n < net {
 				net, gross = n, v/float64(r)
 			}

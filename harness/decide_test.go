@@ -295,9 +295,13 @@ func TestFindModes(t *testing.T) {
 // without cycles.
 func TestPlanRound(t *testing.T) {
 	over := &stream{}
-	a := &target{inst: Target{Name: "A"}, rs: []int{8}, overs: []*stream{over}}
-	b := &target{inst: Target{Name: "B"}, rs: []int{8}, overs: []*stream{over}}
-	c := &target{inst: Target{Name: "C"}, rs: []int{8, 9, 10, 11}, overs: []*stream{over, {}, {}, {}}}
+	a := &target{inst: Target{Name: "A"}, rs: []int{8}, overs: []*stream{over}, ors: []int{0}}
+	b := &target{inst: Target{Name: "B"}, rs: []int{8}, overs: []*stream{over}, ors: []int{0}}
+	// Throughput mode: every variant's overhead is the one empty region.
+	c := &target{inst: Target{Name: "C"}, rs: []int{8, 9, 10, 11}, overs: []*stream{over, over, over, over}, ors: []int{0, 0, 0, 0}}
+	// An overhead stream per variant (none of the modes has that now; the
+	// plan must still sample each once).
+	d := &target{inst: Target{Name: "D"}, rs: []int{8, 9, 10, 11}, overs: []*stream{over, {}, {}, {}}, ors: []int{8, 9, 10, 11}}
 	layout := func(e *engine) string {
 		var out []string
 		for _, s := range e.plan(nil) {
@@ -326,8 +330,10 @@ func TestPlanRound(t *testing.T) {
 		{[]*target{a, b}, 1, false, "L S O B A L A B"},
 		{[]*target{a}, 0, false, "A L A O S L"},
 		{[]*target{a}, 1, false, "L S O A L A"},
-		{[]*target{c}, 0, false, "C L C O O O O S L"}, // the empty loop of every R variant
-		{[]*target{a, c}, 1, false, "L S O O O O C A L A C"},
+		{[]*target{c}, 0, false, "C L C O S L"}, // one empty region for every R variant
+		{[]*target{a, c}, 1, false, "L S O C A L A C"},
+		{[]*target{d}, 0, false, "D L D O O O O S L"}, // the overhead of every R variant
+		{[]*target{a, d}, 1, false, "L S O O O O D A L A D"},
 		{[]*target{a, b}, 0, true, "A B B A O"},
 		{[]*target{a, b}, 1, true, "O B A A B"},
 	} {

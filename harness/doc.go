@@ -34,7 +34,9 @@
 //
 //   - each target: R calls of it between tsc.StartCPU and tsc.StopCPU, there
 //     and back (A B B A) when there are several;
-//   - the same loop around an empty function: the overhead to subtract;
+//   - the overhead to subtract: the empty region (the counter reads with
+//     no call between) in throughput mode, the same loop of fenced calls of
+//     an empty function in latency mode (see Latency and throughput);
 //   - the core-clock ruler (calibrate.Ruler): a dependent chain of register
 //     ADDs at two lengths, and where this core's multiply latency is
 //     documented a dependent IMUL chain that checks it.
@@ -42,7 +44,7 @@
 // Every other round runs backwards, so a slow drift affects every stream
 // alike. Each stream keeps its K smallest samples (package stats). A
 // target has converged when its figure would come out the same again: the
-// cycle figure of the even rounds (their best target, empty-loop and ruler
+// cycle figure of the even rounds (their best target, overhead and ruler
 // samples) and that of the odd rounds, which span the same stretch of
 // time, agree within ε (or a few counter quanta), each half holding at
 // least K samples. It is judged in cycles because the core clock moves
@@ -58,7 +60,7 @@
 // MaxSamples samples or MaxTime the engine gives up and says so in
 // Result.Converged.
 //
-// The result per call is (v1(target) − v1(empty)) / R ticks, converted to
+// The result per call is (v1(target) − v1(overhead)) / R ticks, converted to
 // nanoseconds with the calibrated counter frequency (package calibrate) and
 // to core cycles with the ruler's slope measured in the same rounds: one
 // register ADD is one core cycle on every core, whatever the counter's rate.
@@ -79,7 +81,7 @@
 // # The estimator, chosen from recorded streams
 //
 // How a measurement's samples become one figure (the best target sample
-// less the best empty-loop sample, times the ruler's slope from the best
+// less the best overhead sample, times the ruler's slope from the best
 // samples of its chains) is chosen from sample streams recorded on every
 // machine kind met (testdata/streams; trace_test.go says how to record
 // them): TestReplayEstimators runs each candidate rule over all of them and
@@ -109,8 +111,15 @@
 // "Cycles per call" has two meanings, as in llvm-exegesis, and every result
 // says which one it is (Result.Mode):
 //
-//   - [Throughput], the default: calls back to back, as in a program's loop.
-//     Consecutive calls may overlap in the out-of-order core, by an amount
+//   - [Throughput], the default: calls back to back, as in a program's loop,
+//     the call included: only the counter reads are subtracted, so an empty
+//     function costs what a call does (about 4.5 cycles on an AMD Zen 4
+//     guest). A call's own cost overlaps with the function's work by an
+//     amount no empty function stands for, and the empty loop's best moved
+//     by half between moments there while a 1000-ADD kernel's stayed within
+//     0.1%: subtracting it made the spread of ten results 0.11% instead of
+//     0.007% (overheadRepeat). Consecutive calls may overlap in the
+//     out-of-order core, by an amount
 //     that can depend on the loop around them; so the engine takes R, R+1,
 //     R+2 and R+3 calls per sample in turn (every remainder of its loop
 //     unrolled by four), and every measurement sees every such mode. When

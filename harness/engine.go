@@ -117,7 +117,7 @@ const imulShare = 0.25
 var tracer func(traceSample)
 
 // traceSample is one sample of a measurement: its round, its kind (T a
-// target's, O the empty loop's, R the ruler's), which target (T) or ruler
+// target's, O the overhead's, R the ruler's), which target (T) or ruler
 // stream (R) it belongs to, its length N (R calls, or the chain's links),
 // its ticks and whether it was kept (false: a migration or a disturbance).
 type traceSample struct {
@@ -163,7 +163,8 @@ type target struct {
 	cut     bool           // the choice of R stopped on MaxTime or the context
 	kb      *stats.KBest   // gross ticks per call, every variant
 	vmin    []float64      // smallest sample of each variant, in ticks
-	overs   []*stream      // the empty loop of each variant
+	overs   []*stream      // the overhead subtracted from each variant (overheadRepeat)
+	ors     []int          // the R of each variant's overhead stream
 	taken   int            // samples taken since the last retune
 	discard int            // of which discarded
 	calls   int64          // calls timed, every retune included
@@ -194,12 +195,12 @@ type engine struct {
 	mon      *monitor
 	commonR  bool
 	targets  []*target
-	overs    map[int]*stream // the empty loop, by R
+	overs    map[int]*stream // the overhead streams, by their R (overheadRepeat)
 	ruler    *calibrate.Ruler
 	rstreams []calibrate.RulerStream // the ruler's streams, sampled every round
 	rulerQ   float64                 // the counter quantum the long chain was sized for
 	rulerBuf []uint64                // the long chain's first samples, for checkRulerQuantum
-	half     [2]halfRecord           // the empty loop's and the ruler's best samples by half (converge.go)
+	half     [2]halfRecord           // the overhead's and the ruler's best samples by half (converge.go)
 	rounds   int
 	wall     time.Duration
 	verdict  calibrate.CoreClock // the ruler's verdict (finishRuler)
@@ -280,7 +281,7 @@ func (goexitError) Unwrap() []error { return []error{ErrPanic, pinned.ErrGoexit}
 
 // newEngine warms the functions up, chooses each one's R and makes the
 // streams. With commonR every target gets the largest R (1 when any has a
-// Setup), so one empty loop serves all and their samples pair up. It runs
+// Setup), so one overhead serves all and their samples pair up. It runs
 // on the pinned thread.
 func newEngine(ctx context.Context, cfg Config, cal *calibrate.Calibration, th *pinned.Thread, insts []Target, commonR bool) (*engine, error) {
 	e := &engine{cfg: cfg, ctx: ctx, cal: cal, th: th, cpu: th.CPU, step: math.Max(cal.Step.Step, 1), hz: cal.Frequency.Hz, commonR: commonR, overs: map[int]*stream{}}
@@ -491,13 +492,15 @@ func (e *engine) reset(t *target) error {
 	t.kb = kb
 	t.vmin = make([]float64, len(t.rs))
 	t.overs = make([]*stream, len(t.rs))
+	t.ors = make([]int, len(t.rs))
 	for j, r := range t.rs {
 		t.vmin[j] = math.Inf(1)
-		if t.overs[j] = e.overs[r]; t.overs[j] == nil {
+		t.ors[j] = overheadRepeat(r, cfg.Mode)
+		if t.overs[j] = e.overs[t.ors[j]]; t.overs[j] == nil {
 			if t.overs[j], err = newStream(cfg.K, cfg.Epsilon, cfg.absTicks(t.quantum), cfg.MaxSamples); err != nil {
 				return err
 			}
-			e.overs[r] = t.overs[j]
+			e.overs[t.ors[j]] = t.overs[j]
 		}
 	}
 	t.taken, t.discard = 0, 0
@@ -541,8 +544,9 @@ type slot struct {
 
 // run takes rounds until [decideStop] says so. A round visits the targets
 // there and back with the ruler's long chain at the turn (A B L B A for two;
-// T L T for one), each in the round's R variant, then the empty loop of
-// every R variant and the ruler (O… S L); every other round runs backwards
+// T L T for one), each in the round's R variant, then the overhead (the
+// empty region in throughput mode, the fenced empty loop in latency mode:
+// overheadRepeat) and the ruler (O S L); every other round runs backwards
 // and starts from the other end (L S O B A L A B), so each target takes the
 // first, the outer and the inner places equally often. The long chain is
 // sampled twice a round, as often as each target: the core clock steps
@@ -552,13 +556,7 @@ type slot struct {
 // 2978–2984 cycles instead of 3000). In three interleaved A/B runs of 330
 // measurements each way (1000 dependent IMULs and 1000 ADDs, half of them
 // fenced), 53 figures were more than 5 cycles (IMUL) or 3 cycles (ADD) off
-// with one ruler sample a round and 21 with two, in about the same time. The
-// empty loop of every variant is sampled every round, not only the round's:
-// calling an empty function in a loop costs 3.5 to 5.6 ticks on that guest
-// by the moment, and with a quarter of the samples each variant's empty loop
-// often had its best from a slow moment (15 × 14 throughput measurements of
-// a chained 1000-ADD kernel, interleaved: 12 more than 1.5 cycles off their
-// median with one variant a round, 3 with all). Each target sample of a
+// with one ruler sample a round and 21 with two, in about the same time. Each target sample of a
 // multi-target round is preceded by one untimed call (or Setup): the other
 // targets may have evicted its code and data. Every stream is sampled in
 // every round until all have converged (or reached MaxSamples), so that all
@@ -674,7 +672,7 @@ func (e *engine) plan(slots []slot) []slot {
 	for _, t := range e.targets {
 		for j, s := range t.overs {
 			if !slices.ContainsFunc(slots[block:], func(x slot) bool { return x.s == s }) {
-				slots = append(slots, slot{kind: slotOverhead, s: s, r: t.rs[j]})
+				slots = append(slots, slot{kind: slotOverhead, s: s, r: t.ors[j]})
 			}
 		}
 	}
@@ -878,7 +876,8 @@ func (e *engine) cpuFigures(before, after cputime.Times, cpuErr error, util *cpu
 	}
 }
 
-// overhead returns the best empty-loop sample of t's variant j, in ticks.
+// overhead returns the best overhead sample subtracted from t's variant j
+// (overheadRepeat), in ticks.
 func (t *target) overhead(j int) float64 { return t.overs[j].kb.Min() }
 
 // net converts a raw sample of t to ticks per call, overhead subtracted.

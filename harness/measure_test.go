@@ -159,15 +159,30 @@ func TestFoldedRulerGivesNoCycles(t *testing.T) {
 	t.Logf("refused, as it must be: %v", found)
 }
 
-func TestEmptyFunctionIsNearZero(t *testing.T) {
-	r, err := Measure(context.Background(), DefaultConfig(), Target{Run: func() {}})
+// TestEmptyFunction: in latency mode the fenced empty call is what is
+// subtracted, so the empty function nets about 0; in throughput mode only
+// the empty region is, so the empty function costs what a call costs back
+// to back, more than nothing.
+func TestEmptyFunction(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Mode = Latency
+	r, err := Measure(context.Background(), cfg, Target{Run: func() {}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	perCall := r.OverheadTicks / float64(r.Repeat)
 	if math.Abs(r.Ticks) > math.Max(perCall, 2*r.Step/float64(r.Repeat)) {
-		t.Fatalf("empty function = %v ticks/call; the loop overhead itself is %v ticks/call", r.Ticks, perCall)
+		t.Fatalf("latency: empty function = %v ticks/call; the fenced loop's overhead itself is %v ticks/call", r.Ticks, perCall)
 	}
+	cfg.Mode = Throughput
+	if r, err = Measure(context.Background(), cfg, Target{Run: func() {}}); err != nil {
+		t.Fatal(err)
+	}
+	best := r.Best[0] * float64(r.Repeat) // the best sample's ticks, in the first variant or another
+	if !(r.Ticks > 0) || r.OverheadTicks >= best {
+		t.Fatalf("throughput: empty function = %v ticks/call with an empty region of %v ticks under samples of %v ticks; want a call to cost more than nothing", r.Ticks, r.OverheadTicks, best)
+	}
+	t.Logf("a call back to back: %.3g ticks (%.3g cycles); the empty region %.0f ticks", r.Ticks, r.Cycles, r.OverheadTicks)
 }
 
 func TestPanicAndGoexitRestoreState(t *testing.T) {

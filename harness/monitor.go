@@ -6,6 +6,7 @@ package harness
 // counted per call (package perfevent).
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -48,8 +49,9 @@ type Counter struct {
 	// Event is the event's perf name ("instructions", "branch-misses", ...).
 	Event string `json:"event"`
 	// PerCall is the count per call in the target's best sample (the one
-	// with the fewest ticks), less the empty loop's count per call in its
-	// best sample.
+	// with the fewest ticks), less the overhead's count (Result.OverheadTicks:
+	// the empty region's over the target's calls in throughput mode, the
+	// fenced empty call's in latency mode) in its best sample.
 	PerCall float64 `json:"per_call"`
 	// Multiplexed reports that the kernel shared the PMU between more events
 	// than it has counters: the figure is a scaled estimate.
@@ -166,8 +168,9 @@ func (m *monitor) end() perfevent.Event {
 // hwCounts is one sample's hardware counts, kept for the best sample.
 type hwCounts struct {
 	ticks  uint64
-	r      int
+	r      int // calls in the sample; 0 for the empty region
 	counts perfevent.Counts
+	set    bool
 }
 
 // keepBest records the current hardware delta in *best when the sample of
@@ -176,8 +179,10 @@ func (m *monitor) keepBest(best *hwCounts, ticks uint64, r int) {
 	if m.hw == nil || !m.hwOK {
 		return
 	}
-	if best.r == 0 || float64(ticks)/float64(r) < float64(best.ticks)/float64(best.r) {
-		*best = hwCounts{ticks: ticks, r: r, counts: m.hwDelta}
+	// r is 0 for the empty region (throughput mode's overhead): its
+	// samples compare by their ticks.
+	if !best.set || float64(ticks)/float64(max(r, 1)) < float64(best.ticks)/float64(max(best.r, 1)) {
+		*best = hwCounts{ticks: ticks, r: r, counts: m.hwDelta, set: true}
 	}
 }
 
@@ -191,10 +196,10 @@ func counters(target, over hwCounts) []Counter {
 	for i := 0; i < target.counts.N; i++ {
 		e := target.counts.Events[i]
 		v := float64(target.counts.Values[i]) / float64(target.r)
-		if over.r > 0 {
-			if ov, ok := over.counts.Value(e); ok {
-				v -= float64(ov) / float64(over.r)
-			}
+		if ov, ok := over.counts.Value(e); ok && over.set {
+			// The empty loop's counts per call, or the empty region's
+			// (r = 0) per sample of the target's calls.
+			v -= float64(ov) / float64(cmp.Or(over.r, target.r))
 		}
 		out = append(out, Counter{Event: e.String(), PerCall: v, Multiplexed: target.counts.Multiplexed})
 	}

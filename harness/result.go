@@ -27,13 +27,16 @@ var ErrBlocks = errors.New("harness: the kernel sleeps or blocks")
 const minCPUShare = 0.5
 
 // Result is what [Measure] found. Ticks are counter ticks (see package
-// tsc); per-call figures have the overhead of the timing loop subtracted.
+// tsc); per-call figures have the timing loop's overhead subtracted (see
+// OverheadTicks: the counter reads in throughput mode, a fenced empty call
+// in latency mode).
 type Result struct {
 	Name string
 	// Mode is the mode that produced the figures: Throughput (calls back to
 	// back) or Latency (calls fenced apart).
 	Mode Mode
-	// Ticks is counter ticks per call: (v1(target) − v1(empty)) / Repeat.
+	// Ticks is counter ticks per call: (v1(target) − OverheadTicks) / Repeat,
+	// the smallest over the R variants.
 	Ticks float64
 	// Nanoseconds is Ticks converted with TicksPerSecond.
 	Nanoseconds float64
@@ -101,11 +104,14 @@ type Result struct {
 	// because the samples showed a coarser counter quantum than R had been
 	// chosen for; Samples counts those since the last.
 	Retunes int
-	// OverheadTicks is v1 of the same loop around an empty function (fenced
-	// in latency mode), in ticks per sample of Repeat calls: what was
-	// subtracted from the first variant.
+	// OverheadTicks is what was subtracted from every sample, in ticks per
+	// sample: in throughput mode v1 of the empty region (the counter reads
+	// and the loop's entry and exit, no call), so that Ticks is what a call
+	// costs back to back, the call included; in latency mode v1 of the
+	// same loop of Repeat fenced calls of an empty function, so that Ticks
+	// is what a fenced call costs beyond a fenced empty call.
 	OverheadTicks float64
-	// OverheadConverged reports whether every empty-loop stream converged.
+	// OverheadConverged reports whether the overhead's stream converged.
 	OverheadConverged bool
 	// Modes, when not nil, says that the per-call samples form two
 	// clusters (in ticks per call, overhead subtracted): the function runs
@@ -231,7 +237,7 @@ type measured struct {
 	best                      []float64 // the K best, ticks per call, gross
 	spread                    float64   // (vK − v1)/v1 of best
 	vmin                      []float64 // the smallest sample of each variant, ticks
-	overheads                 []float64 // the empty loop's best of each variant, ticks
+	overheads                 []float64 // the overhead's best of each variant, ticks
 	overheadConverged         bool
 	calls, allCalls           int64 // calls of this target, of every target of the loop
 	threadCPU                 time.Duration
@@ -249,7 +255,7 @@ type measured struct {
 
 // buildResult turns what was measured into the Result and its warnings:
 // the per-call figure is the best of the R variants' smallest samples less
-// that variant's empty loop, over R; the unit conversions; and a warning
+// that variant's overhead, over R; the unit conversions; and a warning
 // for each problem the figures show. It returns an error only when no
 // sample was usable (the Result then holds what is known).
 func buildResult(m measured) (Result, error) {
@@ -332,7 +338,7 @@ func buildResult(m measured) (Result, error) {
 		res.Warnings = append(res.Warnings, fmt.Errorf("%w: %s: %s after %d samples in %v (ε %.3g%%)", ErrNotConverged, name, spread, res.Samples, res.Wall.Round(time.Millisecond), cfg.Epsilon*100))
 	}
 	if !res.OverheadConverged {
-		res.Warnings = append(res.Warnings, fmt.Errorf("%w: %s: the empty loop subtracted as overhead did not converge in %v; the figure is less certain", ErrNotConverged, name, res.Wall.Round(time.Millisecond)))
+		res.Warnings = append(res.Warnings, fmt.Errorf("%w: %s: the overhead subtracted (%s) did not converge in %v; the figure is less certain", ErrNotConverged, name, overheadName(cfg.Mode), res.Wall.Round(time.Millisecond)))
 	}
 	if d := res.Disturbed; res.Samples > 0 && float64(res.Discarded) > 0.1*float64(res.Samples) {
 		res.Warnings = append(res.Warnings, fmt.Errorf("%w: %s: %d of %d samples (%.0f%%): %d context switches, %d migrations, %d page faults", ErrDiscards, name, res.Discarded, res.Samples, 100*float64(res.Discarded)/float64(res.Samples), d.ContextSwitches, d.Migrations, d.PageFaults))
@@ -420,4 +426,13 @@ func threadCPUShare(before, after cputime.Times, err error, wall time.Duration) 
 			ErrBlocks, cpu.Round(time.Microsecond), wall.Round(time.Microsecond), 100*float64(cpu)/float64(wall), 100*minCPUShare)}
 	}
 	return cpu, string(before.Source), nil
+}
+
+// overheadName names what was subtracted as the timing loop's overhead in
+// mode (overheadRepeat).
+func overheadName(mode Mode) string {
+	if mode == Latency {
+		return "the fenced empty loop"
+	}
+	return "the empty region between the counter reads"
 }

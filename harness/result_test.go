@@ -88,7 +88,7 @@ func TestBuildResultWarnings(t *testing.T) {
 	}{
 		{"not converged", func(m *measured) { m.converged, m.spread = false, 0.034 }, ErrNotConverged, []string{"spread of the 3 best is 3.4%", "after 200 samples", "ε 1%"}},
 		{"fewer than K usable", func(m *measured) { m.converged, m.spread = false, math.NaN() }, ErrNotConverged, []string{"fewer than K = 3 usable samples"}},
-		{"overhead not converged", func(m *measured) { m.overheadConverged = false }, ErrNotConverged, []string{"empty loop subtracted as overhead did not converge"}},
+		{"overhead not converged", func(m *measured) { m.overheadConverged = false }, ErrNotConverged, []string{"the overhead subtracted (the empty region between the counter reads) did not converge"}},
 		{"many discards", func(m *measured) {
 			m.discarded, m.dist = 40, Disturbances{ContextSwitches: 30, Migrations: 10}
 		}, ErrDiscards, []string{"40 of 200 samples (20%)", "30 context switches, 10 migrations"}},

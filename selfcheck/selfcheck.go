@@ -175,11 +175,10 @@ type Validation struct {
 	RulerRatios                  []float64
 	RulersChecked, RulersRefused int
 	// Empty is the empty function's result in latency mode (truth 0 after
-	// subtraction). EmptyThroughput is the same in throughput mode,
-	// reported and not judged: calling a function in a tight loop costs
-	// the same for every function only when the core's branch predictors
-	// treat their addresses alike (3.2 to 5.3 ticks per call on an AMD
-	// Zen 4 guest, by address and moment).
+	// the fenced empty call is subtracted). EmptyThroughput is the same in
+	// throughput mode, where only the counter reads are subtracted: what a
+	// call costs back to back, reported and not judged (2.7 to 5.2 ticks
+	// per call on an AMD Zen 4 guest, by the moment).
 	Empty, EmptyThroughput harness.Result
 	// HarnessCycles are the 1000-ADD kernel's Cycles over Reps throughput
 	// measurements, HarnessCV their coefficient of variation, HarnessWall

@@ -155,7 +155,7 @@ func validationTable(v *selfcheck.Validation) *table {
 		t.kv("rulers", "%d of %d checked (IMUL/ADD %s to %s), %d refused", v.RulersChecked, n, sig(nanIfNone(r, r.Lo), 4), sig(nanIfNone(r, r.Hi), 4), v.RulersRefused)
 	}
 	if v.EmptyThroughput.Samples > 0 {
-		t.kv("empty function", "%s ticks/call latency (R %d, overhead %s ticks/sample); %s ticks/call throughput (R %d, overhead %s ticks/sample)",
+		t.kv("empty function", "%s ticks/call latency (R %d, overhead %s ticks/sample); %s ticks/call throughput, what a call costs back to back (R %d, overhead %s ticks/sample)",
 			sig(v.Empty.Ticks, 3), v.Empty.Repeat, sig(v.Empty.OverheadTicks, 6), sig(v.EmptyThroughput.Ticks, 3), v.EmptyThroughput.Repeat, sig(v.EmptyThroughput.OverheadTicks, 6))
 	}
 	t.blank()

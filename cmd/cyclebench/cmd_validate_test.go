@@ -30,7 +30,7 @@ func fakeValidation() *selfcheck.Validation {
 		LatencyAdd: fit(0.9999, 1.3), LatencyImul: fit(3.0001, 0.4), LatencyAddByImul: fit(1.0001, 1.2),
 		RulerRatios: []float64{2.998, 3.001, 3.004}, RulersChecked: 3,
 		Empty:           harness.Result{Ticks: 0.01, Repeat: 5000, OverheadTicks: 98000, Samples: 300},
-		EmptyThroughput: harness.Result{Ticks: -0.2, Repeat: 30000, OverheadTicks: 99000, Samples: 300},
+		EmptyThroughput: harness.Result{Ticks: 3.2, Repeat: 30000, OverheadTicks: 52, Samples: 300},
 		HarnessCycles:   []float64{1002.1, 1002.3, 1001.9}, HarnessCV: 0.0025, HarnessWall: 90 * time.Millisecond,
 		LatencyCycles: []float64{1003.8, 1003.7, 1003.9}, LatencyCV: 0.0001, LatencyWall: 60 * time.Millisecond,
 		AA:          harness.Comparison{TicksA: make([]float64, 1000), Wall: 280 * time.Millisecond},
