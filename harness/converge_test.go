@@ -198,7 +198,7 @@ func TestReplayConvergence(t *testing.T) {
 			runs := make([][]traceSample, len(ms))
 			figs := map[string][]float64{}
 			for i, m := range ms {
-				runs[i] = movedClock(m.samples, rng, c.pStep, c.span, c.pBurst)
+				runs[i] = movedClock(engineView(m), rng, c.pStep, c.span, c.pBurst)
 				figs[m.kernel] = append(figs[m.kernel], minEstimate(runs[i]))
 			}
 			ok := make([]int, len(convergenceRules))

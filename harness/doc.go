@@ -85,13 +85,18 @@
 // samples of its chains) is chosen from sample streams recorded on every
 // machine kind met (testdata/streams; trace_test.go says how to record
 // them): TestReplayEstimators runs each candidate rule over all of them and
-// fails when another rule beats the engine's by a third. On the AMD Zen 4
-// guest, quiet and with the other CPU busy, the best-sample rule is closest
-// to the known costs (0.1% mean distance, against 0.14% for the median of
-// per-round figures, each round's target converted with its own round's
-// ruler, and 0.5-0.8% for their lower quantiles); an earlier session saw
-// the per-round median halve the spread in noisy series on a Zen 3 guest,
-// whose streams were not kept: record them there.
+// fails when another rule beats the engine's by a third. Per-call truths
+// are not known (the call's share), so it judges each rule's spread over
+// the measurements, and the one truth that holds whatever the call costs:
+// 3700 and 1000 chained ADDs through the same wrapper differ by 2700
+// cycles. Over four recordings on the AMD Zen 4 guest (quiet and with the
+// other CPU busy, before and after throughput mode stopped subtracting an
+// empty function's loop), the best-sample rule is off by 0.017% on
+// average, the median of per-round figures (each round's target converted
+// with its own round's ruler) by 0.027%, their lower quantiles by 0.24% to
+// 0.40%, and the empty-loop rule by 0.020% where the engine's is 0.015%. An
+// earlier session saw the per-round median halve the spread in noisy series
+// on a Zen 3 guest, whose streams were not kept: record them there.
 //
 // # Resolution from the samples
 //
