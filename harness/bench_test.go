@@ -561,7 +561,7 @@ func TestReportCompareBadInput(t *testing.T) {
 		{"nil A", 1, Target{}, Target{Run: run}, nil, nil, "harness.ReportCompare: nil Run function"},
 		{"nil B", 1, Target{Run: run}, Target{}, nil, nil, "harness.ReportCompare: nil Run function"},
 		{"inside b.Loop", 0, Target{Run: run}, Target{Run: run}, nil, nil, "harness.ReportCompare: called inside a for b.Loop() loop"},
-		{"bad options", 1, Target{Run: run}, Target{Run: run}, fmt.Errorf("%w: Pairs 3 (allowed: 6 to 100000, or 0 for 60)", ErrBadConfig), nil,
+		{"bad options", 1, Target{Run: run}, Target{Run: run}, fmt.Errorf("%w: Pairs 3 (allowed: 6 to 100000, or 0 for 200)", ErrBadConfig), nil,
 			"harness.ReportCompare: bad config: Pairs 3"},
 		{"too short", 1, Target{Run: run}, Target{Run: run}, fmt.Errorf("%w: the functions are too short to compare", ErrTooShort), nil,
 			"harness.ReportCompare: region too short: the functions are too short to compare"},

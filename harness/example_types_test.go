@@ -171,8 +171,8 @@ func ExampleCompareOptions() {
 	_, err = harness.CompareOptions{Pairs: 3}.WithDefaults()
 	fmt.Println(err)
 	// Output:
-	// 60 5 <nil>
-	// harness: bad config: Pairs 3 (allowed: 6 to 100000, or 0 for 60)
+	// 200 5 <nil>
+	// harness: bad config: Pairs 3 (allowed: 6 to 100000, or 0 for 200)
 }
 
 // A Comparison says its outcome in one sentence. (Not run as a test.)

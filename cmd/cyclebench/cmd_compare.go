@@ -69,12 +69,6 @@ line, which benchstat -col machine lays out as the same matrix. -plot draws grou
 per element (per call for kernels without elements) with the runs' spread,
 or a heat map of the ratios to the baseline (-plot-kind).`
 
-// comparePairs is the default of -pairs. More pairs than the library's
-// default of 60: on this project's 2-CPU KVM guest 60 pairs found a 0.1%
-// difference (10000 vs 10010 ADDs) in 6 and 7 of 10 runs, 200 pairs in 10
-// of 10, within some 50 ms; a long kernel stops at -max-time first.
-const comparePairs = 200
-
 func runCompare(args []string, stdout, stderr io.Writer) error {
 	if packageArgs(args) { // cyclebench compare ./mypkg: go test's harness.ReportCompare results
 		return comparePackages(args, stdout, stderr)
@@ -88,7 +82,8 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	na := fs.Int("na", 0, "size `N` of kernel A (default: -n)")
 	nb := fs.Int("nb", 0, "size `N` of kernel B (default: -n)")
 	opt := harness.CompareOptions{Stats: results.DefaultCompareOptions}
-	fs.IntVar(&opt.Pairs, "pairs", comparePairs, "paired samples to collect: `N` from 6 to 100000 (fewer when -max-time comes first)")
+	defaults, _ := opt.WithDefaults() // the library's (cannot fail on zero fields)
+	fs.IntVar(&opt.Pairs, "pairs", defaults.Pairs, "paired samples to collect: `N` from 6 to 100000 (fewer when -max-time comes first)")
 	fs.Float64Var(&opt.Stats.Alpha, "alpha", opt.Stats.Alpha, "significance level `α` of the test (0 < α < 1)")
 	fs.Var(results.NoiseBandValue{Band: &opt.Stats.NoiseBand}, "noise", "noise band `BAND`: a ratio within 1 ± BAND is no difference; auto derives it from the measurement,\nnone (or 0) turns it off, a fraction fixes it (0.002 is ±0.2%)")
 	sf := addSizeFlags(fs)
