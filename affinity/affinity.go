@@ -266,10 +266,6 @@ func (c Capabilities) String() string {
 	return "pin=" + yn(c.Pin) + " high=" + yn(c.High) + " realtime=" + yn(c.Realtime)
 }
 
-func unsupported(what string) error {
-	return fmt.Errorf("affinity: %s on %s/%s: %w", what, runtime.GOOS, runtime.GOARCH, errors.ErrUnsupported)
-}
-
 func priorityWarning(p Priority, err error) error {
 	return fmt.Errorf("%w to %s: %w", ErrPriority, p, err)
 }

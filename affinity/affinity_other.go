@@ -3,9 +3,14 @@
 package affinity
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
 )
+
+func unsupported(what string) error {
+	return fmt.Errorf("affinity: %s on %s/%s: %w", what, runtime.GOOS, runtime.GOARCH, errors.ErrUnsupported)
+}
 
 // pinState is empty where nothing but the thread lock is changed.
 type pinState struct{}

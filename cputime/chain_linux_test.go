@@ -181,3 +181,10 @@ func TestStopwatchSourceChanged(t *testing.T) {
 		t.Errorf("laps %d running %v", s.Laps(), s.Running())
 	}
 }
+
+// resetResolutionCache forgets every cached resolution (tests swap readers).
+func resetResolutionCache() {
+	resCache.Lock()
+	resCache.m = nil
+	resCache.Unlock()
+}

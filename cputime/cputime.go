@@ -222,13 +222,6 @@ type resEntry struct {
 	err      error
 }
 
-// resetResolutionCache forgets every cached resolution (tests swap readers).
-func resetResolutionCache() {
-	resCache.Lock()
-	resCache.m = nil
-	resCache.Unlock()
-}
-
 // resolution returns r's resolution, queried with getres or measured with
 // measureStep on first use and cached.
 func resolution(r *reader) (time.Duration, bool, error) {
