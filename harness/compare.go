@@ -41,10 +41,10 @@ const (
 // zero value gives the defaults.
 type CompareOptions struct {
 	// Pairs is the number of usable pairs to collect (a pair is lost when
-	// either of its samples straddled CPUs); 0 means 60. From 6 to 100000.
+	// either of its samples straddled CPUs); 0 means 200. From 6 to 100000.
 	Pairs int
 	// Blocks is the number of separate measurements the pairs are taken
-	// in, one after the other, each with its own warm-up, R, empty loop
+	// in, one after the other, each with its own warm-up, R, overhead
 	// and ruler, Pairs/Blocks pairs each: pairs taken milliseconds apart
 	// share the machine's state, so the interval also covers how far the
 	// blocks' ratios spread (stats.BlockSpread). 0 means 5; 1 to 100, and

@@ -169,7 +169,7 @@
 // come from [ParseSizes]. [Compare] measures two functions interleaved
 // (ABBA), pairs their samples and reports B/A with a confidence interval
 // and a p-value, taking the pairs in several separate blocks (each with its
-// own warm-up, R, empty loop and ruler) and widening the interval to the
+// own warm-up, R, overhead and ruler) and widening the interval to the
 // spread of the blocks' ratios: pairs milliseconds apart share the
 // machine's state, and an interval built as if they were independent
 // missed the next comparison's ratio in 3 of 10 tries on a Zen 4 guest (1

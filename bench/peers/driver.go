@@ -419,7 +419,7 @@ func (d *driver) detection(tools []tool, pairs []pair) {
 				t := get(tl.ID, p.Label)
 				phase := "detect " + p.Label
 				switch tl.ID {
-				case "cyclebench", "testingb", "hrtime":
+				case "cyclebench", "cyclebench-fine", "testingb", "hrtime":
 					out, _, err := d.worker(phase, tl.ID, rep, "compare", "-tool", tl.ID, "-a", a, "-b", b,
 						"-count", count, "-benchtime", bt.String())
 					if err != nil || out.Compare == nil {

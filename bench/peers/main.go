@@ -69,7 +69,7 @@ type options struct {
 }
 
 // allTools are the tool ids -skip accepts.
-var allTools = []string{"cyclebench", "cyclebench-latency", "testingb", "gotest", "hrtime", "gbench"}
+var allTools = []string{"cyclebench", "cyclebench-latency", "cyclebench-fine", "testingb", "gotest", "hrtime", "gbench"}
 
 // errHelp is returned by parseFlags for -h; its message is the help text.
 type errHelp struct{ text string }
@@ -245,6 +245,7 @@ func (d *driver) tools() (table, detect []tool) {
 	mw := fmt.Sprintf("Mann–Whitney U (benchmath, as benchstat) on %d runs per side, p < 0.05", o.PeerCount)
 	alld := []tool{
 		{"cyclebench", "cyclebench harness.Compare (DefaultConfig, default pairs)", "its verdict (Stats.Significant: Wilcoxon p < 0.05 and the interval outside the noise band)"},
+		{"cyclebench-fine", fmt.Sprintf("cyclebench harness.Compare, %d pairs, no noise band (what resolving less than the counter's quantum takes)", finePairs), "its verdict (Stats.Significant: Wilcoxon p < 0.05 and the interval excluding 1)"},
 		{"testingb", fmt.Sprintf("testing.Benchmark in-process, A B A B …, benchtime %v", o.PeerBenchtime), mw},
 		{"gotest", fmt.Sprintf("go test -bench -count %d -benchtime %v, A then B, + benchstat", o.PeerCount, o.PeerBenchtime), "benchstat's verdict (a change printed, not ~; p < 0.05)"},
 		{"hrtime", "hrtime NewBenchmark(4096) median lap, A B A B …", mw},

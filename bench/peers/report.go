@@ -43,7 +43,7 @@ func (d *driver) report(w io.Writer, tableTools, detectTools []tool, n int) {
 	}
 	t3 := detectionTable(detectTools, o.Pairs, d.detect)
 	t3.Notes = []string{
-		fmt.Sprintf("%d comparisons per pair and tool, each in fresh processes. A and B are continued ADD chains of the lengths shown (+1%% is 100 more ADDs in 10,000; +0.03%% is 3 more).", o.DetectReps),
+		fmt.Sprintf("%d comparisons per pair and tool, each in fresh processes. A and B are continued ADD chains of the lengths shown (+1%% is 100 more ADDs in 10,000; +0.03%% is 3 more; +0.01%% is 1 more).", o.DetectReps),
 		"Detected = the tool's own significance verdict where it has one (cyclebench's Compare, benchstat); for testing.Benchmark, hrtime and Google Benchmark, which report figures but no verdict, the Mann–Whitney U test of golang.org/x/perf/benchmath (what benchstat uses) on their runs, p < 0.05.",
 		"Time per comparison: cyclebench and the in-process peers from the comparison's start in a fresh process to its verdict (cyclebench's one-off calibration included); go test + benchstat the three processes, exec to exit; Google Benchmark its process, exec to exit.",
 		fmt.Sprintf("The peers run %d runs per side at %v each (-peer-count, -peer-benchtime), not their default 1 s per run, which would make each comparison last at least 2 × %d × 1 s = %d s; so the full run fits in minutes.", o.PeerCount, o.PeerBenchtime, o.PeerCount, 2*o.PeerCount),

@@ -13,6 +13,7 @@ import (
 
 	"github.com/cyclebench/cyclebench/bench/peers/kernels"
 	"github.com/cyclebench/cyclebench/harness"
+	"github.com/cyclebench/cyclebench/stats"
 	"github.com/loov/hrtime"
 )
 
@@ -123,6 +124,12 @@ func runWorker(args []string, stdout io.Writer) error {
 	return json.NewEncoder(stdout).Encode(out)
 }
 
+// finePairs is the pairs of the cyclebench-fine comparisons: with the
+// noise band off, the band's half counter quantum no longer hides a
+// smaller difference, and many pairs resolve it (the counter's phase
+// differs from sample to sample).
+const finePairs = 1000
+
 // measureRuler reads cyclebench's ruler by measuring a 1000-ADD kernel.
 func measureRuler() Ruler {
 	r, err := harness.Measure(context.Background(), harness.DefaultConfig(), harness.Target{Run: func() { kernels.AddContinued(rulerLen) }})
@@ -227,8 +234,13 @@ func compareChains(tool string, a, b, count int) (CompareOut, error) {
 	fb := func() { kernels.AddContinued(b) }
 	t0 := time.Now()
 	switch tool {
-	case "cyclebench":
-		c, err := harness.Compare(context.Background(), harness.DefaultConfig(), harness.Target{Name: "A", Run: fa}, harness.Target{Name: "B", Run: fb}, harness.CompareOptions{})
+	case "cyclebench", "cyclebench-fine":
+		var opt harness.CompareOptions
+		if tool == "cyclebench-fine" {
+			opt.Pairs, opt.Stats = finePairs, stats.DefaultCompareOptions
+			opt.Stats.NoiseBand = stats.NoNoiseBand
+		}
+		c, err := harness.Compare(context.Background(), harness.DefaultConfig(), harness.Target{Name: "A", Run: fa}, harness.Target{Name: "B", Run: fb}, opt)
 		if err != nil {
 			return CompareOut{}, fmt.Errorf("cyclebench compare: %w", err)
 		}
