@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -46,8 +47,14 @@ func TestCompareSameKernel(t *testing.T) {
 		if c.Stats.Lo > 1 || c.Stats.Hi < 1 {
 			return "A/A interval excludes 1"
 		}
-		if len(c.TicksA) < defaultPairs || len(c.TicksA) != len(c.TicksB) || c.Stats.N != len(c.TicksA) {
-			return "pairs missing"
+		if len(c.TicksA) != len(c.TicksB) || c.Stats.N != len(c.TicksA) {
+			return fmt.Sprintf("%d pairs of A, %d of B, %d compared", len(c.TicksA), len(c.TicksB), c.Stats.N)
+		}
+		// MaxTime may stop a slow machine (qemu) short of the pairs asked;
+		// then a warning must say so.
+		short := fmt.Sprintf("harness: %d usable pairs of the %d asked", len(c.TicksA), defaultPairs)
+		if len(c.TicksA) < defaultPairs && !slices.ContainsFunc(c.Warnings, func(w error) bool { return strings.HasPrefix(w.Error(), short) }) {
+			return fmt.Sprintf("%d pairs of the %d asked, and no warning %q in %v", len(c.TicksA), defaultPairs, short, c.Warnings)
 		}
 		if c.Blocks != defaultBlocks || len(c.Stats.Blocks) != defaultBlocks || !(c.Stats.BlockLo <= c.Stats.BlockHi) || c.Stats.Lo > c.Stats.BlockLo || c.Stats.Hi < c.Stats.BlockHi {
 			return fmt.Sprintf("blocks %d (ratios %v [%v, %v]), interval [%v, %v]: want %d blocks and an interval spanning theirs", c.Blocks, c.Stats.Blocks, c.Stats.BlockLo, c.Stats.BlockHi, c.Stats.Lo, c.Stats.Hi, defaultBlocks)
@@ -59,6 +66,12 @@ func TestCompareSameKernel(t *testing.T) {
 func TestCompareDetectsDifference(t *testing.T) {
 	if !chain.Exact() {
 		t.Skip("the ADD chain is the pure-Go fallback on this build")
+	}
+	if emu := calibrate.DetectCPU().Emulated; emu != "" {
+		// Seen under qemu-aarch64 with the other packages' tests running
+		// beside it: three attempts in a row read 1500 vs 1000 ADDs as no
+		// significant difference or as not converged.
+		t.Skipf("the processor is emulated (%s): how long the chains take does not follow their lengths", emu)
 	}
 	retry(t, func() string {
 		c, err := Compare(context.Background(), DefaultConfig(), Target{Name: "short", Run: chainInstance(1000).Run}, chainInstance(1500), CompareOptions{Pairs: 20})
