@@ -412,9 +412,10 @@ func (s *Sweep) plotSeries(unit string) plot.CPESeries {
 		y := pt.In(unit)
 		cp := plot.CPEPoint{N: float64(s.Sizes[i]), Elements: pt.Elements, Y: y, NotConverged: !pt.Converged, Outlier: outlier[i], LeftOut: s.IsLeftOut(i)}
 		// The K-th best sample, per call in the same unit: how far the K
-		// samples that agreed spread above the best.
+		// samples that agreed spread above the best. Best is in ticks per
+		// call, the overhead in ticks per sample of Repeat calls.
 		if k := len(pt.Best); k > 0 && pt.Repeat > 0 && pt.Ticks > 0 {
-			hi := (pt.Best[k-1] - pt.OverheadTicks) / float64(pt.Repeat) * (y / pt.Ticks)
+			hi := (pt.Best[k-1] - pt.OverheadTicks/float64(pt.Repeat)) * (y / pt.Ticks)
 			if hi >= y {
 				cp.YLo, cp.YHi = y, hi
 			}

@@ -26,7 +26,7 @@ func fakeSweep(t *testing.T, name string, cpe bool) *Sweep {
 	for i, n := range []int{100, 200, 300, 400, 500} {
 		c := 50 + 2*float64(n) + float64(i%2)
 		ticks := c / cyclesPerTick
-		best := overhead + ticks*repeat
+		best := ticks + overhead/repeat // ticks per call, as Result.Best holds them
 		r.Sizes = append(r.Sizes, n)
 		r.Points = append(r.Points, harness.Result{Name: name, Elements: float64(n), Cycles: c, Ticks: ticks, Converged: n != 300,
 			Repeat: repeat, OverheadTicks: overhead, Best: []float64{best, best * 1.005, best * 1.01}})
