@@ -295,13 +295,13 @@ func TestFindModes(t *testing.T) {
 // without cycles.
 func TestPlanRound(t *testing.T) {
 	over := &stream{}
-	a := &target{inst: Target{Name: "A"}, rs: []int{8}, overs: []*stream{over}, ors: []int{0}}
-	b := &target{inst: Target{Name: "B"}, rs: []int{8}, overs: []*stream{over}, ors: []int{0}}
+	a := &target{inst: Target{Name: "A"}, rs: []int{8}, overs: []*stream{over}}
+	b := &target{inst: Target{Name: "B"}, rs: []int{8}, overs: []*stream{over}}
 	// Throughput mode: every variant's overhead is the one empty region.
-	c := &target{inst: Target{Name: "C"}, rs: []int{8, 9, 10, 11}, overs: []*stream{over, over, over, over}, ors: []int{0, 0, 0, 0}}
+	c := &target{inst: Target{Name: "C"}, rs: []int{8, 9, 10, 11}, overs: []*stream{over, over, over, over}}
 	// An overhead stream per variant (none of the modes has that now; the
 	// plan must still sample each once).
-	d := &target{inst: Target{Name: "D"}, rs: []int{8, 9, 10, 11}, overs: []*stream{over, {}, {}, {}}, ors: []int{8, 9, 10, 11}}
+	d := &target{inst: Target{Name: "D"}, rs: []int{8, 9, 10, 11}, overs: []*stream{over, {}, {}, {}}}
 	layout := func(e *engine) string {
 		var out []string
 		for _, s := range e.plan(nil) {

@@ -164,7 +164,6 @@ type target struct {
 	kb      *stats.KBest   // gross ticks per call, every variant
 	vmin    []float64      // smallest sample of each variant, in ticks
 	overs   []*stream      // the overhead subtracted from each variant (overheadRepeat)
-	ors     []int          // the R of each variant's overhead stream
 	taken   int            // samples taken since the last retune
 	discard int            // of which discarded
 	calls   int64          // calls timed, every retune included
@@ -492,15 +491,14 @@ func (e *engine) reset(t *target) error {
 	t.kb = kb
 	t.vmin = make([]float64, len(t.rs))
 	t.overs = make([]*stream, len(t.rs))
-	t.ors = make([]int, len(t.rs))
 	for j, r := range t.rs {
 		t.vmin[j] = math.Inf(1)
-		t.ors[j] = overheadRepeat(r, cfg.Mode)
-		if t.overs[j] = e.overs[t.ors[j]]; t.overs[j] == nil {
+		orep := overheadRepeat(r, cfg.Mode)
+		if t.overs[j] = e.overs[orep]; t.overs[j] == nil {
 			if t.overs[j], err = newStream(cfg.K, cfg.Epsilon, cfg.absTicks(t.quantum), cfg.MaxSamples); err != nil {
 				return err
 			}
-			e.overs[t.ors[j]] = t.overs[j]
+			e.overs[orep] = t.overs[j]
 		}
 	}
 	t.taken, t.discard = 0, 0
@@ -556,9 +554,9 @@ type slot struct {
 // 2978–2984 cycles instead of 3000). In three interleaved A/B runs of 330
 // measurements each way (1000 dependent IMULs and 1000 ADDs, half of them
 // fenced), 53 figures were more than 5 cycles (IMUL) or 3 cycles (ADD) off
-// with one ruler sample a round and 21 with two, in about the same time. Each target sample of a
-// multi-target round is preceded by one untimed call (or Setup): the other
-// targets may have evicted its code and data. Every stream is sampled in
+// with one ruler sample a round and 21 with two, in about the same time.
+// Each target sample of a multi-target round is preceded by one untimed
+// call (or Setup): the other targets may have evicted its code and data. Every stream is sampled in
 // every round until all have converged (or reached MaxSamples), so that all
 // best samples come from the same stretch of time: the core clock moves by
 // percents between busy and idle moments, and a ruler that went on alone
@@ -672,7 +670,7 @@ func (e *engine) plan(slots []slot) []slot {
 	for _, t := range e.targets {
 		for j, s := range t.overs {
 			if !slices.ContainsFunc(slots[block:], func(x slot) bool { return x.s == s }) {
-				slots = append(slots, slot{kind: slotOverhead, s: s, r: t.ors[j]})
+				slots = append(slots, slot{kind: slotOverhead, s: s, r: overheadRepeat(t.rs[j], e.cfg.Mode)})
 			}
 		}
 	}
