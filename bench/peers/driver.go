@@ -52,6 +52,9 @@ type loadEntry struct {
 	Before, After string
 	Seconds       float64
 	Err           string
+	// Note says why a comparison found no difference, where the tool
+	// says (cyclebench's verdict and its reason).
+	Note string
 }
 
 // loadavg returns the first four fields of /proc/loadavg (the 1, 5 and 15
@@ -427,6 +430,10 @@ func (d *driver) detection(tools []tool, pairs []pair) {
 						continue
 					}
 					t.add(out.Compare.Detected, out.Compare.Seconds)
+					if !out.Compare.Detected && p.A != p.B && out.Compare.Note != "" && len(d.log) > 0 {
+						d.log[len(d.log)-1].Note = out.Compare.Note
+						fmt.Fprintf(d.stderr, "%-13s %-19s %3d  not detected: %s\n", phase, tl.ID, rep+1, out.Compare.Note)
+					}
 				case "gotest":
 					v, secs, err := d.benchstat(phase, rep, a, b, count, bt)
 					if err != nil {

@@ -244,8 +244,12 @@ func compareChains(tool string, a, b, count int) (CompareOut, error) {
 		if err != nil {
 			return CompareOut{}, fmt.Errorf("cyclebench compare: %w", err)
 		}
+		note := fmt.Sprintf("ratio %.6f: %s (%s)", c.Stats.Ratio, c.Verdict, c.Reason)
+		if c.Reason != c.Stats.Reason {
+			note += "; the paired test alone: " + c.Stats.Reason
+		}
 		return CompareOut{Detected: c.Stats.Significant, P: c.Stats.PValue, Ratio: c.Stats.Ratio,
-			Seconds: time.Since(t0).Seconds(), Pairs: c.Stats.N, Note: c.Stats.Reason}, nil
+			Seconds: time.Since(t0).Seconds(), Pairs: c.Stats.N, Note: note}, nil
 	case "testingb", "hrtime":
 		var xa, xb []float64
 		for range count {
