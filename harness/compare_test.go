@@ -270,6 +270,7 @@ func TestRemedy(t *testing.T) {
 		{ErrNoCycles.Error() + ": the reference chain did not converge; the cycle estimate is less certain", []string{"quieter CPU", "Config.MaxTime"}},
 		{ErrNoCycles.Error() + ": the reference chain is the pure-Go fallback on this build; cycles are approximate", []string{"noasm"}},
 		{ErrModes.Error() + ": Sum1: the samples form two clusters", []string{"Config.Mode", "-mode latency"}},
+		{ErrRulerLag.Error() + " by 0.47% (IMUL/ADD 2.9859 ...)", []string{"measuring again", "-count", "SMT sibling"}},
 		{ErrDiscards.Error() + ": 4 of 32 samples", []string{"quieter CPU"}},
 		{ErrBlocks.Error() + ": the thread ran 34%", []string{"quieter CPU"}},
 		{"harness.ReportSweep: warning: " + ErrNotConverged.Error() + ": x", []string{"Config.MaxTime"}},

@@ -50,6 +50,33 @@ const (
 	// a 26-tick quantum at 2.6 GHz; below ε = 1e-4 the absolute floor
 	// (AbsSteps) is what lets a measurement converge.
 	maxEpsSteps = 1e5
+	// settleAgree is how much slower than its IMUL chain implies the
+	// ruler's register ADD chain may run (beyond the counter's resolution
+	// of the two slopes) before a measurement waits for them to agree (see
+	// decideSettle). On an AMD Zen 4 guest the ratio of the two chains'
+	// slopes read 2.997 to 3.005 for an IMUL latency of 3 most of the time
+	// (its quantization there: about 0.1%), and 2.96 to 2.993 in stretches
+	// of 50 to 250 ms, during which a register ADD chain ran up to 0.7%
+	// slower and an IMUL chain at most 0.2% slower in ticks, while a
+	// restarted ADD chain read 990 cycles instead of 949: the core was
+	// shared (an SMT sibling on the host, which the guest cannot see), and
+	// every cycle figure of the ADD ruler read low by what the ADD chain
+	// lagged (1000 dependent IMULs: 2999.6 cycles, below their 3000). With
+	// 0.2% plus the resolution (0.3% there), most of those stretches went
+	// unseen; with 0.1%, the ADD chain lagged at the end of 1 measurement
+	// in 2861 instead of 18 in 2858, and 16 waited (docs/how-it-measures.md).
+	settleAgree = 0.001
+	// settleBudget is how long a measurement that has otherwise converged
+	// goes on for its ruler's chains to agree: the stretches seen lasted 50
+	// to 250 ms, and the K best samples of every stream, kept across the
+	// wait, come from the moment the core is no longer shared once K
+	// samples of it are taken.
+	settleBudget = 250 * time.Millisecond
+	// settleGiveUp: after this many measurements in a row in one process
+	// waited the whole budget in vain, the next ones do not wait (a lag
+	// that lasts is the CPU's, or a core shared for long): they still say
+	// so in a warning.
+	settleGiveUp = 2
 	// minRounds is the fewest rounds a measurement takes before it may stop
 	// as converged: K agreeing samples can come from two rounds, while the
 	// core's speed (and a fenced call's mode) on a shared host moves within
@@ -286,6 +313,43 @@ func decideStop(s loopState, maxTime time.Duration) stopReason {
 		return stopDone
 	}
 	return ""
+}
+
+// rulerLag returns how much slower the ruler's register ADD chain ran than
+// its IMUL chain implies, as a fraction of its slope: 1 − (IMUL/ADD) /
+// latency, from the two chains' slopes in ticks per link and the documented
+// IMUL latency; and the tolerance it is judged with, settleAgree plus the
+// slopes' relative resolution (one counter quantum over each chain's span
+// between its short and long lengths, in ticks). ok is false when there is
+// nothing to judge (no documented latency, a chain without a slope). A
+// negative lag (the IMUL chain slower) leaves the ADD ruler's figure as it
+// is and is never waited for.
+func rulerLag(addTicksPerOp, imulTicksPerOp, latency, resolution float64) (lag, tol float64, ok bool) {
+	if !(addTicksPerOp > 0) || !(imulTicksPerOp > 0) || !(latency > 0) || math.IsInf(addTicksPerOp, 0) || math.IsInf(imulTicksPerOp, 0) {
+		return math.NaN(), math.NaN(), false
+	}
+	if !(resolution >= 0) || math.IsInf(resolution, 0) {
+		resolution = 0
+	}
+	return 1 - imulTicksPerOp/addTicksPerOp/latency, settleAgree + resolution, true
+}
+
+// settleState is what decideSettle judges when a measurement has otherwise
+// converged.
+type settleState struct {
+	Lag, Tol float64       // rulerLag's figures
+	OK       bool          // rulerLag had something to judge
+	Allowed  bool          // this measurement may wait (not a Compare's pairs)
+	GivenUp  bool          // settleGiveUp measurements in a row waited in vain
+	Waited   time.Duration // how long it has waited so far
+}
+
+// decideSettle reports whether a measurement that has otherwise converged
+// goes on sampling because its ruler's ADD chain lags its IMUL chain by
+// more than the tolerance: for at most settleBudget, unless waits have
+// been given up in this process.
+func decideSettle(s settleState) bool {
+	return s.Allowed && s.OK && s.Lag > s.Tol && !s.GivenUp && s.Waited < settleBudget
 }
 
 // Modes describes two clusters found among a measurement's per-call

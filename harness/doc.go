@@ -72,11 +72,19 @@
 // (calibrate.DecideRuler); otherwise Result.Cycles is 0 and a warning
 // names both chains' figures. An ADD of a small immediate would not do:
 // Golden Cove-class Intel cores fold it at register rename (0.2 cycles per
-// link).
+// link). A smaller disagreement, within the check, has a cause of its own:
+// when the core is shared (a busy SMT sibling on the host), a dependent ADD
+// chain is delayed more than an IMUL chain, and every figure of the ADD
+// ruler reads low by as much. So a measurement whose ADD chain still lags
+// its IMUL chain by more than 0.1% plus the slopes' resolution when
+// everything else has converged goes on sampling, for at most 250 ms
+// (Result.RulerWait), until the core is free and both chains agree; a lag
+// left at the end is a warning (ErrRulerLag). Compare does not wait.
 //
 // The engine's decisions are pure functions of what it has seen, tested
 // without hardware: the choice of R, the counter quantum the samples show,
-// the R variants, the stopping rule and the two-cluster check.
+// the R variants, the stopping rule, the wait for the ruler's chains and
+// the two-cluster check.
 //
 // # The estimator, chosen from recorded streams
 //

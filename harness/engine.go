@@ -12,6 +12,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/cyclebench/cyclebench/affinity"
@@ -209,6 +210,11 @@ type engine struct {
 	refOK    bool                // both ADD streams converged
 	warnings []error             // the loop's own: pinning, calibration, ruler, CPU share
 
+	// The wait for the ruler's chains to agree (decideSettle): settleFrom
+	// is the loop's elapsed time when it began (−1: never), settleWait how
+	// long it lasted.
+	settleFrom, settleWait time.Duration
+
 	// CPU time and utilisation of the whole loop.
 	threadCPU    time.Duration
 	threadSource string
@@ -283,7 +289,7 @@ func (goexitError) Unwrap() []error { return []error{ErrPanic, pinned.ErrGoexit}
 // Setup), so one overhead serves all and their samples pair up. It runs
 // on the pinned thread.
 func newEngine(ctx context.Context, cfg Config, cal *calibrate.Calibration, th *pinned.Thread, insts []Target, commonR bool) (*engine, error) {
-	e := &engine{cfg: cfg, ctx: ctx, cal: cal, th: th, cpu: th.CPU, step: math.Max(cal.Step.Step, 1), hz: cal.Frequency.Hz, commonR: commonR, overs: map[int]*stream{}}
+	e := &engine{cfg: cfg, ctx: ctx, cal: cal, th: th, cpu: th.CPU, step: math.Max(cal.Step.Step, 1), hz: cal.Frequency.Hz, commonR: commonR, overs: map[int]*stream{}, settleFrom: -1}
 	e.half = [2]halfRecord{newHalfRecord(), newHalfRecord()}
 	e.checkCPU = e.cpu >= 0 && tsc.HasAux() && runtime.GOOS == "linux"
 	e.sampler = sample
@@ -520,6 +526,11 @@ func (e *engine) busy() bool {
 	return false
 }
 
+// allConverged reports whether every target has converged.
+func (e *engine) allConverged() bool {
+	return !slices.ContainsFunc(e.targets, func(t *target) bool { return !e.converged(t) })
+}
+
 // exhausted reports whether a target has taken MaxSamples samples.
 func (e *engine) exhausted() bool {
 	return slices.ContainsFunc(e.targets, func(t *target) bool { return t.taken >= e.cfg.MaxSamples })
@@ -582,6 +593,9 @@ func (e *engine) run(extra func(*engine) bool, progress func(*engine) (int, int)
 			Busy: e.busy() || (extra != nil && extra(e)), Pending: !e.othersDone(), Exhausted: e.exhausted(),
 			MinTime: cfg.MinTime,
 		}, cfg.MaxTime)
+		if (why == stopDone || why == stopSamples && e.allConverged()) && e.settling(extra == nil, time.Since(start)) {
+			why = ""
+		}
 		if why != "" {
 			break
 		}
@@ -610,6 +624,7 @@ func (e *engine) run(extra func(*engine) bool, progress func(*engine) (int, int)
 	e.cpuFigures(cpuStart, cpuEnd, errors.Join(cpuErr, cpuEndErr), util, utilErr)
 	e.confirmFrequency()
 	e.finishRuler()
+	e.finishSettle(extra == nil)
 	if why == stopCancelled {
 		return fmt.Errorf("harness: measurement cancelled: %w", e.ctx.Err())
 	}
@@ -857,6 +872,77 @@ func (e *engine) finishRuler() {
 	e.warnings = append(e.warnings, rc.warnings...)
 }
 
+// settleMisses counts the measurements in a row, in this process, that
+// waited settleBudget for their ruler's chains to agree and ended without
+// (see decideSettle).
+var settleMisses atomic.Int32
+
+// rulerLag is rulerLag of the ruler's slopes as they stand, the resolution
+// being one ruler quantum over each chain's span in ticks.
+func (e *engine) rulerLag() (lag, tol float64, ok bool) {
+	if e.ruler == nil {
+		return math.NaN(), math.NaN(), false
+	}
+	f := e.ruler.Figures()
+	if !f.Exact {
+		return math.NaN(), math.NaN(), false
+	}
+	res := 0.0
+	for _, s := range []calibrate.RulerStream{calibrate.AddShort, calibrate.ImulShort} {
+		res += e.rulerQ / (e.ruler.Best(s+1) - e.ruler.Best(s))
+	}
+	return rulerLag(f.AddTicksPerOp, f.ImulTicksPerOp, f.ImulLatency, res)
+}
+
+// settling reports whether the loop, which has otherwise converged, goes on
+// for the ruler's chains to agree (decideSettle); now is the loop's elapsed
+// time and allowed false for a Compare's pairs.
+func (e *engine) settling(allowed bool, now time.Duration) bool {
+	lag, tol, ok := e.rulerLag()
+	var waited time.Duration
+	if e.settleFrom >= 0 {
+		waited = now - e.settleFrom
+		e.settleWait = waited
+	}
+	wait := decideSettle(settleState{Lag: lag, Tol: tol, OK: ok, Allowed: allowed, GivenUp: settleMisses.Load() >= settleGiveUp, Waited: waited})
+	if wait && e.settleFrom < 0 {
+		e.settleFrom = now
+	}
+	return wait
+}
+
+// finishSettle keeps count of the waits that ended in vain and warns
+// (ErrRulerLag) when the ruler's ADD chain still lags its IMUL chain at the
+// end, for the cycle figures it gives.
+func (e *engine) finishSettle(allowed bool) {
+	lag, tol, ok := e.rulerLag()
+	if !ok {
+		return
+	}
+	if lag <= tol {
+		settleMisses.Store(0)
+		return
+	}
+	var why string
+	switch {
+	case e.settleFrom >= 0 && e.settleWait >= settleBudget:
+		settleMisses.Add(1)
+		why = fmt.Sprintf(", after waiting %v for them to agree", e.settleWait.Round(time.Millisecond))
+	case e.settleFrom >= 0:
+		why = fmt.Sprintf(", after waiting %v for them to agree (the measurement's time ran out)", e.settleWait.Round(time.Millisecond))
+	case !allowed:
+		why = " (a comparison does not wait for them: its ratio does not depend on the ruler)"
+	case settleMisses.Load() >= settleGiveUp:
+		why = fmt.Sprintf(" (not waited for: the last %d measurements in this process waited %v each in vain)", settleGiveUp, settleBudget)
+	}
+	if e.cptFrom != cyclesRuler || e.cpt <= 0 {
+		return
+	}
+	f := e.ruler.Figures()
+	e.warnings = append(e.warnings, fmt.Errorf("%w by %.2f%% (IMUL/ADD %.4f where the documented IMUL latency makes it %g; tolerance %.2f%%)%s: the core was probably shared, a busy SMT sibling delaying a dependent ADD chain more than an IMUL chain, so cycle figures may read up to %.2f%% low",
+		ErrRulerLag, 100*lag, f.ImulTicksPerOp/f.AddTicksPerOp, f.ImulLatency, 100*tol, why, 100*lag))
+}
+
 // cpuFigures reads the loop's thread CPU time (threadCPUShare judges it)
 // and utilisation.
 func (e *engine) cpuFigures(before, after cputime.Times, cpuErr error, util *cputime.Sampler, utilErr error) {
@@ -896,7 +982,7 @@ func (e *engine) measured(t *target) measured {
 		target: t.inst, cfg: e.cfg, cpu: e.th.CPU, priority: e.th.Priority.String(),
 		step: e.step, hz: e.hz, quantum: t.quantum, need: t.need, forced: t.forced,
 		frequencySource: e.cal.Frequency.Method + ": " + e.cal.Frequency.Source,
-		repeats:         slices.Clone(t.rs), wall: e.wall,
+		repeats:         slices.Clone(t.rs), wall: e.wall, rulerWait: e.settleWait,
 		taken: t.taken, discarded: t.discard, retunes: t.retunes, dist: t.dist,
 		monitored: e.mon != nil && e.mon.soft, faultsKept: e.mon != nil && e.mon.faultsKept,
 		kept: t.kb.Kept(), converged: e.converged(t), halvesApart: t.apart, halves: e.ruler != nil, best: t.kb.Best(), spread: t.kb.Spread(),

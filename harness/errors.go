@@ -34,4 +34,9 @@ var (
 	// Result.Modes): the function runs in two modes, and the figure is the
 	// faster one.
 	ErrModes = errors.New("harness: two modes")
+	// ErrRulerLag (a warning): the ruler's register ADD chain ran slower
+	// than its IMUL chain implies, beyond their tolerance, to the end of
+	// the measurement: the core was probably shared (a busy SMT sibling),
+	// and cycle figures may read low by as much.
+	ErrRulerLag = errors.New("harness: the ruler's ADD chain lagged its IMUL chain")
 )

@@ -159,6 +159,49 @@ func TestFoldedRulerGivesNoCycles(t *testing.T) {
 	t.Logf("refused, as it must be: %v", found)
 }
 
+// TestLaggingRulerWaitsThenWarns measures through the whole engine with a
+// ruler whose ADD chain runs 2% more links than it claims, as an ADD chain
+// delayed by a busy SMT sibling runs slower than its IMUL chain implies
+// (within the 10% that refuses a ruler): a measurement waits settleBudget
+// for the chains to agree, then warns (ErrRulerLag) and keeps its figure;
+// after settleGiveUp waits in vain the next one warns without waiting.
+func TestLaggingRulerWaitsThenWarns(t *testing.T) {
+	cal, err := calibrate.Get()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, known := cal.CPU.ImulLatency(); !known {
+		t.Skip("the multiply latency of this processor is not documented (or the chains are pure Go / emulated): no IMUL chain to show the lag")
+	}
+	rulerChains.add = func(x uint64, n int) uint64 { return chain.AddFrom(x, n+n/50) }
+	saved := settleMisses.Load()
+	settleMisses.Store(0)
+	t.Cleanup(func() { rulerChains.add = nil; settleMisses.Store(saved) })
+	for i := range settleGiveUp + 1 {
+		r, err := Measure(context.Background(), DefaultConfig(), Target{Name: "AddChain(1000)", Run: addKernel(1000)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var lag error
+		for _, w := range r.Warnings {
+			if errors.Is(w, ErrRulerLag) {
+				lag = w
+			}
+		}
+		if lag == nil || r.Cycles <= 0 || !r.CyclesChecked {
+			t.Fatalf("measurement %d: warnings %v, cycles %v (checked %v): want the figure, with a warning that the ADD chain lagged", i, r.Warnings, r.Cycles, r.CyclesChecked)
+		}
+		waits := i < settleGiveUp
+		if waits && (r.RulerWait < settleBudget || !strings.Contains(lag.Error(), "after waiting")) {
+			t.Fatalf("measurement %d: waited %v (%v); want the whole %v, and the warning saying so", i, r.RulerWait, lag, settleBudget)
+		}
+		if !waits && (r.RulerWait != 0 || !strings.Contains(lag.Error(), "not waited for")) {
+			t.Fatalf("measurement %d, after %d waits in vain: waited %v (%v); want no wait, and the warning saying why", i, settleGiveUp, r.RulerWait, lag)
+		}
+		t.Logf("measurement %d: waited %v: %v", i, r.RulerWait, lag)
+	}
+}
+
 // TestEmptyFunction: in latency mode the fenced empty call is what is
 // subtracted, so the empty function nets about 0; in throughput mode only
 // the empty region is, so the empty function costs what a call costs back

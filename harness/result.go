@@ -153,6 +153,14 @@ type Result struct {
 	Priority string
 	// Wall is the wall time of the measuring loop (after calibration).
 	Wall time.Duration
+	// RulerWait is how long the loop went on, after every stream had
+	// converged, for the ruler's register ADD chain to stop lagging its IMUL
+	// chain (0 when it did not wait): a lag beyond 0.2% and the slopes'
+	// resolution means a shared core (a busy SMT sibling delays a dependent
+	// ADD chain more than an IMUL chain), which makes cycle figures read
+	// low. It waits at most 250 ms; a lag left at the end is a warning
+	// (ErrRulerLag).
+	RulerWait time.Duration
 
 	// Calls is the number of timed calls of f in the sampling loop,
 	// discarded samples and samples before a retune included. The warm-up,
@@ -227,6 +235,7 @@ type measured struct {
 	repeats         []int   // the R of each variant
 
 	wall                      time.Duration
+	rulerWait                 time.Duration
 	taken, discarded, retunes int
 	dist                      Disturbances
 	monitored, faultsKept     bool
@@ -268,7 +277,7 @@ func buildResult(m measured) (Result, error) {
 		Converged: m.converged, HalvesApart: m.halvesApart, Best: slices.Clone(m.best), Spread: m.spread,
 		OverheadTicks: math.NaN(), OverheadConverged: m.overheadConverged,
 		Config: cfg.forResult(), Calls: m.calls,
-		Wall: m.wall, ThreadCPU: m.threadCPU, ThreadCPUSource: m.threadSource, Utilisation: m.util,
+		Wall: m.wall, RulerWait: m.rulerWait, ThreadCPU: m.threadCPU, ThreadCPUSource: m.threadSource, Utilisation: m.util,
 	}
 	res.Disturbed.Monitored = m.monitored
 	if len(m.overheads) > 0 {

@@ -454,8 +454,11 @@ type ResultJSON struct {
 	CPU            int                  `json:"cpu"`
 	Priority       string               `json:"priority"`
 	WallSeconds    float64              `json:"wall_seconds"`
-	Check          string               `json:"check,omitempty"`
-	Warnings       []string             `json:"warnings"`
+	// RulerWaitSeconds is harness.Result.RulerWait: how long the
+	// measurement went on for its ruler's chains to agree; absent when 0.
+	RulerWaitSeconds float64  `json:"ruler_wait_seconds,omitempty"`
+	Check            string   `json:"check,omitempty"`
+	Warnings         []string `json:"warnings"`
 	// PID is the id of the process that measured the result (each run of
 	// cyclebench run -count N is a process of its own); absent when
 	// unknown.
@@ -496,7 +499,7 @@ func (m Measurement) JSON() ResultJSON {
 		CyclesPerTick: m.CyclesPerTick, RulerConverged: m.ReferenceConverged, QuantumTicks: m.Quantum,
 		CyclesSource: m.CyclesSource, Disturbed: m.Disturbed, Counters: m.Counters,
 		TicksPerSecond: m.TicksPerSecond, CPU: m.CPU, Priority: m.Priority,
-		WallSeconds: m.Wall.Seconds(), Check: m.Check, Warnings: ErrorStrings(m.Warnings), PID: m.PID,
+		WallSeconds: m.Wall.Seconds(), RulerWaitSeconds: m.RulerWait.Seconds(), Check: m.Check, Warnings: ErrorStrings(m.Warnings), PID: m.PID,
 	}
 	if j.Best == nil {
 		j.Best = []float64{}
