@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -183,7 +184,7 @@ func TestAccuracyTable(t *testing.T) {
 
 func TestSpreadTable(t *testing.T) {
 	tools, ks, data := synthetic()
-	tb := spreadTable(tools, ks, data)
+	tb := spreadTable(tools, ks, data, byCV)
 	if got := tb.Rows[0][1]; !strings.HasPrefix(got, "0.129%; ns 0.129% (n=4)") {
 		t.Errorf("tool A ADD spread = %q", got)
 	}
@@ -362,5 +363,45 @@ func TestParseKV(t *testing.T) {
 	m := parseKV([]byte("ns=988.1 cycles=3651 converged=true\n"))
 	if m["ns"] != "988.1" || m["cycles"] != "3651" || m["converged"] != "true" {
 		t.Errorf("parseKV = %v", m)
+	}
+}
+
+// TestSpreadBestPeer: the best peer is the lowest spread in cycles among
+// the tools that are not cyclebench, and each cyclebench row says how many
+// times below it its own is.
+func TestSpreadBestPeer(t *testing.T) {
+	tools := []tool{{"cyclebench", "cb", "own"}, {"p1", "peer one", "ruler"}, {"p2", "peer two", "ruler"}}
+	ks := []kernels.Kernel{{Key: "add", Name: "ADD", Truth: 1000}}
+	data := map[string]map[string]*series{"cyclebench": {"add": {}}, "p1": {"add": {}}, "p2": {"add": {}}}
+	for _, d := range []float64{-1, 0, 1} {
+		data["cyclebench"]["add"].add(1000+d, 300, "")
+		data["p1"]["add"].add(1000+20*d, 300, "")
+		data["p2"]["add"].add(1000+10*d, 300, "")
+	}
+	tb := spreadTable(tools, ks, data, byCV)
+	if n := len(tb.Rows); n != 5 {
+		t.Fatalf("%d rows, want the 3 tools, the best peer and cyclebench's ratio", n)
+	}
+	if got := tb.Rows[3][1]; !strings.HasSuffix(got, ": peer two") {
+		t.Errorf("best peer = %q, want peer two's", got)
+	}
+	if got := tb.Rows[4]; got[0] != "cb: times below the best peer" || got[1] != "10.0×" {
+		t.Errorf("ratio row = %q, want 10× (CV 1%% against 0.1%%)", got)
+	}
+}
+
+// TestRobustSpread: equal to the CV's σ-scale for a symmetric spread, and
+// barely moved by one value in ten far off, which moves the CV by far.
+func TestRobustSpread(t *testing.T) {
+	nine := []float64{998, 999, 999, 1000, 1000, 1000, 1001, 1001, 1002}
+	with := append(slices.Clone(nine), 1040)
+	if r0, r1 := robustSpread(nine), robustSpread(with); math.Abs(r1-r0) > 0.0005 || r1 <= 0 {
+		t.Errorf("robust spread %v without the outlier, %v with it: want nearly the same", r0, r1)
+	}
+	if c0, c1 := cv(nine), cv(with); c1 < 5*c0 {
+		t.Errorf("CV %v without the outlier, %v with it: the outlier should dominate", c0, c1)
+	}
+	if !math.IsNaN(robustSpread([]float64{1})) || !math.IsNaN(robustSpread([]float64{0, 0, 0})) {
+		t.Error("robust spread of one value, or of a median of 0, must be NaN")
 	}
 }

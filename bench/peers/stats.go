@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	cbstats "github.com/cyclebench/cyclebench/stats"
 	"golang.org/x/perf/benchmath"
 	"gonum.org/v1/gonum/stat"
 )
@@ -32,6 +33,21 @@ func cv(xs []float64) float64 {
 		return math.NaN()
 	}
 	return s / math.Abs(m)
+}
+
+// robustSpread returns 1.4826 × the median absolute deviation of xs from
+// their median, over the median: the CV's robust counterpart (equal to it
+// for normal data), which one outlier in ten moves little. NaN with fewer
+// than two values or a median of 0.
+func robustSpread(xs []float64) float64 {
+	if len(xs) < 2 {
+		return math.NaN()
+	}
+	s, err := cbstats.Summarize(xs)
+	if err != nil || s.Median == 0 {
+		return math.NaN()
+	}
+	return 1.4826 * s.MAD / math.Abs(s.Median)
 }
 
 // verdict is a significance test's answer on two samples.

@@ -150,10 +150,28 @@ func accuracyTable(tools []tool, ks []kernels.Kernel, data map[string]map[string
 	return t
 }
 
-// spreadTable is table 2: the CV of each tool's results over the processes,
-// in cycles and in nanoseconds.
-func spreadTable(tools []tool, ks []kernels.Kernel, data map[string]map[string]*series) table {
-	t := table{Title: "2. Spread: CV of the results, one per process (in cycles; in ns)"}
+// spreadMeasure is how table 2 and 2b measure the spread of a series.
+type spreadMeasure struct {
+	Title string
+	Of    func([]float64) float64
+}
+
+// byCV is table 2's measure: the CV, which the target names.
+var byCV = spreadMeasure{"2. Spread: CV of the results, one per process (in cycles; in ns)", cv}
+
+// byMAD is table 2b's: the robust spread, 1.4826 × MAD / median, which one
+// process in ten caught in another machine state moves little.
+var byMAD = spreadMeasure{"2b. Spread, robust: 1.4826 × MAD / median of the results, one per process (in cycles; in ns)", robustSpread}
+
+// isCyclebench reports whether tl is one of cyclebench's own rows.
+func isCyclebench(tl tool) bool { return strings.HasPrefix(tl.ID, "cyclebench") }
+
+// spreadTable is table 2 (or 2b): each tool's spread over the processes,
+// in cycles and in nanoseconds, measured by m; then the best peer's spread
+// in cycles per kernel and, for each cyclebench row, how many times below
+// it cyclebench's is.
+func spreadTable(tools []tool, ks []kernels.Kernel, data map[string]map[string]*series, m spreadMeasure) table {
+	t := table{Title: m.Title}
 	t.Header = []string{"tool"}
 	for _, k := range ks {
 		t.Header = append(t.Header, k.Name)
@@ -166,10 +184,49 @@ func spreadTable(tools []tool, ks []kernels.Kernel, data map[string]map[string]*
 			case s == nil || len(s.Ns) < 2:
 				r = append(r, dash("fewer than 2 results"))
 			case len(s.Cycles) < 2:
-				r = append(r, fmt.Sprintf("— (%s); ns %s", s.reason(), pct(cv(s.Ns))))
+				r = append(r, fmt.Sprintf("— (%s); ns %s", s.reason(), pct(m.Of(s.Ns))))
 			default:
-				r = append(r, fmt.Sprintf("%s; ns %s (n=%d)", pct(cv(s.Cycles)), pct(cv(s.Ns)), len(s.Cycles)))
+				r = append(r, fmt.Sprintf("%s; ns %s (n=%d)", pct(m.Of(s.Cycles)), pct(m.Of(s.Ns)), len(s.Cycles)))
 			}
+		}
+		t.Rows = append(t.Rows, r)
+	}
+	best := []string{"best peer (the lowest spread in cycles of the tools not cyclebench)"}
+	bestOf := make([]float64, len(ks))
+	for i, k := range ks {
+		bestOf[i] = math.NaN()
+		who := ""
+		for _, tl := range tools {
+			if s := data[tl.ID][k.Key]; !isCyclebench(tl) && s != nil && len(s.Cycles) >= 2 {
+				if v := m.Of(s.Cycles); !math.IsNaN(v) && !(v >= bestOf[i]) {
+					bestOf[i], who = v, tl.Label
+				}
+			}
+		}
+		if who == "" {
+			best = append(best, dash("no peer with 2 results"))
+			continue
+		}
+		best = append(best, fmt.Sprintf("%s: %s", pct(bestOf[i]), who))
+	}
+	t.Rows = append(t.Rows, best)
+	for _, tl := range tools {
+		if !isCyclebench(tl) {
+			continue
+		}
+		r := []string{tl.Label + ": times below the best peer"}
+		for i, k := range ks {
+			s := data[tl.ID][k.Key]
+			if s == nil || len(s.Cycles) < 2 || math.IsNaN(bestOf[i]) {
+				r = append(r, "—")
+				continue
+			}
+			v := m.Of(s.Cycles)
+			if v == 0 {
+				r = append(r, "— (no spread at all)")
+				continue
+			}
+			r = append(r, sig(bestOf[i]/v)+"×")
 		}
 		t.Rows = append(t.Rows, r)
 	}
