@@ -74,9 +74,15 @@ type MachineStateJSON struct {
 	ClockSpread  float64 `json:"core_clock_spread"`
 	Discarded    int     `json:"discarded"`
 	Samples      int     `json:"samples"`
-	Resolves     float64 `json:"resolves"`
-	Quiet        bool    `json:"quiet"`
-	Verdict      string  `json:"verdict"`
+	// Measurements, SharedWaits, SharedLagging and SharedWaitSeconds are
+	// MachineState's (the shared-core waits of the ruler).
+	Measurements      int     `json:"measurements"`
+	SharedWaits       int     `json:"shared_core_waits"`
+	SharedLagging     int     `json:"shared_core_lagging"`
+	SharedWaitSeconds float64 `json:"shared_core_wait_seconds"`
+	Resolves          float64 `json:"resolves"`
+	Quiet             bool    `json:"quiet"`
+	Verdict           string  `json:"verdict"`
 }
 
 // CheckJSON is one check of a validation.
@@ -129,7 +135,8 @@ func (v *Validation) Report() Report {
 		SpeedWall: v.SpeedWall.Seconds(), SpeedWalls: []float64{}, SpeedBenchWall: v.SpeedBenchWall.Seconds(),
 		SpeedKernelNs: v.SpeedKernel.Nanoseconds, SpeedKernelCycle: v.SpeedKernel.Cycles,
 		State: MachineStateJSON{ThroughputCV: s.ThroughputCV, LatencyCV: s.LatencyCV, BenchCV: s.BenchCV, Detectable: finiteOr0(s.Detectable),
-			ClockSpread: s.ClockSpread, Discarded: s.Discarded, Samples: s.Samples, Resolves: finiteOr0(s.Resolves), Quiet: s.Quiet, Verdict: s.Verdict},
+			ClockSpread: s.ClockSpread, Discarded: s.Discarded, Samples: s.Samples,
+			Measurements: s.Measurements, SharedWaits: s.SharedWaits, SharedLagging: s.SharedLagging, SharedWaitSeconds: s.SharedWait.Seconds(), Resolves: finiteOr0(s.Resolves), Quiet: s.Quiet, Verdict: s.Verdict},
 		Checks: []CheckJSON{}, Warnings: errorStrings(v.Warnings),
 	}
 	for i, x := range v.RulerRatios {

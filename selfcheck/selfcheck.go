@@ -3,6 +3,7 @@ package selfcheck
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -119,6 +120,14 @@ type MachineState struct {
 	// migration, a context switch, a page fault) and taken, over every
 	// measurement.
 	Discarded, Samples int
+	// Measurements counts the measurements Validate took; SharedWaits those
+	// that waited for their ruler's register ADD chain to stop lagging its
+	// IMUL chain (harness.Result.RulerWait: the core was shared, a busy
+	// SMT sibling), SharedWait how long they waited in all, and
+	// SharedLagging those whose ADD chain still lagged at the end
+	// (harness.ErrRulerLag).
+	Measurements, SharedWaits, SharedLagging int
+	SharedWait                               time.Duration
 	// Resolves is the smallest relative difference a comparison can tell
 	// now: Detectable, or 2.8 × the throughput CV (two separate results,
 	// 95%) when the A/A comparison failed.
@@ -306,6 +315,9 @@ type validator struct {
 	sink       uint64
 	cpt        []float64 // every measurement's cycles per tick
 	disc, samp int
+	// measurements, waits, lagging and waited: see MachineState.
+	measurements, waits, lagging int
+	waited                       time.Duration
 }
 
 func (vr *validator) say(format string, a ...any) {
@@ -340,6 +352,14 @@ func (vr *validator) measure(cfg harness.Config, name string, f func()) (harness
 	}
 	vr.disc += r.Discarded
 	vr.samp += r.Samples
+	vr.measurements++
+	if r.RulerWait > 0 {
+		vr.waits++
+		vr.waited += r.RulerWait
+	}
+	if slices.ContainsFunc(r.Warnings, func(w error) bool { return errors.Is(w, harness.ErrRulerLag) }) {
+		vr.lagging++
+	}
 	if !r.Converged {
 		v.Warnings = append(v.Warnings, fmt.Errorf("%w: %s (%s)", harness.ErrNotConverged, name, cfg.Mode))
 	}
@@ -706,6 +726,7 @@ func (vr *validator) finish() {
 	s := &v.State
 	s.ThroughputCV, s.LatencyCV, s.BenchCV = v.HarnessCV, v.LatencyCV, v.BenchCV
 	s.Discarded, s.Samples = vr.disc, vr.samp
+	s.Measurements, s.SharedWaits, s.SharedLagging, s.SharedWait = vr.measurements, vr.waits, vr.lagging, vr.waited
 	if len(vr.cpt) > 0 {
 		s.ClockSpread = slices.Max(vr.cpt)/slices.Min(vr.cpt) - 1
 	}

@@ -36,7 +36,7 @@ func fakeValidation() *selfcheck.Validation {
 		AA:          harness.Comparison{TicksA: make([]float64, 1000), Wall: 280 * time.Millisecond},
 		SpeedKernel: harness.Result{Name: "AddChain(3070)", Cycles: 3072, Nanoseconds: 1003, Converged: true, Samples: 40},
 		SpeedWall:   8 * time.Millisecond, SpeedWalls: []time.Duration{8 * time.Millisecond, 7 * time.Millisecond, 9 * time.Millisecond},
-		State: selfcheck.MachineState{ThroughputCV: 0.0025, LatencyCV: 0.0001, Detectable: 0.00012, ClockSpread: 0.02, Discarded: 12, Samples: 9000,
+		State: selfcheck.MachineState{ThroughputCV: 0.0025, LatencyCV: 0.0001, Detectable: 0.00012, ClockSpread: 0.02, Discarded: 12, Samples: 9000, Measurements: 30, SharedWaits: 2, SharedLagging: 1, SharedWait: 290 * time.Millisecond,
 			Resolves: 0.007, Verdict: "noisy: differences below 0.7% are not resolvable now (…)"},
 		Checks: []selfcheck.Check{
 			{Name: "cycles per register ADD, throughput, by the IMUL ruler", Value: 1.0003, Truth: 1, Tolerance: 0.03, Unit: "cycles/op", Pass: true, Detail: "slope"},
