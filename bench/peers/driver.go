@@ -52,8 +52,10 @@ type loadEntry struct {
 	Before, After string
 	Seconds       float64
 	Err           string
-	// Note says why a comparison found no difference, where the tool
-	// says (cyclebench's verdict and its reason).
+	// Note is what the process said beyond its figures, where the tool
+	// says it: why a comparison found no difference (cyclebench's verdict
+	// and its reason), or cyclebench's figures and its waits for a shared
+	// core (Result.RulerWait).
 	Note string
 }
 
@@ -318,6 +320,9 @@ func (d *driver) accuracy(tools []tool) {
 				for _, k := range out.Kernels {
 					rec(tl.ID, k.Key, k.Cycles, k.Ns, k.Why)
 				}
+				if n := kernelsNote(out.Kernels); n != "" && len(d.log) > 0 {
+					d.log[len(d.log)-1].Note = n
+				}
 			case "gotest", "gbench":
 				before := d.ruler("accuracy", rep)
 				var res map[string][]float64
@@ -431,7 +436,7 @@ func (d *driver) detection(tools []tool, pairs []pair) {
 					}
 					t.add(out.Compare.Detected, out.Compare.Seconds)
 					if !out.Compare.Detected && p.A != p.B && out.Compare.Note != "" && len(d.log) > 0 {
-						d.log[len(d.log)-1].Note = out.Compare.Note
+						d.log[len(d.log)-1].Note = "not detected: " + out.Compare.Note
 						fmt.Fprintf(d.stderr, "%-13s %-19s %3d  not detected: %s\n", phase, tl.ID, rep+1, out.Compare.Note)
 					}
 				case "gotest":
@@ -590,4 +595,26 @@ func (d *driver) oneMicrosecond() (int, string) {
 		return 0, r.Why
 	}
 	return int(math.Round(1000 * r.CyclesPerNs())), ""
+}
+
+// kernelsNote is the log's note for a cyclebench measurement process: each
+// kernel's cycles, and how long it waited for a shared core to be free
+// (and whether its ruler's ADD chain still lagged at the end); "" for the
+// peers, which give neither.
+func kernelsNote(ks []KernelOut) string {
+	var parts []string
+	for _, k := range ks {
+		if k.Before != nil || k.Cycles <= 0 {
+			continue
+		}
+		p := fmt.Sprintf("%s %.1f", k.Key, k.Cycles)
+		if k.RulerWaitMs > 0 {
+			p += fmt.Sprintf(" (waited %.0f ms for a shared core)", k.RulerWaitMs)
+		}
+		if k.Lagged {
+			p += " (its ruler's ADD chain still lagged)"
+		}
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, ", ")
 }

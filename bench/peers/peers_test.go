@@ -405,3 +405,22 @@ func TestRobustSpread(t *testing.T) {
 		t.Error("robust spread of one value, or of a median of 0, must be NaN")
 	}
 }
+
+// TestKernelsNote: a cyclebench process's log note gives each kernel's
+// cycles and its waits for a shared core; a peer's kernels (with rulers
+// around them) give none.
+func TestKernelsNote(t *testing.T) {
+	ks := []KernelOut{
+		{Key: "add-continued", Cycles: 1009.34},
+		{Key: "add-restarted", Cycles: 949.2, RulerWaitMs: 83},
+		{Key: "imul-continued", Cycles: 3001.5, RulerWaitMs: 250, Lagged: true},
+		{Key: "sum", Why: "not converged"},
+	}
+	want := "add-continued 1009.3, add-restarted 949.2 (waited 83 ms for a shared core), imul-continued 3001.5 (waited 250 ms for a shared core) (its ruler's ADD chain still lagged)"
+	if got := kernelsNote(ks); got != want {
+		t.Errorf("kernelsNote = %q\nwant %q", got, want)
+	}
+	if got := kernelsNote([]KernelOut{{Key: "add", Cycles: 1020, Before: &Ruler{}, After: &Ruler{}}}); got != "" {
+		t.Errorf("a peer's note = %q, want none", got)
+	}
+}

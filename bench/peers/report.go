@@ -137,7 +137,7 @@ func (d *driver) loadSection(w io.Writer) {
 	t.markdown(w)
 	fmt.Fprintf(w, "<details><summary>Every process: phase, tool, repetition, seconds, /proc/loadavg before → after</summary>\n\n```\n")
 	for _, e := range d.log {
-		fmt.Fprintf(w, "%-13s %-19s %3d %8.3f  %s -> %s%s%s\n", e.Phase, e.Tool, e.Rep+1, e.Seconds, e.Before, e.After, prefixed("  ERROR ", e.Err), prefixed("  not detected: ", e.Note))
+		fmt.Fprintf(w, "%-13s %-19s %3d %8.3f  %s -> %s%s%s\n", e.Phase, e.Tool, e.Rep+1, e.Seconds, e.Before, e.After, prefixed("  ERROR ", e.Err), prefixed("  ", e.Note))
 	}
 	fmt.Fprintf(w, "```\n\n</details>\n")
 }

@@ -51,6 +51,11 @@ type KernelOut struct {
 	// peer's ns converted with the rulers around it; 0 when unknown (Why).
 	Cycles float64 `json:"cycles"`
 	Why    string  `json:"why,omitempty"`
+	// RulerWaitMs is cyclebench's Result.RulerWait in milliseconds, and
+	// Lagged reports its ErrRulerLag warning (its ruler's ADD chain still
+	// lagged its IMUL chain at the end).
+	RulerWaitMs float64 `json:"ruler_wait_ms,omitempty"`
+	Lagged      bool    `json:"lagged,omitempty"`
 	// Before and After are the rulers read just before and after a peer's
 	// measurement (in its process).
 	Before *Ruler `json:"before,omitempty"`
@@ -161,7 +166,8 @@ func measureKernels(tool string) ([]KernelOut, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%s %s: %w", tool, k.Key, err)
 			}
-			ko = KernelOut{Key: k.Key, Ns: r.Nanoseconds, Cycles: r.Cycles}
+			ko = KernelOut{Key: k.Key, Ns: r.Nanoseconds, Cycles: r.Cycles, RulerWaitMs: float64(r.RulerWait) / float64(time.Millisecond),
+				Lagged: slices.ContainsFunc(r.Warnings, func(w error) bool { return errors.Is(w, harness.ErrRulerLag) })}
 			switch {
 			case r.Cycles == 0:
 				ko.Why = "no cycle estimate"
