@@ -62,7 +62,7 @@ const (
 	// shared (an SMT sibling on the host, which the guest cannot see), and
 	// every cycle figure of the ADD ruler read low by what the ADD chain
 	// lagged (1000 dependent IMULs: 2999.6 cycles, below their 3000). With
-	// 0.2% plus the resolution (0.3% there), most of those stretches went
+	// 0.2% plus the resolution (0.3% there), about half of those stretches went
 	// unseen; with 0.1%, the ADD chain lagged at the end of 1 measurement
 	// in 2861 instead of 18 in 2858, and 16 waited (docs/how-it-measures.md).
 	settleAgree = 0.001
