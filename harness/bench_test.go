@@ -76,6 +76,9 @@ func TestBenchtimeApply(t *testing.T) {
 			if got.MaxTime != tt.maxTime || got.MaxSamples != tt.maxSample {
 				t.Errorf("MaxTime %v, MaxSamples %d; want %v, %d", got.MaxTime, got.MaxSamples, tt.maxTime, tt.maxSample)
 			}
+			if count := tt.bt.set && tt.bt.n > 0; got.NoSettle != count {
+				t.Errorf("NoSettle %v; want %v (a count budget bounds the samples, so no wait for a shared core)", got.NoSettle, count)
+			}
 			if got.K != tt.cfg.K || got.Epsilon != tt.cfg.Epsilon || got.explicit != tt.cfg.explicit {
 				t.Errorf("apply changed more than the budget: %+v", got)
 			}

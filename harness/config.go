@@ -120,7 +120,8 @@ type Config struct {
 	// resolution can converge; default 2; 0 (explicit) or negative disables it.
 	AbsSteps float64
 	// MaxSamples is M: give up after this many samples of a target; default
-	// 1000. Must be ≥ K.
+	// 1000. Must be ≥ K. A measurement whose streams have all converged may
+	// go past it while it waits for a shared core (see NoSettle).
 	MaxSamples int
 	// MaxTime bounds the measuring loop's wall time; default 10 s; must be > 0.
 	MaxTime time.Duration
@@ -163,6 +164,15 @@ type Config struct {
 	// NoCycles skips the core-clock reference chain: Result.Cycles is 0
 	// (unless Events counts "cycles" on a machine with a PMU).
 	NoCycles bool
+	// NoSettle skips the wait for a shared core: by default a measurement
+	// whose streams have converged goes on, for at most 250 ms and past
+	// MaxSamples, while its ruler's register ADD chain lags its IMUL chain
+	// (Result.RulerWait; a busy SMT sibling delays the ADD chain and would
+	// make every cycle figure read low). With NoSettle it stops at once and
+	// a lag is only a warning (ErrRulerLag). A count budget (go test
+	// -benchtime Nx) sets it, so that N samples are the most a target
+	// takes.
+	NoSettle bool
 	// NoDisturbances skips the thread's context switches and page faults
 	// (Linux getrusage) read around each target sample to discard
 	// disturbed ones (Result.Disturbed). Reading them costs two system

@@ -593,7 +593,7 @@ func (e *engine) run(extra func(*engine) bool, progress func(*engine) (int, int)
 			Busy: e.busy() || (extra != nil && extra(e)), Pending: !e.othersDone(), Exhausted: e.exhausted(),
 			MinTime: cfg.MinTime,
 		}, cfg.MaxTime)
-		if (why == stopDone || why == stopSamples && e.allConverged()) && e.settling(extra == nil, time.Since(start)) {
+		if (why == stopDone || why == stopSamples && e.allConverged()) && e.settling(extra == nil && !cfg.NoSettle, time.Since(start)) {
 			why = ""
 		}
 		if why != "" {
@@ -610,7 +610,8 @@ func (e *engine) run(extra func(*engine) bool, progress func(*engine) (int, int)
 				p := Progress{Name: e.name, Elapsed: time.Since(start), Spread: math.NaN()}
 				if len(e.targets) == 1 && progress == nil {
 					t := e.targets[0]
-					p.Samples, p.Max, p.Spread, p.Converged = t.taken, cfg.MaxSamples, t.kb.Spread(), e.converged(t)
+					// Max grows with a wait for a shared core, which may go past MaxSamples.
+					p.Samples, p.Max, p.Spread, p.Converged = t.taken, max(cfg.MaxSamples, t.taken), t.kb.Spread(), e.converged(t)
 				} else if progress != nil {
 					p.Samples, p.Max = progress(e)
 					p.Converged = p.Samples == p.Max
@@ -624,7 +625,7 @@ func (e *engine) run(extra func(*engine) bool, progress func(*engine) (int, int)
 	e.cpuFigures(cpuStart, cpuEnd, errors.Join(cpuErr, cpuEndErr), util, utilErr)
 	e.confirmFrequency()
 	e.finishRuler()
-	e.finishSettle(extra == nil)
+	e.finishSettle(extra == nil && !cfg.NoSettle)
 	if why == stopCancelled {
 		return fmt.Errorf("harness: measurement cancelled: %w", e.ctx.Err())
 	}
@@ -930,6 +931,8 @@ func (e *engine) finishSettle(allowed bool) {
 		why = fmt.Sprintf(", after waiting %v for them to agree", e.settleWait.Round(time.Millisecond))
 	case e.settleFrom >= 0:
 		why = fmt.Sprintf(", after waiting %v for them to agree (the measurement's time ran out)", e.settleWait.Round(time.Millisecond))
+	case !allowed && e.cfg.NoSettle:
+		why = " (not waited for: Config.NoSettle)"
 	case !allowed:
 		why = " (a comparison does not wait for them: its ratio does not depend on the ruler)"
 	case settleMisses.Load() >= settleGiveUp:

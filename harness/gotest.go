@@ -57,7 +57,8 @@ func benchtimeOf(fs *flag.FlagSet) (benchtime, error) {
 
 // apply returns cfg with -benchtime, when given, as its budget: a duration
 // D is MaxTime, a count N is MaxSamples (at least K, the fewest samples
-// that can agree). A benchtime not given leaves cfg as it is.
+// that can agree) with NoSettle, so that no wait takes more. A benchtime
+// not given leaves cfg as it is.
 func (bt benchtime) apply(cfg Config) Config {
 	switch {
 	case !bt.set:
@@ -66,7 +67,7 @@ func (bt benchtime) apply(cfg Config) Config {
 		if k == 0 && !cfg.explicit {
 			k = defaultK
 		}
-		cfg.MaxSamples = max(bt.n, k)
+		cfg.MaxSamples, cfg.NoSettle = max(bt.n, k), true
 	default:
 		cfg.MaxTime = bt.d
 	}

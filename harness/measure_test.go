@@ -6,6 +6,7 @@ import (
 	"math"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -199,6 +200,19 @@ func TestLaggingRulerWaitsThenWarns(t *testing.T) {
 			t.Fatalf("measurement %d, after %d waits in vain: waited %v (%v); want no wait, and the warning saying why", i, settleGiveUp, r.RulerWait, lag)
 		}
 		t.Logf("measurement %d: waited %v: %v", i, r.RulerWait, lag)
+	}
+	// NoSettle: no wait, whatever the count, and the warning says why.
+	settleMisses.Store(0)
+	cfg := DefaultConfig()
+	cfg.NoSettle = true
+	r, err := Measure(context.Background(), cfg, Target{Name: "AddChain(1000)", Run: addKernel(1000)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.RulerWait != 0 || !slices.ContainsFunc(r.Warnings, func(w error) bool {
+		return errors.Is(w, ErrRulerLag) && strings.Contains(w.Error(), "NoSettle")
+	}) {
+		t.Fatalf("NoSettle: waited %v, warnings %v; want no wait and a lag warning naming NoSettle", r.RulerWait, r.Warnings)
 	}
 }
 

@@ -35,6 +35,7 @@ func addMeasureFlags(fs *flagSet, withBoth bool) *measureFlags {
 	m.priority = choiceFlag(fs, "priority", "high", "priority of the measuring thread (realtime: SCHED_FIFO, bounded by RLIMIT_RTTIME)", "normal", "high", "realtime")
 	fs.BoolVar(&c.NoCycles, "no-cycles", false, "skip the core-clock reference chain (no cycle figures, ticks and ns only)")
 	m.events = fs.String("events", "", "also count these performance-counter `EVENTS` per call, comma-separated perf names\n(cycles, instructions, branch-misses, cache-misses, ...; cyclebench info lists what this machine can count)")
+	fs.BoolVar(&c.NoSettle, "no-wait", false, "do not wait (up to 250 ms) for a shared core to be free when the ruler's ADD chain\nlags its IMUL chain: stop as soon as the samples converge, and only warn")
 	fs.BoolVar(&c.NoDisturbances, "no-disturb", false, "do not read the thread's context switches and page faults\naround each sample to discard disturbed ones")
 	modes := []string{harness.Throughput.String(), harness.Latency.String()}
 	usage := "what a call's cost means: throughput (calls back to back) or latency (calls fenced apart)"
