@@ -169,14 +169,14 @@ var (
 	convergedRE = regexp.MustCompile(` (yes|nearly|NO)$`)
 )
 
-// liveShape drops the warning lines and normalises what depends on the
-// machine and the run (the header line, which sizes are outliers, which
+// liveShape drops the warning lines and the growth line and normalises
+// what depends on the machine and the run (the header line, which sizes are outliers, which
 // converged, the verdicts), keeping the layout.
 func liveShape(s string) string {
 	var keep []string
 	for _, l := range strings.Split(s, "\n") {
-		if strings.HasPrefix(l, "warning: ") {
-			continue
+		if strings.HasPrefix(l, "warning: ") || strings.HasPrefix(l, "growth ") {
+			continue // a growth line comes only with a fit that is not linear, as "fit" may say
 		}
 		l = strings.ReplaceAll(l, " *", "") // an outlier's residual
 		l = strings.ReplaceAll(l, "~", "")  // a figure from a ruler that did not converge
