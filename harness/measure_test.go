@@ -120,20 +120,28 @@ func TestMeasureInvariants(t *testing.T) {
 	}
 }
 
-// TestFoldedRulerGivesNoCycles measures through the whole engine with a
-// ruler whose ADD chain lies as a folding renamer makes a small-immediate
-// chain lie (a fifth of the links executed, so about 0.2 cycles each): the
-// result must carry no cycle figure, and a warning naming both chains.
-func TestFoldedRulerGivesNoCycles(t *testing.T) {
+// fakeRulerAdd replaces the ruler's ADD chain by add for the rest of the
+// test, after skipping it (saying why: without) where no multiply latency is
+// documented, since then no IMUL chain checks the ADD chain.
+func fakeRulerAdd(t *testing.T, without string, add func(uint64, int) uint64) {
+	t.Helper()
 	cal, err := calibrate.Get()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, known := cal.CPU.ImulLatency(); !known {
-		t.Skip("the multiply latency of this processor is not documented (or the chains are pure Go / emulated): no second chain to refuse the folded one")
+		t.Skip("the multiply latency of this processor is not documented (or the chains are pure Go / emulated): " + without)
 	}
-	rulerChains.add = func(x uint64, n int) uint64 { return chain.AddFrom(x, n/5) }
+	rulerChains.add = add
 	t.Cleanup(func() { rulerChains.add = nil })
+}
+
+// TestFoldedRulerGivesNoCycles measures through the whole engine with a
+// ruler whose ADD chain lies as a folding renamer makes a small-immediate
+// chain lie (a fifth of the links executed, so about 0.2 cycles each): the
+// result must carry no cycle figure, and a warning naming both chains.
+func TestFoldedRulerGivesNoCycles(t *testing.T) {
+	fakeRulerAdd(t, "no second chain to refuse the folded one", func(x uint64, n int) uint64 { return chain.AddFrom(x, n/5) })
 	cfg := DefaultConfig()
 	r, err := Measure(context.Background(), cfg, Target{Name: "AddChain(1000)", Run: addKernel(1000)})
 	if err != nil {
@@ -167,17 +175,10 @@ func TestFoldedRulerGivesNoCycles(t *testing.T) {
 // for the chains to agree, then warns (ErrRulerLag) and keeps its figure;
 // after settleGiveUp waits in vain the next one warns without waiting.
 func TestLaggingRulerWaitsThenWarns(t *testing.T) {
-	cal, err := calibrate.Get()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, known := cal.CPU.ImulLatency(); !known {
-		t.Skip("the multiply latency of this processor is not documented (or the chains are pure Go / emulated): no IMUL chain to show the lag")
-	}
-	rulerChains.add = func(x uint64, n int) uint64 { return chain.AddFrom(x, n+n/50) }
+	fakeRulerAdd(t, "no IMUL chain to show the lag", func(x uint64, n int) uint64 { return chain.AddFrom(x, n+n/50) })
 	saved := settleMisses.Load()
 	settleMisses.Store(0)
-	t.Cleanup(func() { rulerChains.add = nil; settleMisses.Store(saved) })
+	t.Cleanup(func() { settleMisses.Store(saved) })
 	for i := range settleGiveUp + 1 {
 		r, err := Measure(context.Background(), DefaultConfig(), Target{Name: "AddChain(1000)", Run: addKernel(1000)})
 		if err != nil {
