@@ -30,8 +30,8 @@ const (
 	maxPairs = 100_000
 	// defaultBlocks is the number of separate measurements [Compare]
 	// takes its pairs in when CompareOptions.Blocks is 0: enough for a
-	// t-interval of their ratios (4 degrees of freedom) at a cost of about
-	// a millisecond each (warm-up, choice of R, the ruler's probe).
+	// t test of their weighted ratios (4 degrees of freedom) at a cost of
+	// about a millisecond each (warm-up, choice of R, the ruler's probe).
 	defaultBlocks = 5
 	// maxBlocks bounds CompareOptions.Blocks.
 	maxBlocks = 100
@@ -47,7 +47,7 @@ type CompareOptions struct {
 	// in, one after the other, each with its own warm-up, R, overhead
 	// and ruler, Pairs/Blocks pairs each: pairs taken milliseconds apart
 	// share the machine's state, so the interval also covers how far the
-	// blocks' ratios spread (stats.BlockSpread). 0 means 5; 1 to 100, and
+	// blocks' ratios spread (stats.CombineBlocks). 0 means 5; 1 to 100, and
 	// no more than Pairs/6 are used.
 	Blocks int
 	// Stats are the options of the paired test: significance level,
@@ -86,9 +86,10 @@ type Comparison struct {
 	// (overhead subtracted), converted to core cycles with one ruler.
 	A, B Result
 	// Stats compares the paired per-call costs: Ratio is B/A (below 1: B
-	// takes less), Lo and Hi its 95% interval, PValue the Wilcoxon
-	// signed-rank test's, Verdict "faster", "slower" or "no significant
-	// difference". Both sides of a pair ran back to back on the same core,
+	// takes less), Lo and Hi its 95% interval, PValue the test's (with
+	// several blocks, the t test of the blocks' weighted ratios; with one,
+	// the Wilcoxon signed-rank test of the pairs), Verdict "faster",
+	// "slower" or "no significant difference". Both sides of a pair ran back to back on the same core,
 	// so the ratio does not depend on the core clock's rate: it is the same
 	// in ticks, nanoseconds and cycles.
 	Stats stats.Comparison
@@ -153,12 +154,14 @@ type Comparison struct {
 // choices (the side that resolves worse against the counter decides; 1
 // when either has a Setup), so the same overhead is subtracted from
 // both. The two samples of a round form a pair; [stats.ComparePaired]
-// turns all the pairs into the ratio B/A with a confidence interval, a
-// p-value and a verdict, with a noise band never narrower than the
+// turns each block's pairs, and all of them, into the ratio B/A with a
+// confidence interval, a p-value and a noise band never narrower than the
 // relative spread of either side's K best samples
 // (stats.CompareOptions.MinBand): a ratio is not judged finer than the
-// figures of its own sides; [stats.BlockSpread] widens the interval to
-// what the blocks' own ratios allow. Comparison.Verdict is that verdict,
+// figures of its own sides. [stats.CombineBlocks] then takes the ratio,
+// its interval and the test from the blocks, each weighted by its own
+// interval, since the block, not the pair, is what repeats independently.
+// Comparison.Verdict is that verdict,
 // or inconclusive when the figures disagree (see [Comparison]). A block's
 // rounds continue until its share of the pairs is in, each side's K best
 // agree and the overhead and the ruler have converged, or until
@@ -297,9 +300,13 @@ func measureBlock(ctx context.Context, cfg Config, a, b Target, per, done, total
 }
 
 // combine gathers the blocks: their pairs in order, the sides' figures
-// and R of one block (the quietest: the least A + B, so that both sides'
-// figures share its ruler), the rounds and time of all, their warnings
-// once each.
+// and R of one block, the rounds and time of all, their warnings once
+// each. The block whose figures are reported (both sides', so that they
+// share its ruler) is the one whose sides' K best samples agree most
+// closely, the least A + B among equals: its spread is the floor of the
+// noise band (see [Comparison.compare]), and a block caught in a noisy
+// moment, whose best samples spread by 0.1–0.2% on a Zen 4 guest, would
+// hide a difference the other blocks resolve.
 func (cmp *Comparison) combine(parts []compareBlock) {
 	seen := map[string]bool{}
 	for i, p := range parts {
@@ -307,7 +314,7 @@ func (cmp *Comparison) combine(parts []compareBlock) {
 		cmp.TicksB = append(cmp.TicksB, p.ticksB...)
 		cmp.Rounds += p.rounds
 		cmp.Wall += p.wall
-		if i == 0 || p.a.Ticks+p.b.Ticks < cmp.A.Ticks+cmp.B.Ticks {
+		if i == 0 || tighter(p.a, p.b, cmp.A, cmp.B) {
 			cmp.A, cmp.B, cmp.Repeat = p.a, p.b, p.repeat
 		}
 		for _, w := range p.warnings {
@@ -338,7 +345,7 @@ func (cmp *Comparison) compare(parts []compareBlock, opt stats.CompareOptions) e
 	if cmp.Stats, err = stats.ComparePaired(cmp.TicksA, cmp.TicksB, opt); err != nil {
 		return fmt.Errorf("harness: comparing %s: %w", name(), err)
 	}
-	var ratios []float64
+	var blocks []stats.Comparison
 	for _, p := range parts {
 		if len(p.ticksA) < minPairs {
 			continue // too few to estimate (a block cut short)
@@ -347,9 +354,9 @@ func (cmp *Comparison) compare(parts []compareBlock, opt stats.CompareOptions) e
 		if err != nil {
 			return fmt.Errorf("harness: comparing %s, a block: %w", name(), err)
 		}
-		ratios = append(ratios, c.Ratio)
+		blocks = append(blocks, c)
 	}
-	if cmp.Stats, err = stats.BlockSpread(cmp.Stats, ratios, opt); err != nil {
+	if cmp.Stats, err = stats.CombineBlocks(cmp.Stats, blocks, opt); err != nil {
 		return fmt.Errorf("harness: comparing %s: %w", name(), err)
 	}
 	cmp.Warnings = append(cmp.Warnings, cmp.Stats.Warnings...)
@@ -402,6 +409,26 @@ func (cmp *Comparison) judge() {
 	if len(why) > 0 {
 		cmp.Verdict, cmp.Reason, cmp.Significant = stats.VerdictInconclusive, strings.Join(why, "; "), false
 	}
+}
+
+// tighter reports whether the block of sides a and b reports better
+// figures than the block of c and d: both sides converged where the other
+// block's did not, else the closer agreement of the K best samples (the
+// larger of the two sides' spreads), else the smaller sum of the figures.
+func tighter(a, b, c, d Result) bool {
+	if ab, cd := a.Converged && b.Converged, c.Converged && d.Converged; ab != cd {
+		return ab
+	}
+	spread := func(r Result) float64 {
+		if len(r.Best) < 2 || !(r.Ticks > 0) {
+			return math.Inf(1)
+		}
+		return bestSpread(r)
+	}
+	if s, t := max(spread(a), spread(b)), max(spread(c), spread(d)); s != t {
+		return s < t
+	}
+	return a.Ticks+b.Ticks < c.Ticks+d.Ticks
 }
 
 // maxMinBand bounds the noise-band floor taken from the sides' spreads

@@ -177,11 +177,12 @@
 // come from [ParseSizes]. [Compare] measures two functions interleaved
 // (ABBA), pairs their samples and reports B/A with a confidence interval
 // and a p-value, taking the pairs in several separate blocks (each with its
-// own warm-up, R, overhead and ruler) and widening the interval to the
-// spread of the blocks' ratios: pairs milliseconds apart share the
-// machine's state, and an interval built as if they were independent
-// missed the next comparison's ratio in 3 of 10 tries on a Zen 4 guest (1
-// of 10 with blocks). One process cannot see what moves between processes
+// own warm-up, R, overhead and ruler) and judging the ratio by the blocks,
+// each weighted by its own interval (stats.CombineBlocks): pairs
+// milliseconds apart share the machine's state, and an interval built as
+// if they were independent missed the next comparison's ratio in 3 of 10
+// tries on a Zen 4 guest (1 of 10 with blocks); a block taken in a noisy
+// moment is less precise than the others and counts for less. One process cannot see what moves between processes
 // (the memory layout of code and data): compare results of several
 // processes for that (go test -count, cyclebench compare FILE FILE).
 // [CompareCPE] compares two slopes. [Report] puts cycles/op

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/cyclebench/cyclebench/harness"
+	"github.com/cyclebench/cyclebench/stats"
 )
 
 // PairedReport is a harness.Comparison as cyclebench compare -a -b writes
@@ -45,10 +46,20 @@ type PairedReport struct {
 	Repeat      int        `json:"repeat"`
 	Rounds      int        `json:"rounds"`
 	// Blocks are the ratios of the separate measurements the pairs were
-	// taken in, BlockLo and BlockHi the interval their spread gives.
-	Blocks      []float64 `json:"block_ratios"`
-	BlockLo     float64   `json:"block_ratio_lo"`
-	BlockHi     float64   `json:"block_ratio_hi"`
+	// taken in, BlockLo and BlockHi the interval of their weighted mean
+	// (the ratio's, when Test is "blocks").
+	Blocks  []float64 `json:"block_ratios"`
+	BlockLo float64   `json:"block_ratio_lo"`
+	BlockHi float64   `json:"block_ratio_hi"`
+	// BlockTau is how far the blocks' ratios spread beyond their own
+	// intervals, relative (τ of the random-effects mean).
+	BlockTau float64 `json:"block_tau"`
+	// PairsRatio, PairsLo, PairsHi and PairsPValue are the Wilcoxon test
+	// of all pairs as one sample, when Test is "blocks".
+	PairsRatio  float64   `json:"pairs_ratio,omitempty"`
+	PairsLo     float64   `json:"pairs_ratio_lo,omitempty"`
+	PairsHi     float64   `json:"pairs_ratio_hi,omitempty"`
+	PairsPValue float64   `json:"pairs_p_value,omitempty"`
 	WallSeconds float64   `json:"wall_seconds"`
 	TicksA      []float64 `json:"pair_ticks_a"`
 	TicksB      []float64 `json:"pair_ticks_b"`
@@ -64,7 +75,8 @@ func NewPairedReport(h Header, c harness.Comparison, a, b Measurement) PairedRep
 		BandSource: s.BandSource, Quantum: s.Quantum, QuantumBand: s.QuantumBand, DriftBand: s.DriftBand, Detectable: s.Detectable,
 		Significant: c.Significant, Verdict: c.Verdict, Reason: c.Reason, Paired: s.Verdict, Summary: c.Sentence(),
 		Repeat: c.Repeat, Rounds: c.Rounds, WallSeconds: c.Wall.Seconds(),
-		Blocks: append([]float64{}, s.Blocks...), BlockLo: s.BlockLo, BlockHi: s.BlockHi,
+		Blocks: append([]float64{}, s.Blocks...), BlockLo: s.BlockLo, BlockHi: s.BlockHi, BlockTau: s.BlockTau,
+		PairsRatio: s.PairsRatio, PairsLo: s.PairsLo, PairsHi: s.PairsHi, PairsPValue: s.PairsPValue,
 		TicksA: c.TicksA, TicksB: c.TicksB}
 	if s.N == 0 {
 		j.Verdict, j.Reason = VerdictNoTest, fmt.Sprintf("interrupted before %d pairs", minPairs)
@@ -119,17 +131,28 @@ func ComparisonLines(c harness.Comparison) [][2]string {
 	if s.N == 0 {
 		line("B/A", "no comparison: interrupted before %d pairs", 6)
 	} else {
-		exact := "normal approximation"
-		if s.Exact {
-			exact = "exact"
+		n := len(s.Blocks)
+		if s.Test == stats.TestBlocks && n > 1 {
+			line("B/A", "%.5f  (typical pairs, %d blocks' Hodges–Lehmann ratios, each weighted by its interval: 95%% CI %.5f to %.5f; the same in cycles, ticks and ns: A and B ran interleaved)",
+				s.Ratio, n, s.Lo, s.Hi)
+			line("p", "%s  (t test of the %d blocks, %d dof; %d pairs of %d calls, %d equal; all pairs as one sample: %.5f, p = %s)",
+				PValueText(s.PValue), n, n-1, s.N, c.Repeat, s.Zeros, s.PairsRatio, PValueText(s.PairsPValue))
+		} else {
+			exact := "normal approximation"
+			if s.Exact {
+				exact = "exact"
+			}
+			line("B/A", "%.5f  (typical pairs, Hodges–Lehmann: 95%% CI %.5f to %.5f; the same in cycles, ticks and ns: A and B ran interleaved)",
+				s.Ratio, s.Lo, s.Hi)
+			line("p", "%s  (Wilcoxon signed-rank, %s; %d pairs of %d calls, %d equal)", PValueText(s.PValue), exact, s.N, c.Repeat, s.Zeros)
 		}
-		line("B/A", "%.5f  (typical pairs, Hodges–Lehmann: 95%% CI %.5f to %.5f; the same in cycles, ticks and ns: A and B ran interleaved)",
-			s.Ratio, s.Lo, s.Hi)
-		line("p", "%s  (Wilcoxon signed-rank, %s; %d pairs of %d calls, %d equal)", PValueText(s.PValue), exact, s.N, c.Repeat, s.Zeros)
 		line("best B/A", "%.5f  (the two sides' best samples, the figures above: %.5f to %.5f within their K best)", c.BestRatio, c.BestLo, c.BestHi)
-		if n := len(s.Blocks); n > 1 {
-			line("blocks", "%d separate measurements, their B/A from %.5f to %.5f (95%% CI %.5f to %.5f): the interval above spans it",
-				n, slices.Min(s.Blocks), slices.Max(s.Blocks), s.BlockLo, s.BlockHi)
+		if n > 1 {
+			apart := "within their own intervals"
+			if s.BlockTau > 0 {
+				apart = "apart by ±" + pct(s.BlockTau, 2) + " beyond their own intervals"
+			}
+			line("blocks", "%d separate measurements, their B/A from %.5f to %.5f, %s", n, slices.Min(s.Blocks), slices.Max(s.Blocks), apart)
 		}
 		line("verdict", "%s", VerdictLine(c.Verdict, c.Reason, s.Ratio))
 		line("resolution", "a difference of %s would be detected in 80%% of such runs (%s)", pct(s.Detectable, 2), BandText(s))

@@ -175,7 +175,10 @@ func (o CompareOptions) fixedBand() (band float64, source string, ok bool) {
 	return 0, "", false
 }
 
-// Comparison is the result of [ComparePaired]: B relative to A.
+// Comparison is the result of [ComparePaired]: B relative to A. After
+// [CombineBlocks], Ratio, Lo, Hi and PValue are the blocks' (Test is
+// TestBlocks), and the pairs' own are in PairsRatio, PairsLo, PairsHi and
+// PairsPValue.
 type Comparison struct {
 	// N is the number of pairs.
 	N int
@@ -198,9 +201,12 @@ type Comparison struct {
 	// to 200 non-zero pairs and the normal approximation with tie and
 	// continuity correction beyond. 1 when every pair is equal.
 	PValue float64
-	// Test names the test: always "wilcoxon".
+	// Test names the test: "wilcoxon", or TestBlocks when [CombineBlocks]
+	// judged the pairs by their blocks (a t test of the blocks' weighted
+	// mean log ratio).
 	Test string
-	// Exact reports whether PValue comes from the exact distribution.
+	// Exact reports whether PValue comes from the exact distribution of
+	// the signed-rank statistic.
 	Exact bool
 	// Zeros counts pairs with b_i == a_i (dropped from the test).
 	Zeros int
@@ -272,10 +278,17 @@ type Comparison struct {
 	// quarter of the pairs are exactly equal.
 	Warnings []error
 	// Blocks are the ratios B/A of the separate measurements (blocks) the
-	// pairs were taken in, and BlockLo and BlockHi the interval their
-	// spread gives (see [BlockSpread]); nil and 0 for pairs of one block.
-	Blocks           []float64
-	BlockLo, BlockHi float64
+	// pairs were taken in, BlockLo and BlockHi the interval of their
+	// weighted mean and BlockTau the spread of the ratio between blocks
+	// beyond their own intervals, relative (τ; see [CombineBlocks]); nil
+	// and 0 for pairs of one block.
+	Blocks                     []float64
+	BlockLo, BlockHi, BlockTau float64
+	// PairsRatio, PairsLo, PairsHi and PairsPValue are Ratio, Lo, Hi and
+	// PValue of all the pairs taken as one sample, kept when
+	// [CombineBlocks] put the blocks' in their place (Test is then
+	// TestBlocks); 0 otherwise.
+	PairsRatio, PairsLo, PairsHi, PairsPValue float64
 }
 
 // ComparePaired compares paired positive samples b against a (b_i measured
