@@ -34,7 +34,7 @@ const TestBlocks = "blocks"
 // interval, as an unweighted t-interval of the blocks' ratios (earlier
 // versions) did: on 1800 blocks recorded on a Zen 4 guest, in groups of
 // five, +0.03% was detected 57, 44 and 57 times in 60 against 46, 31 and 48,
-// and A/A never (testdata/blocks-amd-zen4.jsonl.gz holds a sample).
+// and A/A never (harness/testdata/blocks holds two of the recordings).
 //
 // Test becomes TestBlocks, and the pairs' own figures move to PairsRatio,
 // PairsLo, PairsHi and PairsPValue; the noise band, the drift band and the
