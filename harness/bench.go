@@ -151,7 +151,7 @@ func measureSize(b bench, who string, bt benchtime, cfg Config, n int, build fun
 //
 //	ratio, ratio-lo, ratio-hi  B/A of the paired per-call costs and its
 //	                           confidence interval (95% by default)
-//	p-value                    the Wilcoxon signed-rank test's
+//	p-value                    the test's (Comparison.Stats.PValue)
 //	noise-band                 the relative noise band of the verdict (see
 //	                           [stats.Comparison.NoiseBand]; derived from
 //	                           the measurement unless opt.Stats fixes it)

@@ -529,7 +529,8 @@ func (d *driver) startup(n int) {
 	progs := []prog{
 		{"true", "/bin/true", "the floor: exec of a C program that exits", "/bin/true", nil, nil},
 		{"empty", "empty Go program", "exec and the Go runtime's start, nothing else", d.bin["startup-empty"], nil, nil},
-		{"cyclebench", "cyclebench library", "harness.Measure, DefaultConfig, calibration included", d.bin["startup-cyclebench"], []string{ns}, kv},
+		{"cyclebench", "cyclebench library", "harness.Measure, DefaultConfig, calibration included; waits up to 250 ms while the core is shared", d.bin["startup-cyclebench"], []string{ns}, kv},
+		{"cyclebench-nowait", "cyclebench library, no wait", "the same with Config.NoSettle: a shared core is a warning, not a wait", d.bin["startup-cyclebench"], []string{"-no-wait", ns}, kv},
 		{"hrtime", "hrtime", "NewBenchmark(4096), median lap; no calibration", d.bin["startup-hrtime"], []string{ns}, kv},
 		{"testingb", "testing.Benchmark", "one testing.Benchmark, default benchtime 1 s", d.bin["startup-testingb"], []string{ns}, kv},
 		{"gotest", "go test -bench (compiled test binary)", "-test.bench BenchmarkChain, default benchtime 1 s", d.bin["gotest"],
@@ -579,6 +580,13 @@ func (d *driver) startup(n int) {
 				continue
 			}
 			rows[i].Ms = append(rows[i].Ms, float64(dur.Microseconds())/1000)
+			m := parseKV(out)
+			if v, err := strconv.ParseFloat(m["waited"], 64); err == nil && v > 0 {
+				rows[i].Waits = append(rows[i].Waits, 1000*v)
+			}
+			if m["ruler_lag"] == "true" {
+				rows[i].Lagged++
+			}
 			if rows[i].Figure == "" && p.figure != nil {
 				rows[i].Figure = p.figure(out)
 			}

@@ -218,9 +218,13 @@ func TestStartupTable(t *testing.T) {
 	tb := startupTable([]startupRow{
 		{Label: "x", What: "w", Ms: []float64{20, 16, 18, 30, 17}, Figure: "1000 ns"},
 		{Label: "gbench", What: "w", Why: "libbenchmark-dev is not installed"},
+		{Label: "y", What: "w", Ms: []float64{9, 260, 100}, Figure: "1000 ns", Waits: []float64{250, 90}, Lagged: 1},
 	})
 	if got := strings.Join(tb.Rows[0], "|"); got != "x|w|18.0 (n=5)|16.0–30.0|1000 ns" {
 		t.Errorf("row = %q", got)
+	}
+	if got, want := tb.Rows[2][4], "1000 ns; 2 of 3 runs waited for a shared core, 90.0–250 ms; in 1 of 3 the ruler still lagged (a warning: the cycles may read low)"; got != want {
+		t.Errorf("waits = %q, want %q", got, want)
 	}
 	if got := tb.Rows[1][2]; got != "— (libbenchmark-dev is not installed)" {
 		t.Errorf("skipped row = %q", got)

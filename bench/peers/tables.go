@@ -305,6 +305,11 @@ type startupRow struct {
 	// Figure is the first run's result as printed ("" when it prints none).
 	Figure string
 	Why    string
+	// Waits are the times in ms the runs that waited for a shared core
+	// waited (harness.Result.RulerWait), and Lagged counts the runs whose
+	// ruler still lagged at the end (a warning, harness.ErrRulerLag).
+	Waits  []float64
+	Lagged int
 }
 
 // startupTable is table 4: exec to exit, median and range.
@@ -319,6 +324,12 @@ func startupTable(rows []startupRow) table {
 		fig := r.Figure
 		if fig == "" {
 			fig = "—"
+		}
+		if len(r.Waits) > 0 {
+			fig += fmt.Sprintf("; %d of %d runs waited for a shared core, %s–%s ms", len(r.Waits), len(r.Ms), sig(slices.Min(r.Waits)), sig(slices.Max(r.Waits)))
+		}
+		if r.Lagged > 0 {
+			fig += fmt.Sprintf("; in %d of %d the ruler still lagged (a warning: the cycles may read low)", r.Lagged, len(r.Ms))
 		}
 		med := sig(median(slices.Clone(r.Ms)))
 		if r.Why != "" {

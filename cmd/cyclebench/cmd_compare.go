@@ -23,9 +23,11 @@ Kernels: -a and -b name them (see cyclebench run -list; the same name on both
 sides is an A/A test); -n sets both sizes, -na and -nb one side's. Each round
 samples A and B back to back, forward and back (A B B A, the next round
 B A A B), every sample timing R calls with the same R for both sides; the
-smaller sample of each side in a round forms a pair. The ratio B/A of the
-paired per-call costs comes with a 95% confidence interval (Hodges–Lehmann,
-from the Wilcoxon signed-rank test) and the test's p-value. "no significant
+smaller sample of each side in a round forms a pair. The pairs are taken in
+five blocks, each a measurement of its own; the ratio B/A of the
+paired per-call costs comes with a 95% confidence interval and a p-value
+from the blocks' ratios (each block's Hodges–Lehmann ratio, from the
+Wilcoxon signed-rank test, weighted by its own interval). "no significant
 difference" means the interval contains 1, reaches into the noise band, or
 p ≥ α. The noise band is derived from the measurement (-noise auto): half a
 counter quantum relative to a sample, or the drift of the ratio between the

@@ -283,7 +283,7 @@ func runPackages(args []string, stdout, stderr io.Writer) error {
 const comparePackagesDescription = `Run the comparisons of Go packages with go test and show them: each
 benchmark that calls harness.ReportCompare measured two functions (or two
 sizes of one) interleaved, ABBA, and reported B/A with its 95% confidence
-interval, the Wilcoxon signed-rank p-value, the noise band and whether the
+interval, the p-value (of its blocks' weighted ratios), the noise band and whether the
 difference is significant. The table has one row per run (-count N gives N
 rows), with each side's cycles per call; -plot draws the ratios with their
 intervals. The command is go test -run '^$' -bench REGEXP [-count N]
@@ -334,7 +334,7 @@ func writeComparisons(w io.Writer, format string, h results.Header, cs []results
 	d.blank()
 	d.para("best A and best B are each side's cycles per call from its K best samples; paired B/A\n" +
 		"is the ratio of typical pairs, measured interleaved (ABBA) in one go test run, with\n" +
-		"the Wilcoxon signed-rank test's 95% interval and p-value. When the two disagree\n" +
+		"a 95% interval and p-value from its blocks' ratios. When the two disagree\n" +
 		"beyond their intervals, or a side did not converge, the verdict is inconclusive.")
 	return d.writeTo(w)
 }
