@@ -98,8 +98,11 @@ func CombineBlocks(pairs Comparison, blocks []Comparison, opt CompareOptions) (C
 	c.Detectable = detectable(c.NoiseBand, mu-half, mu+half, opt.Confidence)
 	if pairs.Significant && !c.Significant {
 		c.Verdict = VerdictInconclusive
-		c.Reason = fmt.Sprintf("the pairs say %s (%s), but the ratio moved from %s between the %d blocks, more than their intervals allow: %s",
-			pairs.Verdict, fmtInterval(pairs.Lo, pairs.Hi), span, k, c.Reason)
+		why := fmt.Sprintf("the ratio moved from %s between the %d blocks, more than their intervals allow", span, k)
+		if tau == 0 {
+			why = fmt.Sprintf("the %d blocks (ratios from %s) do not bear it out on their own", k, span)
+		}
+		c.Reason = fmt.Sprintf("the pairs say %s (%s), but %s: %s", pairs.Verdict, fmtInterval(pairs.Lo, pairs.Hi), why, c.Reason)
 	}
 	return c, nil
 }

@@ -69,6 +69,13 @@ func TestCombineBlocks(t *testing.T) {
 	if c, err := CombineBlocks(paired(), []Comparison{block(0.998, 0.0004)}, CompareOptions{}); err != nil || c.Test != "wilcoxon" || c.Ratio != 0.998 || c.Blocks != nil {
 		t.Fatalf("one block: %+v, %v; want the pairs unchanged", c, err)
 	}
+	// Two blocks that agree, each too wide on its own, with one degree of
+	// freedom: the pairs' verdict is not borne out, and the reason does
+	// not claim the ratio moved.
+	if c, err := CombineBlocks(paired(), []Comparison{block(0.998, 0.003), block(0.9981, 0.003)}, CompareOptions{}); err != nil || c.Verdict != VerdictInconclusive ||
+		!strings.Contains(c.Reason, "the 2 blocks (ratios from 0.998000 to 0.998100) do not bear it out on their own") || c.BlockTau != 0 {
+		t.Fatalf("two agreeing blocks: %s τ %v (%s), %v", c.Verdict, c.BlockTau, c.Reason, err)
+	}
 	// Blocks of identical pairs (intervals of zero width, no quantum
 	// given) that agree give a finite, exact answer.
 	exact := []Comparison{{N: 40, Ratio: 0.998, Lo: 0.998, Hi: 0.998}, {N: 40, Ratio: 0.998, Lo: 0.998, Hi: 0.998}}
