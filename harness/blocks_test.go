@@ -1,10 +1,7 @@
 package harness
 
 import (
-	"bufio"
-	"compress/gzip"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -40,18 +37,8 @@ func (r recordedBlock) part() compareBlock {
 
 func readBlocks(t *testing.T, path string) []recordedBlock {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var bs []recordedBlock
-	sc := bufio.NewScanner(z)
-	sc.Buffer(nil, 1<<20)
+	sc := gzipLines(t, path)
 	for sc.Scan() {
 		var b recordedBlock
 		if err := json.Unmarshal(sc.Bytes(), &b); err != nil {

@@ -160,18 +160,27 @@ func engineView(m streamRun) []traceSample {
 	return out
 }
 
-func readStreams(t *testing.T, path string) (machine string, ms []streamRun) {
+// gzipLines returns a scanner over the lines of the gzipped file at path
+// (lines up to 1 MiB), closed when the test ends.
+func gzipLines(t *testing.T, path string) *bufio.Scanner {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	t.Cleanup(func() { f.Close() })
 	zr, err := gzip.NewReader(f)
 	if err != nil {
 		t.Fatal(err)
 	}
 	sc := bufio.NewScanner(zr)
+	sc.Buffer(nil, 1<<20)
+	return sc
+}
+
+func readStreams(t *testing.T, path string) (machine string, ms []streamRun) {
+	t.Helper()
+	sc := gzipLines(t, path)
 	for line := 1; sc.Scan(); line++ {
 		fs := strings.Fields(sc.Text())
 		switch {
@@ -199,6 +208,7 @@ func readStreams(t *testing.T, path string) (machine string, ms []streamRun) {
 		case len(fs) == 5 && len(ms) > 0:
 			var v [4]int64
 			for i, j := range []int{0, 2, 3, 4} {
+				var err error
 				if v[i], err = strconv.ParseInt(fs[j], 10, 64); err != nil {
 					t.Fatalf("%s:%d: %v", path, line, err)
 				}
