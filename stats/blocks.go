@@ -73,7 +73,12 @@ func CombineBlocks(pairs Comparison, blocks []Comparison, opt CompareOptions) (C
 	}
 	mu, se, tau := randomEffects(ys, ses)
 	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(k - 1)}
-	half := t.Quantile((1+opt.Confidence)/2) * se
+	tq := t.Quantile((1 + opt.Confidence) / 2)
+	half := tq * se
+	var own float64
+	for _, s := range ses {
+		own += 1 / (s * s)
+	}
 	p := 1.0
 	switch {
 	case se > 0:
@@ -84,7 +89,7 @@ func CombineBlocks(pairs Comparison, blocks []Comparison, opt CompareOptions) (C
 
 	c := pairs
 	c.PairsRatio, c.PairsLo, c.PairsHi, c.PairsPValue = pairs.Ratio, pairs.Lo, pairs.Hi, pairs.PValue
-	c.Blocks, c.BlockTau = ratios, math.Expm1(tau)
+	c.Blocks, c.BlockTau, c.BlockFloor = ratios, math.Expm1(tau), math.Expm1(tq/math.Sqrt(own))
 	c.Ratio, c.Lo, c.Hi, c.PValue = math.Exp(mu), math.Exp(mu-half), math.Exp(mu+half), p
 	c.BlockLo, c.BlockHi = c.Lo, c.Hi
 	c.Test, c.Exact = TestBlocks, false

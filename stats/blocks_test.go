@@ -59,6 +59,17 @@ func TestCombineBlocks(t *testing.T) {
 			if len(c.Blocks) != len(tt.blocks) || c.BlockLo != c.Lo || c.BlockHi != c.Hi || !(c.BlockTau >= 0) || !(c.Detectable > c.NoiseBand) {
 				t.Fatalf("blocks %v [%v, %v] τ %v, detectable %v: not recorded", c.Blocks, c.BlockLo, c.BlockHi, c.BlockTau, c.Detectable)
 			}
+			// The floor is what the blocks' own intervals allow: the
+			// t quantile times √(1/Σ 1/se²), never above the half-width.
+			var own float64
+			for _, b := range tt.blocks {
+				se := math.Log(b.Hi/b.Lo) / (2 * 1.959964)
+				own += 1 / (se * se)
+			}
+			want := math.Expm1(distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(tt.blocks) - 1)}.Quantile(0.975) / math.Sqrt(own))
+			if math.Abs(c.BlockFloor/want-1) > 1e-6 || math.Log1p(c.BlockFloor) > math.Log(c.Hi/c.Lo)/2*(1+1e-12) {
+				t.Fatalf("floor %v, want %v, no wider than the interval [%v, %v]", c.BlockFloor, want, c.Lo, c.Hi)
+			}
 			for _, s := range tt.text {
 				if !strings.Contains(c.Reason, s) {
 					t.Errorf("reason %q does not say %q", c.Reason, s)
@@ -149,6 +160,53 @@ func TestCombineBlocksCoverage(t *testing.T) {
 			if k >= 5 && !(w < pw) {
 				t.Errorf("%d blocks, τ %v: median width %.3g, not below the unweighted t-interval's %.3g", k, tau, w, pw)
 			}
+		}
+	}
+}
+
+// TestCombineBlocksMoreBlocks simulates the rule harness.Compare follows:
+// five blocks, then one more at a time while BlockFloor is wider than a
+// target, up to fifteen. The floor depends on the blocks' own intervals,
+// not on where their ratios lie, so stopping on it leaves the interval's
+// coverage where a fixed number of blocks has it (at least 93%, as in
+// TestCombineBlocksCoverage), while noisy blocks are made up for by more
+// of them. The seed is fixed, so the counts are too.
+func TestCombineBlocksMoreBlocks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	const trials, target = 4000, 0.0002
+	for _, tau := range []float64{0, 0.0003} {
+		held, used := 0, 0
+		for range trials {
+			var bs []Comparison
+			var c Comparison
+			for len(bs) < 5 || (len(bs) < 15 && c.BlockFloor > target) {
+				se := 0.0002
+				if rng.IntN(5) == 0 {
+					se = 0.002
+				}
+				b := block(math.Exp(rng.NormFloat64()*tau+rng.NormFloat64()*se), 1.959964*se)
+				b.QuantumBand = 0
+				bs = append(bs, b)
+				if len(bs) < 5 {
+					continue
+				}
+				var err error
+				if c, err = CombineBlocks(Comparison{Ratio: 1, Lo: 1, Hi: 1, Confidence: 0.95, Alpha: 0.05}, bs, CompareOptions{NoiseBand: NoNoiseBand}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if c.Lo <= 1 && 1 <= c.Hi {
+				held++
+			}
+			used += len(bs)
+		}
+		cov, mean := float64(held)/trials, float64(used)/trials
+		t.Logf("τ %v: coverage %.3f, %.2f blocks on average", tau, cov, mean)
+		if cov < 0.93 {
+			t.Errorf("τ %v: the 95%% interval held the true ratio in %.1f%% of %d comparisons, want at least 93%%", tau, 100*cov, trials)
+		}
+		if !(mean > 5.5 && mean < 15) {
+			t.Errorf("τ %v: %.2f blocks on average; the rule should have taken more than five in some comparisons and stopped before fifteen in others", tau, mean)
 		}
 	}
 }

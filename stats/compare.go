@@ -284,6 +284,15 @@ type Comparison struct {
 	// and 0 for pairs of one block.
 	Blocks                     []float64
 	BlockLo, BlockHi, BlockTau float64
+	// BlockFloor is the relative half-width the blocks' interval would
+	// have if their ratios agreed exactly: the t quantile (one degree of
+	// freedom fewer than blocks) times the standard error their own
+	// intervals allow, √(1/Σ 1/se²). The interval is never narrower. It
+	// depends on how precise the blocks are, not on where their ratios
+	// lie, so a measurement may take more blocks while it is wider than
+	// the noise band without biasing the test (harness.Compare does). 0
+	// for pairs of one block.
+	BlockFloor float64
 	// PairsRatio, PairsLo, PairsHi and PairsPValue are Ratio, Lo, Hi and
 	// PValue of all the pairs taken as one sample, kept when
 	// [CombineBlocks] put the blocks' in their place (Test is then
