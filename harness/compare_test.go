@@ -8,9 +8,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cyclebench/cyclebench/calibrate"
-
 	"github.com/cyclebench/cyclebench/internal/chain"
 	"github.com/cyclebench/cyclebench/stats"
 )
@@ -56,8 +56,10 @@ func TestCompareSameKernel(t *testing.T) {
 		if len(c.TicksA) < defaultPairs && !slices.ContainsFunc(c.Warnings, func(w error) bool { return strings.HasPrefix(w.Error(), short) }) {
 			return fmt.Sprintf("%d pairs of the %d asked, and no warning %q in %v", len(c.TicksA), defaultPairs, short, c.Warnings)
 		}
-		if c.Blocks != defaultBlocks || len(c.Stats.Blocks) != defaultBlocks || !(c.Stats.BlockLo <= c.Stats.BlockHi) || c.Stats.Lo > c.Stats.BlockLo || c.Stats.Hi < c.Stats.BlockHi {
-			return fmt.Sprintf("blocks %d (ratios %v [%v, %v]), interval [%v, %v]: want %d blocks and an interval spanning theirs", c.Blocks, c.Stats.Blocks, c.Stats.BlockLo, c.Stats.BlockHi, c.Stats.Lo, c.Stats.Hi, defaultBlocks)
+		if c.Blocks != defaultBlocks+c.MoreBlocks || c.MoreBlocks < 0 || c.Blocks > moreBlocks*defaultBlocks || len(c.Stats.Blocks) != c.Blocks ||
+			!(c.Stats.BlockLo <= c.Stats.BlockHi) || c.Stats.Lo > c.Stats.BlockLo || c.Stats.Hi < c.Stats.BlockHi {
+			return fmt.Sprintf("blocks %d, %d more (ratios %v [%v, %v]), interval [%v, %v]: want %d to %d blocks and an interval spanning theirs",
+				c.Blocks, c.MoreBlocks, c.Stats.Blocks, c.Stats.BlockLo, c.Stats.BlockHi, c.Stats.Lo, c.Stats.Hi, defaultBlocks, moreBlocks*defaultBlocks)
 		}
 		return ""
 	})
@@ -136,6 +138,9 @@ func TestCompareBadInput(t *testing.T) {
 		{"bad elements", Target{Run: ok.Run, Elements: -1}, ok, CompareOptions{}, ErrBadConfig, "Elements -1"},
 		{"negative blocks", ok, ok, CompareOptions{Blocks: -1}, ErrBadConfig, "Blocks -1"},
 		{"too many blocks", ok, ok, CompareOptions{Blocks: maxBlocks + 1}, ErrBadConfig, "Blocks 101"},
+		{"negative max blocks", ok, ok, CompareOptions{MaxBlocks: -1}, ErrBadConfig, "MaxBlocks -1 (allowed: Blocks, 5, to 100, or 0 for 15)"},
+		{"max blocks below blocks", ok, ok, CompareOptions{Blocks: 8, MaxBlocks: 7}, ErrBadConfig, "MaxBlocks 7 (allowed: Blocks, 8, to 100, or 0 for 24)"},
+		{"too many max blocks", ok, ok, CompareOptions{MaxBlocks: maxBlocks + 1}, ErrBadConfig, "MaxBlocks 101"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -289,6 +294,86 @@ func TestRemedy(t *testing.T) {
 			if !strings.Contains(got, w) {
 				t.Errorf("Remedy(%q) = %q, lacks %q", tt.warning, got, w)
 			}
+		}
+	}
+}
+
+func TestCompareOptionsMaxBlocks(t *testing.T) {
+	for _, tt := range []struct{ blocks, max, want int }{
+		{0, 0, moreBlocks * defaultBlocks}, {1, 0, 1}, {2, 0, 6}, {40, 0, maxBlocks}, {5, 5, 5}, {5, 9, 9},
+	} {
+		o, err := CompareOptions{Blocks: tt.blocks, MaxBlocks: tt.max}.WithDefaults()
+		if err != nil || o.MaxBlocks != tt.want {
+			t.Errorf("Blocks %d, MaxBlocks %d: MaxBlocks %d, %v; want %d", tt.blocks, tt.max, o.MaxBlocks, err, tt.want)
+		}
+	}
+}
+
+// TestUnresolved checks the rule that takes more blocks: it looks at the
+// blocks' precision against half a counter quantum (or a fixed band),
+// never at their ratios.
+func TestUnresolved(t *testing.T) {
+	// pairs of n values around 1000 ticks per call, B = ratio × A, each
+	// value moved by ±noise (relative), deterministic.
+	mk := func(n int, ratio, noise float64) compareBlock {
+		b := compareBlock{quantum: 0.1, aName: "A", bName: "B"}
+		for i := range n {
+			e := noise * float64(i%7-3) / 3
+			f := noise * float64((i*3)%5-2) / 2
+			b.ticksA = append(b.ticksA, 1000*(1+e))
+			b.ticksB = append(b.ticksB, 1000*ratio*(1+f))
+		}
+		ra := Result{Name: "A", Ticks: 1000, Best: []float64{1000, 1000}, Converged: true}
+		rb := Result{Name: "B", Ticks: 1000 * ratio, Best: []float64{1000 * ratio, 1000 * ratio}, Converged: true}
+		b.a, b.b = ra, rb
+		return b
+	}
+	blocks := func(ratios []float64, noise float64) []compareBlock {
+		var ps []compareBlock
+		for _, r := range ratios {
+			ps = append(ps, mk(40, r, noise))
+		}
+		return ps
+	}
+	same := []float64{1.0003, 1.0003, 1.0003, 1.0003, 1.0003}
+	apart := []float64{0.999, 1.002, 1.0003, 1.001, 0.998}
+	// The quantum's band is 0.1/(2·1000) = 0.005%.
+	for _, tt := range []struct {
+		name  string
+		parts []compareBlock
+		opt   stats.CompareOptions
+		want  bool
+	}{
+		{"precise blocks resolve the quantum", blocks(same, 0.00001), stats.CompareOptions{}, false},
+		{"noisy blocks do not", blocks(same, 0.003), stats.CompareOptions{}, true},
+		{"the same noise, ratios apart: the same answer", blocks(apart, 0.003), stats.CompareOptions{}, true},
+		{"precise blocks, ratios apart: the same answer", blocks(apart, 0.00001), stats.CompareOptions{}, false},
+		{"a wide fixed band is resolved", blocks(same, 0.003), stats.CompareOptions{NoiseBand: 0.05}, false},
+		{"no band: the quantum's", blocks(same, 0.003), stats.CompareOptions{NoiseBand: stats.NoNoiseBand}, true},
+		{"one block cannot tell", blocks(same[:1], 0.003), stats.CompareOptions{}, false},
+	} {
+		if got := unresolved(tt.parts, tt.opt); got != tt.want {
+			t.Errorf("%s: unresolved %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestMoreTime(t *testing.T) {
+	parts := []compareBlock{{wall: 10 * time.Millisecond}, {wall: 30 * time.Millisecond}}
+	for _, tt := range []struct {
+		elapsed time.Duration
+		parts   []compareBlock
+		left    time.Duration
+		ok      bool
+	}{
+		{50 * time.Millisecond, parts, 50 * time.Millisecond, true},
+		{75 * time.Millisecond, parts, 25 * time.Millisecond, false}, // the longest block would not fit
+		{120 * time.Millisecond, parts, -20 * time.Millisecond, false},
+		{0, nil, 100 * time.Millisecond, false}, // no block yet
+	} {
+		left, ok := moreTime(100*time.Millisecond, tt.elapsed, tt.parts)
+		if left != tt.left || ok != tt.ok {
+			t.Errorf("elapsed %v: %v, %v; want %v, %v", tt.elapsed, left, ok, tt.left, tt.ok)
 		}
 	}
 }

@@ -54,6 +54,10 @@ type PairedReport struct {
 	// BlockTau is how far the blocks' ratios spread beyond their own
 	// intervals, relative (τ of the random-effects mean).
 	BlockTau float64 `json:"block_tau"`
+	// MoreBlocks is how many blocks were taken beyond those asked, because
+	// the first ones' own intervals could not resolve half a counter
+	// quantum (or the fixed noise band).
+	MoreBlocks int `json:"more_blocks,omitempty"`
 	// PairsRatio, PairsLo, PairsHi and PairsPValue are the Wilcoxon test
 	// of all pairs as one sample, when Test is "blocks".
 	PairsRatio  float64   `json:"pairs_ratio,omitempty"`
@@ -75,7 +79,7 @@ func NewPairedReport(h Header, c harness.Comparison, a, b Measurement) PairedRep
 		BandSource: s.BandSource, Quantum: s.Quantum, QuantumBand: s.QuantumBand, DriftBand: s.DriftBand, Detectable: s.Detectable,
 		Significant: c.Significant, Verdict: c.Verdict, Reason: c.Reason, Paired: s.Verdict, Summary: c.Sentence(),
 		Repeat: c.Repeat, Rounds: c.Rounds, WallSeconds: c.Wall.Seconds(),
-		Blocks: append([]float64{}, s.Blocks...), BlockLo: s.BlockLo, BlockHi: s.BlockHi, BlockTau: s.BlockTau,
+		Blocks: append([]float64{}, s.Blocks...), BlockLo: s.BlockLo, BlockHi: s.BlockHi, BlockTau: s.BlockTau, MoreBlocks: c.MoreBlocks,
 		PairsRatio: s.PairsRatio, PairsLo: s.PairsLo, PairsHi: s.PairsHi, PairsPValue: s.PairsPValue,
 		TicksA: c.TicksA, TicksB: c.TicksB}
 	if s.N == 0 {
@@ -152,7 +156,11 @@ func ComparisonLines(c harness.Comparison) [][2]string {
 			if s.BlockTau > 0 {
 				apart = "apart by ±" + pct(s.BlockTau, 2) + " beyond their own intervals"
 			}
-			line("blocks", "%d separate measurements, their B/A from %.5f to %.5f, %s", n, slices.Min(s.Blocks), slices.Max(s.Blocks), apart)
+			more := ""
+			if c.MoreBlocks > 0 {
+				more = fmt.Sprintf(" (%d more than asked: the first ones' intervals were too wide to resolve half a counter quantum)", c.MoreBlocks)
+			}
+			line("blocks", "%d separate measurements%s, their B/A from %.5f to %.5f, %s", n, more, slices.Min(s.Blocks), slices.Max(s.Blocks), apart)
 		}
 		line("verdict", "%s", VerdictLine(c.Verdict, c.Reason, s.Ratio))
 		line("resolution", "a difference of %s would be detected in 80%% of such runs (%s)", pct(s.Detectable, 2), BandText(s))

@@ -24,7 +24,9 @@ sides is an A/A test); -n sets both sizes, -na and -nb one side's. Each round
 samples A and B back to back, forward and back (A B B A, the next round
 B A A B), every sample timing R calls with the same R for both sides; the
 smaller sample of each side in a round forms a pair. The pairs are taken in
-five blocks, each a measurement of its own; the ratio B/A of the
+five blocks, each a measurement of its own, and in up to ten more of as many
+pairs while the blocks' own intervals are too wide to resolve half a counter
+quantum (a block caught in a noisy moment); the ratio B/A of the
 paired per-call costs comes with a 95% confidence interval and a p-value
 from the blocks' ratios (each block's Hodges–Lehmann ratio, from the
 Wilcoxon signed-rank test, weighted by its own interval). "no significant
