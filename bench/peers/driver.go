@@ -435,6 +435,9 @@ func (d *driver) detection(tools []tool, pairs []pair) {
 						continue
 					}
 					t.add(out.Compare.Detected, out.Compare.Seconds)
+					if out.Compare.MoreBlocks > 0 {
+						t.More++
+					}
 					if !out.Compare.Detected && p.A != p.B && out.Compare.Note != "" && len(d.log) > 0 {
 						d.log[len(d.log)-1].Note = "not detected: " + out.Compare.Note
 						fmt.Fprintf(d.stderr, "%-13s %-19s %3d  not detected: %s\n", phase, tl.ID, rep+1, out.Compare.Note)

@@ -244,8 +244,8 @@ func (d *driver) tools() (table, detect []tool) {
 	}
 	mw := fmt.Sprintf("Mann–Whitney U (benchmath, as benchstat) on %d runs per side, p < 0.05", o.PeerCount)
 	alld := []tool{
-		{"cyclebench", "cyclebench harness.Compare (DefaultConfig, default pairs)", "its verdict (Stats.Significant: the t test of its 5 blocks, each weighted by its own interval, p < 0.05, and the interval outside the noise band)"},
-		{"cyclebench-fine", fmt.Sprintf("cyclebench harness.Compare, %d pairs, no noise band (what resolving less than the counter's quantum takes)", finePairs), "its verdict (Stats.Significant: the t test of its 5 blocks, each weighted by its own interval, p < 0.05, and the interval excluding 1)"},
+		{"cyclebench", "cyclebench harness.Compare (DefaultConfig, default pairs)", "its verdict (Stats.Significant: the t test of its 5 blocks, more while they cannot resolve half a counter quantum (up to 15), each weighted by its own interval, p < 0.05, and the interval outside the noise band)"},
+		{"cyclebench-fine", fmt.Sprintf("cyclebench harness.Compare, %d pairs, no noise band (what resolving less than the counter's quantum takes)", finePairs), "its verdict (Stats.Significant: the t test of its 5 blocks, more while they cannot resolve half a counter quantum (up to 15), each weighted by its own interval, p < 0.05, and the interval excluding 1)"},
 		{"testingb", fmt.Sprintf("testing.Benchmark in-process, A B A B …, benchtime %v", o.PeerBenchtime), mw},
 		{"gotest", fmt.Sprintf("go test -bench -count %d -benchtime %v, A then B, + benchstat", o.PeerCount, o.PeerBenchtime), "benchstat's verdict (a change printed, not ~; p < 0.05)"},
 		{"hrtime", "hrtime NewBenchmark(4096) median lap, A B A B …", mw},

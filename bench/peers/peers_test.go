@@ -97,6 +97,10 @@ func TestTally(t *testing.T) {
 	if got := cellCount(&tl); got != "3/4 (1 gave no verdict: boom)" {
 		t.Errorf("cellCount with an error = %q", got)
 	}
+	tl.More = 2
+	if got := cellCount(&tl); got != "3/4 (2 took more blocks) (1 gave no verdict: boom)" {
+		t.Errorf("cellCount with more blocks = %q", got)
+	}
 	if got := cellCount(&tally{Errs: []string{"worker failed"}}); got != "— (worker failed)" {
 		t.Errorf("cellCount of failures only = %q", got)
 	}

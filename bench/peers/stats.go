@@ -74,6 +74,9 @@ type tally struct {
 	Seconds []float64
 	// Errs are the reasons of comparisons that gave no verdict.
 	Errs []string
+	// More counts the comparisons that took more blocks than asked
+	// (cyclebench's Compare, harness.Comparison.MoreBlocks).
+	More int
 }
 
 // add records one comparison's verdict and duration.

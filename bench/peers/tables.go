@@ -257,6 +257,9 @@ func cellCount(t *tally) string {
 		return dash("not run")
 	}
 	s := fmt.Sprintf("%d/%d", t.Detected, t.N)
+	if t.More > 0 {
+		s += fmt.Sprintf(" (%d took more blocks)", t.More)
+	}
 	if len(t.Errs) > 0 {
 		s += fmt.Sprintf(" (%d gave no verdict: %s)", len(t.Errs), t.Errs[0])
 	}

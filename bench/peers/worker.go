@@ -70,9 +70,12 @@ type CompareOut struct {
 	Seconds  float64 `json:"seconds"`
 	// Runs is the number of runs per side (testing.B, hrtime); 0 for
 	// cyclebench, whose Pairs counts its paired samples.
-	Runs  int    `json:"runs,omitempty"`
-	Pairs int    `json:"pairs,omitempty"`
-	Note  string `json:"note,omitempty"`
+	Runs  int `json:"runs,omitempty"`
+	Pairs int `json:"pairs,omitempty"`
+	// MoreBlocks is how many blocks cyclebench took beyond the five asked
+	// (harness.Comparison.MoreBlocks).
+	MoreBlocks int    `json:"more_blocks,omitempty"`
+	Note       string `json:"note,omitempty"`
 }
 
 type workerOut struct {
@@ -250,12 +253,12 @@ func compareChains(tool string, a, b, count int) (CompareOut, error) {
 		if err != nil {
 			return CompareOut{}, fmt.Errorf("cyclebench compare: %w", err)
 		}
-		note := fmt.Sprintf("ratio %.6f: %s (%s)", c.Stats.Ratio, c.Verdict, c.Reason)
+		note := fmt.Sprintf("ratio %.6f, %d blocks: %s (%s)", c.Stats.Ratio, c.Blocks, c.Verdict, c.Reason)
 		if c.Reason != c.Stats.Reason {
 			note += "; the paired test alone: " + c.Stats.Reason
 		}
 		return CompareOut{Detected: c.Stats.Significant, P: c.Stats.PValue, Ratio: c.Stats.Ratio,
-			Seconds: time.Since(t0).Seconds(), Pairs: c.Stats.N, Note: note}, nil
+			Seconds: time.Since(t0).Seconds(), Pairs: c.Stats.N, MoreBlocks: c.MoreBlocks, Note: note}, nil
 	case "testingb", "hrtime":
 		var xa, xb []float64
 		for range count {

@@ -20,6 +20,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"math"
@@ -51,6 +52,15 @@ type Block struct {
 	// Quantum is the counter quantum per call of the pairs.
 	Quantum float64 `json:"quantum"`
 	R       int     `json:"r"`
+	// ImulAdd is the ratio of the block's ruler chains (IMUL/ADD ticks per
+	// link; the documented IMUL latency when the core is not shared), 0
+	// when the ruler gave none; Wall is the block's time in its measuring
+	// loop, seconds. Both say what state the machine was in.
+	ImulAdd float64 `json:"imul_add,omitempty"`
+	Wall    float64 `json:"wall,omitempty"`
+	// Lagged is true when the block warned that its ruler's ADD chain
+	// lagged its IMUL chain beyond the tolerance (harness.ErrRulerLag).
+	Lagged bool `json:"lagged,omitempty"`
 }
 
 func main() {
@@ -83,7 +93,14 @@ func main() {
 		}
 		b := Block{Kind: kind, At: round(at, 1e-4), A: rounds(c.TicksA), B: rounds(c.TicksB), TicksA: round(c.A.Ticks, 1e-3), TicksB: round(c.B.Ticks, 1e-3),
 			SpreadA: sig(spread(c.A)), SpreadB: sig(spread(c.B)), Converged: c.A.Converged && c.B.Converged,
-			Quantum: sig(max(c.A.Quantum, c.B.Quantum) / float64(max(c.Repeat, 1))), R: c.Repeat}
+			Quantum: sig(max(c.A.Quantum, c.B.Quantum) / float64(max(c.Repeat, 1))), R: c.Repeat,
+			Wall: round(c.Wall.Seconds(), 1e-5)}
+		for _, w := range c.Warnings {
+			b.Lagged = b.Lagged || errors.Is(w, harness.ErrRulerLag)
+		}
+		if r := c.A.Ruler.ImulAddRatio; r > 0 && !math.IsInf(r, 0) {
+			b.ImulAdd = sig(r)
+		}
 		if err := enc.Encode(b); err != nil {
 			fmt.Fprintln(os.Stderr, "blocks:", err)
 			os.Exit(1)
