@@ -85,6 +85,21 @@ func TestBenchtimeApply(t *testing.T) {
 			if opt := tt.bt.applyPairs(CompareOptions{}); opt.Pairs != tt.pairs {
 				t.Errorf("Pairs %d, want %d", opt.Pairs, tt.pairs)
 			}
+			// A count budget takes no more blocks than asked (the default's
+			// five, or Blocks), so that N pairs are the most it takes.
+			for _, blocks := range []int{0, 8} {
+				want := 0
+				if tt.pairs > 0 {
+					want = max(blocks, defaultBlocks)
+				}
+				opt, err := tt.bt.applyPairs(CompareOptions{Blocks: blocks}).WithDefaults()
+				if tt.pairs == 0 {
+					want = opt.MaxBlocks // untouched: the default's
+				}
+				if err != nil || opt.MaxBlocks != want || (tt.pairs > 0 && opt.MaxBlocks != opt.Blocks) {
+					t.Errorf("Blocks %d: MaxBlocks %d (Blocks %d), %v; want %d", blocks, opt.MaxBlocks, opt.Blocks, err, want)
+				}
+			}
 		})
 	}
 }

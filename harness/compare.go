@@ -229,6 +229,10 @@ func Compare(ctx context.Context, cfg Config, a, b Target, opt CompareOptions) (
 	}
 	pairs, blocks := opt.Pairs, opt.Blocks
 	blocks = max(1, min(blocks, pairs/minPairs))
+	maxB := blocks // and as many more as MaxBlocks allows beyond Blocks
+	if blocks > 1 {
+		maxB += opt.MaxBlocks - opt.Blocks
+	}
 	// Check the statistics options now rather than after measuring.
 	probe := []float64{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}
 	if _, err := stats.ComparePaired(probe, probe, opt.Stats); err != nil {
@@ -241,10 +245,6 @@ func Compare(ctx context.Context, cfg Config, a, b Target, opt CompareOptions) (
 	per := (pairs + blocks - 1) / blocks
 	bcfg := cfg
 	bcfg.MaxTime = max(cfg.MaxTime/time.Duration(blocks), time.Millisecond)
-	maxB := blocks
-	if blocks > 1 {
-		maxB = max(blocks, opt.MaxBlocks)
-	}
 	var parts []compareBlock
 	var runErr error
 	start := time.Now()

@@ -75,10 +75,15 @@ func (bt benchtime) apply(cfg Config) Config {
 }
 
 // applyPairs returns opt with -benchtime=Nx, when given, as the number of
-// pairs of a comparison, within minPairs to maxPairs.
+// pairs of a comparison, within minPairs to maxPairs, and no more blocks
+// than asked (MaxBlocks = Blocks), so that N pairs are the most it takes.
 func (bt benchtime) applyPairs(opt CompareOptions) CompareOptions {
 	if bt.set && bt.n > 0 {
 		opt.Pairs = min(max(bt.n, minPairs), maxPairs)
+		opt.MaxBlocks = opt.Blocks
+		if opt.Blocks == 0 {
+			opt.MaxBlocks = defaultBlocks
+		}
 	}
 	return opt
 }
