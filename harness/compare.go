@@ -36,12 +36,18 @@ const (
 	// maxBlocks bounds CompareOptions.Blocks and MaxBlocks.
 	maxBlocks = 100
 	// moreBlocks is CompareOptions.MaxBlocks when 0, as a multiple of
-	// Blocks. On 4200 blocks of 40 pairs recorded on a Zen 4 guest (seven
-	// sets of 600, quiet and noisy), taking more blocks until their own
-	// intervals resolved the quantum's band found +0.03% (10000 vs 10003
-	// ADDs) in 265 to 296 of 296 windows where five blocks found 206 to
-	// 292, with 5.0 to 8.9 blocks on average, and called no A/A window
-	// different.
+	// Blocks; the blocks beyond Blocks may take up to moreBlocks times the
+	// first blocks' time, in all. On 4200 blocks of 40 pairs recorded on a
+	// Zen 4 guest (seven sets of 600, quiet and noisy), taking more blocks
+	// until their own intervals resolved the quantum's band found +0.03%
+	// (10000 vs 10003 ADDs) in 265 to 296 of 296 windows where five
+	// blocks found 206 to 292, with 5.0 to 8.9 blocks on average, and
+	// called no A/A window different. In two runs at noisy moments
+	// (bench/peers) the slowest tenth of the comparisons took 0.68 and
+	// 0.72 s, 4 to 10 times the median; bounding the time to three times
+	// the first blocks' kept nearly all of the gain offline (273, 249 and
+	// 274 windows against 277, 252 and 284 on the three noisiest sets;
+	// twice: 259, 244, 261).
 	moreBlocks = 3
 )
 
@@ -62,12 +68,14 @@ type CompareOptions struct {
 	// not resolve the noise band: while the half-width their own
 	// intervals allow (stats.Comparison.BlockFloor) is wider than a fixed
 	// noise band (Stats.NoiseBand), or else than the counter quantum's
-	// band, it takes one more block of as many pairs, up to MaxBlocks and
-	// within cfg.MaxTime.
-	// The floor depends on how precise the blocks are, not on their
-	// ratios, so going on does not bias the test; a block caught in a
-	// noisy moment is made up for instead of widening the interval. 0
-	// means 3 × Blocks (Blocks when that is 1); from Blocks to 100.
+	// band, it takes one more block of as many pairs, up to MaxBlocks,
+	// for as long as MaxBlocks/Blocks times what the first Blocks took
+	// (so that blocks slowed by a noisy moment do not multiply the time)
+	// and within cfg.MaxTime. The floor depends on how precise the blocks
+	// are, not on their ratios, so going on does not bias the test; a
+	// block caught in a noisy moment is made up for instead of widening
+	// the interval. 0 means 3 × Blocks (Blocks when that is 1); from
+	// Blocks to 100.
 	MaxBlocks int
 	// Stats are the options of the paired test: significance level,
 	// confidence level and noise band; the zero value gives
@@ -200,8 +208,8 @@ type Comparison struct {
 // agree and the overhead and the ruler have converged, or until
 // max(cfg.MaxSamples, 2·its pairs) rounds or its share of cfg.MaxTime;
 // fewer pairs than asked is a warning. A further block is taken only
-// while one as long as the longest so far fits in what is left of
-// cfg.MaxTime.
+// while one as long as the blocks so far on average fits in what is left
+// of MaxBlocks/Blocks times the first blocks' time (and of cfg.MaxTime).
 //
 // cfg and ctx are used as by [Measure]; the progress hook gets the pairs
 // taken of those asked (more when more blocks are taken). An error is returned for bad options or targets, a
@@ -249,9 +257,13 @@ func Compare(ctx context.Context, cfg Config, a, b Target, opt CompareOptions) (
 	var runErr error
 	start := time.Now()
 	total := pairs
+	var budget time.Duration // for the blocks beyond the first
 	for bi := 0; bi < maxB; bi++ {
 		if bi >= blocks {
-			left, ok := moreTime(cfg.MaxTime, time.Since(start), parts)
+			if bi == blocks {
+				budget = min(cfg.MaxTime, time.Since(start)*time.Duration(maxB)/time.Duration(blocks))
+			}
+			left, ok := moreTime(budget, time.Since(start), parts)
 			if !ok || !unresolved(parts, opt.Stats) {
 				break
 			}
@@ -343,15 +355,16 @@ func unresolved(parts []compareBlock, opt stats.CompareOptions) bool {
 	return band > 0 && comb.BlockFloor > band
 }
 
-// moreTime returns the time left of maxTime after elapsed, and whether
-// another block fits in it: as long as the longest block so far.
-func moreTime(maxTime, elapsed time.Duration, parts []compareBlock) (time.Duration, bool) {
-	var longest time.Duration
+// moreTime returns the time left of budget after elapsed, and whether
+// another block fits in it: as long as the blocks so far on average (the
+// block is then given what is left as its MaxTime).
+func moreTime(budget, elapsed time.Duration, parts []compareBlock) (time.Duration, bool) {
+	var sum time.Duration
 	for _, p := range parts {
-		longest = max(longest, p.wall)
+		sum += p.wall
 	}
-	left := maxTime - elapsed
-	return left, len(parts) > 0 && left > 0 && longest <= left
+	left := budget - elapsed
+	return left, len(parts) > 0 && left > 0 && sum/time.Duration(len(parts)) <= left
 }
 
 // compareBlock is one block of a comparison: its sides' results, its

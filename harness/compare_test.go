@@ -367,7 +367,8 @@ func TestMoreTime(t *testing.T) {
 		ok      bool
 	}{
 		{50 * time.Millisecond, parts, 50 * time.Millisecond, true},
-		{75 * time.Millisecond, parts, 25 * time.Millisecond, false}, // the longest block would not fit
+		{75 * time.Millisecond, parts, 25 * time.Millisecond, true},  // the mean block, 20 ms, fits
+		{85 * time.Millisecond, parts, 15 * time.Millisecond, false}, // it would not
 		{120 * time.Millisecond, parts, -20 * time.Millisecond, false},
 		{0, nil, 100 * time.Millisecond, false}, // no block yet
 	} {
