@@ -307,7 +307,7 @@ func (d *driver) accuracy(tools []tool) {
 				return
 			}
 			switch tl.ID {
-			case "cyclebench", "cyclebench-latency", "testingb", "hrtime":
+			case "cyclebench", "cyclebench-latency", "cyclebench-long", "testingb", "hrtime":
 				args := []string{"measure", "-tool", tl.ID}
 				if tl.ID == "testingb" && bt > 0 {
 					args = append(args, "-benchtime", bt.String())

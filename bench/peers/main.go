@@ -69,7 +69,7 @@ type options struct {
 }
 
 // allTools are the tool ids -skip accepts.
-var allTools = []string{"cyclebench", "cyclebench-latency", "cyclebench-fine", "testingb", "gotest", "hrtime", "gbench"}
+var allTools = []string{"cyclebench", "cyclebench-latency", "cyclebench-long", "cyclebench-fine", "testingb", "gotest", "hrtime", "gbench"}
 
 // errHelp is returned by parseFlags for -h; its message is the help text.
 type errHelp struct{ text string }
@@ -232,6 +232,7 @@ func (d *driver) tools() (table, detect []tool) {
 	all := []tool{
 		{"cyclebench", "cyclebench library, throughput (harness.Measure, DefaultConfig)", "its own ruler, in the same rounds"},
 		{"cyclebench-latency", "cyclebench library, latency mode (calls fenced)", "its own ruler, in the same rounds"},
+		{"cyclebench-long", fmt.Sprintf("cyclebench library, throughput, Config.MinTime %v (samples span the host's short moments)", longMinTime), "its own ruler, in the same rounds"},
 		{"testingb", "testing.Benchmark in-process (b.Loop, " + peerBT + ")", inProc},
 		{"gotest", "go test -bench (-count 1, " + peerBT + ")", outProc},
 		{"hrtime", "hrtime NewBenchmark(4096): median lap − Overhead()", inProc},

@@ -40,7 +40,7 @@ func (d *driver) report(w io.Writer, tableTools, detectTools []tool, n int) {
 	t2 := spreadTable(tableTools, ks, d.acc, byCV)
 	t2.Notes = []string{
 		"CV = sample standard deviation / mean of the results above, one per process. The cycle figure's CV includes the ruler's; the ns figure's includes the core clock's movement between processes.",
-		"The host moves some kernels between states lasting 50 ms to seconds: a restarted chain overlaps less with the next call while the core is shared (on the AMD Zen 4 guest 949 cycles most of the time, 970 to 1006 in those stretches; `go -C bench/peers run ./states` follows them from one process). A process that falls in one moves the CV by its whole distance, for every tool; table 2b gives the spread one such process in ten moves little.",
+		"The host moves some kernels between states lasting 50 ms to seconds: a restarted chain overlaps less with the next call while the core is shared (on the AMD Zen 4 guest 949 cycles most of the time, 970 to 1006 in those stretches; `go -C bench/peers run ./states` follows them from one process). A process that falls in one moves the CV by its whole distance, for every tool; table 2b gives the spread one such process in ten moves little. Most such moments are short (one to five rounds of 12 ms in a minute of `states` at 00:55 UTC), and the ADD/IMUL ruler does not always see them; the Config.MinTime row samples each kernel for at least that long, so that its K best come from around them.",
 	}
 	t2b := spreadTable(tableTools, ks, d.acc, byMAD)
 	t2b.Notes = []string{

@@ -92,7 +92,7 @@ func runWorker(args []string, stdout io.Writer) error {
 	task := args[0]
 	fs := flag.NewFlagSet("worker "+task, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	tool := fs.String("tool", "", "cyclebench, cyclebench-latency, testingb or hrtime")
+	tool := fs.String("tool", "", "cyclebench, cyclebench-latency, cyclebench-long, testingb or hrtime")
 	benchtime := fs.Duration("benchtime", 0, "testing.Benchmark's -test.benchtime; 0 leaves its default")
 	a := fs.Int("a", 0, "links of side A's ADD chain")
 	b := fs.Int("b", 0, "links of side B's ADD chain")
@@ -154,16 +154,25 @@ func measureRuler() Ruler {
 	return out
 }
 
+// longMinTime is the cyclebench-long row's Config.MinTime: long enough
+// that a measurement's samples span the host's short shared-core moments
+// (12 to 60 ms each on the Zen 4 guest, by go -C bench/peers run
+// ./states), a tenth of testing.B's default second.
+const longMinTime = 100 * time.Millisecond
+
 // measureKernels measures every kernel of the table once with tool.
 func measureKernels(tool string) ([]KernelOut, error) {
 	var out []KernelOut
 	for _, k := range kernels.Table() {
 		var ko KernelOut
 		switch tool {
-		case "cyclebench", "cyclebench-latency":
+		case "cyclebench", "cyclebench-latency", "cyclebench-long":
 			cfg := harness.DefaultConfig()
-			if tool == "cyclebench-latency" {
+			switch tool {
+			case "cyclebench-latency":
 				cfg.Mode = harness.Latency
+			case "cyclebench-long":
+				cfg.MinTime = longMinTime
 			}
 			r, err := harness.Measure(context.Background(), cfg, harness.Target{Run: k.Run})
 			if err != nil {

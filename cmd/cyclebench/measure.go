@@ -31,6 +31,7 @@ func addMeasureFlags(fs *flagSet, withBoth bool) *measureFlags {
 	fs.Float64Var(&c.Epsilon, "eps", c.Epsilon, "relative tolerance `ε` (a fraction: 0.01 is 1%); converged when (1+ε)·v1 ≥ vK\n(0 ≤ ε < 1; 0 asks for K equal samples)")
 	fs.IntVar(&c.MaxSamples, "m", c.MaxSamples, "give up on one measurement after `M` samples (at least K)")
 	durationFlag(fs, &c.MaxTime, "max-time", "give up on one measurement after this long (a number with a unit: 500ms, 10s, 2m)")
+	durationFlag(fs, &c.MinTime, "min-time", "sample each measurement for at least this long (and at most -m samples), even when it\nconverges sooner (0, the default: stop at once); 100ms lets the K best samples come from\naround a shared host's short moments, for figures that repeat across processes\n(docs/how-it-measures.md)")
 	fs.IntVar(&c.CPU, "cpu", c.CPU, "pin the measuring thread to CPU `N`; -1 picks the highest-numbered allowed CPU")
 	m.priority = choiceFlag(fs, "priority", "high", "priority of the measuring thread (realtime: SCHED_FIFO, bounded by RLIMIT_RTTIME)", "normal", "high", "realtime")
 	fs.BoolVar(&c.NoCycles, "no-cycles", false, "skip the core-clock reference chain (no cycle figures, ticks and ns only)")
@@ -49,7 +50,7 @@ func addMeasureFlags(fs *flagSet, withBoth bool) *measureFlags {
 
 // flagOf names the flag that sets each harness.Config field.
 var flagOf = map[string]string{
-	"K": "-k", "Epsilon": "-eps", "MaxSamples": "-m", "MaxTime": "-max-time", "CPU": "-cpu", "Events": "-events",
+	"K": "-k", "Epsilon": "-eps", "MaxSamples": "-m", "MaxTime": "-max-time", "MinTime": "-min-time", "CPU": "-cpu", "Events": "-events",
 }
 
 // config returns the harness configuration the flags set, checked by

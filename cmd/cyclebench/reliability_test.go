@@ -176,6 +176,8 @@ func badInputs(t *testing.T) []badInput {
 		{name: "cli run -m below -k", args: []string{"run", "-k", "5", "-m", "2"}, want: []string{"-m 2", "K = 5"}, exit: 2},
 		{name: "cli run -max-time 0", args: []string{"run", "-max-time", "0s"}, want: []string{"-max-time 0s", "> 0"}, exit: 2},
 		{name: "cli run -max-time soon", args: []string{"run", "-max-time", "soon"}, want: []string{`"soon"`, "max-time"}, exit: 2},
+		{name: "cli run -min-time past -max-time", args: []string{"run", "-min-time", "20s"}, want: []string{"-min-time 20s", "0 to MaxTime (10s)"}, exit: 2},
+		{name: "cli run -min-time soon", args: []string{"run", "-min-time", "soon"}, want: []string{`"soon"`, "min-time"}, exit: 2},
 		{name: "cli run -cpu -2", args: []string{"run", "-cpu", "-2"}, want: []string{"-cpu -2", "-1"}, exit: 2},
 		{name: "cli run -cpu 4095", args: []string{"run", "-cpu", "4095"}, want: []string{"-cpu 4095", "allowed set"}, exit: 2, linuxOnly: true},
 		{name: "cli run -priority", args: []string{"run", "-priority", "turbo"}, want: []string{`"turbo"`, "normal, high, realtime"}, exit: 2},
