@@ -64,8 +64,8 @@ type CompareOptions struct {
 	// blocks' ratios spread (stats.CombineBlocks). 0 means 5; 1 to 100, and
 	// no more than Pairs/6 are used.
 	Blocks int
-	// MaxBlocks is the most blocks Compare takes when the first Blocks do
-	// not resolve the noise band: while the half-width their own
+	// MaxBlocks is the most blocks Compare takes when the first Blocks are
+	// too noisy: while the half-width their own
 	// intervals allow (stats.Comparison.BlockFloor) is wider than a fixed
 	// noise band (Stats.NoiseBand), or else than the counter quantum's
 	// band, it takes one more block of as many pairs, up to MaxBlocks,
@@ -171,8 +171,9 @@ type Comparison struct {
 	Rounds int
 	// Blocks is the number of blocks measured (see CompareOptions.Blocks);
 	// Stats.Blocks holds their ratios. MoreBlocks of them were taken
-	// beyond CompareOptions.Blocks because the first ones did not resolve
-	// the noise band (see CompareOptions.MaxBlocks).
+	// beyond CompareOptions.Blocks because the first ones' own intervals
+	// could not resolve half a counter quantum, or the fixed noise band
+	// (see CompareOptions.MaxBlocks).
 	Blocks, MoreBlocks int
 	// Wall is the time spent in the measuring loops.
 	Wall time.Duration
@@ -199,11 +200,11 @@ type Comparison struct {
 // figures of its own sides. [stats.CombineBlocks] then takes the ratio,
 // its interval and the test from the blocks, each weighted by its own
 // interval, since the block, not the pair, is what repeats independently.
-// When the blocks' own intervals cannot resolve half a counter quantum
-// (a block caught in a noisy moment), Compare takes more blocks of as many pairs,
-// one at a time, up to CompareOptions.MaxBlocks (Comparison.MoreBlocks).
-// Comparison.Verdict is the blocks' verdict,
-// or inconclusive when the figures disagree (see [Comparison]). A block's
+// When the blocks' own intervals cannot resolve half a counter quantum (a
+// block caught in a noisy moment), Compare takes more blocks of as many
+// pairs, one at a time, up to CompareOptions.MaxBlocks
+// (Comparison.MoreBlocks). Comparison.Verdict is the blocks' verdict, or
+// inconclusive when the figures disagree (see [Comparison]). A block's
 // rounds continue until its share of the pairs is in, each side's K best
 // agree and the overhead and the ruler have converged, or until
 // max(cfg.MaxSamples, 2·its pairs) rounds or its share of cfg.MaxTime;
@@ -212,12 +213,13 @@ type Comparison struct {
 // of MaxBlocks/Blocks times the first blocks' time (and of cfg.MaxTime).
 //
 // cfg and ctx are used as by [Measure]; the progress hook gets the pairs
-// taken of those asked (more when more blocks are taken). An error is returned for bad options or targets, a
-// panic in either function, a cancelled context, fewer than 6 usable
-// pairs, a side whose samples are not longer than the overhead's (it is
-// too short to compare), or a failing Check (called on each side after
-// the last block). When the context is cancelled after 6 pairs, the
-// Comparison of the pairs taken so far comes with the error.
+// taken of those asked (more when more blocks are taken). An error is
+// returned for bad options or targets, a panic in either function, a
+// cancelled context, fewer than 6 usable pairs, a side whose samples are
+// not longer than the overhead's (it is too short to compare), or a
+// failing Check (called on each side after the last block). When the
+// context is cancelled after 6 pairs, the Comparison of the pairs taken
+// so far comes with the error.
 func Compare(ctx context.Context, cfg Config, a, b Target, opt CompareOptions) (Comparison, error) {
 	var cmp Comparison
 	if a.Name == "" {
