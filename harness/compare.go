@@ -322,13 +322,12 @@ func Compare(ctx context.Context, cfg Config, a, b Target, opt CompareOptions) (
 // decision looks at the blocks' precision only, never at their ratios.
 // False when the blocks cannot be compared yet.
 func unresolved(parts []compareBlock, opt stats.CompareOptions) bool {
-	var c Comparison
-	c.combine(parts)
-	opt = c.options(parts, opt)
+	// The quantum as the comparison takes it; no sides' spread (MinBand),
+	// on which neither the blocks' intervals nor their floor depend.
+	own := (&Comparison{}).options(parts, opt)
+	own.MinBand = 0
 	var blocks []stats.Comparison
 	band := 0.0
-	own := opt
-	own.MinBand = 0 // the blocks' intervals and quantum bands do not depend on it
 	for i := range parts {
 		p := &parts[i]
 		if len(p.ticksA) < minPairs {
@@ -347,12 +346,12 @@ func unresolved(parts []compareBlock, opt stats.CompareOptions) bool {
 	if len(blocks) < 2 {
 		return false
 	}
-	comb, err := stats.CombineBlocks(blocks[0], blocks, opt)
+	comb, err := stats.CombineBlocks(blocks[0], blocks, own)
 	if err != nil {
 		return false
 	}
-	if opt.NoiseBand > 0 {
-		band = opt.NoiseBand
+	if own.NoiseBand > 0 {
+		band = own.NoiseBand
 	}
 	return band > 0 && comb.BlockFloor > band
 }
