@@ -2,6 +2,7 @@ package lab
 
 import (
 	"fmt"
+	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"math"
 	"strconv"
 	"strings"
@@ -78,7 +79,7 @@ func (k *KernelResult) judge() {
 // the timing overhead subtracted). It never returns an empty list.
 func (k KernelResult) Verdict() []string {
 	ref, hasRef := k.reference()
-	tol := sig3(100*k.Tolerance) + "%"
+	tol := sigfig.Sig(100*k.Tolerance, 3) + "%"
 	var cannot, agree, differ []string
 	for _, m := range k.Methods {
 		if !m.Resolves {
@@ -98,7 +99,7 @@ func (k KernelResult) Verdict() []string {
 		if !hasRef || m.Clock == ref.Clock || math.IsNaN(m.DiffFromReference) {
 			continue
 		}
-		d := signed3(100*m.DiffFromReference) + "%"
+		d := sigfig.Signed(100*m.DiffFromReference, 3) + "%"
 		if m.Agrees {
 			agree = append(agree, fmt.Sprintf("%s (%s)", m.Clock, d))
 			continue
@@ -128,7 +129,7 @@ func (k KernelResult) Verdict() []string {
 			for i, r := range ref.Readings {
 				if r > 0 && float64(th.Readings[i]) < (1-k.Tolerance)*float64(r) {
 					reps = append(reps, strconv.Itoa(i+1))
-					shares = append(shares, sig3(100*float64(th.Readings[i])/float64(r))+"%")
+					shares = append(shares, sigfig.Sig(100*float64(th.Readings[i])/float64(r), 3)+"%")
 				}
 			}
 			if len(reps) > 0 {
@@ -140,7 +141,7 @@ func (k KernelResult) Verdict() []string {
 			}
 		}
 		if !math.IsNaN(ref.Spread) {
-			v = append(v, fmt.Sprintf("the %s's %d repetitions spread by %s%% (max − min over median); noise only adds time, so the minimum, %v, is the best estimate", ref.Clock, len(ref.Readings), sig3(100*ref.Spread), ref.Min))
+			v = append(v, fmt.Sprintf("the %s's %d repetitions spread by %s%% (max − min over median); noise only adds time, so the minimum, %v, is the best estimate", ref.Clock, len(ref.Readings), sigfig.Sig(100*ref.Spread, 3), ref.Min))
 		}
 	}
 	if line := k.kbestVerdict(tol); line != "" {
@@ -160,7 +161,7 @@ func (k KernelResult) kbestVerdict(tol string) string {
 	switch kb := k.KBest; {
 	case kb.Converged:
 	case len(kb.Best) > 1 && !math.IsNaN(kb.Spread):
-		state = fmt.Sprintf("not converged: its %d best samples spread by %s%%, a rough figure", len(kb.Best), sig3(100*kb.Spread))
+		state = fmt.Sprintf("not converged: its %d best samples spread by %s%%, a rough figure", len(kb.Best), sigfig.Sig(100*kb.Spread, 3))
 	default:
 		state = "not converged: a rough figure"
 	}
@@ -169,7 +170,7 @@ func (k KernelResult) kbestVerdict(tol string) string {
 		if math.IsNaN(m.DiffFromKBest) {
 			continue
 		}
-		d := fmt.Sprintf("%s (%s%%)", m.Clock, signed3(100*m.DiffFromKBest))
+		d := fmt.Sprintf("%s (%s%%)", m.Clock, sigfig.Signed(100*m.DiffFromKBest, 3))
 		if math.Abs(m.DiffFromKBest) <= k.Tolerance {
 			near = append(near, d)
 		} else {
@@ -184,24 +185,4 @@ func (k KernelResult) kbestVerdict(tol string) string {
 		parts = append(parts, fmt.Sprintf("more than %s off for %s", tol, strings.Join(far, ", ")))
 	}
 	return strings.Join(parts, "; ")
-}
-
-// sig3 formats v with three significant digits and no exponent.
-func sig3(v float64) string {
-	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
-		return fmt.Sprint(v)
-	}
-	d := max(0, 2-int(math.Floor(math.Log10(math.Abs(v)))))
-	s := fmt.Sprintf("%.*f", d, v)
-	if strings.Contains(s, ".") {
-		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	}
-	return s
-}
-
-func signed3(v float64) string {
-	if v >= 0 {
-		return "+" + sig3(v)
-	}
-	return sig3(v)
 }

@@ -2,6 +2,7 @@ package plot
 
 import (
 	"fmt"
+	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"image/color"
 	"io"
 	"math"
@@ -157,7 +158,7 @@ func drawComparison(dc draw.Canvas, c Comparison, opt Options) error {
 		}
 	}
 	if c.NoiseBand > 0 {
-		leg.add(fmt.Sprintf("no difference: 1 ± %s", sig(c.NoiseBand, 2)), &plotter.Polygon{Color: color.Gray{Y: 0xdd}})
+		leg.add(fmt.Sprintf("no difference: 1 ± %s", sigfig.Sig(c.NoiseBand, 2)), &plotter.Polygon{Color: color.Gray{Y: 0xdd}})
 	}
 	title := opt.Title
 	if title == "" {

@@ -2,6 +2,7 @@ package plot
 
 import (
 	"fmt"
+	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"image/color"
 	"io"
 	"math"
@@ -409,12 +410,12 @@ func (f *cpeFigure) label(s CPESeries, i int) string {
 		unit = " " + f.unit + "/" + e
 	}
 	if s.Fit.NotLinear != "" {
-		return name + ": NOT LINEAR in n (average " + sig(s.Fit.Slope, 4) + unit + ")"
+		return name + ": NOT LINEAR in n (average " + sigfig.Sig(s.Fit.Slope, 4) + unit + ")"
 	}
 	if s.Fit.SlopeCI > 0 {
-		return name + ": " + sig(s.Fit.Slope, 4) + " ± " + sig(s.Fit.SlopeCI, 2) + unit
+		return name + ": " + sigfig.Sig(s.Fit.Slope, 4) + " ± " + sigfig.Sig(s.Fit.SlopeCI, 2) + unit
 	}
-	return name + ": " + sig(s.Fit.Slope, 4) + unit
+	return name + ": " + sigfig.Sig(s.Fit.Slope, 4) + unit
 }
 
 // heading is the legend's first line.
@@ -438,9 +439,9 @@ func (f *cpeFigure) title() string {
 	if t == "" {
 		if len(f.series) == 1 && f.series[0].Fit != nil && f.series[0].Fit.NotLinear == "" {
 			s := f.series[0]
-			t = fmt.Sprintf("%s: CPE %s %s/%s", seriesName(s, 0), sig(s.Fit.Slope, 4), f.unit, f.elem)
+			t = fmt.Sprintf("%s: CPE %s %s/%s", seriesName(s, 0), sigfig.Sig(s.Fit.Slope, 4), f.unit, f.elem)
 			if s.Fit.SlopeCI > 0 {
-				t = fmt.Sprintf("%s: CPE %s ± %s %s/%s (95%% CI)", seriesName(s, 0), sig(s.Fit.Slope, 4), sig(s.Fit.SlopeCI, 2), f.unit, f.elem)
+				t = fmt.Sprintf("%s: CPE %s ± %s %s/%s (95%% CI)", seriesName(s, 0), sigfig.Sig(s.Fit.Slope, 4), sigfig.Sig(s.Fit.SlopeCI, 2), f.unit, f.elem)
 			}
 		} else {
 			switch f.opt.Lower {

@@ -2,6 +2,7 @@ package plot
 
 import (
 	"fmt"
+	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"image/color"
 	"io"
 	"math"
@@ -246,7 +247,7 @@ func drawHeatMap(dc draw.Canvas, h HeatMap, lo, hi float64, opt Options) error {
 			} else {
 				fill = sc.color(c.Value)
 				if text == "" {
-					text = sig(c.Value, 3)
+					text = sigfig.Sig(c.Value, 3)
 				}
 			}
 			body.SetColor(fill)
@@ -298,7 +299,7 @@ func drawHeatMap(dc draw.Canvas, h HeatMap, lo, hi float64, opt Options) error {
 		ls.XAlign = t.align
 		label := FormatSI(t.v)
 		if sc.ratio {
-			label = sig(t.v, 2) + "×"
+			label = sigfig.Sig(t.v, 2) + "×"
 		}
 		body.FillText(ls, vg.Point{X: t.x, Y: yBar - 10}, label)
 	}

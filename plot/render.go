@@ -6,7 +6,6 @@ import (
 	"image/color"
 	"io"
 	"math"
-	"strconv"
 	"strings"
 
 	gplot "gonum.org/v1/plot"
@@ -223,19 +222,6 @@ func alignX(plots []*gplot.Plot, cs []draw.Canvas) {
 			cs[i] = draw.Crop(cs[i], left-d.Min.X, right-d.Max.X, 0, 0)
 		}
 	}
-}
-
-// sig formats v with digits significant digits and no trailing zeros.
-func sig(v float64, digits int) string {
-	if v == 0 || !isFinite(v) {
-		return strconv.FormatFloat(v, 'f', -1, 64)
-	}
-	decimals := digits - 1 - int(math.Floor(math.Log10(math.Abs(v))))
-	s := strconv.FormatFloat(v, 'f', max(decimals, 0), 64)
-	if strings.Contains(s, ".") {
-		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	}
-	return s
 }
 
 // withAlpha returns c with opacity a (0–255; NRGBA is not premultiplied,

@@ -7,6 +7,7 @@ package results
 import (
 	"cmp"
 	"fmt"
+	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"math"
 	"runtime"
 	"slices"
@@ -219,7 +220,7 @@ func NewUtilisationReport(brand string, res lab.UtilisationResult) UtilisationRe
 // compute-bound (at least BusyShare), sleeping or blocking (at most
 // IdleShare), or between.
 func (j UtilisationKernel) Verdict() string {
-	share := Sig(j.OfOneCPU, 3) + "%"
+	share := sigfig.Sig(j.OfOneCPU, 3) + "%"
 	wall := time.Duration(j.WallNs).Round(time.Microsecond)
 	switch {
 	case j.OfOneCPU >= BusyShare:

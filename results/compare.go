@@ -8,6 +8,7 @@ package results
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"math"
 	"path/filepath"
 	"slices"
@@ -370,7 +371,7 @@ func (f File) Config() [][2]string {
 		if v == 0 {
 			return ""
 		}
-		return Sig(v, digits)
+		return sigfig.Sig(v, digits)
 	}
 	eps := ""
 	if f.Settings.K > 0 {
@@ -420,7 +421,7 @@ func (m UnitComparison) VerdictText() string {
 		reason, _, _ := strings.Cut(m.Reason, "; ") // the remedy is said once, apart
 		return reason
 	case stats.VerdictSlower, stats.VerdictFaster:
-		s := Sig((m.Ratio-1)*100, 3)
+		s := sigfig.Sig((m.Ratio-1)*100, 3)
 		if !strings.HasPrefix(s, "-") {
 			s = "+" + s
 		}

@@ -5,6 +5,7 @@ package results
 
 import (
 	"fmt"
+	"github.com/cyclebench/cyclebench/internal/sigfig"
 
 	"github.com/cyclebench/cyclebench/stats"
 )
@@ -46,9 +47,9 @@ func (v NoiseBandValue) Set(s string) error {
 func VerdictLine(verdict, reason string, ratio float64) string {
 	switch verdict {
 	case stats.VerdictSlower:
-		return fmt.Sprintf("slower: B takes %s more than A (%s)", pct(ratio-1, 3), reason)
+		return fmt.Sprintf("slower: B takes %s more than A (%s)", sigfig.Percent(ratio-1, 3), reason)
 	case stats.VerdictFaster:
-		return fmt.Sprintf("faster: B takes %s less than A (%s)", pct(1-ratio, 3), reason)
+		return fmt.Sprintf("faster: B takes %s less than A (%s)", sigfig.Percent(1-ratio, 3), reason)
 	}
 	return fmt.Sprintf("%s (%s)", verdict, reason)
 }
@@ -60,11 +61,11 @@ func BandText(s stats.Comparison) string {
 	case stats.BandNone:
 		return "no noise band"
 	case stats.BandFixed:
-		return "fixed noise band ±" + pct(s.NoiseBand, 2)
+		return "fixed noise band ±" + sigfig.Percent(s.NoiseBand, 2)
 	case stats.BandDrift:
-		return "noise band ±" + pct(s.NoiseBand, 2) + " from the drift of the ratio between the run's halves"
+		return "noise band ±" + sigfig.Percent(s.NoiseBand, 2) + " from the drift of the ratio between the run's halves"
 	case stats.BandSpread:
-		return "noise band ±" + pct(s.NoiseBand, 2) + " from the spread of a side's K best samples"
+		return "noise band ±" + sigfig.Percent(s.NoiseBand, 2) + " from the spread of a side's K best samples"
 	}
-	return fmt.Sprintf("noise band ±%s from the counter quantum, %s ticks per call", pct(s.NoiseBand, 2), Sig(s.Quantum, 3))
+	return fmt.Sprintf("noise band ±%s from the counter quantum, %s ticks per call", sigfig.Percent(s.NoiseBand, 2), sigfig.Sig(s.Quantum, 3))
 }

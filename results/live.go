@@ -5,6 +5,7 @@ package results
 
 import (
 	"fmt"
+	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"slices"
 
 	"github.com/cyclebench/cyclebench/harness"
@@ -154,7 +155,7 @@ func ComparisonLines(c harness.Comparison) [][2]string {
 		if n > 1 {
 			apart := "within their own intervals"
 			if s.BlockTau > 0 {
-				apart = "apart by ±" + pct(s.BlockTau, 2) + " beyond their own intervals"
+				apart = "apart by ±" + sigfig.Percent(s.BlockTau, 2) + " beyond their own intervals"
 			}
 			more := ""
 			if c.MoreBlocks > 0 {
@@ -163,10 +164,10 @@ func ComparisonLines(c harness.Comparison) [][2]string {
 			line("blocks", "%d separate measurements%s, their B/A from %.5f to %.5f, %s", n, more, slices.Min(s.Blocks), slices.Max(s.Blocks), apart)
 		}
 		line("verdict", "%s", VerdictLine(c.Verdict, c.Reason, s.Ratio))
-		line("resolution", "a difference of %s would be detected in 80%% of such runs (%s)", pct(s.Detectable, 2), BandText(s))
+		line("resolution", "a difference of %s would be detected in 80%% of such runs (%s)", sigfig.Percent(s.Detectable, 2), BandText(s))
 		line("summary", "%s", c.Sentence())
 	}
-	line("took", "%s ms measuring, %d rounds", Sig(float64(c.Wall.Microseconds())/1000, 3), c.Rounds)
+	line("took", "%s ms measuring, %d rounds", sigfig.Sig(float64(c.Wall.Microseconds())/1000, 3), c.Rounds)
 	return lines
 }
 
@@ -191,5 +192,5 @@ func ComparisonComments(c harness.Comparison) []string {
 func SlopesSummary(c harness.CPEComparison, elem string) string {
 	s := c.Slopes
 	return fmt.Sprintf("CPE B/A = %s, B − A = %s ± %s %s/%s (95%%), p = %s (Welch's t on the slopes, %s dof): %s",
-		Sig(s.Ratio, 5), SignedSig(s.Diff, 4), Sig(s.DiffCI, 2), c.Unit, elem, PValueText(s.PValue), Sig(s.DoF, 3), s.Verdict)
+		sigfig.Sig(s.Ratio, 5), sigfig.Signed(s.Diff, 4), sigfig.Sig(s.DiffCI, 2), c.Unit, elem, PValueText(s.PValue), sigfig.Sig(s.DoF, 3), s.Verdict)
 }

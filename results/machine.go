@@ -8,6 +8,7 @@ package results
 import (
 	"cmp"
 	"fmt"
+	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"runtime"
 	"strconv"
 
@@ -217,19 +218,19 @@ func (r *InfoReport) Lines() [][2]string {
 	line("invariant_tsc", "%s", yesNo(r.InvariantTSC))
 	line("tsc_hz", "%s", FormatHz(r.TSCHz))
 	line("tsc_hz_source", "%s: %s, over %.3fs", r.TSCHzMethod, r.TSCHzSource, r.Calibration)
-	line("tsc_hz_ppm", "±%s", Sig(r.TSCHzPPM, 3))
+	line("tsc_hz_ppm", "±%s", sigfig.Sig(r.TSCHzPPM, 3))
 	lines = append(lines, CrossCheckLines(r.CrossChecks)...)
 	unit := "ticks"
 	if r.TSCStep == 1 {
 		unit = "tick"
 	}
-	step := Sig(r.TSCStep, 4) + " " + unit
+	step := sigfig.Sig(r.TSCStep, 4) + " " + unit
 	if r.TSCStepQuantized {
 		step += fmt.Sprintf(" (quantized: the counter jumps by the step; gcd %d)", r.TSCStepGCD)
 	}
 	line("tsc_step", "%s", step)
 	line("overhead_ticks", "min %s, median %s (in one assembly function: min %s, median %s)",
-		Sig(r.OverheadTicks, 4), Sig(r.OverheadTicksMedian, 4), Sig(r.OverheadAsmTicks, 4), Sig(r.OverheadAsmTicksMedian, 4))
+		sigfig.Sig(r.OverheadTicks, 4), sigfig.Sig(r.OverheadTicksMedian, 4), sigfig.Sig(r.OverheadAsmTicks, 4), sigfig.Sig(r.OverheadAsmTicksMedian, 4))
 	line("core_cycles_per_tick", "%s", r.CoreText())
 	line("imul_add_ratio", "%s", r.ImulAddText())
 	line("add_imm_chain", "%s", r.AddImmText())
@@ -263,7 +264,7 @@ func CrossCheckLines(checks []CrossCheck) [][2]string {
 	}
 	var lines [][2]string
 	for _, c := range checks {
-		lines = append(lines, [2]string{"cross_check", fmt.Sprintf("%s ppm: %.0f Hz from %s", SignedSig(c.DiffPPM, 3), c.Hz, c.Source)})
+		lines = append(lines, [2]string{"cross_check", fmt.Sprintf("%s ppm: %.0f Hz from %s", sigfig.Signed(c.DiffPPM, 3), c.Hz, c.Source)})
 	}
 	return lines
 }
@@ -314,7 +315,7 @@ func (r *InfoReport) CoreText() string {
 // ImulAddText gives the IMUL/ADD chain ratio with the multiply latency
 // the CPU table expects, and whether the chains were approximate.
 func (r *InfoReport) ImulAddText() string {
-	ratio := Sig(r.ImulAddRatio, 4)
+	ratio := sigfig.Sig(r.ImulAddRatio, 4)
 	if r.ImulAddRatio == 0 {
 		ratio = "not measured"
 	}
@@ -356,9 +357,9 @@ func CoreClockText(c *calibrate.Calibration) string {
 	case cc.Refused():
 		return "unknown"
 	case cc.Checked:
-		return fmt.Sprintf("%s (core clock ≈ %.3f GHz; checked by the IMUL chain)", Sig(cc.CyclesPerTick, 5), cc.CoreHz/1e9)
+		return fmt.Sprintf("%s (core clock ≈ %.3f GHz; checked by the IMUL chain)", sigfig.Sig(cc.CyclesPerTick, 5), cc.CoreHz/1e9)
 	}
-	return fmt.Sprintf("%s (core clock ≈ %.3f GHz; unchecked)", Sig(cc.CyclesPerTick, 5), cc.CoreHz/1e9)
+	return fmt.Sprintf("%s (core clock ≈ %.3f GHz; unchecked)", sigfig.Sig(cc.CyclesPerTick, 5), cc.CoreHz/1e9)
 }
 
 // CalibrateReport is a calibration of the counter frequency by one method
@@ -389,7 +390,7 @@ type FrequencyReport struct {
 // them: the method, the frequency with its uncertainty and source, the
 // interval, the ticks, the brackets (bracket only), the cross-checks.
 func (f FrequencyReport) Lines() [][2]string {
-	lines := [][2]string{{"method", f.Method}, {"tsc_hz", FormatHz(f.Hz)}, {"tsc_hz_ppm", "±" + Sig(f.PPM, 3)},
+	lines := [][2]string{{"method", f.Method}, {"tsc_hz", FormatHz(f.Hz)}, {"tsc_hz_ppm", "±" + sigfig.Sig(f.PPM, 3)},
 		{"source", f.Source}, {"interval", fmt.Sprintf("%.6fs", f.Seconds)}, {"ticks", strconv.FormatUint(f.Ticks, 10)}}
 	if f.Brackets != nil {
 		lines = append(lines, [2]string{"bracket_ticks", fmt.Sprintf("start %d, end %d", f.Brackets[0], f.Brackets[1])})

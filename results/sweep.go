@@ -6,6 +6,7 @@ package results
 
 import (
 	"fmt"
+	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"math"
 	"regexp"
 	"slices"
@@ -129,10 +130,10 @@ func (s *Sweep) GrowthText() string {
 	}
 	_, unit := s.Primary()
 	b := fits[0]
-	t := fmt.Sprintf("%s fits best: %s %s %s·%s %s (residuals %s rms, R² %s)", b.Growth, Sig(b.Intercept, 4), map[bool]string{true: "−", false: "+"}[b.Coef < 0],
-		Sig(math.Abs(b.Coef), 4), b.Growth, unit, pct(b.RMSRel, 2), Sig(b.R2, 6))
+	t := fmt.Sprintf("%s fits best: %s %s %s·%s %s (residuals %s rms, R² %s)", b.Growth, sigfig.Sig(b.Intercept, 4), map[bool]string{true: "−", false: "+"}[b.Coef < 0],
+		sigfig.Sig(math.Abs(b.Coef), 4), b.Growth, unit, sigfig.Percent(b.RMSRel, 2), sigfig.Sig(b.R2, 6))
 	for _, f := range fits[1:] {
-		t += fmt.Sprintf("; %s: %s rms", f.Growth, pct(f.RMSRel, 2))
+		t += fmt.Sprintf("; %s: %s rms", f.Growth, sigfig.Percent(f.RMSRel, 2))
 	}
 	return t + " (n in " + ElementWord(s.Unit) + "s)"
 }
@@ -146,13 +147,13 @@ func (s *Sweep) NotLinearShort() string {
 		why = append(why, "curvature")
 	}
 	if l.Break.Fails {
-		why = append(why, "a break at n="+Sig(l.Break.At, 6))
+		why = append(why, "a break at n="+sigfig.Sig(l.Break.At, 6))
 	}
 	if l.Runs.Fails {
 		why = append(why, "residual signs in runs")
 	}
 	if l.R2 < l.MinR2 {
-		why = append(why, "R² "+Sig(l.R2, 4))
+		why = append(why, "R² "+sigfig.Sig(l.R2, 4))
 	}
 	return strings.Join(why, ", ")
 }
@@ -178,9 +179,9 @@ func (s *Sweep) LeftOutText() string {
 		if len(vals) > 0 {
 			vs := make([]string, len(vals))
 			for k, v := range vals {
-				vs[k] = Sig(v, 4)
+				vs[k] = sigfig.Sig(v, 4)
 			}
-			parts = append(parts, fmt.Sprintf("n = %d: %s %s (fastest of %d runs %s)", s.Sizes[i], strings.Join(vs, ", "), unit, len(all), Sig(slices.Min(all), 4)))
+			parts = append(parts, fmt.Sprintf("n = %d: %s %s (fastest of %d runs %s)", s.Sizes[i], strings.Join(vs, ", "), unit, len(all), sigfig.Sig(slices.Min(all), 4)))
 		}
 		i = j
 	}
@@ -200,7 +201,7 @@ func (s *Sweep) Heading() string {
 	}
 	h += ", n in " + s.Unit
 	if s.CyclesPerTick > 0 {
-		h += ", core " + Sig(s.CyclesPerTick, 5) + " cycles/tick"
+		h += ", core " + sigfig.Sig(s.CyclesPerTick, 5) + " cycles/tick"
 	}
 	return h
 }
@@ -215,18 +216,18 @@ func (s *Sweep) FitLines() [][2]string {
 	}
 	pf, unit := s.Primary()
 	elem := ElementWord(s.Unit)
-	lines := [][2]string{{"CPE", fmt.Sprintf("%s ± %s %s/%s (95%% CI)", Sig(pf.Slope, 5), Sig(pf.SlopeCI, 2), unit, elem)}}
+	lines := [][2]string{{"CPE", fmt.Sprintf("%s ± %s %s/%s (95%% CI)", sigfig.Sig(pf.Slope, 5), sigfig.Sig(pf.SlopeCI, 2), unit, elem)}}
 	var also []string
 	for _, f := range s.Fits()[1:] {
 		if f.Unit != unit {
-			also = append(also, fmt.Sprintf("%s ± %s %s/%s", Sig(f.Fit.Slope, 5), Sig(f.Fit.SlopeCI, 2), f.Unit, elem))
+			also = append(also, fmt.Sprintf("%s ± %s %s/%s", sigfig.Sig(f.Fit.Slope, 5), sigfig.Sig(f.Fit.SlopeCI, 2), f.Unit, elem))
 		}
 	}
 	if len(also) > 0 {
 		lines = append(lines, [2]string{"", "= " + strings.Join(also, " = ")})
 	}
 	lines = append(lines,
-		[2]string{"intercept", fmt.Sprintf("%s ± %s %s per call", Sig(pf.Intercept, 4), Sig(pf.InterceptCI, 2), unit)},
+		[2]string{"intercept", fmt.Sprintf("%s ± %s %s per call", sigfig.Sig(pf.Intercept, 4), sigfig.Sig(pf.InterceptCI, 2), unit)},
 		[2]string{"R²", R2Text(pf.R2)})
 	outliers := "none"
 	if o := s.SizesOf(pf.Outliers); len(o) > 0 {
@@ -255,7 +256,7 @@ func (s *Sweep) FitComments() []string {
 	}
 	for _, f := range s.Fits() {
 		out = append(out, fmt.Sprintf("# cpe %s: %s ± %s %s/%s (95%%), intercept %s ± %s %s, R² %s, outlier sizes %v",
-			s.Name, Sig(f.Fit.Slope, 5), Sig(f.Fit.SlopeCI, 2), f.Unit, ElementWord(s.Unit), Sig(f.Fit.Intercept, 4), Sig(f.Fit.InterceptCI, 2), f.Unit, R2Text(f.Fit.R2), s.SizesOf(f.Fit.Outliers)))
+			s.Name, sigfig.Sig(f.Fit.Slope, 5), sigfig.Sig(f.Fit.SlopeCI, 2), f.Unit, ElementWord(s.Unit), sigfig.Sig(f.Fit.Intercept, 4), sigfig.Sig(f.Fit.InterceptCI, 2), f.Unit, R2Text(f.Fit.R2), s.SizesOf(f.Fit.Outliers)))
 	}
 	return out
 }
@@ -391,7 +392,7 @@ func PlotSweeps(ss []*Sweep, cpu string, logAxes bool) ([]plot.CPESeries, plot.O
 	elem := ElementWord(ss[0].Unit)
 	if s := ss[0]; len(ss) == 1 && s.Fitted() && s.Linearity.Linear {
 		f := s.fitIn(unit)
-		opt.Title = fmt.Sprintf("%s on %s: CPE %s ± %s %s/%s (95%% CI)", s.Name, cpu, Sig(f.Slope, 4), Sig(f.SlopeCI, 2), unit, elem)
+		opt.Title = fmt.Sprintf("%s on %s: CPE %s ± %s %s/%s (95%% CI)", s.Name, cpu, sigfig.Sig(f.Slope, 4), sigfig.Sig(f.SlopeCI, 2), unit, elem)
 	} else {
 		opt.Title = fmt.Sprintf("CPE on %s (%s per %s, 95%% CI)", cpu, unit, elem)
 	}

@@ -6,6 +6,7 @@ package results
 
 import (
 	"fmt"
+	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"io"
 	"math"
 	"slices"
@@ -93,13 +94,13 @@ func WriteBench(w io.Writer, h Header, ms []Measurement) error {
 		fmt.Fprintf(&b, "%s: %s\n", kv[0], kv[1])
 	}
 	if h.TSCHz > 0 { // not in a header read from go test output
-		fmt.Fprintf(&b, "# tsc-hz measured: %.0f Hz ± %s ppm (%s)\n", h.TSCHz, Sig(h.TSCHzPPM, 3), h.TSCHzSource)
+		fmt.Fprintf(&b, "# tsc-hz measured: %.0f Hz ± %s ppm (%s)\n", h.TSCHz, sigfig.Sig(h.TSCHzPPM, 3), h.TSCHzSource)
 		if h.CyclesPerTick > 0 {
-			fmt.Fprintf(&b, "# core-cycles-per-tick measured: %s (the ruler of each result, a register ADD chain checked by an IMUL chain, is in -format json)\n", Sig(h.CyclesPerTick, 6))
+			fmt.Fprintf(&b, "# core-cycles-per-tick measured: %s (the ruler of each result, a register ADD chain checked by an IMUL chain, is in -format json)\n", sigfig.Sig(h.CyclesPerTick, 6))
 		} else {
 			fmt.Fprintf(&b, "# core-cycles-per-tick: none (the calibration's ruler was refused; see the warnings): no cycles/op\n")
 		}
-		fmt.Fprintf(&b, "# tsc-step: %s ticks\n", Sig(h.TSCStep, 4))
+		fmt.Fprintf(&b, "# tsc-step: %s ticks\n", sigfig.Sig(h.TSCStep, 4))
 	}
 	if h.Partial != "" {
 		fmt.Fprintf(&b, "# partial: %s\n", h.Partial)
@@ -118,7 +119,7 @@ func WriteBench(w io.Writer, h Header, ms []Measurement) error {
 		}
 		b.WriteString("\n")
 		if !m.Converged {
-			fmt.Fprintf(&b, "# not converged: %s after %d samples (spread %s, %s)\n", m.Name, m.Samples, pct(finiteOr0(m.Spread), 3), map[bool]string{true: "usable", false: "unusable"}[Usable(m.Result)])
+			fmt.Fprintf(&b, "# not converged: %s after %d samples (spread %s, %s)\n", m.Name, m.Samples, sigfig.Percent(finiteOr0(m.Spread), 3), map[bool]string{true: "usable", false: "unusable"}[Usable(m.Result)])
 		}
 		if m.CyclesPerTick > 0 && !m.ReferenceConverged {
 			fmt.Fprintf(&b, "# %s: cycles from a core-clock ruler that did not converge\n", m.Name)
@@ -140,36 +141,8 @@ func benchValue(v float64) string {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return "0"
 	}
-	return Sig(v, 6)
+	return sigfig.Sig(v, 6)
 }
-
-// Sig formats v as every report of cyclebench shows a figure: with at
-// most digits significant digits, without trailing zeros and never with
-// an exponent (%g would print 1234 ppm as 1.23e+03): 0.0239, 2.98, 2,
-// 237, 12346. NaN and ±Inf are "NaN", "+Inf" and "-Inf".
-func Sig(v float64, digits int) string {
-	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
-		return strconv.FormatFloat(v, 'f', -1, 64)
-	}
-	decimals := digits - 1 - int(math.Floor(math.Log10(math.Abs(v))))
-	s := strconv.FormatFloat(v, 'f', max(decimals, 0), 64)
-	if strings.Contains(s, ".") {
-		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	}
-	return s
-}
-
-// SignedSig is [Sig] with an explicit sign: +0.0239, -237.
-func SignedSig(v float64, digits int) string {
-	s := Sig(v, digits)
-	if v >= 0 && !strings.HasPrefix(s, "+") {
-		s = "+" + s
-	}
-	return s
-}
-
-// pct formats a fraction as a percentage with digits significant digits.
-func pct(v float64, digits int) string { return Sig(v*100, digits) + "%" }
 
 // WriteBench writes every run of files, the files t was made of (in the
 // same order), as one stream in the Go benchmark format, each file's runs

@@ -114,14 +114,14 @@ func TestSig(t *testing.T) {
 		v    float64
 		want string
 	}{
-		{1003.27, "1003"}, {943.4, "943"}, {12.345, "12.3"}, {0.04567, "0.0457"}, {0, "0"}, {math.NaN(), "—"}, {-2.5, "-2.50"},
+		{1003.27, "1003"}, {943.4, "943"}, {12.345, "12.3"}, {0.04567, "0.0457"}, {0, "0"}, {math.NaN(), "—"}, {-2.5, "-2.5"},
 	}
 	for _, tt := range tests {
 		if got := sig(tt.v); got != tt.want {
 			t.Errorf("sig(%v) = %q, want %q", tt.v, got, tt.want)
 		}
 	}
-	if got := pct(0.0046); got != "0.460%" {
+	if got := pct(0.0046); got != "0.46%" {
 		t.Errorf("pct(0.0046) = %q", got)
 	}
 }
@@ -209,7 +209,7 @@ func TestDetectionTable(t *testing.T) {
 		data["c"]["A/A"].add(i == 3, 0.05)
 	}
 	tb := detectionTable(tools, pairs, data)
-	want := []string{"cyclebench", "verdict", "10/10", "1/10", "0.0450 s (0.0400–0.0500)"}
+	want := []string{"cyclebench", "verdict", "10/10", "1/10", "0.045 s (0.04–0.05)"}
 	if strings.Join(tb.Rows[0], "|") != strings.Join(want, "|") {
 		t.Errorf("row = %q, want %q", tb.Rows[0], want)
 	}
@@ -224,10 +224,10 @@ func TestStartupTable(t *testing.T) {
 		{Label: "gbench", What: "w", Why: "libbenchmark-dev is not installed"},
 		{Label: "y", What: "w", Ms: []float64{9, 260, 100}, Figure: "1000 ns", Waits: []float64{250, 90}, Lagged: 1},
 	})
-	if got := strings.Join(tb.Rows[0], "|"); got != "x|w|18.0 (n=5)|16.0–30.0|1000 ns" {
+	if got := strings.Join(tb.Rows[0], "|"); got != "x|w|18 (n=5)|16–30|1000 ns" {
 		t.Errorf("row = %q", got)
 	}
-	if got, want := tb.Rows[2][4], "1000 ns; 2 of 3 runs waited for a shared core, 90.0–250 ms; in 1 of 3 the ruler still lagged (a warning: the cycles may read low)"; got != want {
+	if got, want := tb.Rows[2][4], "1000 ns; 2 of 3 runs waited for a shared core, 90–250 ms; in 1 of 3 the ruler still lagged (a warning: the cycles may read low)"; got != want {
 		t.Errorf("waits = %q, want %q", got, want)
 	}
 	if got := tb.Rows[1][2]; got != "— (libbenchmark-dev is not installed)" {
@@ -393,7 +393,7 @@ func TestSpreadBestPeer(t *testing.T) {
 	if got := tb.Rows[3][1]; !strings.HasSuffix(got, ": peer two") {
 		t.Errorf("best peer = %q, want peer two's", got)
 	}
-	if got := tb.Rows[4]; got[0] != "cb: times below the best peer" || got[1] != "10.0×" {
+	if got := tb.Rows[4]; got[0] != "cb: times below the best peer" || got[1] != "10×" {
 		t.Errorf("ratio row = %q, want 10× (CV 1%% against 0.1%%)", got)
 	}
 }

@@ -2,10 +2,10 @@ package main
 
 import (
 	"fmt"
+	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"io"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/cyclebench/cyclebench/bench/peers/kernels"
@@ -51,16 +51,13 @@ func (t table) markdown(w io.Writer) {
 	fmt.Fprintln(w)
 }
 
-// sig formats v with about three significant digits and no exponent.
+// sig formats v as the tables show a figure: three significant digits
+// ([sigfig.Sig]), and "—" where there is no figure.
 func sig(v float64) string {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return "—"
 	}
-	if v == 0 {
-		return "0"
-	}
-	d := 2 - int(math.Floor(math.Log10(math.Abs(v))))
-	return strconv.FormatFloat(v, 'f', max(0, d), 64)
+	return sigfig.Sig(v, 3)
 }
 
 // pct formats a fraction as a percentage with about three significant digits.

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"io"
 	"os"
 	"os/signal"
@@ -871,7 +872,7 @@ func plural(n float64, word string) string {
 }
 
 // sig is results.Sig, the figures of every rendering: 0.0239, 2.98, 237.
-func sig(v float64, digits int) string { return results.Sig(v, digits) }
+func sig(v float64, digits int) string { return sigfig.Sig(v, digits) }
 
 // pct formats a fraction as a percentage with digits significant digits.
 func pct(v float64, digits int) string { return sig(v*100, digits) + "%" }

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"io"
 	"slices"
 	"sync"
@@ -140,7 +141,7 @@ func calibrateTable(r *results.CalibrateReport) *table {
 	}
 	if r.SleepVsBracketPPM != nil {
 		t.blank()
-		t.kv("sleep_vs_bracket", "%s ppm", results.SignedSig(*r.SleepVsBracketPPM, 4))
+		t.kv("sleep_vs_bracket", "%s ppm", sigfig.Signed(*r.SleepVsBracketPPM, 4))
 	}
 	return t
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"io"
 	"slices"
 	"strconv"
@@ -281,7 +282,7 @@ func (r clocksView) text(w io.Writer) error {
 			if k.KBest != nil {
 				vs := "-"
 				if m.DiffFromKBest != nil {
-					vs = results.SignedSig(100**m.DiffFromKBest, 3) + "%"
+					vs = sigfig.Signed(100**m.DiffFromKBest, 3) + "%"
 				}
 				row = append(row, nil, vs)
 			}

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"io"
 	"os"
 	"regexp"
@@ -323,7 +324,7 @@ func writeCPEKernel(d *doc, s *results.Sweep) {
 	for i, p := range r.Points {
 		var res any
 		if i < len(pf.Residuals) {
-			text := results.SignedSig(pf.Residuals[i], 3)
+			text := sigfig.Signed(pf.Residuals[i], 3)
 			if outl[i] {
 				text += " *"
 			}

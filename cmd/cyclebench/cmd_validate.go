@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"io"
 	"math"
 	"slices"
@@ -124,7 +125,7 @@ func validationTable(v *selfcheck.Validation) *table {
 	t.kv("cpu", "%s (%s), counter %s", orDash(cal.CPU.Brand), orDash(cal.CPU.Hypervisor), cal.CPU.Counter)
 	t.kv("tsc_hz", "%s ± %s ppm (%s)", results.FormatHz(cal.Frequency.Hz), sig(cal.Frequency.PPM, 3), cal.Frequency.Method)
 	for _, cc := range cal.Frequency.CrossChecks {
-		t.kv("cross_check", "%s ppm: %s", results.SignedSig(cc.DiffPPM, 3), cc.Source)
+		t.kv("cross_check", "%s ppm: %s", sigfig.Signed(cc.DiffPPM, 3), cc.Source)
 	}
 	t.kv("tsc_step", "%s ticks", sig(cal.Step.Step, 4))
 	t.kv("core_cycles_per_tick", "%s", withoutPackages.Replace(results.CoreClockText(cal)))
