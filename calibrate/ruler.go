@@ -249,10 +249,23 @@ func (r *Ruler) slope(s RulerStream) float64 {
 	if r.kb[s] == nil || r.kb[s].Kept() == 0 || r.kb[s+1].Kept() == 0 {
 		return math.NaN()
 	}
-	return (r.kb[s+1].Min() - r.kb[s].Min()) / float64(r.ops[s+1]-r.ops[s])
+	return Slope(r.kb[s].Min(), r.kb[s+1].Min(), r.ops[s], r.ops[s+1])
 }
 
-// Figures returns the chains' slopes as they stand, for [DecideRuler].
+// Resolution is the relative resolution of the ADD and IMUL slopes for a
+// counter quantum of q ticks: q over each chain's span in ticks between
+// its two lengths (best samples), the two added. NaN when a chain has no
+// span; [DecideCycles] counts that as 0.
+func (r *Ruler) Resolution(q float64) float64 {
+	res := 0.0
+	for _, s := range []RulerStream{AddShort, ImulShort} {
+		res += q / (r.Best(s+1) - r.Best(s))
+	}
+	return res
+}
+
+// Figures returns the chains' slopes as they stand, for [DecideRuler]
+// and [DecideCycles].
 func (r *Ruler) Figures() RulerFigures {
 	return RulerFigures{
 		AddTicksPerOp:  r.slope(AddShort),
