@@ -147,13 +147,13 @@ func rulerLag(f RulerFigures, resolution, agree float64) (lag, tol float64) {
 }
 
 // Slope is a chain's cost in ticks per link from its best samples at two
-// lengths: (long − short) / (longOps − shortOps). It is NaN when a sample
-// is missing (NaN or +Inf) or longOps ≤ shortOps; it may be 0 or negative
-// (noise), which [DecideRuler] refuses. [Ruler] and the harness's halves of
-// a measurement use it alike.
-func Slope(short, long float64, shortOps, longOps int) float64 {
-	if math.IsNaN(short) || math.IsNaN(long) || math.IsInf(short, 1) || math.IsInf(long, 1) || longOps <= shortOps {
+// lengths, links apart: (long − short) / links. It is NaN when a sample is
+// missing (NaN or +Inf) or links ≤ 0; it may be 0 or negative (noise),
+// which [DecideRuler] refuses. [Ruler] and the harness's halves of a
+// measurement use it alike.
+func Slope(short, long, links float64) float64 {
+	if math.IsNaN(short) || math.IsNaN(long) || math.IsInf(short, 1) || math.IsInf(long, 1) || !(links > 0) {
 		return math.NaN()
 	}
-	return (long - short) / float64(longOps-shortOps)
+	return (long - short) / links
 }

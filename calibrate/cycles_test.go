@@ -104,20 +104,19 @@ func TestDecideCyclesLag(t *testing.T) {
 func TestSlope(t *testing.T) {
 	nan, inf := math.NaN(), math.Inf(1)
 	tests := []struct {
-		short, long float64
-		so, lo      int
-		want        float64 // NaN: none
+		short, long, links float64
+		want               float64 // NaN: none
 	}{
-		{100, 800, 256, 1256, 0.7},
-		{100, 90, 256, 1256, -0.01},
-		{nan, 800, 256, 1256, nan},
-		{100, inf, 256, 1256, nan},
-		{100, 800, 256, 256, nan},
+		{100, 800, 1000, 0.7},
+		{100, 90, 1000, -0.01},
+		{nan, 800, 1000, nan},
+		{100, inf, 1000, nan},
+		{100, 800, 0, nan},
 	}
 	for _, tt := range tests {
-		got := Slope(tt.short, tt.long, tt.so, tt.lo)
+		got := Slope(tt.short, tt.long, tt.links)
 		if math.IsNaN(tt.want) != math.IsNaN(got) || !math.IsNaN(got) && math.Abs(got-tt.want) > 1e-12 {
-			t.Errorf("Slope(%v, %v, %d, %d) = %v, want %v", tt.short, tt.long, tt.so, tt.lo, got, tt.want)
+			t.Errorf("Slope(%v, %v, %v) = %v, want %v", tt.short, tt.long, tt.links, got, tt.want)
 		}
 	}
 }

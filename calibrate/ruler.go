@@ -249,7 +249,7 @@ func (r *Ruler) slope(s RulerStream) float64 {
 	if r.kb[s] == nil || r.kb[s].Kept() == 0 || r.kb[s+1].Kept() == 0 {
 		return math.NaN()
 	}
-	return Slope(r.kb[s].Min(), r.kb[s+1].Min(), r.ops[s], r.ops[s+1])
+	return Slope(r.kb[s].Min(), r.kb[s+1].Min(), float64(r.ops[s+1]-r.ops[s]))
 }
 
 // Resolution is the relative resolution of the ADD and IMUL slopes for a

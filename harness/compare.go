@@ -398,7 +398,7 @@ func measureBlock(ctx context.Context, cfg Config, a, b Target, per, done, total
 		return e.rounds < maxRounds && len(e.targets[0].pairs) < per
 	}
 	progress := func(e *engine) (int, int) { return min(done+len(e.targets[0].pairs), total), total }
-	e, abandoned, runErr := measureTargets(ctx, cfg, a.Name+" vs "+b.Name, []Target{a, b}, true, more, progress)
+	e, abandoned, runErr := measureTargets(ctx, cfg, runSpec{name: a.Name + " vs " + b.Name, targets: []Target{a, b}, commonR: true, extra: more, progress: progress})
 	if e == nil || abandoned {
 		return nil, abandoned, runErr
 	}

@@ -3,16 +3,20 @@ package harness
 // Convergence judged in cycles: the K-best rule compares a target's
 // samples in ticks, and on a shared host the core clock moves by percents
 // within a measurement, so the K best ticks can disagree while the cycle
-// figure they give does not move (on an Intel guest, 9 of 30 results "not
-// converged" whose spread over ten repeats was 0.37%). The figure is the
-// best target sample less the best empty-loop sample, times the ruler's
-// cycles per tick from its best samples. Taken once from the even rounds
-// and once from the odd ones, which span the same stretch of time, the two
-// figures agree when repeating the measurement would give the same figure:
-// that is what "converged" is to mean. TestReplayConvergence replays the
-// rule over every recorded stream, as recorded and under moving clocks.
+// figure they give does not move, and a figure that repeats would be
+// reported as not converged. The figure is the best target sample less the
+// best empty-loop sample, times the ruler's cycles per tick from its best
+// samples. Taken once from the even rounds and once from the odd ones,
+// which span the same stretch of time, the two figures agree when
+// repeating the measurement would give the same figure: that is what
+// "converged" is to mean. TestReplayConvergence replays the rule over
+// every recorded stream, as recorded and under moving clocks.
 
-import "math"
+import (
+	"math"
+
+	"github.com/cyclebench/cyclebench/calibrate"
+)
 
 // halfRecord holds one half of a measurement's rounds (even or odd): the
 // best target and overhead samples by R, and the best samples of the
@@ -51,13 +55,14 @@ func (h *halfRecord) ruler(long bool, ticks float64) {
 // resetRuler forgets the ruler's samples (its chains changed length).
 func (h *halfRecord) resetRuler() { h.long, h.short = math.Inf(1), math.Inf(1) }
 
-// cyclesPerTick is the half's ruler figure, NaN without one; dOps is the
-// long chain's links beyond the short one's.
+// cyclesPerTick is the half's ruler figure, the inverse of the ADD chain's
+// slope (calibrate.Slope), NaN without a positive one; dOps is the long
+// chain's links beyond the short one's.
 func (h halfRecord) cyclesPerTick(dOps float64) float64 {
-	if math.IsInf(h.long, 1) || math.IsInf(h.short, 1) || h.long <= h.short || dOps <= 0 {
-		return math.NaN()
+	if s := calibrate.Slope(h.short, h.long, dOps); s > 0 {
+		return 1 / s
 	}
-	return dOps / (h.long - h.short)
+	return math.NaN()
 }
 
 // figure is the half's ticks per call: net, with the overhead's best

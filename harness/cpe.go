@@ -188,6 +188,10 @@ func CPEAll(ctx context.Context, cfg Config, sweeps []Sweep) ([]CPEResult, error
 	results := make([]CPEResult, 0, len(sweeps))
 	var firstErr error
 	before := 0 // sizes of the sweeps already measured
+	// The sweeps of one call share their count of waits in vain for the
+	// ruler (waitLedger): a lag that outlasts the wait of two sweeps is not
+	// waited for again in this call.
+	var waits waitLedger
 	for i, sw := range sweeps {
 		c := cfg
 		progress := func(e *engine) (int, int) {
@@ -199,7 +203,7 @@ func CPEAll(ctx context.Context, cfg Config, sweeps []Sweep) ([]CPEResult, error
 			}
 			return done, total
 		}
-		e, abandoned, runErr := measureTargets(ctx, c, sw.Name, insts[i], false, nil, progress)
+		e, abandoned, runErr := measureTargets(ctx, c, runSpec{name: sw.Name, targets: insts[i], progress: progress, waits: &waits})
 		if e == nil || abandoned {
 			return results, runErr
 		}
@@ -223,7 +227,7 @@ func CPEAll(ctx context.Context, cfg Config, sweeps []Sweep) ([]CPEResult, error
 
 // cpeResult turns one sweep's loop into its points and fits.
 func cpeResult(cfg Config, sw Sweep, e *engine, xs []float64) (CPEResult, error) {
-	c := CPEResult{Name: sw.Name, CyclesPerTick: e.cpt, HasCycles: !cfg.NoCycles && e.cpt > 0}
+	c := CPEResult{Name: sw.Name, CyclesPerTick: e.rl.cpt, HasCycles: !cfg.NoCycles && e.rl.cpt > 0}
 	c.Warnings = append(c.Warnings, e.warnings...)
 	var firstErr error
 	var px []float64
@@ -247,7 +251,7 @@ func cpeResult(cfg Config, sw Sweep, e *engine, xs []float64) (CPEResult, error)
 		c.Warnings = append(c.Warnings, fmt.Errorf("%w: %s: %d of %d sizes (n = %s)", ErrNotConverged, sw.Name, len(notConv), len(sw.Sizes), strings.Join(notConv, ", ")))
 	}
 	if len(px) >= minSizes {
-		if err := c.Fit(px, FitOptions{Step: e.step, Hz: e.hz, Epsilon: cfg.Epsilon}); err != nil && firstErr == nil {
+		if err := c.Fit(px, FitOptions{Step: e.ctr.step, Hz: e.ctr.hz, Epsilon: cfg.Epsilon}); err != nil && firstErr == nil {
 			firstErr = fmt.Errorf("harness: %s: %w", sw.Name, err)
 		}
 	}

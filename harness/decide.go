@@ -50,41 +50,13 @@ const (
 	// a 26-tick quantum at 2.6 GHz; below ε = 1e-4 the absolute floor
 	// (AbsSteps) is what lets a measurement converge.
 	maxEpsSteps = 1e5
-	// settleAgree is how much slower than its IMUL chain implies the
-	// ruler's register ADD chain may run (beyond the counter's resolution
-	// of the two slopes) before a measurement waits for them to agree (see
-	// decideSettle). On an AMD Zen 4 guest the ratio of the two chains'
-	// slopes read 2.997 to 3.005 for an IMUL latency of 3 most of the time
-	// (its quantization there: about 0.1%), and 2.96 to 2.993 in stretches
-	// of 50 to 250 ms, during which a register ADD chain ran up to 0.7%
-	// slower and an IMUL chain at most 0.2% slower in ticks, while a
-	// restarted ADD chain read 990 cycles instead of 949: the core was
-	// shared (an SMT sibling on the host, which the guest cannot see), and
-	// every cycle figure of the ADD ruler read low by what the ADD chain
-	// lagged (1000 dependent IMULs: 2999.6 cycles, below their 3000). With
-	// 0.2% plus the resolution (0.3% there), about half of those stretches went
-	// unseen; with 0.1%, the ADD chain lagged at the end of 1 measurement
-	// in 2861 instead of 18 in 2858, and 16 waited (docs/how-it-measures.md).
-	settleAgree = 0.001
-	// settleBudget is how long a measurement that has otherwise converged
-	// goes on for its ruler's chains to agree: the stretches seen lasted 50
-	// to 250 ms, and the K best samples of every stream, kept across the
-	// wait, come from the moment the core is no longer shared once K
-	// samples of it are taken.
-	settleBudget = 250 * time.Millisecond
-	// settleGiveUp: after this many measurements in a row in one process
-	// waited the whole budget in vain, the next ones do not wait (a lag
-	// that lasts is the CPU's, or a core shared for long): they still say
-	// so in a warning.
-	settleGiveUp = 2
 	// minRounds is the fewest rounds a measurement takes before it may stop
 	// as converged: K agreeing samples can come from two rounds, while the
 	// core's speed (and a fenced call's mode) on a shared host moves within
 	// a millisecond, so the target's best samples and the ruler's must have
-	// had a fair chance to see the same moments. 60 measurements of 1000
-	// fenced ADDs, interleaved, came within 3 cycles of their usual figure
-	// 37, 45, 52 and 37 times with 0, 8, 16 and 32 rounds at least (AMD
-	// Zen 4 guest, a noisy hour); a round of a 1 µs kernel lasts ~0.15 ms.
+	// had a fair chance to see the same moments. 16 rounds of a 1 µs kernel
+	// take about 2 ms; fewer let interleaved measurements of one kernel
+	// miss its usual figure measurably more often (docs/how-it-measures.md).
 	minRounds = 16
 	// modeMinSamples is the fewest samples the two-cluster check judges.
 	modeMinSamples = 20
@@ -93,12 +65,10 @@ const (
 	modeMinShare = 0.15
 	// modeMinGap is the smallest relative distance between two clusters
 	// reported as modes (2%): below it the difference is within what a
-	// moving core clock does to one mode. On an AMD Zen 4 guest the core
-	// clock moves in steps of 0.7% (25 MHz at 3.6 GHz) within a
-	// measurement, and at 0.5% a plain ADD chain was reported in "two
-	// modes" 10001 and 10069 cycles apart (one step) in run after run; the
-	// modes this check is for (a 1000-ADD kernel at 948 and 989 cycles) are
-	// 4% apart.
+	// moving core clock does to one mode (it steps by about 0.7% on an AMD
+	// Zen 4 guest, so a steady ADD chain would be reported in "two modes"
+	// one step apart), while the modes this check is for, the overlap of
+	// back-to-back calls of a latency-bound kernel, lie about 4% apart.
 	modeMinGap = 0.02
 )
 
@@ -274,7 +244,6 @@ type loopState struct {
 	Busy      bool          // some target still needs samples
 	Pending   bool          // some overhead or ruler stream has not converged
 	Exhausted bool          // some target has taken MaxSamples samples
-	MaxRounds int           // a bound on rounds (0: none)
 	MinTime   time.Duration // sample at least this long unless exhausted
 }
 
@@ -284,7 +253,6 @@ type stopReason string
 const (
 	stopCancelled stopReason = "cancelled"
 	stopMaxTime   stopReason = "max-time"
-	stopRounds    stopReason = "max-rounds"
 	stopSamples   stopReason = "max-samples"
 	stopDone      stopReason = "done"
 )
@@ -292,11 +260,15 @@ const (
 // decideStop is the stopping rule. At least one round is always taken, so
 // a time limit yields a result that says it did not converge rather than
 // no result. Then the loop stops when the context is cancelled, when
-// MaxTime has passed, when MaxRounds rounds are done, when a target has
-// taken MaxSamples samples (M bounds the measurement: every stream is
-// sampled in every round, so no target may go on past it while another
-// stream converges), or when no target needs samples and every overhead
-// and ruler stream has converged.
+// MaxTime has passed, when a target has taken MaxSamples samples and none
+// needs more (M bounds the measurement: every stream is sampled in every
+// round, so no target may go on past it while another stream converges),
+// or when no target needs samples, every overhead and ruler stream has
+// converged, MinTime has passed and minRounds rounds are done. The engine
+// may still go on after stopDone, or after stopSamples with every target
+// converged, while calibrate.DecideCycles says to wait for the ruler
+// (rulerwait.go); that wait, bounded by its own budget, can take a target
+// past MaxSamples.
 func decideStop(s loopState, maxTime time.Duration) stopReason {
 	switch {
 	case s.Cancelled:
@@ -305,51 +277,12 @@ func decideStop(s loopState, maxTime time.Duration) stopReason {
 		return ""
 	case s.Elapsed > maxTime:
 		return stopMaxTime
-	case s.MaxRounds > 0 && s.Rounds >= s.MaxRounds:
-		return stopRounds
 	case s.Exhausted && !s.Busy:
 		return stopSamples
 	case !s.Busy && !s.Pending && s.Elapsed >= s.MinTime && s.Rounds >= minRounds:
 		return stopDone
 	}
 	return ""
-}
-
-// rulerLag returns how much slower the ruler's register ADD chain ran than
-// its IMUL chain implies, as a fraction of its slope: 1 − (IMUL/ADD) /
-// latency, from the two chains' slopes in ticks per link and the documented
-// IMUL latency; and the tolerance it is judged with, settleAgree plus the
-// slopes' relative resolution (one counter quantum over each chain's span
-// between its short and long lengths, in ticks). ok is false when there is
-// nothing to judge (no documented latency, a chain without a slope). A
-// negative lag (the IMUL chain slower) leaves the ADD ruler's figure as it
-// is and is never waited for.
-func rulerLag(addTicksPerOp, imulTicksPerOp, latency, resolution float64) (lag, tol float64, ok bool) {
-	if !(addTicksPerOp > 0) || !(imulTicksPerOp > 0) || !(latency > 0) || math.IsInf(addTicksPerOp, 0) || math.IsInf(imulTicksPerOp, 0) {
-		return math.NaN(), math.NaN(), false
-	}
-	if !(resolution >= 0) || math.IsInf(resolution, 0) {
-		resolution = 0
-	}
-	return 1 - imulTicksPerOp/addTicksPerOp/latency, settleAgree + resolution, true
-}
-
-// settleState is what decideSettle judges when a measurement has otherwise
-// converged.
-type settleState struct {
-	Lag, Tol float64       // rulerLag's figures
-	OK       bool          // rulerLag had something to judge
-	Allowed  bool          // this measurement may wait (not a Compare's pairs)
-	GivenUp  bool          // settleGiveUp measurements in a row waited in vain
-	Waited   time.Duration // how long it has waited so far
-}
-
-// decideSettle reports whether a measurement that has otherwise converged
-// goes on sampling because its ruler's ADD chain lags its IMUL chain by
-// more than the tolerance: for at most settleBudget, unless waits have
-// been given up in this process.
-func decideSettle(s settleState) bool {
-	return s.Allowed && s.OK && s.Lag > s.Tol && !s.GivenUp && s.Waited < settleBudget
 }
 
 // Modes describes two clusters found among a measurement's per-call
@@ -402,13 +335,11 @@ func findModes(values []float64, eps float64) (Modes, bool) {
 // throughput mode it is 0, the counter reads and the loop's entry and exit
 // alone: back to back, a call's own cost (the indirect call, the return,
 // the loop) overlaps with the function's work by an amount no empty
-// function can stand for. On an AMD Zen 4 guest the empty loop of 154
-// calls took 468 to 806 ticks at best from one moment or process to the
-// next (2.7 to 5.2 ticks per call), while the 1000-ADD kernel's best
-// samples stayed within 0.1% (709.2 to 709.8 ticks per call), so that
-// subtracting the empty loop moved the kernel's figure from 1001.9 to
-// 1005.2 cycles with the empty loop and not with the kernel. A throughput
-// figure is therefore what a call costs back to back, the call included.
+// function can stand for, and the best sample of an empty loop of calls
+// moves from one moment to the next by far more than a steady kernel's
+// does, so subtracting it would move the kernel's figure with the empty
+// loop (docs/how-it-measures.md). A throughput figure is therefore what a
+// call costs back to back, the call included.
 func overheadRepeat(r int, mode Mode) int {
 	if mode == Latency {
 		return r

@@ -233,64 +233,12 @@ func TestDecideStop(t *testing.T) {
 		{"all done, before MinTime", loopState{Rounds: minRounds, MinTime: time.Second}, ""},
 		{"all done, after MinTime", loopState{Rounds: minRounds, MinTime: time.Second, Elapsed: time.Second}, stopDone},
 		{"time", loopState{Rounds: 3, Busy: true, Elapsed: 2 * maxTime}, stopMaxTime},
-		{"rounds", loopState{Rounds: 10, Busy: true, MaxRounds: 10}, stopRounds},
 		{"cancel beats done", loopState{Rounds: 3, Cancelled: true}, stopCancelled},
 		{"a target at M stops a pending ruler", loopState{Rounds: 500, Pending: true, Exhausted: true}, stopSamples},
 		{"pairs still needed go past M", loopState{Rounds: 500, Busy: true, Exhausted: true}, ""},
 	} {
 		if got := decideStop(tt.s, maxTime); got != tt.want {
 			t.Errorf("%s: decideStop(%+v) = %q, want %q", tt.name, tt.s, got, tt.want)
-		}
-	}
-}
-
-// TestRulerLag: the lag is how much slower the ADD chain ran than the IMUL
-// chain implies, positive only when the ADD chain is the slow one, and the
-// tolerance is settleAgree plus the slopes' resolution.
-func TestRulerLag(t *testing.T) {
-	for _, tt := range []struct {
-		name                string
-		add, imul, lat, res float64
-		wantLag, wantTol    float64
-		wantOK              bool
-	}{
-		{"agree", 0.7, 2.1, 3, 0.001, 0, settleAgree + 0.001, true},
-		{"ADD 1% slow", 0.707, 2.1, 3, 0.001, 1 - 2.1/0.707/3, settleAgree + 0.001, true},
-		{"IMUL slow: negative", 0.7, 2.121, 3, 0, 1 - 2.121/0.7/3, settleAgree, true},
-		{"bad resolution counts as none", 0.7, 2.1, 3, math.NaN(), 0, settleAgree, true},
-		{"no latency", 0.7, 2.1, 0, 0, math.NaN(), math.NaN(), false},
-		{"no IMUL slope", 0.7, math.NaN(), 3, 0, math.NaN(), math.NaN(), false},
-		{"no ADD slope", 0, 2.1, 3, 0, math.NaN(), math.NaN(), false},
-		{"infinite ADD slope", math.Inf(1), 2.1, 3, 0, math.NaN(), math.NaN(), false},
-	} {
-		lag, tol, ok := rulerLag(tt.add, tt.imul, tt.lat, tt.res)
-		same := func(a, b float64) bool { return math.IsNaN(a) && math.IsNaN(b) || math.Abs(a-b) < 1e-12 }
-		if ok != tt.wantOK || !same(lag, tt.wantLag) || !same(tol, tt.wantTol) {
-			t.Errorf("%s: rulerLag(%v, %v, %v, %v) = %v, %v, %v; want %v, %v, %v", tt.name, tt.add, tt.imul, tt.lat, tt.res, lag, tol, ok, tt.wantLag, tt.wantTol, tt.wantOK)
-		}
-	}
-}
-
-func TestDecideSettle(t *testing.T) {
-	lagging := settleState{Lag: 0.005, Tol: 0.002, OK: true, Allowed: true}
-	for _, tt := range []struct {
-		name string
-		edit func(*settleState)
-		want bool
-	}{
-		{"ADD chain lags: wait", func(*settleState) {}, true},
-		{"lags, part of the budget waited", func(s *settleState) { s.Waited = settleBudget / 2 }, true},
-		{"budget spent", func(s *settleState) { s.Waited = settleBudget }, false},
-		{"within tolerance", func(s *settleState) { s.Lag = 0.002 }, false},
-		{"IMUL chain the slow one", func(s *settleState) { s.Lag = -0.01 }, false},
-		{"nothing to judge", func(s *settleState) { s.OK = false }, false},
-		{"a comparison's pairs", func(s *settleState) { s.Allowed = false }, false},
-		{"given up in this process", func(s *settleState) { s.GivenUp = true }, false},
-	} {
-		s := lagging
-		tt.edit(&s)
-		if got := decideSettle(s); got != tt.want {
-			t.Errorf("%s: decideSettle(%+v) = %v, want %v", tt.name, s, got, tt.want)
 		}
 	}
 }
@@ -388,11 +336,11 @@ func TestPlanRound(t *testing.T) {
 		{[]*target{a, b}, 0, true, "A B B A O"},
 		{[]*target{a, b}, 1, true, "O B A A B"},
 	} {
-		e := &engine{targets: tt.targets, rounds: tt.rounds, rstreams: addOnly}
+		e := &engine{targets: tt.targets, rounds: tt.rounds, rl: rulerState{streams: addOnly}}
 		if tt.noCycles {
-			e.rstreams = nil
+			e.rl.streams = nil
 		} else if strings.Contains(tt.want, " s") { // the IMUL streams
-			e.rstreams = checked
+			e.rl.streams = checked
 		}
 		if got := layout(e); got != tt.want {
 			t.Errorf("%d targets, round %d, NoCycles %v: %q, want %q", len(tt.targets), tt.rounds, tt.noCycles, got, tt.want)

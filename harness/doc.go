@@ -10,8 +10,9 @@
 // untimed Check of the output afterwards. A [Config] is the policy of the
 // measurement (K, ε, the budget, the CPU, the mode, the priority); start
 // from [DefaultConfig], the one source of defaults. The context, the first
-// argument of every call, cancels the measurement and may carry a progress
-// hook ([WithProgress]):
+// argument of [Measure], [CPE] and [Compare], cancels the measurement and
+// may carry a progress hook ([WithProgress]); the Report helpers take the
+// benchmark's *testing.B instead:
 //
 //	res, err := harness.Measure(ctx, harness.DefaultConfig(), harness.Target{Name: "sum", Run: sum})
 //
@@ -57,8 +58,10 @@
 // so all best samples come from the same stretch of time; and a
 // measurement takes at least 16 rounds (and Config.MinTime), so that K
 // samples agreeing by chance in a slow moment cannot end it. After
-// MaxSamples samples or MaxTime the engine gives up and says so in
-// Result.Converged.
+// MaxTime, or MaxSamples samples of a target, the engine stops and says in
+// Result.Converged whether the target had converged; only the wait for the
+// ruler's chains (below) goes on past MaxSamples, for at most 250 ms and
+// never past MaxTime.
 //
 // The result per call is (v1(target) − v1(overhead)) / R ticks, converted to
 // nanoseconds with the calibrated counter frequency (package calibrate) and
@@ -68,9 +71,11 @@
 // figure carries that much of the ruler's own error, which comparisons of
 // separate runs allow for.
 // The figure is given only when the IMUL chain agrees with the ADD chain at
-// its documented latency and the core clock they imply is plausible
-// (calibrate.DecideRuler); otherwise Result.Cycles is 0 and a warning
-// names both chains' figures. An ADD of a small immediate would not do:
+// its documented latency and the core clock they imply is plausible;
+// otherwise Result.Cycles is 0 and a warning names both chains' figures
+// (when the ADD chain gave no slope at all, the calibration's ratio stands
+// in, and Result.CyclesSource says so). calibrate.DecideCycles is the one
+// place that decides all of this, and the wait below. An ADD of a small immediate would not do:
 // Golden Cove-class Intel cores fold it at register rename (0.2 cycles per
 // link). A smaller disagreement, within the check, has a cause of its own:
 // when the core is shared (a busy SMT sibling on the host), a dependent ADD
@@ -83,8 +88,9 @@
 //
 // The engine's decisions are pure functions of what it has seen, tested
 // without hardware: the choice of R, the counter quantum the samples show,
-// the R variants, the stopping rule, the wait for the ruler's chains and
-// the two-cluster check.
+// the R variants, the stopping rule and the two-cluster check here, and
+// the cycle figure and the wait for the ruler's chains in
+// calibrate.DecideCycles.
 //
 // # The estimator, chosen from recorded streams
 //
@@ -97,14 +103,11 @@
 // are not known (the call's share), so it judges each rule's spread over
 // the measurements, and the one truth that holds whatever the call costs:
 // 3700 and 1000 chained ADDs through the same wrapper differ by 2700
-// cycles. Over four recordings on the AMD Zen 4 guest (quiet and with the
-// other CPU busy, before and after throughput mode stopped subtracting an
-// empty function's loop), the best-sample rule is off by 0.017% on
-// average, the median of per-round figures (each round's target converted
-// with its own round's ruler) by 0.027%, their lower quantiles by 0.24% to
-// 0.40%, and the empty-loop rule by 0.020% where the engine's is 0.015%. An
-// earlier session saw the per-round median halve the spread in noisy series
-// on a Zen 3 guest, whose streams were not kept: record them there.
+// cycles. The candidates are the best-sample rule, the median and lower
+// quantiles of per-round figures (each round's target converted with its
+// own round's ruler) and the empty-loop rule; the test logs each one's
+// error, so a recording from a new machine kind that favours another rule
+// shows it.
 //
 // # Resolution from the samples
 //
@@ -128,11 +131,10 @@
 //     the call included: only the counter reads are subtracted, so an empty
 //     function costs what a call does (about 4.5 cycles on an AMD Zen 4
 //     guest). A call's own cost overlaps with the function's work by an
-//     amount no empty function stands for, and the empty loop's best moved
-//     by half between moments there while a 1000-ADD kernel's stayed within
-//     0.1%: subtracting it made the spread of ten results 0.11% instead of
-//     0.007% (overheadRepeat). Consecutive calls may overlap in the
-//     out-of-order core, by an amount
+//     amount no empty function stands for, and the empty loop's best sample
+//     moves between moments by far more than a steady kernel's, so
+//     subtracting it would add its noise to every figure (overheadRepeat).
+//     Consecutive calls may overlap in the out-of-order core, by an amount
 //     that can depend on the loop around them; so the engine takes R, R+1,
 //     R+2 and R+3 calls per sample in turn (every remainder of its loop
 //     unrolled by four), and every measurement sees every such mode. When
@@ -179,14 +181,14 @@
 // and a p-value, taking the pairs in several separate blocks (each with its
 // own warm-up, R, overhead and ruler) and judging the ratio by the blocks,
 // each weighted by its own interval (stats.CombineBlocks): pairs
-// milliseconds apart share the machine's state, and an interval built as
-// if they were independent missed the next comparison's ratio in 3 of 10
-// tries on a Zen 4 guest (1 of 10 with blocks); a block taken in a noisy
-// moment is less precise than the others and counts for less. One process cannot see what moves between processes
-// (the memory layout of code and data): compare results of several
-// processes for that (go test -count, cyclebench compare FILE FILE).
-// [CompareCPE] compares two slopes. [Report] puts cycles/op
-// into `go test -bench` from inside a benchmark function. Package lab times the same
-// runs of a kernel with every clock a program can read, side by side, and
-// sets [Measure]'s figure for the kernel beside them.
+// milliseconds apart share the machine's state, so an interval built as if
+// they were independent is too narrow (docs/compare.md); a block taken in
+// a noisy moment is less precise than the others and counts for less. One
+// process cannot see what moves between processes (the memory layout of
+// code and data): compare results of several processes for that (go test
+// -count, cyclebench compare FILE FILE). [CompareCPE] compares two slopes.
+// [Report] puts cycles/op into `go test -bench` from inside a benchmark
+// function. Package lab times the same runs of a kernel with every clock a
+// program can read, side by side, and sets [Measure]'s figure for the
+// kernel beside them.
 package harness

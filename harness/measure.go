@@ -19,7 +19,7 @@ func Measure(ctx context.Context, cfg Config, t Target) (Result, error) {
 	if err := t.validate(cfg, ""); err != nil {
 		return Result{Name: t.Name}, err
 	}
-	e, abandoned, err := measureTargets(ctx, cfg, t.Name, []Target{t}, false, nil, nil)
+	e, abandoned, err := measureTargets(ctx, cfg, runSpec{name: t.Name, targets: []Target{t}})
 	if e == nil || abandoned {
 		// The realtime guard gave up on t (which may still be running), or
 		// no engine existed: t panicked or exited before, or cfg was bad.

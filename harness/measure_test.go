@@ -171,19 +171,17 @@ func TestFoldedRulerGivesNoCycles(t *testing.T) {
 // TestLaggingRulerWaitsThenWarns measures through the whole engine with a
 // ruler whose ADD chain runs 2% more links than it claims, as an ADD chain
 // delayed by a busy SMT sibling runs slower than its IMUL chain implies
-// (within the 10% that refuses a ruler): a measurement waits settleBudget
-// for the chains to agree, then warns (ErrRulerLag) and keeps its figure;
-// after settleGiveUp waits in vain the next one warns without waiting.
+// (within the 10% that refuses a ruler): a measurement waits the whole
+// budget (calibrate.DefaultRulerThresholds.Wait) for the chains to agree,
+// then warns (ErrRulerLag) and keeps its figure. Every Measure waits: no
+// state in the process carries one measurement's wait over to the next.
+// The measurements of one run that share a ledger (a CPE call's sweeps)
+// stop waiting after GiveUp waits in vain, and still warn.
 func TestLaggingRulerWaitsThenWarns(t *testing.T) {
 	fakeRulerAdd(t, "no IMUL chain to show the lag", func(x uint64, n int) uint64 { return chain.AddFrom(x, n+n/50) })
-	saved := settleMisses.Load()
-	settleMisses.Store(0)
-	t.Cleanup(func() { settleMisses.Store(saved) })
-	for i := range settleGiveUp + 1 {
-		r, err := Measure(context.Background(), DefaultConfig(), Target{Name: "AddChain(1000)", Run: addKernel(1000)})
-		if err != nil {
-			t.Fatal(err)
-		}
+	th := calibrate.DefaultRulerThresholds
+	lagOf := func(t *testing.T, i int, r Result) error {
+		t.Helper()
 		var lag error
 		for _, w := range r.Warnings {
 			if errors.Is(w, ErrRulerLag) {
@@ -193,17 +191,43 @@ func TestLaggingRulerWaitsThenWarns(t *testing.T) {
 		if lag == nil || r.Cycles <= 0 || !r.CyclesChecked {
 			t.Fatalf("measurement %d: warnings %v, cycles %v (checked %v): want the figure, with a warning that the ADD chain lagged", i, r.Warnings, r.Cycles, r.CyclesChecked)
 		}
-		waits := i < settleGiveUp
-		if waits && (r.RulerWait < settleBudget || !strings.Contains(lag.Error(), "after waiting")) {
-			t.Fatalf("measurement %d: waited %v (%v); want the whole %v, and the warning saying so", i, r.RulerWait, lag, settleBudget)
-		}
-		if !waits && (r.RulerWait != 0 || !strings.Contains(lag.Error(), "not waited for")) {
-			t.Fatalf("measurement %d, after %d waits in vain: waited %v (%v); want no wait, and the warning saying why", i, settleGiveUp, r.RulerWait, lag)
-		}
-		t.Logf("measurement %d: waited %v: %v", i, r.RulerWait, lag)
+		return lag
 	}
-	// NoSettle: no wait, whatever the count, and the warning says why.
-	settleMisses.Store(0)
+	waited := func(t *testing.T, i int, r Result, lag error) {
+		t.Helper()
+		if r.RulerWait < th.Wait || !strings.Contains(lag.Error(), "after waiting") {
+			t.Fatalf("measurement %d: waited %v (%v); want the whole %v, and the warning saying so", i, r.RulerWait, lag, th.Wait)
+		}
+	}
+	for i := range th.GiveUp + 1 {
+		r, err := Measure(context.Background(), DefaultConfig(), Target{Name: "AddChain(1000)", Run: addKernel(1000)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		waited(t, i, r, lagOf(t, i, r))
+		t.Logf("Measure %d: waited %v", i, r.RulerWait)
+	}
+	// One run's measurements sharing a ledger give up after GiveUp waits.
+	var waits waitLedger
+	for i := range th.GiveUp + 1 {
+		e, _, err := measureTargets(context.Background(), DefaultConfig(), runSpec{name: "AddChain(1000)", targets: []Target{{Name: "AddChain(1000)", Run: addKernel(1000)}}, waits: &waits})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := e.result(e.targets[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Warnings = append(r.Warnings, e.warnings...)
+		lag := lagOf(t, i, r)
+		if i < th.GiveUp {
+			waited(t, i, r, lag)
+		} else if r.RulerWait != 0 || !strings.Contains(lag.Error(), "not waited for") {
+			t.Fatalf("measurement %d, after %d waits in vain: waited %v (%v); want no wait, and the warning saying why", i, th.GiveUp, r.RulerWait, lag)
+		}
+		t.Logf("run measurement %d: waited %v: %v", i, r.RulerWait, lag)
+	}
+	// NoSettle: no wait, and the warning says why.
 	cfg := DefaultConfig()
 	cfg.NoSettle = true
 	r, err := Measure(context.Background(), cfg, Target{Name: "AddChain(1000)", Run: addKernel(1000)})

@@ -19,13 +19,6 @@ import (
 // include time the CPU spent elsewhere.
 var ErrBlocks = errors.New("harness: the kernel sleeps or blocks")
 
-// minCPUShare is the share of the wall time the measuring thread must spend
-// on the CPU during the sampling loop (Result.ThreadCPUNsPerCall over
-// Result.WallNsPerCall); below it Measure warns with [ErrBlocks]. Half
-// leaves room for preemption by other processes on a busy machine while
-// still flagging a kernel that sleeps most of the time.
-const minCPUShare = 0.5
-
 // Result is what [Measure] found. Ticks are counter ticks (see package
 // tsc); per-call figures have the timing loop's overhead subtracted (see
 // OverheadTicks: the counter reads in throughput mode, a fenced empty call
@@ -63,12 +56,19 @@ type Result struct {
 	// Counters are the extra events of Config.Events, per call.
 	Counters []Counter
 	// Converged reports whether the figure would come out the same again,
-	// judged before MaxSamples or MaxTime: with a core-clock ruler, the
-	// cycle figures of the even and the odd rounds (each from the best of
-	// at least K samples) agree within the tolerance (HalvesApart); in
-	// cycles, so that a core clock moving under the samples does not count
-	// as disagreement. Without a ruler (Config.NoCycles), the K best target
-	// samples agree within it in ticks (CS:APP's rule).
+	// as judged when the loop stopped (MaxTime and MaxSamples end it
+	// unconverged; the wait for the ruler may go past MaxSamples). With the
+	// ruler (the default, whether or not its cycle figure was accepted), a
+	// target has converged when the cycle figures of its even and its odd
+	// rounds agree: each half's best target sample less its best overhead
+	// sample, converted with that half's own ADD-chain slope, each half
+	// holding at least K target samples, within ε of the smaller figure as
+	// timed (overhead included) or within AbsSteps counter quanta per
+	// sample; HalvesApart says how far apart they are. The K best samples
+	// need not agree in ticks: the core clock moves under them. With
+	// Config.NoCycles it is CS:APP's rule in ticks: (1+ε)·v1 ≥ vK, or vK −
+	// v1 ≤ AbsSteps counter steps. The overhead's and the ruler's own
+	// streams do not count (OverheadConverged, ReferenceConverged).
 	Converged bool
 	// HalvesApart is how far apart the cycle figures of the even and the
 	// odd rounds are, relative to the smaller of the two halves' samples
@@ -121,12 +121,14 @@ type Result struct {
 	TicksPerSecond float64
 	// FrequencySource says where TicksPerSecond came from.
 	FrequencySource string
-	// CyclesPerTick is the core-clock ratio measured by the ruler
-	// interleaved with the target (0 with NoCycles, and when the ruler was
-	// refused).
+	// CyclesPerTick is core cycles per counter tick behind Cycles: the
+	// ruler's, measured interleaved with the target, or the calibration's
+	// ratio, measured at another moment, when the ruler gave no slope
+	// (CyclesSource "calibration"). 0 with NoCycles and when there is no
+	// cycle figure.
 	CyclesPerTick float64
 	// Ruler is the verdict of the core-clock ruler measured beside the
-	// target (calibrate.DecideRuler): both chains' slopes in ticks per
+	// target (calibrate.DecideCycles, calibrate.DecideRuler): both chains' slopes in ticks per
 	// link, their ratio, the core clock implied and, in Ruler.Err, why it
 	// was refused or unchecked. Zero with NoCycles.
 	Ruler calibrate.CoreClock
@@ -155,8 +157,8 @@ type Result struct {
 	Wall time.Duration
 	// RulerWait is how long the loop went on, after every stream had
 	// converged, for the ruler's register ADD chain to stop lagging its IMUL
-	// chain (0 when it did not wait): a lag beyond 0.2% and the slopes'
-	// resolution means a shared core (a busy SMT sibling delays a dependent
+	// chain (0 when it did not wait): a lag beyond 0.1% and the slopes'
+	// resolution (calibrate.DefaultRulerThresholds) means a shared core (a busy SMT sibling delays a dependent
 	// ADD chain more than an IMUL chain), which makes cycle figures read
 	// low. It waits at most 250 ms; a lag left at the end is a warning
 	// (ErrRulerLag).
@@ -363,47 +365,6 @@ func buildResult(m measured) (Result, error) {
 	return res, nil
 }
 
-// rulerFigures is what a ruler's verdict gives the figures of a
-// measurement: core cycles per tick (0 when there is none), where they
-// came from (cyclesRuler or cyclesCalibration), whether a second chain
-// checked them, whether both ADD streams converged, and the warnings.
-type rulerFigures struct {
-	cyclesPerTick  float64
-	from           string
-	checked, refOK bool
-	warnings       []error
-}
-
-// rulerCycles decides from the ruler's verdict v (calibrate.DecideRuler)
-// and the calibration's own ruler cal: a figure when the ADD and IMUL
-// chains agreed (or nothing could check them: then the calibration's
-// warning says so); when the ADD chain gave no slope at all, the
-// calibration's figure, if it had one; otherwise no figure, and a warning
-// naming both chains.
-func rulerCycles(v, cal calibrate.CoreClock) rulerFigures {
-	var f rulerFigures
-	switch {
-	case !v.Refused():
-		f = rulerFigures{cyclesPerTick: v.CyclesPerTick, from: cyclesRuler, checked: v.Checked, refOK: v.Converged}
-		if !v.Converged {
-			f.warnings = append(f.warnings, fmt.Errorf("%w: the reference chain did not converge; the cycle estimate is less certain", ErrNoCycles))
-		}
-		if !v.Checked && cal.Checked {
-			f.warnings = append(f.warnings, fmt.Errorf("%w: %w", ErrNoCycles, v.Err))
-		}
-	case errors.Is(v.Err, calibrate.ErrUnstable) && !cal.Refused():
-		f = rulerFigures{cyclesPerTick: cal.CyclesPerTick, from: cyclesCalibration, checked: cal.Checked}
-		f.warnings = append(f.warnings, fmt.Errorf("%w: the reference chain gave no usable slope; the calibration's %.4f cycles/tick is used", ErrNoCycles, f.cyclesPerTick))
-	default:
-		why := "the calibration's chains agreed a moment before: measure again to tell a busy moment from a fact about this CPU"
-		if cal.Refused() {
-			why = "the calibration's chains were refused too: " + errorText(cal.Err)
-		}
-		f.warnings = append(f.warnings, fmt.Errorf("%w: %w (%s)", ErrNoCycles, v.Err, why))
-	}
-	return f
-}
-
 // errorText is err's message without the package prefix it starts with.
 func errorText(err error) string {
 	if err == nil {
@@ -414,27 +375,6 @@ func errorText(err error) string {
 		return s[i+2:]
 	}
 	return s
-}
-
-// threadCPUShare is the measuring thread's CPU time over the sampling
-// loop from its readings before and after (err: either failed), with its
-// clock's name, and a warning when it cannot be told or when the thread
-// ran for less than minCPUShare of the loop's wall time ([ErrBlocks]).
-func threadCPUShare(before, after cputime.Times, err error, wall time.Duration) (time.Duration, string, []error) {
-	switch {
-	case err != nil:
-		return 0, "", []error{fmt.Errorf("harness: no thread cpu time for the sampling loop: %w", err)}
-	case before.Source != after.Source:
-		return 0, "", []error{fmt.Errorf("harness: no thread cpu time for the sampling loop: the source changed from %s to %s", before.Source, after.Source)}
-	case after.Total < before.Total:
-		return 0, "", []error{fmt.Errorf("harness: no thread cpu time for the sampling loop: %s went backwards (%v to %v)", before.Source, before.Total, after.Total)}
-	}
-	cpu := after.Total - before.Total
-	if wall > 0 && float64(cpu) < minCPUShare*float64(wall) {
-		return cpu, string(before.Source), []error{fmt.Errorf("%w: the measuring thread ran %v of cpu time in %v of wall time (%.3g%%, under %.0f%%) over the sampling loop",
-			ErrBlocks, cpu.Round(time.Microsecond), wall.Round(time.Microsecond), 100*float64(cpu)/float64(wall), 100*minCPUShare)}
-	}
-	return cpu, string(before.Source), nil
 }
 
 // overheadName names what was subtracted as the timing loop's overhead in

@@ -192,34 +192,41 @@ func TestBuildResultEdges(t *testing.T) {
 	})
 }
 
-func TestRulerCycles(t *testing.T) {
+// TestCycleFigures: the figure and the warnings' prose of each answer of
+// calibrate.DecideCycles (which decides the answer: its table test is in
+// calibrate/cycles_test.go).
+func TestCycleFigures(t *testing.T) {
 	refused := errors.New("calibrate: the IMUL chain says 2.1 cycles per link, not 3")
 	good := calibrate.CoreClock{CyclesPerTick: 1.4, Checked: true}
+	accept := func(v calibrate.CoreClock) calibrate.CycleVerdict {
+		return calibrate.CycleVerdict{Action: calibrate.CyclesAccept, CyclesPerTick: v.CyclesPerTick, Checked: v.Checked, Reason: v.Err, Ruler: v}
+	}
 	tests := []struct {
 		name     string
-		v, cal   calibrate.CoreClock
+		v        calibrate.CycleVerdict
+		cal      calibrate.CoreClock
 		cpt      float64
 		from     string
 		checked  bool
 		refOK    bool
 		warnings []string // what each warning says, in order
 	}{
-		{"checked and converged", calibrate.CoreClock{CyclesPerTick: 1.5, Checked: true, Converged: true}, good, 1.5, cyclesRuler, true, true, nil},
-		{"not converged", calibrate.CoreClock{CyclesPerTick: 1.5, Checked: true}, good, 1.5, cyclesRuler, true, false,
+		{"checked and converged", accept(calibrate.CoreClock{CyclesPerTick: 1.5, Checked: true, Converged: true}), good, 1.5, cyclesRuler, true, true, nil},
+		{"not converged", accept(calibrate.CoreClock{CyclesPerTick: 1.5, Checked: true}), good, 1.5, cyclesRuler, true, false,
 			[]string{"the reference chain did not converge"}},
-		{"unchecked here, checked by the calibration", calibrate.CoreClock{CyclesPerTick: 1.5, Converged: true, Err: calibrate.ErrUnchecked}, good, 1.5, cyclesRuler, false, true,
+		{"unchecked here, checked by the calibration", accept(calibrate.CoreClock{CyclesPerTick: 1.5, Converged: true, Err: calibrate.ErrUnchecked}), good, 1.5, cyclesRuler, false, true,
 			[]string{"core-clock ruler unchecked"}},
-		{"unchecked everywhere", calibrate.CoreClock{CyclesPerTick: 1.5, Converged: true, Err: calibrate.ErrUnchecked}, calibrate.CoreClock{CyclesPerTick: 1.4}, 1.5, cyclesRuler, false, true, nil},
-		{"no slope: the calibration's", calibrate.CoreClock{Err: calibrate.ErrUnstable}, good, 1.4, cyclesCalibration, true, false,
+		{"unchecked everywhere", accept(calibrate.CoreClock{CyclesPerTick: 1.5, Converged: true, Err: calibrate.ErrUnchecked}), calibrate.CoreClock{CyclesPerTick: 1.4}, 1.5, cyclesRuler, false, true, nil},
+		{"no slope: the calibration's", calibrate.CycleVerdict{Action: calibrate.CyclesFallBack, CyclesPerTick: 1.4, Checked: true, Reason: calibrate.ErrUnstable, Ruler: calibrate.CoreClock{Err: calibrate.ErrUnstable}}, good, 1.4, cyclesCalibration, true, false,
 			[]string{"gave no usable slope; the calibration's 1.4000 cycles/tick is used"}},
-		{"refused, the calibration agreed", calibrate.CoreClock{Err: refused}, good, 0, "", false, false,
+		{"refused, the calibration agreed", calibrate.CycleVerdict{Action: calibrate.CyclesRefuse, Reason: refused, Ruler: calibrate.CoreClock{Err: refused}}, good, 0, "", false, false,
 			[]string{"2.1 cycles per link|measure again"}},
-		{"refused twice", calibrate.CoreClock{Err: refused}, calibrate.CoreClock{Err: errors.New("calibrate: the chains disagree")}, 0, "", false, false,
+		{"refused twice", calibrate.CycleVerdict{Action: calibrate.CyclesRefuse, Reason: refused, Ruler: calibrate.CoreClock{Err: refused}}, calibrate.CoreClock{Err: errors.New("calibrate: the chains disagree")}, 0, "", false, false,
 			[]string{"2.1 cycles per link|refused too: the chains disagree"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := rulerCycles(tt.v, tt.cal)
+			f := cycleFigures(tt.v, tt.cal)
 			if f.cyclesPerTick != tt.cpt || f.from != tt.from || f.checked != tt.checked || f.refOK != tt.refOK {
 				t.Errorf("%+v, want %v cycles/tick from %q, checked %v, converged %v", f, tt.cpt, tt.from, tt.checked, tt.refOK)
 			}

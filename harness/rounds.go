@@ -1,0 +1,255 @@
+package harness
+
+// The rounds of the sampling loop: which samples a round takes and in what
+// order (plan), taking one (do), and what is judged after each round
+// (endRound): Compare's pair, the halves' agreement and the quantum
+// re-check.
+
+import (
+	"math"
+	"slices"
+	"time"
+
+	"github.com/cyclebench/cyclebench/calibrate"
+)
+
+// slot kinds of a round.
+const (
+	slotTarget = iota
+	slotOverhead
+	slotRuler
+)
+
+type slot struct {
+	kind int
+	t    *target
+	s    *stream               // the overhead stream of slotOverhead
+	r    int                   // its R
+	rs   calibrate.RulerStream // the ruler's stream of slotRuler
+}
+
+// plan lists the samples of the next round in order. A round visits the
+// targets there and back with the ruler's long ADD chain at the turn (A B
+// L B A for two; T L T for one), each in the round's R variant, then the
+// overhead of every R variant (the empty region in throughput mode, the
+// fenced empty loop in latency mode: overheadRepeat) and the ruler's
+// streams (ADD short and long, then IMUL short and long where the IMUL
+// chain checks the ADD chain): O S L. Every other round runs backwards and
+// starts from the other end (L S O B A L A B), so each target takes the
+// first, the outer and the inner places equally often.
+//
+// The long chain is sampled twice a round, as often as each target: the
+// core clock steps between rates from one sample to the next, and with
+// fewer ruler samples than target samples the target's best comes more
+// often from a faster step than the ruler's, which reads its cycle figure
+// low. TestPlanRound checks the order; docs/how-it-measures.md gives the
+// measurements behind it.
+func (e *engine) plan(slots []slot) []slot {
+	for _, t := range e.targets {
+		t.lastOK = false
+		slots = append(slots, slot{kind: slotTarget, t: t})
+	}
+	nt := len(slots)
+	if e.rounds%2 == 1 {
+		slices.Reverse(slots)
+	}
+	if len(e.rl.streams) > 0 {
+		slots = append(slots, slot{kind: slotRuler, rs: calibrate.AddLong})
+	}
+	for i := nt - 1; i >= 0; i-- {
+		slots = append(slots, slots[i])
+	}
+	block := len(slots) // the targets' block, a palindrome
+	for _, t := range e.targets {
+		for j, s := range t.overs {
+			if !slices.ContainsFunc(slots[block:], func(x slot) bool { return x.s == s }) {
+				slots = append(slots, slot{kind: slotOverhead, s: s, r: overheadRepeat(t.rs[j], e.cfg.Mode)})
+			}
+		}
+	}
+	for _, rs := range e.rl.streams {
+		slots = append(slots, slot{kind: slotRuler, rs: rs})
+	}
+	if e.rounds%2 == 1 {
+		// The others first, backwards.
+		others := slices.Clone(slots[block:])
+		slices.Reverse(others)
+		copy(slots[len(others):], slots[:block])
+		copy(slots, others)
+	}
+	return slots
+}
+
+// do takes one sample. Each target sample of a multi-target round is
+// preceded by one untimed call (or its Setup): the other targets may have
+// evicted its code and data.
+func (e *engine) do(s slot) {
+	switch s.kind {
+	case slotTarget:
+		e.doTarget(s.t)
+	case slotOverhead:
+		if e.mon.hw == nil {
+			v, ok := e.ctr.take(empty, s.r)
+			s.s.add(float64(v), ok)
+			if ok {
+				e.half[e.rounds%2].overhead(s.r, float64(v))
+			}
+			if tracer != nil {
+				tracer(traceSample{Round: e.rounds, Kind: 'O', N: s.r, Ticks: v, OK: ok})
+			}
+			return
+		}
+		e.mon.begin()
+		v, ok := e.ctr.take(empty, s.r)
+		e.mon.end()
+		s.s.add(float64(v), ok)
+		if ok {
+			e.mon.keepBest(&s.s.hw, v, s.r)
+			e.half[e.rounds%2].overhead(s.r, float64(v))
+		}
+		if tracer != nil {
+			tracer(traceSample{Round: e.rounds, Kind: 'O', N: s.r, Ticks: v, OK: ok})
+		}
+	case slotRuler:
+		r := e.rl.r
+		v, ok := r.Time(s.rs, e.ctr.cpu, e.ctr.checkCPU)
+		r.Add(s.rs, v, ok)
+		if ok && (s.rs == calibrate.AddLong || s.rs == calibrate.AddShort) {
+			e.half[e.rounds%2].ruler(s.rs == calibrate.AddLong, float64(v))
+		}
+		if s.rs == calibrate.AddLong {
+			e.checkRulerQuantum(v, ok)
+		}
+		if tracer != nil {
+			tracer(traceSample{Round: e.rounds, Kind: 'R', Index: int(s.rs), N: r.Ops(s.rs), Ticks: v, OK: ok})
+		}
+	}
+}
+
+// doTarget takes one sample of t in the round's R variant.
+func (e *engine) doTarget(t *target) {
+	j := e.rounds % len(t.rs)
+	r := t.rs[j]
+	if t.inst.Setup != nil {
+		t.inst.Setup()
+	} else if len(e.targets) > 1 {
+		t.inst.Run()
+	}
+	e.mon.begin()
+	v, ok := e.ctr.take(t.inst.Run, r)
+	cause := e.mon.end()
+	t.taken++
+	t.calls += int64(r)
+	if tracer != nil {
+		tracer(traceSample{Round: e.rounds, Kind: 'T', Index: slices.Index(e.targets, t), N: r, Ticks: v, OK: ok && cause == 0})
+	}
+	if !ok {
+		t.discard++
+		t.dist.Migrations++
+		return
+	}
+	if cause != 0 && e.mon.classify(cause, &t.dist, t.taken, t.kb.Kept()) {
+		t.discard++
+		return
+	}
+	e.mon.keepBest(&t.hw, v, r)
+	t.kb.Add(float64(v) / float64(r))
+	t.half[e.rounds%2].target(r, float64(v))
+	t.vmin[j] = math.Min(t.vmin[j], float64(v))
+	rs := rawSample{ticks: v, variant: j}
+	if len(t.raw) < cap(t.raw) {
+		t.raw = append(t.raw, rs)
+	}
+	if !t.lastOK || v < t.last.ticks {
+		t.last, t.lastOK = rs, true
+	}
+}
+
+// endRound records Compare's pair, re-checks the quantum where due and
+// counts the round. A retune restarts a target's samples, so it is not
+// done in the second half of MaxTime (it would leave too little time to
+// measure again) nor after a choice of R that ran out of time (its samples
+// are known to be short; the result warns).
+func (e *engine) endRound(elapsed time.Duration) {
+	if len(e.targets) == 2 && e.commonR {
+		a, b := e.targets[0], e.targets[1]
+		if a.lastOK && b.lastOK {
+			a.pairs = append(a.pairs, [2]rawSample{a.last, b.last})
+		}
+	}
+	e.rounds++
+	e.judgeHalves()
+	for _, t := range e.targets {
+		if n := len(t.raw); !t.forced && !t.cut && t.retunes < maxQuantumRetunes && (n == retuneAt1 || n == retuneAt2) && elapsed < e.cfg.MaxTime/2 {
+			e.retune(t)
+		}
+	}
+}
+
+// judgeHalves compares, for every target, the cycle figures of the even
+// and the odd rounds, with the tolerance of its K-best stream (ε, and
+// AbsSteps counter quanta over a sample of R calls).
+func (e *engine) judgeHalves() {
+	r := e.rl.r
+	if r == nil {
+		return
+	}
+	dOps := float64(r.Ops(calibrate.AddLong) - r.Ops(calibrate.AddShort))
+	for _, t := range e.targets {
+		var h [2]halfRecord
+		enough := true
+		for p := range h {
+			h[p] = e.half[p]
+			h[p].t = t.half[p].t
+			enough = enough && t.half[p].n >= e.cfg.K
+		}
+		t.apart = halvesApart(h, dOps)
+		t.agree = enough && halvesAgree(h, dOps, e.cfg.Epsilon, e.cfg.absTicks(t.quantum)/float64(t.r))
+	}
+}
+
+// converged reports whether t's figure would come out the same again:
+// with a ruler, the cycle figures of the even and the odd rounds agree
+// (converge.go), each half holding at least K target samples; without
+// one (NoCycles), the K best ticks per call agree (CS:APP's rule).
+func (e *engine) converged(t *target) bool {
+	if e.rl.r == nil {
+		return t.kb.Converged()
+	}
+	return t.agree
+}
+
+// busy reports whether any target still needs samples (every stream is
+// sampled until all are done).
+func (e *engine) busy() bool {
+	for _, t := range e.targets {
+		if !e.converged(t) && t.taken < e.cfg.MaxSamples {
+			return true
+		}
+	}
+	return false
+}
+
+// allConverged reports whether every target has converged.
+func (e *engine) allConverged() bool {
+	return !slices.ContainsFunc(e.targets, func(t *target) bool { return !e.converged(t) })
+}
+
+// exhausted reports whether a target has taken MaxSamples samples.
+func (e *engine) exhausted() bool {
+	return slices.ContainsFunc(e.targets, func(t *target) bool { return t.taken >= e.cfg.MaxSamples })
+}
+
+// othersDone reports whether every overhead and ruler stream has converged
+// or reached MaxSamples.
+func (e *engine) othersDone() bool {
+	m := e.cfg.MaxSamples
+	for _, t := range e.targets {
+		for _, o := range t.overs {
+			if !o.done(m) {
+				return false
+			}
+		}
+	}
+	return e.rl.r == nil || e.rl.r.Done()
+}

@@ -1,0 +1,137 @@
+package harness
+
+// What the ruler's streams give a measurement: the engine asks
+// calibrate.DecideCycles, the one answer to whether there is a cycle
+// figure, when its targets have converged (wait, or stop) and when its
+// loop has ended (accept, fall back or refuse); this file turns the answer
+// into the engine's figures and the warnings' prose.
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/cyclebench/cyclebench/calibrate"
+)
+
+// waitLedger counts the measurements in a row of one caller's run (the
+// sweeps of one CPE call) that waited the whole budget for their ruler's
+// chains to agree and still lagged; from calibrate.RulerThresholds.GiveUp
+// on, the rest of the run does not wait. The caller owns it, not the
+// process: a count kept across calls made a measurement's wait, and so its
+// figure, depend on what the process had measured before (a benchmark's
+// neighbours in go test, the kernels before it in a CLI run). Each
+// [Measure] has a ledger of its own and so waits at most the budget.
+type waitLedger struct{ inVain int }
+
+// decideCycles asks calibrate.DecideCycles about the ruler's figures as
+// they stand; mayWait is false once the loop has ended.
+func (e *engine) decideCycles(mayWait bool, waited time.Duration) calibrate.CycleVerdict {
+	r := e.rl.r
+	return calibrate.DecideCycles(calibrate.CycleInputs{
+		Ruler: r.Figures(), Converged: r.Converged(), Resolution: r.Resolution(e.rl.q),
+		Calibration: e.cal.Core, MayWait: mayWait, Waited: waited, WaitsInVain: e.rl.waits.inVain,
+	}, calibrate.DefaultRulerThresholds)
+}
+
+// rulerWaits reports whether the loop, which has otherwise converged, goes
+// on for the ruler's chains to agree; now is the loop's elapsed time and
+// allowed false for a Compare's pairs and with Config.NoSettle.
+func (e *engine) rulerWaits(allowed bool, now time.Duration) bool {
+	rl := &e.rl
+	if rl.r == nil {
+		return false
+	}
+	var waited time.Duration
+	if rl.waitFrom >= 0 {
+		waited = now - rl.waitFrom
+		rl.waited = waited
+	}
+	wait := e.decideCycles(allowed, waited).Action == calibrate.CyclesWait
+	if wait && rl.waitFrom < 0 {
+		rl.waitFrom = now
+	}
+	return wait
+}
+
+// finishRuler takes the final answer on the ruler's streams: the cycles
+// per tick and their warnings, and a warning (ErrRulerLag) when the ADD
+// chain still lags its IMUL chain, for the cycle figures it gives; it keeps
+// the caller's count of waits in vain. allowed is as for rulerWaits.
+func (e *engine) finishRuler(allowed bool) {
+	rl := &e.rl
+	if rl.r == nil {
+		return
+	}
+	v := e.decideCycles(false, rl.waited)
+	f := cycleFigures(v, e.cal.Core)
+	rl.verdict = v.Ruler
+	rl.cpt, rl.from, rl.checked, rl.refOK = f.cyclesPerTick, f.from, f.checked, f.refOK
+	e.warnings = append(e.warnings, f.warnings...)
+	if !v.Judged() {
+		return
+	}
+	if !v.Lagging {
+		rl.waits.inVain = 0
+		return
+	}
+	th := calibrate.DefaultRulerThresholds
+	var why string
+	switch {
+	case rl.waitFrom >= 0 && rl.waited >= th.Wait:
+		rl.waits.inVain++
+		why = fmt.Sprintf(", after waiting %v for them to agree", rl.waited.Round(time.Millisecond))
+	case rl.waitFrom >= 0:
+		why = fmt.Sprintf(", after waiting %v for them to agree (the measurement's time ran out)", rl.waited.Round(time.Millisecond))
+	case !allowed && e.cfg.NoSettle:
+		why = " (not waited for: Config.NoSettle)"
+	case !allowed:
+		why = " (a comparison does not wait for them: its ratio does not depend on the ruler)"
+	case v.GivenUp:
+		why = fmt.Sprintf(" (not waited for: the last %d measurements of this run waited %v each in vain)", th.GiveUp, th.Wait)
+	}
+	if v.Action != calibrate.CyclesAccept || rl.cpt <= 0 {
+		return
+	}
+	e.warnings = append(e.warnings, fmt.Errorf("%w by %.2f%% (IMUL/ADD %.4f where the documented IMUL latency makes it %g; tolerance %.2f%%)%s: the core was probably shared, a busy SMT sibling delaying a dependent ADD chain more than an IMUL chain, so cycle figures may read up to %.2f%% low",
+		ErrRulerLag, 100*v.Lag, v.Ruler.ImulAddRatio, v.Ruler.ImulLatency, 100*v.LagTolerance, why, 100*v.Lag))
+}
+
+// rulerFigures is what the answer on the ruler gives the figures of a
+// measurement: core cycles per tick (0 when there is none), where they
+// came from (cyclesRuler or cyclesCalibration), whether a second chain
+// checked them, whether both ADD streams converged, and the warnings.
+type rulerFigures struct {
+	cyclesPerTick  float64
+	from           string
+	checked, refOK bool
+	warnings       []error
+}
+
+// cycleFigures words the final answer v of calibrate.DecideCycles, given
+// the calibration's own ruler cal: the ruler's figure (warning when its
+// streams did not converge, or when it is unchecked here while the
+// calibration's was checked); the calibration's figure when the ruler
+// gave no slope; otherwise no figure, and a warning naming both chains.
+func cycleFigures(v calibrate.CycleVerdict, cal calibrate.CoreClock) rulerFigures {
+	var f rulerFigures
+	switch v.Action {
+	case calibrate.CyclesAccept, calibrate.CyclesWait:
+		f = rulerFigures{cyclesPerTick: v.CyclesPerTick, from: cyclesRuler, checked: v.Checked, refOK: v.Ruler.Converged}
+		if !v.Ruler.Converged {
+			f.warnings = append(f.warnings, fmt.Errorf("%w: the reference chain did not converge; the cycle estimate is less certain", ErrNoCycles))
+		}
+		if !v.Checked && cal.Checked {
+			f.warnings = append(f.warnings, fmt.Errorf("%w: %w", ErrNoCycles, v.Reason))
+		}
+	case calibrate.CyclesFallBack:
+		f = rulerFigures{cyclesPerTick: v.CyclesPerTick, from: cyclesCalibration, checked: v.Checked}
+		f.warnings = append(f.warnings, fmt.Errorf("%w: the reference chain gave no usable slope; the calibration's %.4f cycles/tick is used", ErrNoCycles, f.cyclesPerTick))
+	default:
+		why := "the calibration's chains agreed a moment before: measure again to tell a busy moment from a fact about this CPU"
+		if cal.Refused() {
+			why = "the calibration's chains were refused too: " + errorText(cal.Err)
+		}
+		f.warnings = append(f.warnings, fmt.Errorf("%w: %w (%s)", ErrNoCycles, v.Reason, why))
+	}
+	return f
+}
