@@ -16,13 +16,12 @@ import (
 // range names them.
 const (
 	// defaultPairs is the number of pairs [Compare] collects when
-	// CompareOptions.Pairs is 0. On the project's 2-CPU KVM guests 60
-	// pairs found a 0.1% difference (10000 vs 10010 ADDs) in 6 and 7 of
-	// 10 comparisons, 200 in 10 of 10, within some 50 ms; on a Zen 4
-	// guest, +0.03% (10000 vs 10003 ADDs) in 7, 8, 9 and 9 of 10 with 60
-	// pairs (30 ms each) and 10, 10 and 9 of 10 with 200 (70 ms), with no
-	// A/A comparison called different. A long kernel stops at MaxTime
-	// first.
+	// CompareOptions.Pairs is 0: enough to find a 0.03% to 0.1% difference
+	// in nearly every comparison on the 2-CPU KVM guests met, where a third
+	// as many missed it about one time in four, in well under a tenth of a
+	// second for a microsecond kernel (docs/how-it-measures.md, "Where the
+	// limits come from"). A long kernel
+	// stops at MaxTime first.
 	defaultPairs = 200
 	// minPairs is the fewest pairs a 95% interval can be built from.
 	minPairs = 6
@@ -37,17 +36,14 @@ const (
 	maxBlocks = 100
 	// moreBlocks is CompareOptions.MaxBlocks when 0, as a multiple of
 	// Blocks; the blocks beyond Blocks may take up to moreBlocks times the
-	// first blocks' time, in all. On 4200 blocks of 40 pairs recorded on a
-	// Zen 4 guest (seven sets of 600, quiet and noisy), taking more blocks
-	// until their own intervals resolved the quantum's band found +0.03%
-	// (10000 vs 10003 ADDs) in 265 to 296 of 296 windows where five
-	// blocks found 206 to 292, with 5.0 to 8.9 blocks on average, and
-	// called no A/A window different. In two runs at noisy moments
-	// (bench/peers) the slowest tenth of the comparisons took 0.68 and
-	// 0.72 s, 4 to 10 times the median; bounding the time to three times
-	// the first blocks' kept nearly all of the gain offline (273, 249 and
-	// 274 windows against 277, 252 and 284 on the three noisiest sets;
-	// twice: 259, 244, 261).
+	// first blocks' time, in all. More blocks, taken until their own
+	// intervals resolve the quantum's band, find small differences in
+	// noisy moments that five blocks miss, without calling an A/A
+	// comparison different; the time bound keeps a noisy moment from
+	// multiplying a comparison's time, and three times the first blocks'
+	// keeps nearly all of the gain where twice loses some.
+	// TestCompareRecordedBlocks replays the recorded blocks; the counts are
+	// in docs/how-it-measures.md.
 	moreBlocks = 3
 )
 

@@ -127,13 +127,14 @@ func CPE(ctx context.Context, cfg Config, sw Sweep) (CPEResult, error) {
 // chains; every other round runs in the reverse order. So a slow drift of
 // the core clock or of the machine's load affects every size alike, and
 // one ruler converts every size of a sweep to cycles. Every size is
-// sampled in every round until each one's K best samples agree (or it has
-// taken MaxSamples samples), so all sizes' best samples come from the same
-// stretch of time; a sweep's loop ends then, once the empty loops and the
-// ruler have converged too, or after cfg.MaxTime. Different sweeps are not interleaved with each other: a
+// sampled in every round until each one has converged (see
+// [Result.Converged]) or taken MaxSamples samples, so all sizes' best
+// samples come from the same stretch of time; a sweep's loop ends then,
+// once the empty loops and the ruler have converged too, or after
+// cfg.MaxTime. Different sweeps are not interleaved with each other: a
 // kernel run between the samples of another can change how the other runs
-// (branch and memory-dependence predictors), which was seen to make
-// CS:APP's combine1 bimodal.
+// (branch and memory-dependence predictors), enough to make CS:APP's
+// combine1 bimodal.
 //
 // cfg is used as by Measure; Repeat, when not 0, applies to every size.
 // The progress hook of ctx ([WithProgress]) gets Name = the sweep's name,

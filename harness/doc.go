@@ -9,10 +9,9 @@
 // Setup before each sample, the elements one call processes, and an
 // untimed Check of the output afterwards. A [Config] is the policy of the
 // measurement (K, ε, the budget, the CPU, the mode, the priority); start
-// from [DefaultConfig], the one source of defaults. The context, the first
-// argument of [Measure], [CPE] and [Compare], cancels the measurement and
-// may carry a progress hook ([WithProgress]); the Report helpers take the
-// benchmark's *testing.B instead:
+// from [DefaultConfig], the one source of defaults. The context (the
+// Report helpers take a *testing.B instead) cancels the measurement and
+// may carry a progress hook ([WithProgress]):
 //
 //	res, err := harness.Measure(ctx, harness.DefaultConfig(), harness.Target{Name: "sum", Run: sum})
 //
@@ -58,10 +57,8 @@
 // so all best samples come from the same stretch of time; and a
 // measurement takes at least 16 rounds (and Config.MinTime), so that K
 // samples agreeing by chance in a slow moment cannot end it. After
-// MaxTime, or MaxSamples samples of a target, the engine stops and says in
-// Result.Converged whether the target had converged; only the wait for the
-// ruler's chains (below) goes on past MaxSamples, for at most 250 ms and
-// never past MaxTime.
+// MaxTime or MaxSamples samples it stops, converged or not
+// (Result.Converged); only the ruler's wait (below) goes past MaxSamples.
 //
 // The result per call is (v1(target) − v1(overhead)) / R ticks, converted to
 // nanoseconds with the calibrated counter frequency (package calibrate) and
@@ -72,10 +69,9 @@
 // separate runs allow for.
 // The figure is given only when the IMUL chain agrees with the ADD chain at
 // its documented latency and the core clock they imply is plausible;
-// otherwise Result.Cycles is 0 and a warning names both chains' figures
-// (when the ADD chain gave no slope at all, the calibration's ratio stands
-// in, and Result.CyclesSource says so). calibrate.DecideCycles is the one
-// place that decides all of this, and the wait below. An ADD of a small immediate would not do:
+// otherwise Result.Cycles is 0 and a warning names both chains' figures.
+// calibrate.DecideCycles alone decides this, the wait below and the
+// fallback to the calibration's ratio (Result.CyclesSource). An ADD of a small immediate would not do:
 // Golden Cove-class Intel cores fold it at register rename (0.2 cycles per
 // link). A smaller disagreement, within the check, has a cause of its own:
 // when the core is shared (a busy SMT sibling on the host), a dependent ADD
@@ -86,11 +82,9 @@
 // (Result.RulerWait), until the core is free and both chains agree; a lag
 // left at the end is a warning (ErrRulerLag). Compare does not wait.
 //
-// The engine's decisions are pure functions of what it has seen, tested
-// without hardware: the choice of R, the counter quantum the samples show,
-// the R variants, the stopping rule and the two-cluster check here, and
-// the cycle figure and the wait for the ruler's chains in
-// calibrate.DecideCycles.
+// The engine's decisions (R, the quantum, the R variants, the stopping
+// rule, the two clusters; in calibrate, the cycle figure and the wait) are
+// pure functions of what it has seen, tested without hardware.
 //
 // # The estimator, chosen from recorded streams
 //
@@ -182,7 +176,7 @@
 // own warm-up, R, overhead and ruler) and judging the ratio by the blocks,
 // each weighted by its own interval (stats.CombineBlocks): pairs
 // milliseconds apart share the machine's state, so an interval built as if
-// they were independent is too narrow (docs/compare.md); a block taken in
+// they were independent is too narrow (docs/how-it-measures.md); a block taken in
 // a noisy moment is less precise than the others and counts for less. One
 // process cannot see what moves between processes (the memory layout of
 // code and data): compare results of several processes for that (go test

@@ -133,7 +133,7 @@ func measureTargets(ctx context.Context, cfg Config, spec runSpec) (e *engine, a
 			return err
 		}
 		e.mon = mon
-		e.progress = progressOf(ctx)
+		e.progress = ProgressOf(ctx)
 		e.warnings = append(e.warnings, mon.warnings...)
 		return e.run()
 	})

@@ -169,7 +169,9 @@ type Result struct {
 // the rest (its MaxTime bounds it).
 //
 // ctx cancels the lab between repetitions and during the K-best
-// measurement, and may carry a progress hook ([WithProgress]). It runs on
+// measurement, and may carry a progress hook (harness.WithProgress): Stage
+// "repetitions" before each timed repetition of each kernel, and the
+// K-best measurement's own reports (Stage ""), at most every 50 ms. It runs on
 // a new goroutine locked to its OS thread, with the GC off, and
 // restores everything it changes. Errors: a bad Config or kernel (wrapping
 // ErrBadConfig), a clock that cannot be read at all on this
@@ -337,12 +339,9 @@ func (e *env) kbest(kr *KernelResult, k harness.Target, shared []error) error {
 	if e.cpu >= 0 {
 		hc.CPU = e.cpu
 	}
+	// The context's progress hook, if any, hears the K-best measurement's
+	// own samples (Stage "").
 	ctx := cfg.ctx
-	if cfg.progress != nil {
-		ctx = harness.WithProgress(ctx, func(p harness.Progress) {
-			cfg.progress(Progress{Kernel: k.Name, KBest: true, Done: p.Samples, Total: p.Max})
-		})
-	}
 	// The lab calls Check after its own repetitions; the K-best
 	// measurement need not call it again.
 	kt := k
@@ -379,7 +378,7 @@ func (w *watches) kernel(cfg Config, k harness.Target, clocks map[cputime.Clock]
 			return kr, fmt.Errorf("lab: clocks cancelled during %s: %w", k.Name, err)
 		}
 		if cfg.progress != nil {
-			cfg.progress(Progress{Kernel: k.Name, Done: rep, Total: cfg.Reps})
+			cfg.progress(harness.Progress{Name: k.Name, Stage: "repetitions", Samples: rep, Max: cfg.Reps, Spread: math.NaN()})
 		}
 		if k.Setup != nil {
 			k.Setup()

@@ -191,8 +191,8 @@ func TestClocks(t *testing.T) {
 			b := &counted{work: func() {}}
 			cfg := DefaultConfig()
 			cfg.Reps, cfg.Methods, cfg.NoKBest = tt.reps, tt.methods, tt.noKBest
-			var prog []Progress
-			ctx := WithProgress(context.Background(), func(p Progress) { prog = append(prog, p) })
+			var prog []harness.Progress
+			ctx := harness.WithProgress(context.Background(), func(p harness.Progress) { prog = append(prog, p) })
 			res, err := Clocks(ctx, cfg, a.kernel("spin"), b.kernel("empty"))
 			if err != nil {
 				t.Fatal(err)
@@ -209,16 +209,19 @@ func TestClocks(t *testing.T) {
 				}
 			}
 			// Progress: each repetition of each kernel in order, K-best
-			// samples after a kernel's repetitions only.
-			var reps0 []Progress
+			// samples (Stage "") after a kernel's repetitions only.
+			var reps0 []harness.Progress
 			for _, p := range prog {
-				if !p.KBest {
+				if p.Stage == "repetitions" {
 					reps0 = append(reps0, p)
-				} else if tt.noKBest || p.Total != harness.DefaultConfig().MaxSamples || p.Done > p.Total || p.Kernel != reps0[len(reps0)-1].Kernel {
-					t.Errorf("K-best progress %+v after %+v (NoKBest %v)", p, reps0[len(reps0)-1], tt.noKBest)
+				} else if tt.noKBest || p.Stage != "" || len(reps0) == 0 || p.Max < harness.DefaultConfig().MaxSamples || p.Samples > p.Max || p.Name != reps0[len(reps0)-1].Name {
+					t.Errorf("K-best progress %+v after %+v (NoKBest %v)", p, reps0, tt.noKBest)
 				}
 			}
-			if len(reps0) != 2*reps || reps0[0] != (Progress{Kernel: "spin", Total: reps}) || reps0[2*reps-1] != (Progress{Kernel: "empty", Done: reps - 1, Total: reps}) {
+			rep := func(p harness.Progress, name string, done int) bool {
+				return p.Name == name && p.Stage == "repetitions" && p.Samples == done && p.Max == reps
+			}
+			if len(reps0) != 2*reps || !rep(reps0[0], "spin", 0) || !rep(reps0[2*reps-1], "empty", reps-1) {
 				t.Errorf("repetition progress %+v, want spin and empty, 0 to %d of %d", reps0, reps-1, reps)
 			}
 			for _, k := range res.Kernels {

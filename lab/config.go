@@ -65,40 +65,9 @@ type Config struct {
 	Calibration *calibrate.Calibration
 
 	// ctx and progress are the context of the call running the lab and
-	// its progress hook (WithProgress), set by validate.
+	// its progress hook (harness.WithProgress), set by validate.
 	ctx      context.Context
-	progress func(Progress)
-}
-
-// Progress says where a lab is, for the hook of [WithProgress].
-type Progress struct {
-	// Kernel is the kernel's name.
-	Kernel string
-	// KBest is false during the clocks' repetitions (Done of Total
-	// repetitions; Utilisation's single run is 0 of 1) and true during
-	// the K-best measurement (Done samples taken, of at most Total).
-	KBest       bool
-	Done, Total int
-}
-
-// progressKey is the context key of the progress hook.
-type progressKey struct{}
-
-// WithProgress returns a copy of ctx that carries f as the progress hook
-// of the labs run with it, as harness.WithProgress does for measurements:
-// [Clocks] calls f on the lab's thread before each timed repetition of
-// each kernel, and during its K-best measurement from harness's measuring
-// thread, at most every 50 ms; [Utilisation] before each kernel. f is
-// called outside every timed interval, must return quickly and must not
-// block.
-func WithProgress(ctx context.Context, f func(Progress)) context.Context {
-	return context.WithValue(ctx, progressKey{}, f)
-}
-
-// progressOf returns ctx's progress hook, or nil.
-func progressOf(ctx context.Context) func(Progress) {
-	f, _ := ctx.Value(progressKey{}).(func(Progress))
-	return f
+	progress func(harness.Progress)
 }
 
 // DefaultConfig returns the zero Config with CPU set to harness.AnyCPU.
@@ -115,7 +84,7 @@ func (c Config) validate(ctx context.Context, kernels []harness.Target) (Config,
 	if ctx == nil {
 		return c, fmt.Errorf("%w: nil context (allowed: any context, such as context.Background())", ErrBadConfig)
 	}
-	c.ctx, c.progress = ctx, progressOf(ctx)
+	c.ctx, c.progress = ctx, harness.ProgressOf(ctx)
 	switch {
 	case c.Reps < 1 || c.Reps > MaxReps:
 		return c, fmt.Errorf("%w: Reps %d (allowed: 1 to %d, or 0 for %d)", ErrBadConfig, c.Reps, MaxReps, DefaultReps)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/cyclebench/cyclebench/cputime"
@@ -42,8 +43,9 @@ type UtilisationResult struct {
 // untimed. A compute-bound kernel keeps one CPU about 100% busy; a kernel
 // that sleeps, about 0%. Of cfg it uses CPU, KeepPriority and KeepGC; ctx
 // cancels it between kernels and may carry a progress hook
-// ([WithProgress]). Where utilisation is unsupported the error wraps
-// errors.ErrUnsupported (cputime.ErrNoProcfs on a Linux without /proc).
+// (harness.WithProgress: Stage "repetitions", 0 of 1, before each kernel).
+// Where utilisation is unsupported the error wraps errors.ErrUnsupported
+// (cputime.ErrNoProcfs on a Linux without /proc).
 func Utilisation(ctx context.Context, cfg Config, kernels ...harness.Target) (UtilisationResult, error) {
 	cfg.Methods, cfg.Reps = nil, 0
 	cfg, err := cfg.validate(ctx, kernels)
@@ -57,7 +59,7 @@ func Utilisation(ctx context.Context, cfg Config, kernels ...harness.Target) (Ut
 				return fmt.Errorf("lab: utilisation cancelled before %s: %w", k.Name, err)
 			}
 			if cfg.progress != nil {
-				cfg.progress(Progress{Kernel: k.Name, Total: 1})
+				cfg.progress(harness.Progress{Name: k.Name, Stage: "repetitions", Max: 1, Spread: math.NaN()})
 			}
 			ku, err := utilisationOf(k)
 			if err != nil {

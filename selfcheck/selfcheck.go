@@ -81,8 +81,6 @@ type Options struct {
 	// must be at most MaxCV (0.001 for 0.1%), for a CI job that gates on a
 	// quiet runner. 0 reports the state without judging it.
 	MaxCV float64
-	// Progress, when not nil, is told what Validate is doing.
-	Progress func(step string)
 }
 
 // Check is one pass/fail line of a validation.
@@ -248,7 +246,10 @@ type Validation struct {
 // the wall time to a result.
 //
 // It takes about 15 s with the testing.Benchmark comparison, 2 s without.
-// ctx cancels it. When a measurement fails (a cancelled ctx, for
+// ctx cancels it and may carry a progress hook (harness.WithProgress),
+// told each step as a harness.Progress with Stage "validate" and the step
+// in Name; the measurements of a step do not report to it. When a
+// measurement fails (a cancelled ctx, for
 // example), the Validation made so far, with the checks that were
 // complete, comes with the error; Pass is then false.
 func Validate(ctx context.Context, o Options) (*Validation, error) {
@@ -287,7 +288,7 @@ func Validate(ctx context.Context, o Options) (*Validation, error) {
 	if ctx == nil {
 		return nil, fmt.Errorf("%w: nil context (allowed: any context, such as context.Background())", harness.ErrBadConfig)
 	}
-	vr := &validator{o: o, ctx: ctx}
+	vr := &validator{o: o, ctx: harness.WithProgress(ctx, nil), progress: harness.ProgressOf(ctx)}
 	vr.say("calibrating")
 	cal, err := calibrate.Get()
 	if err != nil {
@@ -307,7 +308,8 @@ func Validate(ctx context.Context, o Options) (*Validation, error) {
 // validator is one run of Validate.
 type validator struct {
 	o          Options
-	ctx        context.Context
+	ctx        context.Context        // the caller's, without its progress hook
+	progress   func(harness.Progress) // the caller's progress hook, or nil
 	base       harness.Config
 	v          *Validation
 	lat        float64 // the documented IMUL latency
@@ -321,8 +323,8 @@ type validator struct {
 }
 
 func (vr *validator) say(format string, a ...any) {
-	if vr.o.Progress != nil {
-		vr.o.Progress(fmt.Sprintf(format, a...))
+	if vr.progress != nil {
+		vr.progress(harness.Progress{Name: fmt.Sprintf(format, a...), Stage: "validate", Spread: math.NaN()})
 	}
 }
 

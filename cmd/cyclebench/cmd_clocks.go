@@ -112,12 +112,12 @@ func runClocks(args []string, stdout, stderr io.Writer) error {
 	cfg := lab.DefaultConfig()
 	cfg.CPU, cfg.Reps, cfg.Methods, cfg.NoKBest = *cpu, *reps, clocks, *noKBest
 	prog := newProgress(o)
-	ctx := lab.WithProgress(in.ctx, func(p lab.Progress) {
-		if p.KBest {
-			prog.set(step{what: "clocks " + p.Kernel + " K-best", done: p.Done, total: p.Total, unit: "samples"})
+	ctx := harness.WithProgress(in.ctx, func(p harness.Progress) {
+		if p.Stage == "" { // the K-best measurement's own samples
+			prog.set(step{what: "clocks " + p.Name + " K-best", done: p.Samples, total: p.Max, unit: "samples"})
 			return
 		}
-		prog.set(step{what: "clocks " + p.Kernel, done: p.Done, total: p.Total, unit: "repetitions"})
+		prog.set(step{what: "clocks " + p.Name, done: p.Samples, total: p.Max, unit: "repetitions"})
 	})
 	brand := sys.detectCPU().Brand
 	var rep report

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cyclebench/cyclebench/harness"
 	"github.com/cyclebench/cyclebench/results"
 	"github.com/cyclebench/cyclebench/selfcheck"
 )
@@ -57,12 +58,12 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 	o, in := s.o, s.in
 	prog := newProgress(o)
 	steps := 0
-	v, err := selfcheck.Validate(in.ctx, selfcheck.Options{
+	ctx := harness.WithProgress(in.ctx, func(p harness.Progress) {
+		steps++
+		prog.set(step{what: "validate: " + p.Name, detail: fmt.Sprintf("step %d", steps)})
+	})
+	v, err := selfcheck.Validate(ctx, selfcheck.Options{
 		Config: s.cfg, Reps: *reps, SkipBenchmark: *quick, MaxCV: cv,
-		Progress: func(s string) {
-			steps++
-			prog.set(step{what: "validate: " + s, detail: fmt.Sprintf("step %d", steps)})
-		},
 	})
 	prog.done()
 	if v == nil || err != nil && in.exitCode() == 0 {
