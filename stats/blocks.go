@@ -19,11 +19,10 @@ const TestBlocks = "blocks"
 //
 // Pairs taken milliseconds apart share the machine's state (a busy
 // sibling, the core clock, the empty loop's best, the R chosen), so the
-// block, not the pair, is what repeats independently: on a Zen 4 guest ten
-// comparisons of the same pair of sums, one after the other in one
-// process, read 0.7719 to 0.7742 with intervals ±0.1% wide. A block taken
-// in a noisy moment is also less precise than the others, and says so by
-// its own interval. With two blocks or more, Ratio, Lo, Hi and PValue are
+// block, not the pair, is what repeats independently: comparisons of the
+// same two functions one after the other move by more than the intervals
+// their pairs give (docs/how-it-measures.md). A block taken in a noisy moment is
+// also less precise than the others, and says so by its own interval. With two blocks or more, Ratio, Lo, Hi and PValue are
 // therefore the blocks': a random-effects mean of their log ratios, each
 // weighted by 1/(se² + τ²), where se is the block's standard error (from
 // its interval, never below a quarter of a counter quantum relative) and
@@ -31,10 +30,10 @@ const TestBlocks = "blocks"
 // Laird); the interval and the t test (B−1 degrees of freedom) take the
 // Hartung–Knapp variance, never below the one the weights give. A noisy
 // block then counts for what it is worth instead of widening the whole
-// interval, as an unweighted t-interval of the blocks' ratios (earlier
-// versions) did: on 1800 blocks recorded on a Zen 4 guest, in groups of
-// five, +0.03% was detected 57, 44 and 57 times in 60 against 46, 31 and 48,
-// and A/A never (harness/testdata/blocks holds two of the recordings).
+// interval, as an unweighted t-interval of the blocks' ratios would: on
+// recorded blocks the weighted test finds small differences more often and
+// calls no A/A comparison different (harness.TestCompareRecordedBlocks
+// replays them; TestCombineBlocksCoverage checks the interval's coverage).
 //
 // Test becomes TestBlocks, and the pairs' own figures move to PairsRatio,
 // PairsLo, PairsHi and PairsPValue; the noise band, the drift band and the

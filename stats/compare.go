@@ -89,9 +89,8 @@ type CompareOptions struct {
 	//
 	// DerivedNoiseBand (0, the default) derives the band from the
 	// measurement (see [Comparison.NoiseBand] and
-	// [RunComparison.NoiseBand]); a positive value up to 1 fixes it (0.002,
-	// 0.2%, was the fixed default of earlier versions); NoNoiseBand (any
-	// negative value) means no band.
+	// [RunComparison.NoiseBand]); a positive value up to 1 fixes it (0.002
+	// for 0.2%); NoNoiseBand (any negative value) means no band.
 	NoiseBand float64
 	// Confidence is the confidence level of the intervals; 0 means 0.95.
 	Confidence float64
