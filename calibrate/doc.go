@@ -70,6 +70,13 @@
 // [MeasureCoreClock] measures it beside the ruler and reports the folding
 // ([Folding]).
 //
+// For a measurement with a ruler beside it (package harness),
+// [DecideCycles] is the one answer to whether there is a cycle figure: it
+// accepts the ruler (through [DecideRuler]), waits while the ADD chain lags
+// the IMUL chain as it does on a shared core, falls back to the
+// calibration's ratio when the ruler gave no slope, or refuses; its limits
+// are [DefaultRulerThresholds], each with its reason.
+//
 // # Emulation and migration
 //
 // Under user-mode emulation (qemu-user running an arm64 build on an x86
