@@ -87,8 +87,8 @@ func TestFormatSIStep(t *testing.T) {
 
 // TestLegendSizes: the legend names each size once, in order, at most
 // maxListed of them, and marks "did not converge" and "left out of the
-// fit" with different glyphs (the issue's legend read "SweepSum4 not
-// converged at n = 256, 256, 256, 256, 256, … (26 sizes)").
+// fit" with different glyphs: a sweep of several runs per size has each
+// size several times among its points.
 func TestLegendSizes(t *testing.T) {
 	var pts []CPEPoint
 	for rep := 0; rep < 6; rep++ {
