@@ -2,11 +2,12 @@ package plot
 
 import (
 	"fmt"
-	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"image/color"
 	"io"
 	"math"
 	"strconv"
+
+	"github.com/cyclebench/cyclebench/internal/sigfig"
 
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"

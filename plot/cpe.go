@@ -119,19 +119,23 @@ func (s CPESeries) style(i int) Style {
 // (format, any case).
 //
 // The upper panel shows the cost per call against n: each series' points
-// (hollow where they did not converge, ringed where the fit calls them
-// outliers, with error bars from YLo and YHi), its fitted line, the
-// line's 95% confidence band for the mean (see [Line]) and, when the
-// axis starts at 0, the line extended to n = 0 (thin) to show the
-// intercept. The lower panel ([Options.Lower]) shows the cost per element
-// Y/x with the fit as Slope + Intercept/x, where curvature, cache steps and
-// the per-call overhead show, or the residuals. Both share the n axis:
+// (hollow with an × where they did not converge, hollow where the fit
+// left them out, ringed where the fit calls them outliers, with error bars from YLo
+// and YHi), its fitted line (drawn through the fit, never through the
+// points; faint when the fit is not linear in n), the line's 95%
+// confidence band for the mean (see [Line]) and, when the axis starts at
+// 0, the line extended to n = 0 (thin) to show the intercept. Under it
+// ([Options.Lower]; by default both): the cost per element Y/x with the
+// fit as Slope + Intercept/x, where curvature, cache steps and the
+// per-call overhead show, and the residuals of the points the fit kept,
+// in the cost unit, with the band around 0, where a band too thin to see
+// beside the cost per call shows. The panels share the n axis:
 // logarithmic when [Options.XScale] says so or, with ScaleAuto, when the
 // sizes are log-spaced over at least a decade; the cost axis of the upper
 // panel is then logarithmic too when every value on it is positive.
 // Each series has its own colour, marker and dash pattern ([StyleOf]). The
 // legend lists the series with their CPE ± CI, the band, the sizes that
-// did not converge and the outliers.
+// did not converge, the runs left out and the outliers.
 //
 // Errors wrap [ErrNoData] (no series, a series without points),
 // [ErrBadValue] (NaN, ±Inf, beyond ±1e150, negative n, YLo ≤ Y ≤ YHi

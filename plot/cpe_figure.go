@@ -188,34 +188,68 @@ func (f *cpeFigure) draw(dc draw.Canvas) error {
 		return fmt.Errorf("%w: the title and legend leave %.0f×%.0f points for the data: make the image larger", ErrBadSize, float64(W), float64(H))
 	}
 	xticks := max(3, int(W/vg.Length(70)))
-	xlo, xhi, withZero := f.xRange(xticks)
-	var xt gplot.Ticker = SITicks{Count: xticks}
+	var ax axis
+	ax.lo, ax.hi, ax.withZero = f.xRange(xticks)
+	ax.ticks = SITicks{Count: xticks}
 	if f.xlog {
-		xt = SILogTicks{Count: xticks}
+		ax.ticks = SILogTicks{Count: xticks}
 	}
-	lower := f.opt.Lower != PanelNone
-	topH := H
-	if lower {
-		topH = 0.6 * (H - 8)
-	}
-	top, err := f.upper(xlo, xhi, withZero, xt, max(3, int(topH/vg.Length(40))), lower)
-	if err != nil {
-		return err
-	}
-	if !lower {
+	lowers := f.lowers()
+	if len(lowers) == 0 {
+		top, err := f.upper(ax, max(3, int(H/vg.Length(40))), false).build()
+		if err != nil {
+			return err
+		}
 		top.Draw(body)
 		return nil
 	}
-	bot, err := f.lowerPanel(xlo, xhi, xt, max(3, int((H-topH)/vg.Length(32))))
+	// The cost per call keeps the larger share: it is what the fit is of.
+	// Panels are panelGap apart.
+	const panelGap = 8
+	avail := H - panelGap*vg.Length(len(lowers))
+	topH := 0.6 * avail
+	if len(lowers) == 2 {
+		topH = 0.5 * avail
+	}
+	lowH := (avail - topH) / vg.Length(len(lowers))
+	if len(lowers) == 2 && lowH < minLowerHeight {
+		return fmt.Errorf("%w: the title and legend leave %.0f points of height for three panels: make the image taller, or choose one lower panel (Options.Lower)", ErrBadSize, float64(H))
+	}
+	top, err := f.upper(ax, max(3, int(topH/vg.Length(40))), true).build()
 	if err != nil {
 		return err
 	}
-	cs := []draw.Canvas{
-		draw.Crop(body, 0, 0, H-topH, 0),
-		draw.Crop(body, 0, 0, 0, -(topH + 8)),
+	plots := []*gplot.Plot{top}
+	cs := []draw.Canvas{draw.Crop(body, 0, 0, H-topH, 0)}
+	y := topH + panelGap
+	for k, kind := range lowers {
+		last := k == len(lowers)-1
+		p, err := f.lower(kind, ax, lowH, !last).build()
+		if err != nil {
+			return err
+		}
+		plots = append(plots, p)
+		cs = append(cs, draw.Crop(body, 0, 0, H-(y+lowH), -y))
+		y += lowH + panelGap
 	}
-	alignX([]*gplot.Plot{top, bot}, cs)
-	top.Draw(cs[0])
-	bot.Draw(cs[1])
+	alignX(plots, cs)
+	for k, p := range plots {
+		p.Draw(cs[k])
+	}
 	return nil
+}
+
+// minLowerHeight is the least height, in points, of each of two lower
+// panels: below it their tick labels overlap and the residuals are a line.
+const minLowerHeight = 36
+
+// lowers lists the panels drawn under the cost per call, top to bottom.
+func (f *cpeFigure) lowers() []Panel {
+	switch f.opt.Lower {
+	case PanelBoth:
+		return []Panel{PanelPerElement, PanelResiduals}
+	case PanelNone:
+		return nil
+	}
+	return []Panel{f.opt.Lower}
 }

@@ -63,6 +63,8 @@ func (f *cpeFigure) title() string {
 			}
 		} else {
 			switch f.opt.Lower {
+			case PanelBoth:
+				t = fmt.Sprintf("Cost per call, per %s and residuals of the fits (%s, 95%% CI)", f.elem, f.unit)
 			case PanelResiduals:
 				t = fmt.Sprintf("Cost per call and residuals of the fits (%s, 95%% CI)", f.unit)
 			case PanelNone:
@@ -108,6 +110,9 @@ func (f *cpeFigure) legend(leg *legend) {
 		what := "each fit"
 		if len(f.series) == 1 {
 			what = "the fit"
+		}
+		if slices.Contains(f.lowers(), PanelResiduals) {
+			what += ", around 0 in the residuals"
 		}
 		leg.add("95% confidence band of "+what, &plotter.Polygon{Color: color.Gray{Y: 0xc8}})
 	}

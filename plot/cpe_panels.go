@@ -1,17 +1,31 @@
 package plot
 
 import (
+	"maps"
 	"math"
+	"slices"
 
 	gplot "gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
 )
 
-// upper returns the cost-per-call panel.
-func (f *cpeFigure) upper(xlo, xhi float64, withZero bool, xt gplot.Ticker, yticks int, shared bool) (*gplot.Plot, error) {
-	pn := panel{ylabel: f.unit + " per call", xlo: xlo, xhi: xhi, xlog: f.xlog, xt: xt, hideX: shared, yticks: yticks, zeroFrom: 0.25,
+// axis is the n axis the panels of a figure share.
+type axis struct {
+	lo, hi   float64
+	withZero bool // 0 is on the axis: the fit is extended to it
+	ticks    gplot.Ticker
+}
+
+// upper returns the cost-per-call panel: the points, the fits and their
+// bands. A fit is drawn as its line, never through the points, so runs the
+// fit left out stand apart from it as hollow marks; a fit that is not
+// linear in n is drawn faint, as the average it is. hideX leaves the n
+// labels to a panel below.
+func (f *cpeFigure) upper(ax axis, yticks int, hideX bool) panel {
+	pn := panel{ylabel: f.unit + " per call", xlo: ax.lo, xhi: ax.hi, xlog: f.xlog, xt: ax.ticks, hideX: hideX, yticks: yticks, zeroFrom: 0.25,
 		ylog: func(lo, hi float64) bool { return f.xlog }}
-	if !shared {
-		pn.xlabel = "n (" + plural(f.elem) + " per call)"
+	if !hideX {
+		pn.xlabel = f.xlabel()
 	}
 	for i, s := range f.series {
 		ps := panelSeries{style: s.style(i)}
@@ -28,30 +42,37 @@ func (f *cpeFigure) upper(xlo, xhi float64, withZero bool, xt gplot.Ticker, ytic
 					ps.fit.lo, ps.fit.hi = append(ps.fit.lo, y-h), append(ps.fit.hi, y+h)
 				}
 			}
-			if withZero && !f.xlog && lo > 0 && s.Fit.NotLinear == "" {
+			if ax.withZero && !f.xlog && lo > 0 && s.Fit.NotLinear == "" {
 				ps.ext = &curve{x: []float64{0, lo}, y: []float64{s.Fit.Intercept, s.Fit.at(lo)}}
 			}
 		}
-		if s.Fit != nil && s.Fit.NotLinear != "" {
-			ps.faint, ps.connect = true, true
-		}
+		ps.faint = s.Fit != nil && s.Fit.NotLinear != ""
 		pn.series = append(pn.series, ps)
 	}
-	return pn.build()
+	return pn
 }
 
-// lowerPanel returns the per-element or residual panel.
-func (f *cpeFigure) lowerPanel(xlo, xhi float64, xt gplot.Ticker, yticks int) (*gplot.Plot, error) {
-	perElem := f.opt.Lower == PanelPerElement
-	pn := panel{xlabel: "n (" + plural(f.elem) + " per call)", xlo: xlo, xhi: xhi, xlog: f.xlog, xt: xt, yticks: yticks}
+// lower returns a panel under the cost per call: kind is PanelPerElement
+// or PanelResiduals. hideX leaves the n labels to a panel below.
+func (f *cpeFigure) lower(kind Panel, ax axis, height vg.Length, hideX bool) panel {
+	yticks := max(3, int(height/vg.Length(32)))
+	along := height // the length of the y axis, about
+	if !hideX {
+		along -= xAxisHeight
+	}
+	perElem := kind == PanelPerElement
+	pn := panel{xlo: ax.lo, xhi: ax.hi, xlog: f.xlog, xt: ax.ticks, hideX: hideX, yticks: yticks}
+	if !hideX {
+		pn.xlabel = f.xlabel()
+	}
 	if perElem {
-		pn.ylabel = f.unit + " per " + f.elem
+		pn.ylabel = fitLabel(along, f.unit+" per "+f.elem, f.unit+"\nper "+f.elem)
 		pn.zeroFrom = 0.2
 		// Kernels of very different CPE (1 and 12 cycles) each keep their
 		// relative detail on a log axis.
 		pn.ylog = func(lo, hi float64) bool { return hi/lo >= 8 }
 	} else {
-		pn.ylabel = "residual (" + f.unit + " per call)"
+		pn.ylabel = fitLabel(along, "residual ("+f.unit+" per call)", "residual\n("+f.unit+" per call)", "residual\n("+f.unit+")")
 		pn.zeroLine = true
 	}
 	for i, s := range f.series {
@@ -62,12 +83,15 @@ func (f *cpeFigure) lowerPanel(xlo, xhi float64, xt gplot.Ticker, yticks int) (*
 			if perElem {
 				return y / x, x > 0
 			}
-			if s.Fit == nil || notLinear {
+			if s.Fit == nil {
 				return 0, false
 			}
-			return y - s.Fit.at(x), true
+			return y - s.Fit.at(x), true // curved when not linear: the reason
 		}
 		for _, pt := range s.Points {
+			if pt.LeftOut && !perElem {
+				continue // a residual is of a point the fit kept
+			}
 			y, ok := value(pt.x(), pt.Y)
 			if !ok {
 				continue
@@ -80,8 +104,11 @@ func (f *cpeFigure) lowerPanel(xlo, xhi float64, xt gplot.Ticker, yticks int) (*
 			ps.pts = append(ps.pts, q)
 		}
 		if notLinear {
-			// The fit of a curved cost is no model of it: show the data.
-			ps.connect = perElem
+			// The fit of a curved cost is no model of it: show the data's
+			// own shape, through the median of the kept runs of each size.
+			if perElem {
+				ps.trace = medianTrace(s.Points, func(p CPEPoint) (float64, bool) { return value(p.x(), p.Y) })
+			}
 			pn.series = append(pn.series, ps)
 			continue
 		}
@@ -110,5 +137,55 @@ func (f *cpeFigure) lowerPanel(xlo, xhi float64, xt gplot.Ticker, yticks int) (*
 		}
 		pn.series = append(pn.series, ps)
 	}
-	return pn.build()
+	return pn
+}
+
+// xAxisHeight is about the height of an n axis with its tick labels and
+// its label, in points.
+const xAxisHeight = 36
+
+// fitLabel returns the first of labels that fits along a y axis height
+// points long (the last when none does): gonum lays out
+// a panel whose axis label is longer than the panel wrongly.
+func fitLabel(height vg.Length, labels ...string) string {
+	sty := textStyle(labelFont)
+	for _, l := range labels {
+		if sty.Width(l) <= height {
+			return l
+		}
+	}
+	return labels[len(labels)-1]
+}
+
+// xlabel is the n axis' label.
+func (f *cpeFigure) xlabel() string { return "n (" + plural(f.elem) + " per call)" }
+
+// medianTrace returns the line through the median value of the kept
+// points of each x, in increasing x, or nil when fewer than two x have
+// one: with several runs per size, a line through every run would
+// zig-zag between them.
+func medianTrace(pts []CPEPoint, value func(CPEPoint) (float64, bool)) *curve {
+	byX := map[float64][]float64{}
+	for _, p := range pts {
+		if p.LeftOut {
+			continue
+		}
+		if v, ok := value(p); ok {
+			byX[p.x()] = append(byX[p.x()], v)
+		}
+	}
+	if len(byX) < 2 {
+		return nil
+	}
+	c := &curve{}
+	for _, x := range slices.Sorted(maps.Keys(byX)) {
+		vs := byX[x]
+		slices.Sort(vs)
+		m := vs[len(vs)/2]
+		if len(vs)%2 == 0 {
+			m = (vs[len(vs)/2-1] + m) / 2
+		}
+		c.x, c.y = append(c.x, x), append(c.y, m)
+	}
+	return c
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"sort"
 
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -23,12 +22,12 @@ type curve struct{ x, y, lo, hi []float64 }
 
 // panelSeries is what a panel draws of one series.
 type panelSeries struct {
-	style   Style
-	pts     []xyPoint
-	fit     *curve // nil: no fit drawn
-	faint   bool   // the fit is an average (not linear): drawn thin and pale
-	connect bool   // join the points (not linear: the data's own shape)
-	ext     *curve // the fit extended to n = 0, thin; nil for none
+	style Style
+	pts   []xyPoint
+	fit   *curve // nil: no fit drawn
+	faint bool   // the fit is an average (not linear): drawn thin and pale
+	trace *curve // the data's own shape where no fit models it; nil for none
+	ext   *curve // the fit extended to n = 0, thin; nil for none
 	// bandOnly draws fit's band but not its line (residuals: the line is
 	// the zero line).
 	bandOnly bool
@@ -144,7 +143,7 @@ func (pn panel) build() (*gplot.Plot, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w: band of series %d: %v", ErrDraw, i+1, err)
 		}
-		pg.Color = withAlpha(s.style.Color, 0x38)
+		pg.Color = withAlpha(s.style.Color, 0x50)
 		pg.LineStyle.Width = 0
 		p.Add(pg)
 	}
@@ -166,14 +165,8 @@ func (pn panel) build() (*gplot.Plot, error) {
 				return nil, err
 			}
 		}
-		if s.connect {
-			pts := append([]xyPoint(nil), s.pts...)
-			sort.Slice(pts, func(a, b int) bool { return pts[a].x < pts[b].x })
-			xs, ys := make([]float64, len(pts)), make([]float64, len(pts))
-			for k, q := range pts {
-				xs[k], ys[k] = q.x, q.y
-			}
-			if err := addLine(p, xs, ys, lineStyle(st, 1.2), ylog); err != nil {
+		if s.trace != nil {
+			if err := addLine(p, s.trace.x, s.trace.y, lineStyle(st, 1.2), ylog); err != nil {
 				return nil, err
 			}
 		}
@@ -200,7 +193,7 @@ func (pn *panel) dropUndrawable() {
 			}
 		}
 		s.pts = pts
-		for _, c := range []*curve{s.fit, s.ext} {
+		for _, c := range []*curve{s.fit, s.ext, s.trace} {
 			if c == nil {
 				continue
 			}
