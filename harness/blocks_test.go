@@ -1,27 +1,18 @@
 package harness
 
 import (
-	"encoding/json"
+	"compress/gzip"
+	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/cyclebench/cyclebench/internal/blockrec"
 	"github.com/cyclebench/cyclebench/stats"
 )
 
 // recordedBlock is one line of testdata/blocks: a block of a comparison
-// recorded by bench/peers/blocks (see there for the fields).
-type recordedBlock struct {
-	Kind      string    `json:"kind"`
-	A         []float64 `json:"a"`
-	B         []float64 `json:"b"`
-	TicksA    float64   `json:"ticks_a"`
-	TicksB    float64   `json:"ticks_b"`
-	SpreadA   float64   `json:"spread_a"`
-	SpreadB   float64   `json:"spread_b"`
-	Converged bool      `json:"converged"`
-	Quantum   float64   `json:"quantum"`
-	R         int       `json:"r"`
-}
+// recorded by bench/peers/blocks.
+type recordedBlock blockrec.Block
 
 // part turns the record into the block Compare would have measured: the
 // sides' K best samples are given as two, the figure and the figure
@@ -37,17 +28,22 @@ func (r recordedBlock) part() compareBlock {
 
 func readBlocks(t *testing.T, path string) []recordedBlock {
 	t.Helper()
-	var bs []recordedBlock
-	sc := gzipLines(t, path)
-	for sc.Scan() {
-		var b recordedBlock
-		if err := json.Unmarshal(sc.Bytes(), &b); err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		bs = append(bs, b)
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if err := sc.Err(); err != nil {
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
 		t.Fatalf("%s: %v", path, err)
+	}
+	recs, err := blockrec.Read(zr)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	bs := make([]recordedBlock, len(recs))
+	for i, r := range recs {
+		bs[i] = recordedBlock(r)
 	}
 	return bs
 }

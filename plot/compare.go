@@ -2,11 +2,12 @@ package plot
 
 import (
 	"fmt"
-	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"image/color"
 	"io"
 	"math"
 	"strconv"
+
+	"github.com/cyclebench/cyclebench/internal/sigfig"
 
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -73,7 +74,8 @@ type Bar struct {
 // grouped bars with error bars, in the colours of [Palette]; for ratios,
 // points with their intervals, each labelled with its value, interval and
 // Label, and a baseline at 1. Bars are vertical unless the group names do not fit
-// under them ([Options.Bars]). The value axis is logarithmic when the
+// under them ([Options.Bars]); horizontal bars have each group's name
+// above them, left-aligned where they start. The value axis is logarithmic when the
 // values are all positive and span more than 30× (a linear axis would
 // hide the small ones); bars then grow from the axis' lower end, or from
 // 1 for ratios.
@@ -180,7 +182,9 @@ func drawComparison(dc draw.Canvas, c Comparison, opt Options) error {
 		for _, g := range c.Groups {
 			widest = max(widest, sty.Width(g))
 		}
-		horizontal = widest > 0.9*(W-60)/vg.Length(len(c.Groups))
+		// Viewers without Liberation Sans substitute a font up to about
+		// 15% wider (DejaVu Sans): names that fit only in it would overlap.
+		horizontal = 1.15*widest > 0.9*(W-60)/vg.Length(len(c.Groups))
 	}
 
 	// The value range: bars, intervals, the base (0 or 1), the band.
@@ -263,9 +267,16 @@ func drawComparison(dc draw.Canvas, c Comparison, opt Options) error {
 		return plotter.XY{X: cat, Y: v}
 	}
 	valueAxis, catAxis := &p.Y, &p.X
+	// rows is the group's layout along the category axis: its bars and,
+	// with horizontal bars, its name above them.
+	rows := groupRows{bars: 0.8}
 	if horizontal {
 		valueAxis, catAxis = &p.X, &p.Y
-		p.NominalY(names...)
+		// The names go above their bars, starting where the bars do, not
+		// right-aligned before them: a viewer that draws them in a wider
+		// font than the layout measured would run them into the bars.
+		p.NominalY(make([]string, n)...)
+		rows = horizontalRows(textStyle(tickFont).Height("Xg"), (H-xAxisHeight)/vg.Length(n))
 	} else {
 		p.NominalX(names...)
 	}
@@ -291,7 +302,7 @@ func drawComparison(dc draw.Canvas, c Comparison, opt Options) error {
 	}
 
 	S := len(c.Series)
-	slot := 0.8 / float64(S)
+	slot := rows.bars / float64(S)
 	var naPts plotter.XYs
 	var naLabels []string
 	var valPts plotter.XYs
@@ -303,7 +314,7 @@ func drawComparison(dc draw.Canvas, c Comparison, opt Options) error {
 		for i, b := range s.Bars {
 			center := pos(i) - 0.4 + (float64(j)+0.5)*slot
 			if horizontal {
-				center = pos(i) + 0.4 - (float64(j)+0.5)*slot
+				center = pos(i) + rows.barsTop - (float64(j)+0.5)*slot
 			}
 			if b.Missing {
 				naPts = append(naPts, xy(center, base))
@@ -386,10 +397,43 @@ func drawComparison(dc draw.Canvas, c Comparison, opt Options) error {
 	if err := addLabels(p, naPts, naLabels, 3, 3, horizontal); err != nil {
 		return err
 	}
+	if horizontal {
+		pts := make(plotter.XYs, n)
+		for i := range n {
+			pts[i] = plotter.XY{X: lo, Y: pos(i) + 0.5 - rows.gap}
+		}
+		lb, err := plotter.NewLabels(plotter.XYLabels{XYs: pts, Labels: c.Groups})
+		if err != nil {
+			return fmt.Errorf("%w: %v", ErrDraw, err)
+		}
+		lb.Offset = vg.Point{X: 2}
+		for k := range lb.TextStyle {
+			lb.TextStyle[k] = textStyle(tickFont)
+			lb.TextStyle[k].XAlign, lb.TextStyle[k].YAlign = draw.XLeft, draw.YTop
+		}
+		p.Add(lb)
+	}
 	catAxis.Min, catAxis.Max = -0.5, float64(n)-0.5
 	valueAxis.Min, valueAxis.Max = lo, hi
 	p.Draw(body)
 	return nil
+}
+
+// groupRows is the layout of a group along the category axis, in units
+// of a group's width (1): bars is the room its bars share, barsTop where
+// the first bar begins above the group's centre, gap the space above the
+// group's name.
+type groupRows struct{ bars, barsTop, gap float64 }
+
+// horizontalRows lays out a group of horizontal bars row points tall with
+// its name, lineH points tall, above the bars: the bars keep 80% of what
+// the name leaves, at most 80% of the row, as vertical bars do.
+func horizontalRows(lineH, row vg.Length) groupRows {
+	const gap = 0.04
+	name := math.Min(float64(lineH+2)/math.Max(float64(row), 1), 0.45)
+	top := 0.5 - gap - name - gap
+	bars := math.Min(0.8, top+0.4)
+	return groupRows{bars: bars, barsTop: top, gap: gap}
 }
 
 // ratioText formats a ratio v of an interval [lo, hi] with the decimals

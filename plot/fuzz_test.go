@@ -21,13 +21,13 @@ func FuzzCPE(f *testing.F) {
 		for i, x := range []float64{x0, (x0 + x1) / 2, x1} {
 			s.Points = append(s.Points, plot.CPEPoint{N: x, Y: y0 + slope*x, NotConverged: i == 1, Outlier: i == 2})
 		}
-		opt := plot.Options{Lower: plot.Panel(lower % 3)}
+		opt := plot.Options{Lower: plot.Panel(lower % 4)}
 		if log {
 			opt.XScale = plot.ScaleLog
 		}
 		err := plot.CPE(io.Discard, "svg", []plot.CPESeries{s, {Name: "flat", Points: []plot.CPEPoint{{N: x1, Y: y0}}}}, opt)
 		if errors.Is(err, plot.ErrDraw) {
-			t.Fatalf("x %v..%v, y0 %v, slope %v, intercept %v, SE %v %v, log %v, panel %d: %v", x0, x1, y0, slope, icpt, se, ise, log, lower%3, err)
+			t.Fatalf("x %v..%v, y0 %v, slope %v, intercept %v, SE %v %v, log %v, panel %d: %v", x0, x1, y0, slope, icpt, se, ise, log, lower%4, err)
 		}
 	})
 }

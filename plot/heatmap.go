@@ -2,10 +2,11 @@ package plot
 
 import (
 	"fmt"
-	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"image/color"
 	"io"
 	"math"
+
+	"github.com/cyclebench/cyclebench/internal/sigfig"
 
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"

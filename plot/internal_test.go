@@ -1,13 +1,16 @@
 package plot
 
 import (
+	"bytes"
 	"math"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/cyclebench/cyclebench/stats"
 	"gonum.org/v1/gonum/stat/distuv"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
 )
 
 // TestBand checks the band of Line against the textbook formula
@@ -87,8 +90,8 @@ func TestFormatSIStep(t *testing.T) {
 
 // TestLegendSizes: the legend names each size once, in order, at most
 // maxListed of them, and marks "did not converge" and "left out of the
-// fit" with different glyphs (the issue's legend read "SweepSum4 not
-// converged at n = 256, 256, 256, 256, 256, … (26 sizes)").
+// fit" with different glyphs: a sweep of several runs per size has each
+// size several times among its points.
 func TestLegendSizes(t *testing.T) {
 	var pts []CPEPoint
 	for rep := 0; rep < 6; rep++ {
@@ -122,5 +125,48 @@ func TestLegendSizes(t *testing.T) {
 	b := leftOut.thumbs[0].(*plotter.Scatter).GlyphStyle.Shape.(glyph)
 	if a == b || !a.crossed || b.crossed || !b.hollow {
 		t.Errorf("glyphs %+v (not converged) and %+v (left out): want a crossed one and a hollow one", a, b)
+	}
+}
+
+// TestHorizontalRows: a horizontal group's name sits above its bars,
+// inside the group's row, for rows from roomy to cramped.
+func TestHorizontalRows(t *testing.T) {
+	for _, row := range []float64{8, 20, 40, 56, 200} {
+		r := horizontalRows(12, vg.Length(row))
+		nameBottom := 0.5 - r.gap - (12+2)/row
+		if row < 12/0.45 {
+			continue // too cramped for the name: clamped, checked below
+		}
+		if r.barsTop > nameBottom+1e-9 || r.barsTop-r.bars < -0.4-1e-9 || r.bars <= 0 || r.bars > 0.8 {
+			t.Errorf("row %v points: %+v: want bars from below the name (%.3f) down to no lower than -0.4, sharing at most 0.8", row, r, nameBottom)
+		}
+	}
+	if r := horizontalRows(12, 8); r.bars <= 0 || r.barsTop-r.bars < -0.4-1e-9 {
+		t.Errorf("cramped row: %+v: want bars inside the row", r)
+	}
+}
+
+// TestHorizontalNamesLeftAligned: with horizontal bars each group's name
+// starts at the same x, where the bars start, so a viewer that draws it in
+// a wider font only lengthens it to the right, over empty space above the
+// bars (right-aligned before the bars, a wider font would run it into
+// them).
+func TestHorizontalNamesLeftAligned(t *testing.T) {
+	c := Comparison{Groups: []string{"AddChain (1000 dependent ADDs)", "Psum1 (prefix sum, 1000 elements)", "short"}, Unit: "cycles",
+		Series: []BarSeries{{Name: "a", Bars: []Bar{{Value: 1}, {Value: 2}, {Value: 3}}}, {Name: "b", Bars: []Bar{{Value: 2}, {Value: 1}, {Missing: true}}}}}
+	var b bytes.Buffer
+	if err := Compare(&b, "svg", c, Options{Bars: BarsHorizontal}); err != nil {
+		t.Fatal(err)
+	}
+	xs := map[string]bool{}
+	for _, g := range c.Groups {
+		m := regexp.MustCompile(`<text x="([-0-9.]+)"[^>]*\n?[^>]*>` + regexp.QuoteMeta(g) + `</text>`).FindStringSubmatch(b.String())
+		if m == nil {
+			t.Fatalf("no text element for %q in the SVG", g)
+		}
+		xs[m[1]] = true
+	}
+	if len(xs) != 1 {
+		t.Errorf("group names start at x = %v: want one left edge for all", xs)
 	}
 }

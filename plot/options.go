@@ -29,8 +29,9 @@ type Options struct {
 	// the sizes are log-spaced over at least a decade), ScaleLinear or
 	// ScaleLog.
 	XScale Scale
-	// Lower chooses the CPE plot's second panel: PanelPerElement (cost per
-	// element against n), PanelResiduals, or PanelNone.
+	// Lower chooses the CPE plot's panels below the cost per call:
+	// PanelBoth (the zero value: cost per element, then the residuals),
+	// PanelPerElement, PanelResiduals, or PanelNone.
 	Lower Panel
 	// Bars chooses the orientation of Compare's bars: BarsAuto (horizontal
 	// when the group names do not fit under vertical bars), BarsVertical
@@ -48,18 +49,23 @@ const (
 	ScaleLog
 )
 
-// Panel is the CPE plot's second panel, below the cost-per-call panel and
-// sharing its n axis.
+// Panel chooses the CPE plot's panels below the cost-per-call panel; they
+// share its n axis.
 type Panel int
 
 // Panels of [Options.Lower].
 const (
+	// PanelBoth draws the per-element panel and, under it, the residual
+	// panel: the one shows the shape of the cost, the other how far the
+	// kept runs stray from the fit at a scale where its band is visible.
+	PanelBoth Panel = iota
 	// PanelPerElement plots Y/Elements against n, with the fit as
 	// Slope + Intercept/n: where curvature, cache steps and the per-call
 	// overhead show.
-	PanelPerElement Panel = iota
-	// PanelResiduals plots Y − (Intercept + Slope·n) against n, with the
-	// confidence band around 0.
+	PanelPerElement
+	// PanelResiduals plots Y − (Intercept + Slope·n) of the points the
+	// fit kept against n, in the cost unit, with the confidence band
+	// around 0.
 	PanelResiduals
 	// PanelNone draws the cost-per-call panel alone.
 	PanelNone
@@ -226,8 +232,8 @@ func (o Options) resolve(def Size, format string) (Size, int, error) {
 	if o.XScale < ScaleAuto || o.XScale > ScaleLog {
 		return Size{}, 0, fmt.Errorf("%w: XScale %d: want ScaleAuto, ScaleLinear or ScaleLog", ErrBadInput, o.XScale)
 	}
-	if o.Lower < PanelPerElement || o.Lower > PanelNone {
-		return Size{}, 0, fmt.Errorf("%w: Lower %d: want PanelPerElement, PanelResiduals or PanelNone", ErrBadInput, o.Lower)
+	if o.Lower < PanelBoth || o.Lower > PanelNone {
+		return Size{}, 0, fmt.Errorf("%w: Lower %d: want PanelBoth, PanelPerElement, PanelResiduals or PanelNone", ErrBadInput, o.Lower)
 	}
 	if o.Bars < BarsAuto || o.Bars > BarsHorizontal {
 		return Size{}, 0, fmt.Errorf("%w: Bars %d: want BarsAuto, BarsVertical or BarsHorizontal", ErrBadInput, o.Bars)

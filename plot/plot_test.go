@@ -255,7 +255,7 @@ func TestExtremeSizes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, lower := range []plot.Panel{plot.PanelPerElement, plot.PanelResiduals, plot.PanelNone} {
+		for _, lower := range []plot.Panel{plot.PanelBoth, plot.PanelPerElement, plot.PanelResiduals, plot.PanelNone} {
 			err := plot.CPE(io.Discard, "png", []plot.CPESeries{line("a", 4), line("b", 5)}, plot.Options{Size: size, Lower: lower})
 			if err != nil && !errors.Is(err, plot.ErrBadSize) {
 				t.Errorf("CPE at %s, panel %d: %v", sz, lower, err)

@@ -70,6 +70,45 @@ func series(t *testing.T, name string, xs, ys []float64, notLinear string) plot.
 	return s
 }
 
+// runs returns a sweep of six runs at each of eight sizes, as
+// `cyclebench cpe -count 6` makes it: 1.536 cycles per element and 200 per
+// call, ±0.3% from run to run, and at three sizes one run 9% slower that
+// the fit left out; notLinear marks the fit not linear, as a rule that
+// left out the wrong runs would.
+func runs(t *testing.T, notLinear string) plot.CPESeries {
+	t.Helper()
+	var xs, ys []float64
+	var out []bool
+	for k := 1; k <= 8; k++ {
+		n := 250 * float64(k)
+		for r := 0; r < 6; r++ {
+			y := (200 + 1.536*n) * (1 + 0.003*math.Sin(float64(13*k+7*r)))
+			left := r == 2 && k%3 == 0
+			if left {
+				y *= 1.09
+			}
+			xs, ys, out = append(xs, n), append(ys, y), append(out, left)
+		}
+	}
+	var kx, ky []float64
+	for i := range xs {
+		if !out[i] {
+			kx, ky = append(kx, xs[i]), append(ky, ys[i])
+		}
+	}
+	s := series(t, "SweepSum4", kx, ky, notLinear)
+	s.Points = nil
+	var xsum float64
+	for i := range xs {
+		s.Points = append(s.Points, plot.CPEPoint{N: xs[i], Y: ys[i], LeftOut: out[i]})
+	}
+	for _, x := range kx {
+		xsum += x
+	}
+	s.Fit.XMean = xsum / float64(len(kx))
+	return s
+}
+
 // machines is a comparison of 3 machines × 5 kernels: cycles per call
 // with the spread of 5 runs (illustrative figures, of the size the
 // example kernels have on the machines of DESIGN.md).
@@ -135,6 +174,12 @@ func TestPreview(t *testing.T) {
 		}},
 		{"cpe-quadratic-log.png", func(f *os.File) error {
 			return plot.CPE(f, "png", []plot.CPESeries{quadratic(t, true)}, plot.Options{})
+		}},
+		{"cpe-runs.png", func(f *os.File) error {
+			return plot.CPE(f, "png", []plot.CPESeries{runs(t, "")}, plot.Options{})
+		}},
+		{"cpe-runs-notlinear.png", func(f *os.File) error {
+			return plot.CPE(f, "png", []plot.CPESeries{runs(t, "curved residuals")}, plot.Options{})
 		}},
 		{"compare-machines.png", func(f *os.File) error {
 			return plot.Compare(f, "png", machines(), plot.Options{Title: "Example kernels on three machines"})

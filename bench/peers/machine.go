@@ -4,25 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/cyclebench/cyclebench/results"
 )
 
-// machine is what `cyclebench info -format json` says of this machine, the
-// fields the report's machine line needs.
-type machine struct {
-	CPU         string  `json:"cpu"`
-	Vendor      string  `json:"vendor"`
-	Family      int     `json:"family"`
-	Model       int     `json:"model"`
-	Stepping    int     `json:"stepping"`
-	Hypervisor  string  `json:"hypervisor"`
-	Virtual     bool    `json:"virtual"`
-	LogicalCPUs int     `json:"logical_cpus"`
-	TSCHz       float64 `json:"tsc_hz"`
-	TSCMethod   string  `json:"tsc_hz_method"`
-	TSCppm      float64 `json:"tsc_hz_ppm"`
-	TSCStep     float64 `json:"tsc_step"`
-	CoreHz      float64 `json:"core_hz"`
-}
+// machine is the report of `cyclebench info -format json`, read into the
+// main module's own type so that a field the CLI renames cannot drift from
+// what the report's machine line reads.
+type machine results.InfoReport
 
 // parseMachine reads the JSON of `cyclebench info -format json`.
 func parseMachine(b []byte) (machine, error) {
@@ -93,7 +82,7 @@ func (m machine) line() string {
 		hv = "yes (vendor unknown)"
 	}
 	s := fmt.Sprintf("%s (%s), family %d model %d stepping %d, %d logical CPUs; TSC %.3f MHz (%s, ±%.2g ppm), step %.4g ticks; hypervisor %s",
-		m.CPU, m.Vendor, m.Family, m.Model, m.Stepping, m.LogicalCPUs, m.TSCHz/1e6, m.TSCMethod, m.TSCppm, m.TSCStep, hv)
+		m.CPU, m.Vendor, m.Family, m.Model, m.Stepping, m.LogicalCPUs, m.TSCHz/1e6, m.TSCHzMethod, m.TSCHzPPM, m.TSCStep, hv)
 	if m.CoreHz > 0 {
 		s += fmt.Sprintf("; core ≈ %.2f GHz at `info` time", m.CoreHz/1e9)
 	}

@@ -172,7 +172,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if runtime.GOARCH != "amd64" || !kernels.Native {
+	if !kernels.Native() {
 		return fmt.Errorf("the kernels' truths (1 and 3 cycles per link) hold on amd64 only; this is %s/%s", runtime.GOOS, runtime.GOARCH)
 	}
 	d := &driver{opt: o, ctx: ctx, stderr: stderr, started: time.Now()}

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -430,5 +431,19 @@ func TestKernelsNote(t *testing.T) {
 	}
 	if got := kernelsNote([]KernelOut{{Key: "add", Cycles: 1020, Before: &Ruler{}, After: &Ruler{}}}); got != "" {
 		t.Errorf("a peer's note = %q, want none", got)
+	}
+}
+
+// TestReportHasNoTimeOfDay: the report is committed, and git dates it; a
+// date or time of day in it would differ on every regeneration.
+func TestReportHasNoTimeOfDay(t *testing.T) {
+	d := &driver{opt: options{Reps: 1, DetectReps: 1, StartupReps: 1, PeerCount: 1}, started: time.Now(), versions: []string{"Go 1.26"}}
+	var b strings.Builder
+	d.report(&b, nil, nil, 0)
+	if !strings.Contains(b.String(), "run: ") {
+		t.Fatalf("report without its run line:\n%s", b.String())
+	}
+	if m := regexp.MustCompile(`\b\d{1,2}:\d{2}\b|UTC|\b20\d\d-\d\d-\d\d\b`).FindString(b.String()); m != "" {
+		t.Errorf("report says %q, a date or time of day:\n%s", m, b.String())
 	}
 }

@@ -23,14 +23,14 @@ func (d *driver) report(w io.Writer, tableTools, detectTools []tool, n int) {
 	} else {
 		fmt.Fprintf(w, "machine (`cyclebench info`): %s\n\n", d.info.line())
 	}
-	fmt.Fprintf(w, "run: %s, %s in all; %s\n\n", d.started.UTC().Format("2006-01-02 15:04 UTC"),
-		time.Since(d.started).Round(time.Second), strings.Join(d.versions, ", "))
+	// No date or time of day: the report is committed, and git dates it.
+	fmt.Fprintf(w, "run: %s in all; %s\n\n", time.Since(d.started).Round(time.Second), strings.Join(d.versions, ", "))
 	fmt.Fprintf(w, "Every figure comes from a process of its own, run one at a time while the driver waits, the tools interleaved (each repetition starts with the next tool). /proc/loadavg was read before and after every process (summary and full log at the end).\n\n")
 
 	ks := kernels.Table()
 	t1 := accuracyTable(tableTools, ks, d.acc, o.Reps)
 	t1.Notes = []string{
-		fmt.Sprintf("%d processes per tool, one result per kernel each. The chains are register-operand ADDQ/IMULQ reg, reg in Go assembly (bench/peers/kernels) and the same instructions in C++ (bench/peers/cpp); the truth counts the chain's links × latency only, so a continued chain reads a few cycles more (the call and the store and load of its running value are on the chain), and a restarted chain in throughput mode may read less (the next call's chain overlaps the last in the out-of-order core).", o.Reps),
+		fmt.Sprintf("%d processes per tool, one result per kernel each. The chains are register-operand ADDQ/IMULQ reg, reg in Go assembly (internal/chain, through bench/peers/kernels) and the same instructions in C++ (bench/peers/cpp); the truth counts the chain's links × latency only, so a continued chain reads a few cycles more (the call and the store and load of its running value are on the chain), and a restarted chain in throughput mode may read less (the next call's chain overlaps the last in the out-of-order core).", o.Reps),
 		"Peers measure nanoseconds. Their cycles are ns × (TSC ticks per ns × core cycles per tick) of cyclebench's own core-clock ruler (harness.Result.TicksPerSecond and CyclesPerTick of a 1000-ADD measurement), the mean of one read just before and one just after the peer's measurement: in the same process for the in-process peers, in cyclebench processes run right before and after for go test and Google Benchmark. The core clock moves between and during those reads, so a peer's cycles carry the clock's movement over its run.",
 		"The sum kernel is 1000 int64 added with one accumulator: gc's scalar loop in Go, g++ -O2 -fno-tree-vectorize's in C++ (the same loop shape, not the same bytes); no exact truth.",
 	}
@@ -40,7 +40,7 @@ func (d *driver) report(w io.Writer, tableTools, detectTools []tool, n int) {
 	t2 := spreadTable(tableTools, ks, d.acc, byCV)
 	t2.Notes = []string{
 		"CV = sample standard deviation / mean of the results above, one per process. The cycle figure's CV includes the ruler's; the ns figure's includes the core clock's movement between processes.",
-		"The host moves some kernels between states lasting 50 ms to seconds: a restarted chain overlaps less with the next call while the core is shared (on the AMD Zen 4 guest 949 cycles most of the time, 970 to 1006 in those stretches; `go -C bench/peers run ./states` follows them from one process). A process that falls in one moves the CV by its whole distance, for every tool; table 2b gives the spread one such process in ten moves little. Most such moments are short (one to five rounds of 12 ms in a minute of `states` at 00:55 UTC), and the ADD/IMUL ruler does not always see them; the Config.MinTime row samples each kernel for at least that long, so that its K best come from around them.",
+		"The host moves some kernels between states lasting 50 ms to seconds: a restarted chain overlaps less with the next call while the core is shared (`go -C bench/peers run ./states` follows them from one process). A process that falls in one moves the CV by its whole distance, for every tool; table 2b gives the spread one such process in ten moves little. Most such moments are short, and the ADD/IMUL ruler does not always see them; the Config.MinTime row samples each kernel for longer than one, so that its K best come from around them.",
 	}
 	t2b := spreadTable(tableTools, ks, d.acc, byMAD)
 	t2b.Notes = []string{

@@ -2,9 +2,9 @@
 // compares two continued ADD chains of package kernels (-a and -b links;
 // A/A rounds compare -a with itself) many times in one process, each
 // comparison a single block of -pairs pairs, A/A and A/B alternated, and
-// writes one JSON line per block: its pairs in ticks per call (overhead
-// subtracted) and what the block's sides reported (their K-best figures
-// and spreads, R, the counter quantum per call).
+// writes one JSON line per block ([blockrec.Block]): its pairs in ticks per
+// call (overhead subtracted) and what the block's sides reported (their
+// K-best figures and spreads, R, the counter quantum per call).
 //
 // Groups of consecutive blocks of one kind are what harness.Compare's
 // default (5 blocks of 40 pairs) would have seen, so a rule that combines
@@ -19,7 +19,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -30,38 +29,8 @@ import (
 
 	"github.com/cyclebench/cyclebench/bench/peers/kernels"
 	"github.com/cyclebench/cyclebench/harness"
+	"github.com/cyclebench/cyclebench/internal/blockrec"
 )
-
-// Block is one recorded block.
-type Block struct {
-	// Kind is "aa" (A against itself) or "ab" (A against B).
-	Kind string `json:"kind"`
-	// At is the block's start, seconds since the first block.
-	At float64 `json:"at"`
-	// A and B are the pairs, ticks per call, in measuring order.
-	A []float64 `json:"a"`
-	B []float64 `json:"b"`
-	// TicksA and TicksB are the sides' K-best figures (ticks per call),
-	// SpreadA and SpreadB their K best samples' spread relative to them.
-	TicksA  float64 `json:"ticks_a"`
-	TicksB  float64 `json:"ticks_b"`
-	SpreadA float64 `json:"spread_a"`
-	SpreadB float64 `json:"spread_b"`
-	// Converged is true when both sides converged.
-	Converged bool `json:"converged"`
-	// Quantum is the counter quantum per call of the pairs.
-	Quantum float64 `json:"quantum"`
-	R       int     `json:"r"`
-	// ImulAdd is the ratio of the block's ruler chains (IMUL/ADD ticks per
-	// link; the documented IMUL latency when the core is not shared), 0
-	// when the ruler gave none; Wall is the block's time in its measuring
-	// loop, seconds. Both say what state the machine was in.
-	ImulAdd float64 `json:"imul_add,omitempty"`
-	Wall    float64 `json:"wall,omitempty"`
-	// Lagged is true when the block warned that its ruler's ADD chain
-	// lagged its IMUL chain beyond the tolerance (harness.ErrRulerLag).
-	Lagged bool `json:"lagged,omitempty"`
-}
 
 func main() {
 	n := flag.Int("n", 600, "blocks to record (A/A and A/B alternated)")
@@ -74,7 +43,6 @@ func main() {
 		os.Exit(2)
 	}
 	w := bufio.NewWriter(os.Stdout)
-	enc := json.NewEncoder(w)
 	cfg := harness.DefaultConfig()
 	opt := harness.CompareOptions{Pairs: *pairs, Blocks: 1}
 	t0 := time.Now()
@@ -91,7 +59,7 @@ func main() {
 			fmt.Fprintln(os.Stderr, "blocks:", err)
 			os.Exit(1)
 		}
-		b := Block{Kind: kind, At: round(at, 1e-4), A: rounds(c.TicksA), B: rounds(c.TicksB), TicksA: round(c.A.Ticks, 1e-3), TicksB: round(c.B.Ticks, 1e-3),
+		b := blockrec.Block{Kind: kind, At: round(at, 1e-4), A: rounds(c.TicksA), B: rounds(c.TicksB), TicksA: round(c.A.Ticks, 1e-3), TicksB: round(c.B.Ticks, 1e-3),
 			SpreadA: sig(spread(c.A)), SpreadB: sig(spread(c.B)), Converged: c.A.Converged && c.B.Converged,
 			Quantum: sig(max(c.A.Quantum, c.B.Quantum) / float64(max(c.Repeat, 1))), R: c.Repeat,
 			Wall: round(c.Wall.Seconds(), 1e-5)}
@@ -101,7 +69,7 @@ func main() {
 		if r := c.A.Ruler.ImulAddRatio; r > 0 && !math.IsInf(r, 0) {
 			b.ImulAdd = sig(r)
 		}
-		if err := enc.Encode(b); err != nil {
+		if err := blockrec.Write(w, b); err != nil {
 			fmt.Fprintln(os.Stderr, "blocks:", err)
 			os.Exit(1)
 		}

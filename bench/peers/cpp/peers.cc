@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-// The chains are the instructions of ../kernels/kernels_amd64.s in AT&T
+// The chains are the instructions of ../../internal/chain/chain_amd64.s in AT&T
 // syntax: register operands only, 16 links per iteration, then one at a time.
 // They are assembly so that no compiler can fold or reorder them.
 extern "C" uint64_t add_chain(uint64_t x, uint64_t inc, long n);

@@ -4,19 +4,24 @@
 // across calls or restarted by every call, and a sum of an []int64 compiled
 // by gc, as realistic code.
 //
-// The chains are Go assembly on amd64 (kernels_amd64.s) and are the same
-// instructions as the C++ program's (../cpp/peers.cc). Other architectures
-// get a pure-Go stand-in so that the module builds and vets everywhere; its
-// figures have no known truth, and the benchmark refuses to run there.
+// The chains are cyclebench's own rulers, [chain.AddFrom] and
+// [chain.ImulFrom]: the instructions the C++ program (../cpp/peers.cc)
+// repeats in AT&T syntax, so that every tool times the same links. What
+// this package adds is what the benchmark needs beside them: the continued
+// and restarted shapes, the sum, and each kernel's key, label and truth.
+// On other architectures, or with -tags noasm, the chains are pure Go with
+// no known truth ([Native] is false), and the benchmark refuses to run.
 package kernels
 
-// Inc is the ADD chain's operand and Mul the IMUL chain's multiplier (odd,
-// so the product never collapses to zero). They are variables, passed as
-// arguments, so that the compiler cannot make them immediates.
-var (
-	Inc uint64 = 1
-	Mul uint64 = 0x9E3779B97F4A7C15
+import (
+	"runtime"
+
+	"github.com/cyclebench/cyclebench/internal/chain"
 )
+
+// Native reports whether the chains are the assembly ones of known latency
+// on amd64, where the C++ program's chains are the same instructions.
+func Native() bool { return runtime.GOARCH == "amd64" && chain.Exact() }
 
 // Sink receives every kernel's result so that no call can be dropped; the
 // continued chains read it back as their starting value.
@@ -35,17 +40,17 @@ var data = func() []int64 {
 
 // AddContinued runs n dependent ADDs that continue the chain of the call
 // before: each call's first ADD waits for the previous call's last.
-func AddContinued(n int) { Sink = AddChain(Sink, Inc, n) }
+func AddContinued(n int) { Sink = chain.AddFrom(Sink, n) }
 
 // AddRestarted runs n dependent ADDs starting from 0: a new chain each call,
 // which the core may overlap with the previous call's.
-func AddRestarted(n int) { Sink = AddChain(0, Inc, n) }
+func AddRestarted(n int) { Sink = chain.AddFrom(0, n) }
 
 // ImulContinued runs n dependent IMULs continuing the previous call's chain.
-func ImulContinued(n int) { Sink = ImulChain(Sink|1, Mul, n) }
+func ImulContinued(n int) { Sink = chain.ImulFrom(Sink|1, n) }
 
 // ImulRestarted runs n dependent IMULs starting from a constant.
-func ImulRestarted(n int) { Sink = ImulChain(3, Mul, n) }
+func ImulRestarted(n int) { Sink = chain.ImulFrom(3, n) }
 
 // SumSlice adds up the package's SumLen-element slice with one accumulator,
 // as plain Go compiled by gc: every ADD waits for the one before.
