@@ -6,6 +6,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/cyclebench/cyclebench/internal/gotest"
 	"io"
 	"strings"
 
@@ -154,8 +155,8 @@ func exitStatus(err error, stderr io.Writer) int {
 // libSentinels are the sentinel errors of package results whose text
 // says nothing a user needs before the message that follows.
 var libSentinels = strings.NewReplacer(results.ErrBadInput.Error()+": ", "", results.ErrNoSweep.Error()+": ", "",
-	results.ErrIncomparable.Error()+": ", "", results.ErrGoTest.Error()+": ", "",
-	results.ErrProcess.Error()+": ", "", results.ErrWrite.Error()+": ", "")
+	results.ErrIncomparable.Error()+": ", "", gotest.ErrGoTest.Error()+": ", "",
+	gotest.ErrProcess.Error()+": ", "", results.ErrWrite.Error()+": ", "")
 
 // reworded is an error with another message; it unwraps to the original.
 type reworded struct {
@@ -167,7 +168,7 @@ func (e *reworded) Error() string { return e.msg }
 func (e *reworded) Unwrap() error { return e.err }
 
 // libError is err (nil for nil) without the text of results' sentinels:
-// "go test ./x: build failed", not "results: go test failed: go test ./x:
+// "go test ./x: build failed", not "gotest: go test failed: go test ./x:
 // build failed".
 func libError(err error) error {
 	if err == nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/cyclebench/cyclebench/internal/gotest"
 	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"io"
 	"os"
@@ -422,14 +423,14 @@ sub-benchmarks); with files only, it selects families by name.`
 // read, go test runs the packages, and every family of sizes is fitted
 // (results.FitFiles).
 func cpeSources(args []string, stdout, stderr io.Writer) error {
-	g := &results.GoTest{}
+	g := &gotest.GoTest{}
 	s, allRuns := packageSession("cpe", g, stdout, stderr)
 	var paths []string
 	var filter *regexp.Regexp
 	var files []results.File
 	if err := s.open(args, true, func() error {
 		for _, a := range s.fs.args {
-			if results.IsPackagePattern(a) {
+			if gotest.IsPackagePattern(a) {
 				g.Packages = append(g.Packages, a)
 			} else {
 				paths = append(paths, a)

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/cyclebench/cyclebench/internal/gotest"
 	"io"
 	"os"
 	"slices"
@@ -83,9 +84,9 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if child == nil && *count >= 2 && !*inProcess {
 		rs, err = s.runProcesses(*count)
 	}
-	if startErr := err; child != nil || *count < 2 || *inProcess || results.CannotStart(err) {
+	if startErr := err; child != nil || *count < 2 || *inProcess || gotest.CannotStart(err) {
 		if rs, err = s.measureKernels(kernels, *n, *count, done, total); startErr != nil {
-			s.h.Warnings = append(s.h.Warnings, results.SharedProcessWarning(startErr))
+			s.h.Warnings = append(s.h.Warnings, gotest.SharedProcessWarning(startErr))
 		}
 	}
 	if err != nil {
@@ -93,7 +94,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	}
 	if child != nil { // hand the results to the parent; the signal's exit status after one
 		s.partial(" in a child process", "")
-		if err := results.WriteProcessRun(stdout, results.ProcessRun{PID: os.Getpid(), Header: s.h, Measurements: rs}); err != nil || s.in.exitCode() == 0 {
+		if err := gotest.WriteProcessRun(stdout, gotest.ProcessRun{PID: os.Getpid(), Header: s.h, Measurements: rs}); err != nil || s.in.exitCode() == 0 {
 			return err
 		}
 		return &exitError{code: s.in.exitCode()}

@@ -1,4 +1,4 @@
-package results
+package gotest
 
 // Runs in separate processes. A process's memory layout (where the heap,
 // the stacks and the code land, and so their alignments) can move a
@@ -15,6 +15,7 @@ import (
 	"encoding/gob"
 	"errors"
 	"fmt"
+	"github.com/cyclebench/cyclebench/results"
 	"io"
 	"os"
 	"os/exec"
@@ -27,7 +28,7 @@ import (
 
 // ErrProcess: a process of [Processes] failed (it exited non-zero, or
 // could not be started, or what it handed back could not be read).
-var ErrProcess = errors.New("results: process failed")
+var ErrProcess = errors.New("gotest: process failed")
 
 // ProcessRun is what one process measured, as it hands it to the process
 // that started it ([WriteProcessRun], [ReadProcessRun]).
@@ -35,9 +36,9 @@ type ProcessRun struct {
 	// PID is the id of the process that measured.
 	PID int
 	// Header is its header: its own calibration and warnings.
-	Header Header
+	Header results.Header
 	// Measurements are its results, in the order measured.
-	Measurements []Measurement
+	Measurements []results.Measurement
 }
 
 // TextError is an error as [WriteProcessRun] carries it: its text, which
@@ -126,13 +127,13 @@ func ReadProcessRun(r io.Reader) (ProcessRun, error) {
 // header, carrying the warnings of every run's header once each (in the
 // order first seen) and the first Partial; the measurements one run after
 // the other. With no runs it returns a zero Header.
-func MergeProcessRuns(runs []ProcessRun) (Header, []Measurement) {
+func MergeProcessRuns(runs []ProcessRun) (results.Header, []results.Measurement) {
 	if len(runs) == 0 {
-		return Header{}, nil
+		return results.Header{}, nil
 	}
 	h := runs[0].Header
 	h.Warnings = nil
-	var ms []Measurement
+	var ms []results.Measurement
 	for _, r := range runs {
 		for _, w := range r.Header.Warnings {
 			if !slices.Contains(h.Warnings, w) {
@@ -197,7 +198,7 @@ func (p *Processes) Run(ctx context.Context) ([]ProcessRun, error) {
 		ctx = context.Background()
 	}
 	if p.Count < 1 {
-		return nil, fmt.Errorf("%w: %d processes (want at least 1)", ErrBadInput, p.Count)
+		return nil, fmt.Errorf("%w: %d processes (want at least 1)", results.ErrBadInput, p.Count)
 	}
 	var runs []ProcessRun
 	for i := 0; i < p.Count && ctx.Err() == nil; i++ {

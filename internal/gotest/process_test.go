@@ -1,10 +1,11 @@
-package results_test
+package gotest_test
 
 import (
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"github.com/cyclebench/cyclebench/internal/gotest"
 	"math"
 	"os"
 	"os/exec"
@@ -34,15 +35,15 @@ func sample(name string, pid int) results.Measurement {
 // written is left as it was.
 func TestProcessRunRoundTrip(t *testing.T) {
 	m := sample("AddChain", 42)
-	pr := results.ProcessRun{PID: 42, Header: results.Header{Command: "run", Warnings: []string{"calibrate: hypervisor"}}, Measurements: []results.Measurement{m}}
+	pr := gotest.ProcessRun{PID: 42, Header: results.Header{Command: "run", Warnings: []string{"calibrate: hypervisor"}}, Measurements: []results.Measurement{m}}
 	var b bytes.Buffer
-	if err := results.WriteProcessRun(&b, pr); err != nil {
+	if err := gotest.WriteProcessRun(&b, pr); err != nil {
 		t.Fatal(err)
 	}
 	if !errors.Is(m.Warnings[0], harness.ErrNotConverged) {
 		t.Errorf("WriteProcessRun changed the caller's warning: %#v", m.Warnings[0])
 	}
-	got, err := results.ReadProcessRun(&b)
+	got, err := gotest.ReadProcessRun(&b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,18 +57,18 @@ func TestProcessRunRoundTrip(t *testing.T) {
 	if len(g.Warnings) != 1 || g.Warnings[0].Error() != m.Warnings[0].Error() || g.Ruler.Err == nil || g.Ruler.Err.Error() != m.Ruler.Err.Error() {
 		t.Errorf("errors: read %v and %v", g.Warnings, g.Ruler.Err)
 	}
-	if _, err := results.ReadProcessRun(bytes.NewReader([]byte("not gob"))); !errors.Is(err, results.ErrProcess) {
+	if _, err := gotest.ReadProcessRun(bytes.NewReader([]byte("not gob"))); !errors.Is(err, gotest.ErrProcess) {
 		t.Errorf("ReadProcessRun(garbage) = %v, want ErrProcess", err)
 	}
 }
 
 // TestMergeProcessRuns merges runs in order, the header's warnings once.
 func TestMergeProcessRuns(t *testing.T) {
-	runs := []results.ProcessRun{
+	runs := []gotest.ProcessRun{
 		{PID: 1, Header: results.Header{CPU: "first", Warnings: []string{"a", "b"}}, Measurements: []results.Measurement{sample("X", 1), sample("Y", 1)}},
 		{PID: 2, Header: results.Header{CPU: "second", Warnings: []string{"b", "c"}, Partial: "interrupted"}, Measurements: []results.Measurement{sample("X", 2)}},
 	}
-	h, ms := results.MergeProcessRuns(runs)
+	h, ms := gotest.MergeProcessRuns(runs)
 	if h.CPU != "first" || !slices.Equal(h.Warnings, []string{"a", "b", "c"}) || h.Partial != "interrupted" {
 		t.Errorf("header %+v", h)
 	}
@@ -78,7 +79,7 @@ func TestMergeProcessRuns(t *testing.T) {
 	if !slices.Equal(got, []string{"X1", "Y1", "X2"}) {
 		t.Errorf("measurements %q, want X1 Y1 X2", got)
 	}
-	if h, ms := results.MergeProcessRuns(nil); h.CPU != "" || ms != nil {
+	if h, ms := gotest.MergeProcessRuns(nil); h.CPU != "" || ms != nil {
 		t.Errorf("no runs: %+v, %v", h, ms)
 	}
 }
@@ -99,14 +100,14 @@ func TestHelperProcess(t *testing.T) {
 		fmt.Print("not a run")
 		os.Exit(0)
 	case "interrupted": // hands back what it had, then the signal's status
-		if err := results.WriteProcessRun(os.Stdout, results.ProcessRun{PID: os.Getpid(), Measurements: []results.Measurement{sample("cut", os.Getpid())}}); err != nil {
+		if err := gotest.WriteProcessRun(os.Stdout, gotest.ProcessRun{PID: os.Getpid(), Measurements: []results.Measurement{sample("cut", os.Getpid())}}); err != nil {
 			os.Exit(1)
 		}
 		os.Exit(130)
 	}
 	i, _ := strconv.Atoi(os.Getenv(helperEnv))
-	pr := results.ProcessRun{PID: os.Getpid(), Header: results.Header{Warnings: []string{"w"}}, Measurements: []results.Measurement{sample("K"+strconv.Itoa(i), os.Getpid())}}
-	if err := results.WriteProcessRun(os.Stdout, pr); err != nil {
+	pr := gotest.ProcessRun{PID: os.Getpid(), Header: results.Header{Warnings: []string{"w"}}, Measurements: []results.Measurement{sample("K"+strconv.Itoa(i), os.Getpid())}}
+	if err := gotest.WriteProcessRun(os.Stdout, pr); err != nil {
 		os.Exit(1)
 	}
 	os.Exit(0)
@@ -117,13 +118,13 @@ func TestHelperProcess(t *testing.T) {
 // output that is not a run.
 func TestProcesses(t *testing.T) {
 	canStartItself(t)
-	p := func(env func(i int) string) *results.Processes {
-		return &results.Processes{Path: os.Args[0], Args: []string{"-test.run=^TestHelperProcess$"}, Count: 3,
+	p := func(env func(i int) string) *gotest.Processes {
+		return &gotest.Processes{Path: os.Args[0], Args: []string{"-test.run=^TestHelperProcess$"}, Count: 3,
 			Env: func(i int) []string { return []string{helperEnv + "=" + env(i)} }}
 	}
 	var done []int
 	ok := p(strconv.Itoa)
-	ok.Done = func(i int, _ results.ProcessRun) { done = append(done, i) }
+	ok.Done = func(i int, _ gotest.ProcessRun) { done = append(done, i) }
 	runs, err := ok.Run(context.Background())
 	if err != nil || len(runs) != 3 {
 		t.Fatalf("Run = %d runs, %v", len(runs), err)
@@ -146,8 +147,8 @@ func TestProcesses(t *testing.T) {
 	})
 	fail.Stderr = &stderr
 	runs, err = fail.Run(context.Background())
-	var pe *results.ProcessError
-	if len(runs) != 1 || !errors.As(err, &pe) || pe.ExitCode != 3 || pe.Index != 1 || !errors.Is(err, results.ErrProcess) {
+	var pe *gotest.ProcessError
+	if len(runs) != 1 || !errors.As(err, &pe) || pe.ExitCode != 3 || pe.Index != 1 || !errors.Is(err, gotest.ErrProcess) {
 		t.Errorf("a failing child: %d runs, %v", len(runs), err)
 	}
 	if stderr.String() != "child: cannot measure\n" {
@@ -163,17 +164,17 @@ func TestProcesses(t *testing.T) {
 	if runs, err := cut.Run(context.Background()); len(runs) != 2 || runs[1].Measurements[0].Kernel != "cut" || !errors.As(err, &pe) || pe.ExitCode != 130 {
 		t.Errorf("an interrupted child: %d runs, %v; want its run handed back and its status", len(runs), err)
 	}
-	if _, err := p(func(int) string { return "garbage" }).Run(context.Background()); !errors.Is(err, results.ErrProcess) || errors.As(err, &pe) {
+	if _, err := p(func(int) string { return "garbage" }).Run(context.Background()); !errors.Is(err, gotest.ErrProcess) || errors.As(err, &pe) {
 		t.Errorf("garbage: %v, want ErrProcess", err)
 	}
-	if _, err := (&results.Processes{Path: os.Args[0]}).Run(context.Background()); !errors.Is(err, results.ErrBadInput) {
+	if _, err := (&gotest.Processes{Path: os.Args[0]}).Run(context.Background()); !errors.Is(err, results.ErrBadInput) {
 		t.Errorf("Count 0: %v", err)
 	}
 }
 
 // TestFileSplit separates go test's comparisons from its measurements.
 func TestFileSplit(t *testing.T) {
-	f, err := results.Read("testdata/kvm-amd-gotest-sums.txt")
+	f, err := results.Read("../../results/testdata/kvm-amd-gotest-sums.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,17 +211,17 @@ func TestCannotStart(t *testing.T) {
 		err  error
 		want bool
 	}{
-		{fmt.Errorf("%w: starting x: %w", results.ErrProcess, &os.PathError{Op: "fork/exec", Path: "x", Err: syscall.ENOEXEC}), true},
-		{fmt.Errorf("%w: starting x: %w", results.ErrProcess, &os.PathError{Op: "fork/exec", Path: "x", Err: syscall.EACCES}), true},
-		{&results.ProcessError{Index: 0, Count: 2, Command: "x", ExitCode: 1}, false},
+		{fmt.Errorf("%w: starting x: %w", gotest.ErrProcess, &os.PathError{Op: "fork/exec", Path: "x", Err: syscall.ENOEXEC}), true},
+		{fmt.Errorf("%w: starting x: %w", gotest.ErrProcess, &os.PathError{Op: "fork/exec", Path: "x", Err: syscall.EACCES}), true},
+		{&gotest.ProcessError{Index: 0, Count: 2, Command: "x", ExitCode: 1}, false},
 		{errors.New("reading a process's results: EOF"), false},
 		{nil, false},
 	} {
-		if got := results.CannotStart(c.err); got != c.want {
+		if got := gotest.CannotStart(c.err); got != c.want {
 			t.Errorf("CannotStart(%v) = %v, want %v", c.err, got, c.want)
 		}
 	}
-	if w := results.SharedProcessWarning(syscall.ENOEXEC); !strings.Contains(w, "exec format error") || !strings.Contains(w, "every run was taken in this process") {
+	if w := gotest.SharedProcessWarning(syscall.ENOEXEC); !strings.Contains(w, "exec format error") || !strings.Contains(w, "every run was taken in this process") {
 		t.Errorf("SharedProcessWarning = %q", w)
 	}
 }

@@ -1,4 +1,4 @@
-package results
+package gotest
 
 // Running go test: the benchmarks of Go packages, measured in the test
 // binary with the harness.Config each benchmark sets (harness.Report,
@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/cyclebench/cyclebench/results"
 	"io"
 	"os"
 	"os/exec"
@@ -59,7 +60,7 @@ type GoTest struct {
 // ErrGoTest: go test ran and failed (a build failure, a failed
 // benchmark), or could not be started. A pattern or flag value go test
 // refused, and no benchmark matched, wrap [ErrBadInput] instead.
-var ErrGoTest = errors.New("results: go test failed")
+var ErrGoTest = errors.New("gotest: go test failed")
 
 // GoTestError is the error of [GoTest.Run] when go test fails: it wraps
 // ErrBadInput (go test refused the patterns or the flags, or no benchmark
@@ -109,7 +110,7 @@ var benchtimeForm = regexp.MustCompile(`^[0-9]+x$`)
 // and not mixed with import paths of another.
 func (g *GoTest) Check() error {
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w: %s", ErrBadInput, fmt.Sprintf(format, args...))
+		return fmt.Errorf("%w: %s", results.ErrBadInput, fmt.Sprintf(format, args...))
 	}
 	if g.Bench == "" {
 		return bad("-bench: empty (want a regexp, such as . for every benchmark)")
@@ -299,7 +300,7 @@ func (w lockedWriter) Write(p []byte) (int, error) {
 // printed, and says why: it wraps ErrBadInput when the go command refused
 // the patterns or the flags, or no benchmark matched; ErrGoTest for a
 // build failure, a failed benchmark, or no go command.
-func (g *GoTest) Run(ctx context.Context) (File, []byte, error) {
+func (g *GoTest) Run(ctx context.Context) (results.File, []byte, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -316,21 +317,21 @@ func (g *GoTest) Run(ctx context.Context) (File, []byte, error) {
 	cmd.Stderr = io.MultiWriter(&stderr, lockedWriter{&mu, &both})
 	err := cmd.Run()
 	if ctx.Err() != nil {
-		f, perr := Parse("go test output", &stdout)
+		f, perr := results.Parse("go test output", &stdout)
 		if perr != nil {
-			return File{}, nil, fmt.Errorf("%w: interrupted before go test wrote a result", ErrGoTest)
+			return results.File{}, nil, fmt.Errorf("%w: interrupted before go test wrote a result", ErrGoTest)
 		}
 		return f, nil, nil
 	}
 	var ee *exec.ExitError
 	if err != nil && !errors.As(err, &ee) {
-		return File{}, nil, fmt.Errorf("%w: running go test: %w (is the go command in PATH?)", ErrGoTest, err)
+		return results.File{}, nil, fmt.Errorf("%w: running go test: %w (is the go command in PATH?)", ErrGoTest, err)
 	}
-	f, perr := Parse("go test output", bytes.NewReader(stdout.Bytes()))
+	f, perr := results.Parse("go test output", bytes.NewReader(stdout.Bytes()))
 	if err == nil && perr == nil {
 		return f, stderr.Bytes(), nil
 	}
-	return File{}, nil, &GoTestError{Err: g.failure(stdout.String(), stderr.String(), err), Output: both.Bytes()}
+	return results.File{}, nil, &GoTestError{Err: g.failure(stdout.String(), stderr.String(), err), Output: both.Bytes()}
 }
 
 // setupFailed matches go test's line for a package it could not load.
@@ -344,7 +345,7 @@ func (g *GoTest) failure(stdout, stderr string, runErr error) error {
 	all := stdout + stderr
 	pkgs := strings.Join(g.Packages, " ")
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w: %s", ErrBadInput, fmt.Sprintf(format, args...))
+		return fmt.Errorf("%w: %s", results.ErrBadInput, fmt.Sprintf(format, args...))
 	}
 	failed := func(format string, args ...any) error {
 		return fmt.Errorf("%w: %s", ErrGoTest, fmt.Sprintf(format, args...))

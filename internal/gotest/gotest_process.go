@@ -1,4 +1,4 @@
-package results
+package gotest
 
 // go test's runs as separate processes: each package's test binary built
 // once (go test -c) and run Count times, each run a process of its own,
@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/cyclebench/cyclebench/results"
 	"os"
 	"os/exec"
 	"path"
@@ -97,10 +98,10 @@ func (g *GoTest) listPackages(ctx context.Context) ([]testPackage, error) {
 // itself, whose output and error say why as they do without separate
 // processes (and, should that succeed, a warning in the File says that
 // the runs shared a process).
-func (g *GoTest) runBinaries(ctx context.Context) (File, []byte, error) {
+func (g *GoTest) runBinaries(ctx context.Context) (results.File, []byte, error) {
 	tmp, err := os.MkdirTemp("", "cyclebench-gotest-")
 	if err != nil {
-		return File{}, nil, fmt.Errorf("%w: a directory for the test binaries: %w", ErrGoTest, err)
+		return results.File{}, nil, fmt.Errorf("%w: a directory for the test binaries: %w", ErrGoTest, err)
 	}
 	defer os.RemoveAll(tmp)
 	pkgs, err := g.listPackages(ctx)
@@ -114,7 +115,7 @@ func (g *GoTest) runBinaries(ctx context.Context) (File, []byte, error) {
 		}
 	}
 	if ctx.Err() != nil {
-		return File{}, nil, fmt.Errorf("%w: interrupted before go test wrote a result", ErrGoTest)
+		return results.File{}, nil, fmt.Errorf("%w: interrupted before go test wrote a result", ErrGoTest)
 	}
 	if err != nil {
 		one := *g
@@ -145,11 +146,11 @@ func (g *GoTest) runBinaries(ctx context.Context) (File, []byte, error) {
 // ended is what Run returns after the binaries ran: stdout read with
 // Parse, or the failure runErr (an *exec.ExitError of the binary named in
 // its message) or no result explains.
-func (g *GoTest) ended(ctx context.Context, stdout, stderr []byte, runErr error) (File, []byte, error) {
-	f, perr := Parse("go test output", bytes.NewReader(stdout))
+func (g *GoTest) ended(ctx context.Context, stdout, stderr []byte, runErr error) (results.File, []byte, error) {
+	f, perr := results.Parse("go test output", bytes.NewReader(stdout))
 	if ctx.Err() != nil {
 		if perr != nil {
-			return File{}, nil, fmt.Errorf("%w: interrupted before go test wrote a result", ErrGoTest)
+			return results.File{}, nil, fmt.Errorf("%w: interrupted before go test wrote a result", ErrGoTest)
 		}
 		return f, nil, nil
 	}
@@ -159,12 +160,12 @@ func (g *GoTest) ended(ctx context.Context, stdout, stderr []byte, runErr error)
 	var be *binaryError
 	if errors.As(runErr, &be) {
 		err := g.failure(string(stdout), string(stderr), be.err)
-		return File{}, nil, &GoTestError{Err: fmt.Errorf("%w (%s)", err, be.line), Output: append(stdout, stderr...)}
+		return results.File{}, nil, &GoTestError{Err: fmt.Errorf("%w (%s)", err, be.line), Output: append(stdout, stderr...)}
 	}
 	if runErr != nil {
-		return File{}, nil, &GoTestError{Err: fmt.Errorf("%w: %w", ErrGoTest, runErr), Output: append(stdout, stderr...)}
+		return results.File{}, nil, &GoTestError{Err: fmt.Errorf("%w: %w", ErrGoTest, runErr), Output: append(stdout, stderr...)}
 	}
-	return File{}, nil, &GoTestError{Err: g.failure(string(stdout), string(stderr), nil), Output: append(stdout, stderr...)}
+	return results.File{}, nil, &GoTestError{Err: g.failure(string(stdout), string(stderr), nil), Output: append(stdout, stderr...)}
 }
 
 // binaryError is a test binary that exited non-zero: its command line

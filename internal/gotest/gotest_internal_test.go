@@ -1,7 +1,8 @@
-package results
+package gotest
 
 import (
 	"errors"
+	"github.com/cyclebench/cyclebench/results"
 	"strings"
 	"testing"
 )
@@ -31,7 +32,7 @@ func TestGoTestFailure(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			err := g.failure(tt.stdout, tt.stderr, tt.err)
-			if errors.Is(err, ErrBadInput) != tt.usage || errors.Is(err, ErrGoTest) == tt.usage {
+			if errors.Is(err, results.ErrBadInput) != tt.usage || errors.Is(err, ErrGoTest) == tt.usage {
 				t.Errorf("failure() = %v; bad input (refused, or nothing matched): want %v, else ErrGoTest", err, tt.usage)
 			}
 			if err == nil || !strings.Contains(err.Error(), tt.says) {

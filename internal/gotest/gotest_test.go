@@ -1,9 +1,10 @@
-package results_test
+package gotest_test
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/cyclebench/cyclebench/internal/gotest"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -40,7 +41,7 @@ func TestIsPackagePattern(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.arg, func(t *testing.T) {
-			if got := results.IsPackagePattern(tt.arg); got != tt.want {
+			if got := gotest.IsPackagePattern(tt.arg); got != tt.want {
 				t.Errorf("IsPackagePattern(%q) = %v, want %v", tt.arg, got, tt.want)
 			}
 		})
@@ -49,17 +50,17 @@ func TestIsPackagePattern(t *testing.T) {
 
 func TestGoTestArgs(t *testing.T) {
 	tests := []struct {
-		g    results.GoTest
+		g    gotest.GoTest
 		want string
 	}{
-		{results.GoTest{Bench: ".", Count: 1, Packages: []string{"./p"}}, "go test -run '^$' -bench . ./p"},
-		{results.GoTest{Bench: "Sum", Count: 6, InProcess: true, Packages: []string{"./p", "./q/..."}}, "go test -run '^$' -bench Sum -count 6 ./p ./q/..."},
-		{results.GoTest{Bench: "Sum", Count: 6, Packages: []string{"./p", "./q/..."}},
+		{gotest.GoTest{Bench: ".", Count: 1, Packages: []string{"./p"}}, "go test -run '^$' -bench . ./p"},
+		{gotest.GoTest{Bench: "Sum", Count: 6, InProcess: true, Packages: []string{"./p", "./q/..."}}, "go test -run '^$' -bench Sum -count 6 ./p ./q/..."},
+		{gotest.GoTest{Bench: "Sum", Count: 6, Packages: []string{"./p", "./q/..."}},
 			"go test -c -o DIR/ ./p ./q/..., then in each package's directory, 6 times: DIR/PKG.test -test.run '^$' -test.bench Sum -test.count 1 -test.paniconexit0 -test.timeout 10m0s"},
-		{results.GoTest{Bench: "Sum1/n=(400|800)$", Count: 1, Benchtime: "100x", Benchmem: true, Packages: []string{"."}},
+		{gotest.GoTest{Bench: "Sum1/n=(400|800)$", Count: 1, Benchtime: "100x", Benchmem: true, Packages: []string{"."}},
 			"go test -run '^$' -bench 'Sum1/n=(400|800)$' -benchtime 100x -benchmem ."},
-		{results.GoTest{Bench: "it's", Count: 2, InProcess: true, Benchtime: "2s", Packages: []string{"./p"}}, `go test -run '^$' -bench 'it'\''s' -count 2 -benchtime 2s ./p`},
-		{results.GoTest{Bench: "it's", Count: 2, Benchtime: "2s", Benchmem: true, Packages: []string{"./p"}},
+		{gotest.GoTest{Bench: "it's", Count: 2, InProcess: true, Benchtime: "2s", Packages: []string{"./p"}}, `go test -run '^$' -bench 'it'\''s' -count 2 -benchtime 2s ./p`},
+		{gotest.GoTest{Bench: "it's", Count: 2, Benchtime: "2s", Benchmem: true, Packages: []string{"./p"}},
 			`go test -c -o DIR/ ./p, then in each package's directory, 2 times: DIR/PKG.test -test.run '^$' -test.bench 'it'\''s' -test.count 1 -test.paniconexit0 -test.timeout 10m0s -test.benchtime 2s -test.benchmem`},
 	}
 	for _, tt := range tests {
@@ -79,20 +80,20 @@ func TestGoTestCheck(t *testing.T) {
 	dir := t.TempDir()
 	tests := []struct {
 		name string
-		g    results.GoTest
+		g    gotest.GoTest
 		want string // "" for no error
 	}{
-		{"ok", results.GoTest{Bench: ".", Count: 1, Packages: []string{dir}}, ""},
-		{"benchtime duration", results.GoTest{Bench: ".", Count: 6, Benchtime: "2s", Packages: []string{dir}}, ""},
-		{"benchtime count", results.GoTest{Bench: ".", Count: 6, Benchtime: "100x", Packages: []string{dir}}, ""},
-		{"empty bench", results.GoTest{Bench: "", Count: 1, Packages: []string{dir}}, "-bench: empty"},
-		{"bad regexp", results.GoTest{Bench: "Sum(", Count: 1, Packages: []string{dir}}, `-bench "Sum(": not a regexp`},
-		{"count 0", results.GoTest{Bench: ".", Count: 0, Packages: []string{dir}}, "-count 0: out of range"},
-		{"count huge", results.GoTest{Bench: ".", Count: 10001, Packages: []string{dir}}, "-count 10001"},
-		{"benchtime no unit", results.GoTest{Bench: ".", Count: 1, Benchtime: "10", Packages: []string{dir}}, `-benchtime "10"`},
-		{"benchtime zero", results.GoTest{Bench: ".", Count: 1, Benchtime: "0s", Packages: []string{dir}}, `-benchtime "0s"`},
-		{"benchtime word", results.GoTest{Bench: ".", Count: 1, Benchtime: "abc", Packages: []string{dir}}, "such as 2s"},
-		{"not a package", results.GoTest{Bench: ".", Count: 1, Packages: []string{dir, "Sum"}}, `"Sum": not a package pattern`},
+		{"ok", gotest.GoTest{Bench: ".", Count: 1, Packages: []string{dir}}, ""},
+		{"benchtime duration", gotest.GoTest{Bench: ".", Count: 6, Benchtime: "2s", Packages: []string{dir}}, ""},
+		{"benchtime count", gotest.GoTest{Bench: ".", Count: 6, Benchtime: "100x", Packages: []string{dir}}, ""},
+		{"empty bench", gotest.GoTest{Bench: "", Count: 1, Packages: []string{dir}}, "-bench: empty"},
+		{"bad regexp", gotest.GoTest{Bench: "Sum(", Count: 1, Packages: []string{dir}}, `-bench "Sum(": not a regexp`},
+		{"count 0", gotest.GoTest{Bench: ".", Count: 0, Packages: []string{dir}}, "-count 0: out of range"},
+		{"count huge", gotest.GoTest{Bench: ".", Count: 10001, Packages: []string{dir}}, "-count 10001"},
+		{"benchtime no unit", gotest.GoTest{Bench: ".", Count: 1, Benchtime: "10", Packages: []string{dir}}, `-benchtime "10"`},
+		{"benchtime zero", gotest.GoTest{Bench: ".", Count: 1, Benchtime: "0s", Packages: []string{dir}}, `-benchtime "0s"`},
+		{"benchtime word", gotest.GoTest{Bench: ".", Count: 1, Benchtime: "abc", Packages: []string{dir}}, "such as 2s"},
+		{"not a package", gotest.GoTest{Bench: ".", Count: 1, Packages: []string{dir, "Sum"}}, `"Sum": not a package pattern`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -140,7 +141,7 @@ func TestLocate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.packages, " "), func(t *testing.T) {
-			g := results.GoTest{Bench: ".", Count: 1, Packages: tt.packages}
+			g := gotest.GoTest{Bench: ".", Count: 1, Packages: tt.packages}
 			err := g.Check()
 			if tt.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
@@ -195,11 +196,11 @@ func TestGoTestRun(t *testing.T) {
 	}{
 		{"results", "pkg: example.com/x\nBenchmarkX/n=10-2 \t100\t5.0 ns/op\nPASS\n", "go: downloading example.com/y\n", 0, nil, ""},
 		{"no benchmark matched", "PASS\nok  \texample.com/x\t0.005s\n", "", 0, results.ErrBadInput, `-bench "." matched no benchmark in ./x`},
-		{"build failure", "FAIL\texample.com/x [build failed]\nFAIL\n", "# example.com/x\n./bad.go:2:9: syntax error\n", 1, results.ErrGoTest, "build failed"},
+		{"build failure", "FAIL\texample.com/x [build failed]\nFAIL\n", "# example.com/x\n./bad.go:2:9: syntax error\n", 1, gotest.ErrGoTest, "build failed"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			g := &results.GoTest{Bench: ".", Count: 1, Packages: []string{"./x"}, Go: fakeGo(t, tt.stdout, tt.stderr, tt.code)}
+			g := &gotest.GoTest{Bench: ".", Count: 1, Packages: []string{"./x"}, Go: fakeGo(t, tt.stdout, tt.stderr, tt.code)}
 			f, msgs, err := g.Run(context.Background())
 			if tt.sentinel == nil {
 				if err != nil || len(f.Entries) != 1 || f.Entries[0].Pkg != "example.com/x" || string(msgs) != tt.stderr {
@@ -210,7 +211,7 @@ func TestGoTestRun(t *testing.T) {
 				}
 				return
 			}
-			var ge *results.GoTestError
+			var ge *gotest.GoTestError
 			if !errors.As(err, &ge) || !errors.Is(err, tt.sentinel) || !strings.Contains(err.Error(), tt.says) {
 				t.Fatalf("Run: %v, want a *GoTestError wrapping %v saying %q", err, tt.sentinel, tt.says)
 			}
@@ -219,8 +220,8 @@ func TestGoTestRun(t *testing.T) {
 			}
 		})
 	}
-	g := &results.GoTest{Bench: ".", Count: 1, Packages: []string{"./x"}, Go: filepath.Join(t.TempDir(), "no-go")}
-	if _, _, err := g.Run(context.Background()); !errors.Is(err, results.ErrGoTest) || !strings.Contains(err.Error(), "is the go command in PATH?") {
+	g := &gotest.GoTest{Bench: ".", Count: 1, Packages: []string{"./x"}, Go: filepath.Join(t.TempDir(), "no-go")}
+	if _, _, err := g.Run(context.Background()); !errors.Is(err, gotest.ErrGoTest) || !strings.Contains(err.Error(), "is the go command in PATH?") {
 		t.Errorf("Run without a go command: %v", err)
 	}
 }

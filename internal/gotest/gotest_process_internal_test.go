@@ -1,7 +1,8 @@
-package results
+package gotest
 
 import (
 	"errors"
+	"github.com/cyclebench/cyclebench/results"
 	"reflect"
 	"strings"
 	"testing"
@@ -32,9 +33,9 @@ func TestJoinRuns(t *testing.T) {
 	if got != want {
 		t.Errorf("joinRuns =\n%s\nwant\n%s", got, want)
 	}
-	f, err := Parse("joined", strings.NewReader(got))
+	f, err := results.Parse("joined", strings.NewReader(got))
 	if err != nil || len(f.Entries) != 1 || len(f.Entries[0].Runs) != 2 || f.Entries[0].Runs[1].NS != 6 {
-		t.Errorf("Parse(joined) = %+v, %v; want one benchmark with 2 runs", f.Entries, err)
+		t.Errorf("results.Parse(joined) = %+v, %v; want one benchmark with 2 runs", f.Entries, err)
 	}
 	failed := string(joinRuns([][]byte{run("5.0"), []byte("goos: linux\n--- FAIL: BenchmarkX\nFAIL\n")}, "example.com/x", 0))
 	if strings.Contains(failed, "ok  \t") || !strings.HasSuffix(failed, "--- FAIL: BenchmarkX\nFAIL\n") || strings.Count(failed, "goos:") != 1 {
