@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/cyclebench/cyclebench/internal/reports"
 	"io"
 	"math"
 	"regexp"
@@ -316,14 +317,14 @@ type liveComparison struct {
 func writeLiveComparison(w io.Writer, format string, h results.Header, c liveComparison) error {
 	switch format {
 	case formatJSON:
-		return writeJSON(w, results.NewPairedReport(h, c.Comparison, c.A, c.B))
+		return writeJSON(w, reports.NewPairedReport(h, c.Comparison, c.A, c.B))
 	case formatCSV:
 		return liveTable(c).writeCSV(w)
 	case formatBench:
 		if err := results.WriteBench(w, h, []results.Measurement{c.A, c.B}); err != nil {
 			return err
 		}
-		_, err := io.WriteString(w, strings.Join(results.ComparisonComments(c.Comparison), "\n")+"\n")
+		_, err := io.WriteString(w, strings.Join(reports.ComparisonComments(c.Comparison), "\n")+"\n")
 		return err
 	}
 	d := newDoc(format)
@@ -336,7 +337,7 @@ func writeLiveComparison(w io.Writer, format string, h results.Header, c liveCom
 	}
 	d.table(t)
 	d.blank()
-	d.table(kvLines(results.ComparisonLines(c.Comparison)))
+	d.table(kvLines(reports.ComparisonLines(c.Comparison)))
 	return d.writeTo(w)
 }
 
@@ -386,7 +387,7 @@ func (s *session) compareCPE(ka, kb benchexamples.Kernel, sizes []int, logSpaced
 // writeCPEComparison writes two sweeps and, when compared, their slopes.
 func writeCPEComparison(w io.Writer, format string, h results.Header, swept []*results.Sweep, c harness.CPEComparison, compared bool) error {
 	s := c.Slopes
-	summary := results.SlopesSummary(c, results.ElementWord(swept[0].Unit))
+	summary := reports.SlopesSummary(c, results.ElementWord(swept[0].Unit))
 	if !compared {
 		summary = "not compared: the sweeps are incomplete"
 	}
@@ -396,7 +397,7 @@ func writeCPEComparison(w io.Writer, format string, h results.Header, swept []*r
 		if len(swept) > 1 {
 			b = swept[1]
 		}
-		return writeJSON(w, results.NewSlopesReport(h, swept[0], b, c, compared))
+		return writeJSON(w, reports.NewSlopesReport(h, swept[0], b, c, compared))
 	case formatCSV:
 		t := cpeCSV(swept)
 		if compared {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/cyclebench/cyclebench/internal/gotest"
+	"github.com/cyclebench/cyclebench/internal/reports"
 	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"io"
 	"os"
@@ -271,7 +272,7 @@ func (s *session) endSweeps(swept []*results.Sweep, render func(io.Writer) error
 			return err
 		}
 	}
-	s.o.warnResults(results.SweepWarnings(s.h, swept))
+	s.o.warnResults(reports.SweepWarnings(s.h, swept))
 	return s.o.status(s.in, failed)
 }
 

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/cyclebench/cyclebench/internal/gotest"
+	"github.com/cyclebench/cyclebench/internal/reports"
 	"io"
 	"math"
 	"slices"
@@ -273,7 +274,7 @@ func runPackages(args []string, stdout, stderr io.Writer) error {
 	}
 	ws := resultWarnings(s.h, rs)
 	if len(comparisons) > 0 {
-		ws = append(ws, results.Warning{Text: fmt.Sprintf("left out %s: harness.ReportCompare results (see cyclebench compare %s -bench ...)", strings.Join(comparisons, ", "), strings.Join(g.Packages, " "))})
+		ws = append(ws, reports.Warning{Text: fmt.Sprintf("left out %s: harness.ReportCompare results (see cyclebench compare %s -bench ...)", strings.Join(comparisons, ", "), strings.Join(g.Packages, " "))})
 	}
 	s.o.warnResults(ws)
 	return s.o.status(s.in, results.Failure(rs, s.o.strict, noLimit.MaxTime, "results"))
@@ -363,9 +364,9 @@ func comparePackages(args []string, stdout, stderr io.Writer) error {
 	if err := s.pf.write(s.o, func(w io.Writer, format string, opt plot.Options) error { return plot.Compare(w, format, bars, opt) }, plot.Options{Title: title}); err != nil {
 		return err
 	}
-	ws := results.PairedWarnings(s.h, cs)
+	ws := reports.PairedWarnings(s.h, cs)
 	if len(others) > 0 {
-		ws = append(ws, results.Warning{Text: fmt.Sprintf("left out %s: not comparisons (see cyclebench run or cpe %s)", listSome(others, 5), strings.Join(g.Packages, " "))})
+		ws = append(ws, reports.Warning{Text: fmt.Sprintf("left out %s: not comparisons (see cyclebench run or cpe %s)", listSome(others, 5), strings.Join(g.Packages, " "))})
 	}
 	s.o.warnResults(ws)
 	return s.o.status(s.in, "")

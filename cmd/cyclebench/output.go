@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/cyclebench/cyclebench/internal/reports"
 	"io"
 	"math"
 	"slices"
@@ -83,14 +84,14 @@ func writeResults(w io.Writer, format string, h results.Header, rs []results.Mea
 }
 
 // resultWarnings lists every warning of a run for stderr
-// (results.Warnings), and the legends of the table's marks it needs.
-func resultWarnings(h results.Header, rs []results.Measurement) []results.Warning {
-	ws := results.Warnings(h, rs)
+// (reports.Warnings), and the legends of the table's marks it needs.
+func resultWarnings(h results.Header, rs []results.Measurement) []reports.Warning {
+	ws := reports.Warnings(h, rs)
 	if slices.ContainsFunc(rs, func(r results.Measurement) bool { return r.CyclesPerTick > 0 && !r.ReferenceConverged }) {
-		ws = append(ws, results.Warning{Text: rulerNote})
+		ws = append(ws, reports.Warning{Text: rulerNote})
 	}
 	if slices.ContainsFunc(rs, func(r results.Measurement) bool { return uncheckedRuler(r.Result) }) {
-		ws = append(ws, results.Warning{Text: uncheckedNote})
+		ws = append(ws, reports.Warning{Text: uncheckedNote})
 	}
 	return ws
 }

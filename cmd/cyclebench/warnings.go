@@ -1,19 +1,18 @@
 package main
 
 // Warnings on stderr: one line per distinct problem per benchmark, each
-// with what may cure it (results.WarningLines), and a count at the end.
+// with what may cure it (reports.WarningLines), and a count at the end.
 
 import (
 	"fmt"
-
-	"github.com/cyclebench/cyclebench/results"
+	"github.com/cyclebench/cyclebench/internal/reports"
 )
 
 // warnResults prints ws on stderr unless -q, summarized
-// (results.WarningLines), and, when any benchmark had a problem, how many
+// (reports.WarningLines), and, when any benchmark had a problem, how many
 // problems in how many benchmarks.
-func (o *out) warnResults(ws []results.Warning) {
-	lines, problems, benches := results.WarningLines(ws)
+func (o *out) warnResults(ws []reports.Warning) {
+	lines, problems, benches := reports.WarningLines(ws)
 	for _, l := range lines {
 		o.warn(l)
 	}

@@ -1,4 +1,4 @@
-package results
+package reports
 
 // The reports that describe the machine, as cyclebench info and calibrate
 // write them (-format json): a calibration, the CPUs and priorities the
@@ -9,6 +9,7 @@ import (
 	"cmp"
 	"fmt"
 	"github.com/cyclebench/cyclebench/internal/sigfig"
+	"github.com/cyclebench/cyclebench/results"
 	"runtime"
 	"strconv"
 
@@ -166,7 +167,7 @@ func NewInfoReport(c *calibrate.Calibration, allowed []int, pinnedCPU int, caps 
 		AllowedCPUs: append([]int{}, allowed...), PinnedCPU: pinnedCPU,
 		Priority: PriorityReport{Pin: caps.Pin, High: caps.High, Realtime: caps.Realtime, Notes: append(make([]string, 0, len(caps.Notes)), caps.Notes...)},
 
-		Took: c.Took.Seconds(), GoVersion: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, Warnings: ErrorStrings(c.Warnings),
+		Took: c.Took.Seconds(), GoVersion: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, Warnings: results.ErrorStrings(c.Warnings),
 	}
 	if cpt := c.Core.CyclesPerTick; cpt > 0 {
 		r.CoreCyclesPerTick = &cpt
@@ -216,7 +217,7 @@ func (r *InfoReport) Lines() [][2]string {
 	line("counter", "%s", r.Counter)
 	line("rdtscp", "%s", yesNo(r.RDTSCP))
 	line("invariant_tsc", "%s", yesNo(r.InvariantTSC))
-	line("tsc_hz", "%s", FormatHz(r.TSCHz))
+	line("tsc_hz", "%s", results.FormatHz(r.TSCHz))
 	line("tsc_hz_source", "%s: %s, over %.3fs", r.TSCHzMethod, r.TSCHzSource, r.Calibration)
 	line("tsc_hz_ppm", "±%s", sigfig.Sig(r.TSCHzPPM, 3))
 	lines = append(lines, CrossCheckLines(r.CrossChecks)...)
@@ -390,7 +391,7 @@ type FrequencyReport struct {
 // them: the method, the frequency with its uncertainty and source, the
 // interval, the ticks, the brackets (bracket only), the cross-checks.
 func (f FrequencyReport) Lines() [][2]string {
-	lines := [][2]string{{"method", f.Method}, {"tsc_hz", FormatHz(f.Hz)}, {"tsc_hz_ppm", "±" + sigfig.Sig(f.PPM, 3)},
+	lines := [][2]string{{"method", f.Method}, {"tsc_hz", results.FormatHz(f.Hz)}, {"tsc_hz_ppm", "±" + sigfig.Sig(f.PPM, 3)},
 		{"source", f.Source}, {"interval", fmt.Sprintf("%.6fs", f.Seconds)}, {"ticks", strconv.FormatUint(f.Ticks, 10)}}
 	if f.Brackets != nil {
 		lines = append(lines, [2]string{"bracket_ticks", fmt.Sprintf("start %d, end %d", f.Brackets[0], f.Brackets[1])})

@@ -1,7 +1,8 @@
-package results_test
+package reports_test
 
 import (
 	"errors"
+	"github.com/cyclebench/cyclebench/internal/reports"
 	"slices"
 	"strings"
 	"testing"
@@ -18,12 +19,12 @@ func TestWarningLines(t *testing.T) {
 	hv := "calibrate: running under a hypervisor (KVMKVMKVM): the counter may be virtualised"
 	tests := []struct {
 		name             string
-		ws               []results.Warning
+		ws               []reports.Warning
 		want             []string
 		problems, benchs int
 	}{
 		{"none", nil, nil, 0, 0},
-		{"sizes, runs, the machine's", []results.Warning{
+		{"sizes, runs, the machine's", []reports.Warning{
 			{Text: hv},
 			{Subject: "Sum1/n=400 (latency)", Text: "harness.ReportSweep: warning: harness: two modes: BenchmarkSum1/mode=latency/n=400: the samples form two clusters, from 420 cycles"},
 			{Subject: "Sum1/n=800 (latency)", Text: "harness.ReportSweep: warning: " + hv},
@@ -36,11 +37,11 @@ func TestWarningLines(t *testing.T) {
 			"Sum4/n=400: harness: did not converge: spread of the 3 best is 3% after 1000 samples; remedy: raise Config.MaxTime",
 			"Sum4/n=400: harness: many samples discarded: 4 of 32; remedy: " + harness.Remedy("harness: many samples discarded"),
 		}, 3, 2},
-		{"the run's own, once", []results.Warning{{Text: "interrupted by a signal"}, {Text: "interrupted by a signal"}}, []string{"interrupted by a signal"}, 0, 0},
+		{"the run's own, once", []reports.Warning{{Text: "interrupted by a signal"}, {Text: "interrupted by a signal"}}, []string{"interrupted by a signal"}, 0, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, problems, benchs := results.WarningLines(tt.ws)
+			got, problems, benchs := reports.WarningLines(tt.ws)
 			if !slices.Equal(got, tt.want) || problems != tt.problems || benchs != tt.benchs {
 				t.Errorf("WarningLines:\n%s\n(%d problems in %d benchmarks)\nwant:\n%s\n(%d in %d)", strings.Join(got, "\n"), problems, benchs, strings.Join(tt.want, "\n"), tt.problems, tt.benchs)
 			}
@@ -67,18 +68,18 @@ func TestReportWarnings(t *testing.T) {
 	cs := []results.Paired{{Name: "Sum4vsSum1", Warnings: []string{"harness: did not converge"}}}
 	tests := []struct {
 		name string
-		got  []results.Warning
-		want []results.Warning
+		got  []reports.Warning
+		want []reports.Warning
 	}{
-		{"measurements", results.Warnings(h, ms), []results.Warning{
+		{"measurements", reports.Warnings(h, ms), []reports.Warning{
 			{Text: "priority high asked, normal obtained"}, {Text: vm.Error()},
 			{Subject: "Sum/n=8", Text: own.Error()},
 			{Subject: "Sum/n=8 (latency)", Text: "output check failed: wrong sum"}}},
-		{"sweeps", results.SweepWarnings(h, []*results.Sweep{sw}), []results.Warning{
+		{"sweeps", reports.SweepWarnings(h, []*results.Sweep{sw}), []reports.Warning{
 			{Text: "priority high asked, normal obtained"},
 			{Subject: "Sum", Text: "output check failed: n=8: wrong"}, {Subject: "Sum", Text: vm.Error()},
 			{Subject: "Sum/n=8", Text: own.Error()}}},
-		{"comparisons", results.PairedWarnings(h, cs), []results.Warning{
+		{"comparisons", reports.PairedWarnings(h, cs), []reports.Warning{
 			{Text: "priority high asked, normal obtained"}, {Subject: "Sum4vsSum1", Text: "harness: did not converge"}}},
 	}
 	for _, tt := range tests {

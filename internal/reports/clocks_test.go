@@ -1,8 +1,9 @@
-package results_test
+package reports_test
 
 import (
 	"encoding/json"
 	"errors"
+	"github.com/cyclebench/cyclebench/internal/reports"
 	"math"
 	"slices"
 	"strings"
@@ -28,7 +29,7 @@ func TestClocksReport(t *testing.T) {
 				{ClockInfo: tsc, Readings: []time.Duration{550 * time.Microsecond, 552 * time.Microsecond}, Min: 550 * time.Microsecond,
 					Median: 552 * time.Microsecond, Max: 552 * time.Microsecond, Spread: 0.0036, Resolves: true, Agrees: true},
 			}}}}
-	r := results.NewClocksReport("EPYC", res, map[string]string{"Sort/n=10": "elements"})
+	r := reports.NewClocksReport("EPYC", res, map[string]string{"Sort/n=10": "elements"})
 	if _, err := json.Marshal(r); err != nil {
 		t.Fatalf("not JSON: %v", err)
 	}
@@ -54,7 +55,7 @@ func TestClocksReport(t *testing.T) {
 		{[]int64{1, 2e9}, "", "ms", 1e6},
 		{[]int64{150e9, 2}, "", "s", 1e9},
 	} {
-		k := results.ClocksKernel{Reference: tt.ref, Methods: []results.ClockMethod{{Clock: "wall-ms", MedianNs: tt.medians[0]}, {Clock: "tsc", MedianNs: tt.medians[1]}}}
+		k := reports.ClocksKernel{Reference: tt.ref, Methods: []reports.ClockMethod{{Clock: "wall-ms", MedianNs: tt.medians[0]}, {Clock: "tsc", MedianNs: tt.medians[1]}}}
 		if k.Reference != "" {
 			k.Methods[0].Clock = "tsc"
 			k.Methods[1].Clock = "wall-ms"
@@ -70,7 +71,7 @@ func TestUtilisationReport(t *testing.T) {
 		return lab.KernelUtilisation{Name: name, ThreadCPU: time.Millisecond, Utilisation: cputime.Utilisation{Wall: 800 * time.Millisecond, OfOneCPU: share, NumCPU: 2}}
 	}
 	res := lab.UtilisationResult{CPU: 1, Kernels: []lab.KernelUtilisation{u("HashLoop", 99.9), u("Sleep", 0.03), u("Half", 50)}}
-	r := results.NewUtilisationReport("EPYC", res)
+	r := reports.NewUtilisationReport("EPYC", res)
 	want := []string{"HashLoop kept one CPU busy (99.9% of one CPU, ≥ 95%) for 800ms: compute-bound",
 		"Sleep used 0.03% of one CPU (≤ 2%) over 800ms of wall time: it sleeps or blocks",
 		"Half used 50% of one CPU over 800ms: partly busy, or preempted"}
@@ -84,11 +85,11 @@ func TestUtilisationReport(t *testing.T) {
 func TestReportNotes(t *testing.T) {
 	kbOK := &harness.Result{CyclesPerTick: 1.4, ReferenceConverged: true}
 	kbLoose := &harness.Result{CyclesPerTick: 1.4}
-	clocks := results.ClocksReport{Warnings: []string{"pinning unsupported"}, Kernels: []results.ClocksKernel{
+	clocks := reports.ClocksReport{Warnings: []string{"pinning unsupported"}, Kernels: []reports.ClocksKernel{
 		{Name: "Sort", Check: "not sorted", Warnings: []string{"redone twice"}, KBestResult: kbOK},
 		{Name: "Factorize", Check: "ok", Warnings: []string{}},
 	}}
-	util := results.UtilisationReport{Warnings: []string{"stopped early"}, Kernels: []results.UtilisationKernel{
+	util := reports.UtilisationReport{Warnings: []string{"stopped early"}, Kernels: []reports.UtilisationKernel{
 		{Name: "HashLoop", Check: "ok", Warnings: []string{"tick-based"}},
 		{Name: "Sleep", Check: "woke early"},
 	}}
@@ -120,9 +121,9 @@ func TestReportNotes(t *testing.T) {
 
 // TestReportHeads: the lines above the clocks' and the demo's tables.
 func TestReportHeads(t *testing.T) {
-	clocks := results.ClocksReport{Reps: 5, CPU: "EPYC", PinnedCPU: 1, Priority: "high", TSCHz: 2.6e9, TSCHzSource: "bracket",
-		Nesting: []string{"process", "tsc"}, Kernels: []results.ClocksKernel{{KBest: &results.ResultJSON{}}}}
-	util := results.UtilisationReport{PinnedCPU: -1}
+	clocks := reports.ClocksReport{Reps: 5, CPU: "EPYC", PinnedCPU: 1, Priority: "high", TSCHz: 2.6e9, TSCHzSource: "bracket",
+		Nesting: []string{"process", "tsc"}, Kernels: []reports.ClocksKernel{{KBest: &results.ResultJSON{}}}}
+	util := reports.UtilisationReport{PinnedCPU: -1}
 	tests := []struct {
 		name string
 		got  []string
@@ -131,7 +132,7 @@ func TestReportHeads(t *testing.T) {
 		{"clocks", clocks.Head(), []string{
 			"clocks: 5 repetitions of each kernel, every clock around the same runs; cyclebench's K-best figure beside them",
 			"cpu: EPYC  pinned: cpu 1  priority: high", "tsc: 2600000000 Hz (2600.000000 MHz) (bracket)", "nesting, outer to inner: process, tsc"}},
-		{"clocks, no K-best, no frequency", results.ClocksReport{Reps: 3, PinnedCPU: -1}.Head(), []string{
+		{"clocks, no K-best, no frequency", reports.ClocksReport{Reps: 3, PinnedCPU: -1}.Head(), []string{
 			"clocks: 3 repetitions of each kernel, every clock around the same runs", "cpu: -  pinned: no  priority: -", "nesting, outer to inner: "}},
 		{"utilisation", util.Head(), []string{
 			"utilisation demo: each kernel once, between two snapshots of the system's and the process's cpu time", "cpu: -  pinned: no  priority: -"}},

@@ -1,4 +1,4 @@
-package results
+package reports
 
 // The version report of a binary: what cyclebench version prints, read
 // from the build information the Go toolchain embeds.

@@ -1,7 +1,8 @@
-package results_test
+package reports_test
 
 import (
 	"errors"
+	"github.com/cyclebench/cyclebench/internal/reports"
 	"math"
 	"slices"
 	"strings"
@@ -11,7 +12,6 @@ import (
 	"github.com/cyclebench/cyclebench/affinity"
 	"github.com/cyclebench/cyclebench/calibrate"
 	"github.com/cyclebench/cyclebench/perfevent"
-	"github.com/cyclebench/cyclebench/results"
 	"github.com/cyclebench/cyclebench/tsc"
 )
 
@@ -50,7 +50,7 @@ func TestNewInfoReport(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := results.NewInfoReport(tt.c, []int{0, 1}, 1, caps)
+			r := reports.NewInfoReport(tt.c, []int{0, 1}, 1, caps)
 			if (r.CoreCyclesPerTick != nil) != tt.cpt || !strings.Contains(r.CoreRefused, tt.refused) || !strings.Contains(r.CoreUnchecked, tt.unchecked) {
 				t.Errorf("core %v, refused %q, unchecked %q", r.CoreCyclesPerTick, r.CoreRefused, r.CoreUnchecked)
 			}
@@ -58,7 +58,7 @@ func TestNewInfoReport(t *testing.T) {
 				!r.Priority.High || r.ImulTicksPerOp != 0 || r.Microarch != "Zen 4" || len(r.Warnings) != 1 {
 				t.Errorf("report %+v", r)
 			}
-			if got := results.CoreClockText(tt.c); got != tt.coreText {
+			if got := reports.CoreClockText(tt.c); got != tt.coreText {
 				t.Errorf("CoreClockText = %q, want %q", got, tt.coreText)
 			}
 			if got := r.AddImmText(); !strings.HasPrefix(got, tt.addImmTxt) {
@@ -67,7 +67,7 @@ func TestNewInfoReport(t *testing.T) {
 		})
 	}
 	st := []perfevent.Status{{Event: perfevent.ContextSwitches, Available: true}, {Event: perfevent.Cycles, Err: errors.New("perfevent: no PMU"), RDPMC: errors.New("x")}}
-	if ev := results.EventsOf(st); len(ev) != 2 || !ev[0].Available || !ev[0].RDPMC || ev[1].Reason != "perfevent: no PMU" || ev[1].RDPMC {
+	if ev := reports.EventsOf(st); len(ev) != 2 || !ev[0].Available || !ev[0].RDPMC || ev[1].Reason != "perfevent: no PMU" || ev[1].RDPMC {
 		t.Errorf("EventsOf = %+v", ev)
 	}
 }
@@ -86,9 +86,9 @@ func TestCalibrateReport(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var r results.CalibrateReport
+			var r reports.CalibrateReport
 			for _, f := range tt.methods {
-				r.Methods = append(r.Methods, results.FrequencyOf(f))
+				r.Methods = append(r.Methods, reports.FrequencyOf(f))
 			}
 			r.Compare()
 			if (r.SleepVsBracketPPM != nil) != (tt.ppm != 0) || r.SleepVsBracketPPM != nil && math.Abs(*r.SleepVsBracketPPM-tt.ppm) > 1e-6 {
@@ -109,27 +109,27 @@ func TestInfoTexts(t *testing.T) {
 	cpt := 1.4
 	tests := []struct {
 		name string
-		r    results.InfoReport
-		got  func(*results.InfoReport) string
+		r    reports.InfoReport
+		got  func(*reports.InfoReport) string
 		want string
 	}{
-		{"hypervisor named", results.InfoReport{Hypervisor: "KVMKVMKVM", Virtual: true}, (*results.InfoReport).HypervisorText, "KVMKVMKVM"},
-		{"hypervisor unnamed", results.InfoReport{Virtual: true}, (*results.InfoReport).HypervisorText, "yes (vendor unknown)"},
-		{"no hypervisor", results.InfoReport{}, (*results.InfoReport).HypervisorText, "none"},
-		{"ruler refused", results.InfoReport{CoreRefused: "the chains disagree"}, (*results.InfoReport).CoreText, "none: the chains disagree"},
-		{"no ruler", results.InfoReport{}, (*results.InfoReport).CoreText, "unknown"},
-		{"ruler checked", results.InfoReport{CoreCyclesPerTick: &cpt, CoreHz: 3.63e9, CoreChecked: true}, (*results.InfoReport).CoreText,
+		{"hypervisor named", reports.InfoReport{Hypervisor: "KVMKVMKVM", Virtual: true}, (*reports.InfoReport).HypervisorText, "KVMKVMKVM"},
+		{"hypervisor unnamed", reports.InfoReport{Virtual: true}, (*reports.InfoReport).HypervisorText, "yes (vendor unknown)"},
+		{"no hypervisor", reports.InfoReport{}, (*reports.InfoReport).HypervisorText, "none"},
+		{"ruler refused", reports.InfoReport{CoreRefused: "the chains disagree"}, (*reports.InfoReport).CoreText, "none: the chains disagree"},
+		{"no ruler", reports.InfoReport{}, (*reports.InfoReport).CoreText, "unknown"},
+		{"ruler checked", reports.InfoReport{CoreCyclesPerTick: &cpt, CoreHz: 3.63e9, CoreChecked: true}, (*reports.InfoReport).CoreText,
 			"1.4000 (core clock ≈ 3.630 GHz; checked: the register ADD and IMUL chains agree)"},
-		{"ruler unchecked", results.InfoReport{CoreCyclesPerTick: &cpt, CoreHz: 3.63e9, CoreUnchecked: "no IMUL latency known"},
-			(*results.InfoReport).CoreText,
+		{"ruler unchecked", reports.InfoReport{CoreCyclesPerTick: &cpt, CoreHz: 3.63e9, CoreUnchecked: "no IMUL latency known"},
+			(*reports.InfoReport).CoreText,
 			"1.4000 (core clock ≈ 3.630 GHz; no IMUL latency known)"},
-		{"ratio expected", results.InfoReport{ImulAddRatio: 3.0012, ImulLatency: 3, CoreChainsExact: true},
-			(*results.InfoReport).ImulAddText, "3.001 (expected 3)"},
-		{"ratio not measured", results.InfoReport{}, (*results.InfoReport).ImulAddText,
+		{"ratio expected", reports.InfoReport{ImulAddRatio: 3.0012, ImulLatency: 3, CoreChainsExact: true},
+			(*reports.InfoReport).ImulAddText, "3.001 (expected 3)"},
+		{"ratio not measured", reports.InfoReport{}, (*reports.InfoReport).ImulAddText,
 			"not measured (the multiply latency of this core is not documented: not judged) (pure-Go chains, approximate)"},
-		{"emulated", results.InfoReport{Emulated: true, Microarch: "Zen 4"}, (*results.InfoReport).CPUTableText,
+		{"emulated", reports.InfoReport{Emulated: true, Microarch: "Zen 4"}, (*reports.InfoReport).CPUTableText,
 			"does not apply: the processor is emulated, so the cycle figure is unchecked"},
-		{"not in the table", results.InfoReport{}, (*results.InfoReport).CPUTableText,
+		{"not in the table", reports.InfoReport{}, (*reports.InfoReport).CPUTableText,
 			"not in the table: the multiply latency is not vouched for, so the cycle figure is unchecked"},
 	}
 	for _, tt := range tests {
@@ -139,7 +139,7 @@ func TestInfoTexts(t *testing.T) {
 			}
 		})
 	}
-	r := results.InfoReport{Microarch: "Zen 4", MicroarchImul: 3, MicroarchFolds: "no", MicroarchSource: "uops.info"}
+	r := reports.InfoReport{Microarch: "Zen 4", MicroarchImul: 3, MicroarchFolds: "no", MicroarchSource: "uops.info"}
 	if got := r.CPUTableText(); !strings.HasSuffix(got, "; folds ADD-immediate chains: no (uops.info)") || !strings.Contains(got, "Zen 4") {
 		t.Errorf("CPUTableText = %q, want the entry, its folding and source", got)
 	}
@@ -148,10 +148,10 @@ func TestInfoTexts(t *testing.T) {
 // TestInfoLines: every line of an info report, in order, with the
 // unknowns, the cross-checks, the pinning and the events in words.
 func TestInfoLines(t *testing.T) {
-	r := results.InfoReport{Counter: "rdtsc", TSCStep: 1, PinnedCPU: -1, AllowedCPUs: []int{0, 1},
-		CrossChecks: []results.CrossCheck{{Source: "kernel tsc_khz", Hz: 2596142000, DiffPPM: 0.07}},
-		Priority:    results.PriorityReport{Notes: []string{"no CAP_SYS_NICE"}},
-		Events: []results.EventReport{{Event: "instructions", Available: true, RDPMC: true}, {Event: "cycles", Available: true},
+	r := reports.InfoReport{Counter: "rdtsc", TSCStep: 1, PinnedCPU: -1, AllowedCPUs: []int{0, 1},
+		CrossChecks: []reports.CrossCheck{{Source: "kernel tsc_khz", Hz: 2596142000, DiffPPM: 0.07}},
+		Priority:    reports.PriorityReport{Notes: []string{"no CAP_SYS_NICE"}},
+		Events: []reports.EventReport{{Event: "instructions", Available: true, RDPMC: true}, {Event: "cycles", Available: true},
 			{Event: "cache-misses", Reason: "not supported"}}}
 	lines := r.Lines()
 	var labels []string
@@ -177,10 +177,10 @@ func TestInfoLines(t *testing.T) {
 		e[2] != "cache-misses: unavailable: not supported" {
 		t.Errorf("events %q", e)
 	}
-	if l := results.CrossCheckLines(nil); len(l) != 1 || l[0][1] != "none available" {
+	if l := reports.CrossCheckLines(nil); len(l) != 1 || l[0][1] != "none available" {
 		t.Errorf("CrossCheckLines(nil) = %q", l)
 	}
-	if l := results.PinnedLine(3); l != [2]string{"pinned_cpu", "3"} {
+	if l := reports.PinnedLine(3); l != [2]string{"pinned_cpu", "3"} {
 		t.Errorf("PinnedLine(3) = %q", l)
 	}
 }
@@ -188,7 +188,7 @@ func TestInfoLines(t *testing.T) {
 // TestFrequencyLines: a calibration's lines, the brackets only where the
 // bracket method measured them.
 func TestFrequencyLines(t *testing.T) {
-	f := results.FrequencyReport{Method: "bracket", Hz: 2596141819, PPM: 0.0712, Source: "monotonic clock", Seconds: 0.1, Ticks: 259614181,
+	f := reports.FrequencyReport{Method: "bracket", Hz: 2596141819, PPM: 0.0712, Source: "monotonic clock", Seconds: 0.1, Ticks: 259614181,
 		Brackets: &[2]uint64{52, 54}}
 	want := [][2]string{{"method", "bracket"}, {"tsc_hz", "2596141819 Hz (2596.141819 MHz)"}, {"tsc_hz_ppm", "±0.0712"},
 		{"source", "monotonic clock"}, {"interval", "0.100000s"}, {"ticks", "259614181"}, {"bracket_ticks", "start 52, end 54"},

@@ -1,4 +1,4 @@
-package results
+package reports
 
 // The reports of cyclebench clocks: every clock around the same runs of a
 // kernel (lab.Clocks), and the utilisation demo (lab.Utilisation). Times
@@ -8,6 +8,7 @@ import (
 	"cmp"
 	"fmt"
 	"github.com/cyclebench/cyclebench/internal/sigfig"
+	"github.com/cyclebench/cyclebench/results"
 	"math"
 	"runtime"
 	"slices"
@@ -56,9 +57,9 @@ type ClocksKernel struct {
 	Check     string        `json:"check"`
 	Methods   []ClockMethod `json:"methods"`
 	// KBest is the harness's figure, as run writes it; null without one.
-	KBest    *ResultJSON `json:"kbest"`
-	Verdict  []string    `json:"verdict"`
-	Warnings []string    `json:"warnings"`
+	KBest    *results.ResultJSON `json:"kbest"`
+	Verdict  []string            `json:"verdict"`
+	Warnings []string            `json:"warnings"`
 	// KBestResult is the result behind KBest.
 	KBestResult *harness.Result `json:"-"`
 }
@@ -98,7 +99,7 @@ func NewClocksReport(brand string, res lab.Result, units map[string]string) Cloc
 		Command: "clocks", CPU: brand, PinnedCPU: res.CPU, Priority: res.Priority,
 		TSCHz: res.TicksPerSecond, TSCHzSource: res.FrequencySource, Reps: res.Reps, Tolerance: res.Tolerance,
 		Nesting: []string{}, Clocks: []ClockReport{}, Kernels: []ClocksKernel{},
-		GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, GoVersion: runtime.Version(), Warnings: ErrorStrings(res.Warnings),
+		GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, GoVersion: runtime.Version(), Warnings: results.ErrorStrings(res.Warnings),
 	}
 	for _, c := range res.Nesting {
 		r.Nesting = append(r.Nesting, c.String())
@@ -107,7 +108,7 @@ func NewClocksReport(brand string, res lab.Result, units map[string]string) Cloc
 		r.Clocks = append(r.Clocks, ClockReport{Clock: c.Clock.String(), Source: string(c.Source), ResolutionNs: c.Resolution.Nanoseconds(), EmptyNs: c.Empty.Nanoseconds()})
 	}
 	for _, k := range res.Kernels {
-		kj := ClocksKernel{Name: k.Name, Unit: units[k.Name], Redone: k.Redone, Check: "ok", Methods: []ClockMethod{}, Verdict: k.Verdict(), Warnings: ErrorStrings(k.Warnings)}
+		kj := ClocksKernel{Name: k.Name, Unit: units[k.Name], Redone: k.Redone, Check: "ok", Methods: []ClockMethod{}, Verdict: k.Verdict(), Warnings: results.ErrorStrings(k.Warnings)}
 		if k.HasReference {
 			kj.Reference = k.Reference.String()
 		}
@@ -115,7 +116,7 @@ func NewClocksReport(brand string, res lab.Result, units map[string]string) Cloc
 			kj.Check = k.CheckError.Error()
 		}
 		if k.KBest != nil {
-			j := Measurement{Result: *k.KBest, Unit: units[k.Name]}.JSON()
+			j := results.Measurement{Result: *k.KBest, Unit: units[k.Name]}.JSON()
 			kj.KBest, kj.KBestResult = &j, k.KBest
 		}
 		for _, m := range k.Methods {
@@ -198,14 +199,14 @@ func NewUtilisationReport(brand string, res lab.UtilisationResult) UtilisationRe
 	r := UtilisationReport{
 		Command: "clocks", Demo: "utilisation", CPU: brand, PinnedCPU: res.CPU, Priority: res.Priority,
 		Kernels: []UtilisationKernel{}, Verdict: []string{},
-		GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, GoVersion: runtime.Version(), Warnings: ErrorStrings(res.Warnings),
+		GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, GoVersion: runtime.Version(), Warnings: results.ErrorStrings(res.Warnings),
 	}
 	for _, k := range res.Kernels {
 		u := k.Utilisation
 		j := UtilisationKernel{
 			Name: k.Name, WallNs: u.Wall.Nanoseconds(), ProcessCPUNs: u.ProcessCPU.Nanoseconds(), ThreadCPUNs: k.ThreadCPU.Nanoseconds(),
 			OfOneCPU: u.OfOneCPU, OfAllCPUs: u.OfAllCPUs, NumCPU: u.NumCPU, SystemBusy: u.SystemBusy, TickShare: u.TickShare,
-			Source: u.Source, Check: "ok", Warnings: append(ErrorStrings(u.Warnings), ErrorStrings(k.Warnings)...),
+			Source: u.Source, Check: "ok", Warnings: append(results.ErrorStrings(u.Warnings), results.ErrorStrings(k.Warnings)...),
 		}
 		if k.CheckError != nil {
 			j.Check = k.CheckError.Error()
@@ -283,7 +284,7 @@ func (r ClocksReport) Head() []string {
 	}
 	head := []string{what, machineLine(r.CPU, r.PinnedCPU, r.Priority)}
 	if r.TSCHz > 0 {
-		head = append(head, fmt.Sprintf("tsc: %s (%s)", FormatHz(r.TSCHz), r.TSCHzSource))
+		head = append(head, fmt.Sprintf("tsc: %s (%s)", results.FormatHz(r.TSCHz), r.TSCHzSource))
 	}
 	return append(head, "nesting, outer to inner: "+strings.Join(r.Nesting, ", "))
 }

@@ -1,7 +1,8 @@
-package results_test
+package reports_test
 
 import (
 	"errors"
+	"github.com/cyclebench/cyclebench/internal/reports"
 	"testing"
 
 	"github.com/cyclebench/cyclebench/affinity"
@@ -12,13 +13,13 @@ import (
 // TestReportsOfNothing: the reports of nil inputs are empty reports, not
 // a panic.
 func TestReportsOfNothing(t *testing.T) {
-	if r := results.NewInfoReport(nil, nil, -1, affinity.Capabilities{}); r.TSCHz != 0 || r.CrossChecks == nil {
+	if r := reports.NewInfoReport(nil, nil, -1, affinity.Capabilities{}); r.TSCHz != 0 || r.CrossChecks == nil {
 		t.Errorf("NewInfoReport(nil) = %+v", r)
 	}
-	if s := results.CoreClockText(nil); s != "unknown" {
+	if s := reports.CoreClockText(nil); s != "unknown" {
 		t.Errorf("CoreClockText(nil) = %q", s)
 	}
-	if r := results.NewSlopesReport(results.Header{}, nil, nil, harness.CPEComparison{}, false); r.Verdict != results.VerdictNoTest {
+	if r := reports.NewSlopesReport(results.Header{}, nil, nil, harness.CPEComparison{}, false); r.Verdict != results.VerdictNoTest {
 		t.Errorf("NewSlopesReport(nil, nil) = %+v", r)
 	}
 	if _, _, err := results.FitFiles(nil, nil, false); !errors.Is(err, results.ErrBadInput) {

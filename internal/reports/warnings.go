@@ -1,10 +1,11 @@
-package results
+package reports
 
 // The warnings of a report, summarized for a person: one line per
 // distinct problem per benchmark, each with what may cure it.
 
 import (
 	"fmt"
+	"github.com/cyclebench/cyclebench/results"
 	"regexp"
 	"slices"
 	"strings"
@@ -48,8 +49,8 @@ func cleanWarning(subject, text string) (clean, remedy string) {
 	kind, rest := problemOf(text)
 	if subject != "" {
 		if name, after, ok := strings.Cut(rest, ": "); ok && !strings.ContainsAny(name, " \t") {
-			own := ParseName(strings.TrimPrefix(name, "Benchmark"))
-			subj := ParseName(strings.Fields(subject)[0])
+			own := results.ParseName(strings.TrimPrefix(name, "Benchmark"))
+			subj := results.ParseName(strings.Fields(subject)[0])
 			if own.Full == subj.Full || own.Base == subj.Base || strings.HasSuffix(subj.Full, own.Full) {
 				text = kind + ": " + after
 			}
@@ -66,8 +67,8 @@ func cleanWarning(subject, text string) (clean, remedy string) {
 // moved there, [HoistWarnings]), then each measurement's failed output
 // check and warnings, with the measurement as their subject ("Sum/n=8
 // (latency)" for latency).
-func Warnings(h Header, ms []Measurement) []Warning {
-	h, ms = HoistMeasurementWarnings(h, ms)
+func Warnings(h results.Header, ms []results.Measurement) []Warning {
+	h, ms = results.HoistMeasurementWarnings(h, ms)
 	ws := headerWarnings(h)
 	for _, m := range ms {
 		subject := m.Name
@@ -81,7 +82,7 @@ func Warnings(h Header, ms []Measurement) []Warning {
 
 // SweepWarnings are the warnings of a report of sweeps ss under h: h's,
 // then each sweep's failed check and warnings, and its points'.
-func SweepWarnings(h Header, ss []*Sweep) []Warning {
+func SweepWarnings(h results.Header, ss []*results.Sweep) []Warning {
 	ws := headerWarnings(h)
 	for _, s := range ss {
 		ws = append(ws, resultWarnings(s.Name, s.Check, s.Warnings)...)
@@ -94,7 +95,7 @@ func SweepWarnings(h Header, ss []*Sweep) []Warning {
 
 // PairedWarnings are the warnings of a report of comparisons cs under h:
 // h's, then each comparison's.
-func PairedWarnings(h Header, cs []Paired) []Warning {
+func PairedWarnings(h results.Header, cs []results.Paired) []Warning {
 	ws := headerWarnings(h)
 	for _, c := range cs {
 		for _, w := range c.Warnings {
@@ -104,7 +105,7 @@ func PairedWarnings(h Header, cs []Paired) []Warning {
 	return ws
 }
 
-func headerWarnings(h Header) []Warning {
+func headerWarnings(h results.Header) []Warning {
 	var ws []Warning
 	for _, w := range h.Warnings {
 		ws = append(ws, Warning{Text: w})
@@ -158,7 +159,7 @@ func WarningLines(ws []Warning) (lines []string, problems, benchmarks int) {
 			continue
 		}
 		name, mode, _ := strings.Cut(w.Subject, " ")
-		nm := ParseName(name)
+		nm := results.ParseName(name)
 		bench := strings.TrimSpace(nm.Base + " " + mode)
 		kind, _ := problemOf(text)
 		i := slices.IndexFunc(groups, func(g *group) bool { return g.bench == bench && g.kind == kind })

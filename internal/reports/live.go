@@ -1,4 +1,4 @@
-package results
+package reports
 
 // The reports of comparisons measured in this process: cyclebench
 // compare -a A -b B (harness.Compare) and with sizes (harness.CompareCPE).
@@ -6,6 +6,7 @@ package results
 import (
 	"fmt"
 	"github.com/cyclebench/cyclebench/internal/sigfig"
+	"github.com/cyclebench/cyclebench/results"
 	"slices"
 
 	"github.com/cyclebench/cyclebench/harness"
@@ -17,35 +18,35 @@ import (
 // the verdict; an interrupted comparison without pairs has
 // VerdictNoTest.
 type PairedReport struct {
-	Header
-	A           ResultJSON `json:"a"`
-	B           ResultJSON `json:"b"`
-	Ratio       float64    `json:"ratio"`
-	BestRatio   float64    `json:"best_ratio"`
-	BestLo      float64    `json:"best_ratio_lo"`
-	BestHi      float64    `json:"best_ratio_hi"`
-	Lo          float64    `json:"ratio_lo"`
-	Hi          float64    `json:"ratio_hi"`
-	Confidence  float64    `json:"confidence"`
-	PValue      float64    `json:"p_value"`
-	Test        string     `json:"test"`
-	Exact       bool       `json:"exact"`
-	Pairs       int        `json:"pairs"`
-	Zeros       int        `json:"equal_pairs"`
-	Alpha       float64    `json:"alpha"`
-	NoiseBand   float64    `json:"noise_band"`
-	BandSource  string     `json:"noise_band_source"`
-	Quantum     float64    `json:"quantum_ticks_per_call"`
-	QuantumBand float64    `json:"quantum_band"`
-	DriftBand   float64    `json:"drift_band"`
-	Detectable  float64    `json:"detectable"`
-	Significant bool       `json:"significant"`
-	Verdict     string     `json:"verdict"`
-	Reason      string     `json:"reason"`
-	Paired      string     `json:"paired_verdict"` // the paired test's alone
-	Summary     string     `json:"summary"`
-	Repeat      int        `json:"repeat"`
-	Rounds      int        `json:"rounds"`
+	results.Header
+	A           results.ResultJSON `json:"a"`
+	B           results.ResultJSON `json:"b"`
+	Ratio       float64            `json:"ratio"`
+	BestRatio   float64            `json:"best_ratio"`
+	BestLo      float64            `json:"best_ratio_lo"`
+	BestHi      float64            `json:"best_ratio_hi"`
+	Lo          float64            `json:"ratio_lo"`
+	Hi          float64            `json:"ratio_hi"`
+	Confidence  float64            `json:"confidence"`
+	PValue      float64            `json:"p_value"`
+	Test        string             `json:"test"`
+	Exact       bool               `json:"exact"`
+	Pairs       int                `json:"pairs"`
+	Zeros       int                `json:"equal_pairs"`
+	Alpha       float64            `json:"alpha"`
+	NoiseBand   float64            `json:"noise_band"`
+	BandSource  string             `json:"noise_band_source"`
+	Quantum     float64            `json:"quantum_ticks_per_call"`
+	QuantumBand float64            `json:"quantum_band"`
+	DriftBand   float64            `json:"drift_band"`
+	Detectable  float64            `json:"detectable"`
+	Significant bool               `json:"significant"`
+	Verdict     string             `json:"verdict"`
+	Reason      string             `json:"reason"`
+	Paired      string             `json:"paired_verdict"` // the paired test's alone
+	Summary     string             `json:"summary"`
+	Repeat      int                `json:"repeat"`
+	Rounds      int                `json:"rounds"`
 	// Blocks are the ratios of the separate measurements the pairs were
 	// taken in, BlockLo and BlockHi the interval of their weighted mean
 	// (the ratio's, when Test is "blocks").
@@ -72,7 +73,7 @@ type PairedReport struct {
 
 // NewPairedReport is comparison c under h, a and b its sides as
 // measurements.
-func NewPairedReport(h Header, c harness.Comparison, a, b Measurement) PairedReport {
+func NewPairedReport(h results.Header, c harness.Comparison, a, b results.Measurement) PairedReport {
 	s := c.Stats
 	j := PairedReport{Header: h, A: a.JSON(), B: b.JSON(), Ratio: s.Ratio, BestRatio: c.BestRatio, BestLo: c.BestLo, BestHi: c.BestHi,
 		Lo: s.Lo, Hi: s.Hi, Confidence: s.Confidence,
@@ -84,7 +85,7 @@ func NewPairedReport(h Header, c harness.Comparison, a, b Measurement) PairedRep
 		PairsRatio: s.PairsRatio, PairsLo: s.PairsLo, PairsHi: s.PairsHi, PairsPValue: s.PairsPValue,
 		TicksA: c.TicksA, TicksB: c.TicksB}
 	if s.N == 0 {
-		j.Verdict, j.Reason = VerdictNoTest, fmt.Sprintf("interrupted before %d pairs", minPairs)
+		j.Verdict, j.Reason = results.VerdictNoTest, fmt.Sprintf("interrupted before %d pairs", minPairs)
 	}
 	return j
 }
@@ -93,23 +94,23 @@ func NewPairedReport(h Header, c harness.Comparison, a, b Measurement) PairedRep
 // -sizes writes it: both sweeps, and their slopes compared; VerdictNoTest
 // when the sweeps were not compared (interrupted).
 type SlopesReport struct {
-	Header
-	A           KernelJSON `json:"a"`
-	B           KernelJSON `json:"b"`
-	Unit        string     `json:"unit"`
-	Ratio       float64    `json:"ratio"`
-	Diff        float64    `json:"diff"`
-	DiffCI      float64    `json:"diff_ci95"`
-	DoF         float64    `json:"dof"`
-	PValue      float64    `json:"p_value"`
-	Significant bool       `json:"significant"`
-	Verdict     string     `json:"verdict"`
+	results.Header
+	A           results.KernelJSON `json:"a"`
+	B           results.KernelJSON `json:"b"`
+	Unit        string             `json:"unit"`
+	Ratio       float64            `json:"ratio"`
+	Diff        float64            `json:"diff"`
+	DiffCI      float64            `json:"diff_ci95"`
+	DoF         float64            `json:"dof"`
+	PValue      float64            `json:"p_value"`
+	Significant bool               `json:"significant"`
+	Verdict     string             `json:"verdict"`
 }
 
 // NewSlopesReport is comparison c of sweeps a and b (either nil when it
 // has no points) under h; compared false when the slopes were not compared.
-func NewSlopesReport(h Header, a, b *Sweep, c harness.CPEComparison, compared bool) SlopesReport {
-	j := SlopesReport{Header: h, Unit: c.Unit, Verdict: VerdictNoTest}
+func NewSlopesReport(h results.Header, a, b *results.Sweep, c harness.CPEComparison, compared bool) SlopesReport {
+	j := SlopesReport{Header: h, Unit: c.Unit, Verdict: results.VerdictNoTest}
 	if a != nil {
 		j.A = a.JSON()
 	}
@@ -141,7 +142,7 @@ func ComparisonLines(c harness.Comparison) [][2]string {
 			line("B/A", "%.5f  (typical pairs, %d blocks' Hodges–Lehmann ratios, each weighted by its interval: 95%% CI %.5f to %.5f; the same in cycles, ticks and ns: A and B ran interleaved)",
 				s.Ratio, n, s.Lo, s.Hi)
 			line("p", "%s  (t test of the %d blocks, %d dof; %d pairs of %d calls, %d equal; all pairs as one sample: %.5f, p = %s)",
-				PValueText(s.PValue), n, n-1, s.N, c.Repeat, s.Zeros, s.PairsRatio, PValueText(s.PairsPValue))
+				results.PValueText(s.PValue), n, n-1, s.N, c.Repeat, s.Zeros, s.PairsRatio, results.PValueText(s.PairsPValue))
 		} else {
 			exact := "normal approximation"
 			if s.Exact {
@@ -149,7 +150,7 @@ func ComparisonLines(c harness.Comparison) [][2]string {
 			}
 			line("B/A", "%.5f  (typical pairs, Hodges–Lehmann: 95%% CI %.5f to %.5f; the same in cycles, ticks and ns: A and B ran interleaved)",
 				s.Ratio, s.Lo, s.Hi)
-			line("p", "%s  (Wilcoxon signed-rank, %s; %d pairs of %d calls, %d equal)", PValueText(s.PValue), exact, s.N, c.Repeat, s.Zeros)
+			line("p", "%s  (Wilcoxon signed-rank, %s; %d pairs of %d calls, %d equal)", results.PValueText(s.PValue), exact, s.N, c.Repeat, s.Zeros)
 		}
 		line("best B/A", "%.5f  (the two sides' best samples, the figures above: %.5f to %.5f within their K best)", c.BestRatio, c.BestLo, c.BestHi)
 		if n > 1 {
@@ -163,8 +164,8 @@ func ComparisonLines(c harness.Comparison) [][2]string {
 			}
 			line("blocks", "%d separate measurements%s, their B/A from %.5f to %.5f, %s", n, more, slices.Min(s.Blocks), slices.Max(s.Blocks), apart)
 		}
-		line("verdict", "%s", VerdictLine(c.Verdict, c.Reason, s.Ratio))
-		line("resolution", "a difference of %s would be detected in 80%% of such runs (%s)", sigfig.Percent(s.Detectable, 2), BandText(s))
+		line("verdict", "%s", results.VerdictLine(c.Verdict, c.Reason, s.Ratio))
+		line("resolution", "a difference of %s would be detected in 80%% of such runs (%s)", sigfig.Percent(s.Detectable, 2), results.BandText(s))
 		line("summary", "%s", c.Sentence())
 	}
 	line("took", "%s ms measuring, %d rounds", sigfig.Sig(float64(c.Wall.Microseconds())/1000, 3), c.Rounds)
@@ -181,7 +182,7 @@ func ComparisonComments(c harness.Comparison) []string {
 	}
 	return []string{
 		fmt.Sprintf("# compare: B/A = %.5f, 95%% CI [%.5f, %.5f], p = %s (%s, %d pairs of %d calls, ABBA interleaved): %s",
-			s.Ratio, s.Lo, s.Hi, PValueText(s.PValue), s.Test, s.N, c.Repeat, VerdictLine(c.Verdict, c.Reason, s.Ratio)),
+			s.Ratio, s.Lo, s.Hi, results.PValueText(s.PValue), s.Test, s.N, c.Repeat, results.VerdictLine(c.Verdict, c.Reason, s.Ratio)),
 		"# compare: " + c.Sentence(),
 	}
 }
@@ -192,5 +193,5 @@ func ComparisonComments(c harness.Comparison) []string {
 func SlopesSummary(c harness.CPEComparison, elem string) string {
 	s := c.Slopes
 	return fmt.Sprintf("CPE B/A = %s, B − A = %s ± %s %s/%s (95%%), p = %s (Welch's t on the slopes, %s dof): %s",
-		sigfig.Sig(s.Ratio, 5), sigfig.Signed(s.Diff, 4), sigfig.Sig(s.DiffCI, 2), c.Unit, elem, PValueText(s.PValue), sigfig.Sig(s.DoF, 3), s.Verdict)
+		sigfig.Sig(s.Ratio, 5), sigfig.Signed(s.Diff, 4), sigfig.Sig(s.DiffCI, 2), c.Unit, elem, results.PValueText(s.PValue), sigfig.Sig(s.DoF, 3), s.Verdict)
 }

@@ -1,8 +1,9 @@
-package results_test
+package reports_test
 
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/cyclebench/cyclebench/internal/reports"
 	"strings"
 	"testing"
 	"time"
@@ -28,7 +29,7 @@ func TestPairedReport(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := results.NewPairedReport(results.Header{Command: "compare"}, tt.c, a, b)
+			r := reports.NewPairedReport(results.Header{Command: "compare"}, tt.c, a, b)
 			if r.Verdict != tt.verdict || r.Reason != tt.reason || r.Command != "compare" || r.A.Name != a.Name || r.B.Name != b.Name || r.Ratio != tt.c.Stats.Ratio {
 				t.Errorf("report %+v", r)
 			}
@@ -54,7 +55,7 @@ func TestSlopesReport(t *testing.T) {
 		{"interrupted in B", nil, false, results.VerdictNoTest, ""},
 	}
 	for _, tt := range tests {
-		r := results.NewSlopesReport(results.Header{}, a, tt.b, c, tt.compared)
+		r := reports.NewSlopesReport(results.Header{}, a, tt.b, c, tt.compared)
 		if r.Verdict != tt.verdict || r.A.Name != "Psum1" || r.B.Name != tt.bName || r.Unit != "cycles" || (r.Ratio == 0.75) != tt.compared {
 			t.Errorf("%s: %+v", tt.name, r)
 		}
@@ -78,7 +79,7 @@ func TestComparisonLines(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			lines := results.ComparisonLines(tt.c)
+			lines := reports.ComparisonLines(tt.c)
 			var labels []string
 			for _, l := range lines {
 				labels = append(labels, l[0])
@@ -98,12 +99,12 @@ func TestComparisonLines(t *testing.T) {
 func TestComparisonComments(t *testing.T) {
 	done := harness.Comparison{Stats: stats.Comparison{N: 200, Ratio: 0.77, Lo: 0.769, Hi: 0.771, Test: "wilcoxon"},
 		Verdict: stats.VerdictFaster, Reason: "p < α", Repeat: 10}
-	c := results.ComparisonComments(done)
+	c := reports.ComparisonComments(done)
 	if len(c) != 2 || !strings.HasPrefix(c[0], "# compare: B/A = 0.77000, 95% CI [0.76900, 0.77100], p = ") ||
 		!strings.Contains(c[0], "(wilcoxon, 200 pairs of 10 calls, ABBA interleaved): ") || c[1] != "# compare: "+done.Sentence() {
 		t.Errorf("ComparisonComments = %q", c)
 	}
-	if c := results.ComparisonComments(harness.Comparison{}); len(c) != 1 || c[0] != "# compare: no comparison: interrupted before 6 pairs" {
+	if c := reports.ComparisonComments(harness.Comparison{}); len(c) != 1 || c[0] != "# compare: no comparison: interrupted before 6 pairs" {
 		t.Errorf("ComparisonComments of no pairs = %q", c)
 	}
 }
@@ -111,7 +112,7 @@ func TestComparisonComments(t *testing.T) {
 func TestSlopesSummary(t *testing.T) {
 	c := harness.CPEComparison{Unit: "cycles",
 		Slopes: stats.SlopeComparison{Ratio: 0.75, Diff: -0.5, DiffCI: 0.01, DoF: 14.2, Verdict: stats.VerdictFaster}}
-	got := results.SlopesSummary(c, "element")
+	got := reports.SlopesSummary(c, "element")
 	if !strings.HasPrefix(got, "CPE B/A = 0.75, B − A = -0.5 ± 0.01 cycles/element (95%), p = ") ||
 		!strings.HasSuffix(got, "(Welch's t on the slopes, 14.2 dof): "+stats.VerdictFaster) {
 		t.Errorf("SlopesSummary = %q", got)
