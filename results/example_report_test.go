@@ -2,6 +2,7 @@ package results_test
 
 import (
 	"fmt"
+	"github.com/cyclebench/cyclebench/stats"
 	"os"
 	"strings"
 
@@ -22,7 +23,7 @@ func ExampleCompare() {
 		fmt.Println(err)
 		return
 	}
-	c, err := results.Compare(a, b, results.DefaultCompareOptions)
+	c, err := results.Compare(a, b, stats.DefaultCompareOptions)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -72,7 +73,7 @@ func ExampleDisturbed() {
 
 // Read go test's output back as measurements, and write them in the
 // benchmark format cyclebench writes.
-func ExampleMeasurementOf() {
+func ExampleFile_Measurement() {
 	f, err := results.Parse("go test output", strings.NewReader(`goos: linux
 cpu: AMD EPYC
 BenchmarkSum/n=1000-2   1000000000   250.1 ns/op   1.003 cycles/elem   1003 cycles/op   0.2501 ns/elem   0.7060 ticks/elem   706.0 ticks/op
@@ -82,7 +83,7 @@ BenchmarkSum/n=1000-2   1000000000   250.1 ns/op   1.003 cycles/elem   1003 cycl
 		return
 	}
 	e := f.Entries[0]
-	m := results.MeasurementOf(e, e.Runs[0], f)
+	m := f.Measurement(e, e.Runs[0])
 	fmt.Printf("%s: %.0f cycles, %.4f cycles per tick, %s\n", m.Name, m.Cycles, m.CyclesPerTick, m.Unit)
 	if err := results.WriteBench(os.Stdout, f.Header("run"), []results.Measurement{m}); err != nil {
 		fmt.Println(err)

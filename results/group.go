@@ -3,7 +3,6 @@ package results
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -193,12 +192,4 @@ func Pool(files []File, names []string, baseline int) (Pooled, error) {
 			name, len(idx), merged.Machine.Label(), strings.Join(pathsOf(group), ", ")))
 	}
 	return p, nil
-}
-
-// Keep returns f with only the benchmarks (entries, and the fits of cpe
-// files) whose name keep matches.
-func (f File) Keep(keep *regexp.Regexp) File {
-	f.Entries = slices.DeleteFunc(slices.Clone(f.Entries), func(e Entry) bool { return !keep.MatchString(e.Name) })
-	f.Fits = slices.DeleteFunc(slices.Clone(f.Fits), func(fit Fit) bool { return !keep.MatchString(fit.Kernel) })
-	return f
 }

@@ -5,7 +5,6 @@ package results
 // in one place, so that what is written is what is read.
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -20,7 +19,7 @@ import (
 // Measurement is one harness.Result as a report gives it: with the kernel
 // and size it measured, what its elements count and its output check;
 // measured in this process, or read back from a file or from go test
-// output ([MeasurementOf]).
+// output ([File.Measurement]).
 type Measurement struct {
 	harness.Result
 	// Kernel is the kernel's name without the size; N its size (0 when
@@ -122,48 +121,6 @@ func BenchName(name string, mode harness.Mode) string {
 		return name + "/mode=latency"
 	}
 	return name
-}
-
-// MeasurementOf turns run r of entry e of file f into a Measurement: its
-// figures as a harness.Result (per call and per element, the core-clock
-// ratio, convergence, the warnings it was logged with), marked Read.
-func MeasurementOf(e Entry, r Run, f File) Measurement {
-	res := harness.Result{Name: e.Name, Ticks: r.Ticks, Nanoseconds: r.NS, Cycles: r.Cycles, Converged: !r.NotConverged,
-		Samples: r.Samples, Repeat: r.Repeat, CyclesPerTick: r.CyclesPerTick, ReferenceConverged: true, Quantum: r.Quantum,
-		TicksPerSecond: f.Machine.CounterHz, Calls: int64(r.Iters), Elements: r.Elements, CyclesPerElement: r.CyclesPerElem, TicksPerElement: r.TicksPerElem, NsPerElement: r.NsPerElem}
-	res.Config.Epsilon = f.Settings.Epsilon
-	if r.NoCycles == HasCycles && res.CyclesPerTick == 0 {
-		// A go test line has cycles/op and ticks/op: their ratio is the
-		// core-clock ratio of the run's ruler (to go test's 4 digits).
-		res.CyclesPerTick = 1
-		if r.Ticks > 0 {
-			res.CyclesPerTick = r.Cycles / r.Ticks
-		}
-	}
-	if e.Mode == Latency {
-		res.Mode = harness.Latency
-	}
-	for _, w := range r.Warnings {
-		res.Warnings = append(res.Warnings, errors.New(w))
-		// harness: the cycles come from a ruler that did not converge ("~").
-		if strings.Contains(w, "the reference chain did not converge") {
-			res.ReferenceConverged = false
-		}
-	}
-	n := int(e.N)
-	if int64(n) != e.N {
-		n = 0
-	}
-	unit := e.Unit
-	if unit == "" && r.Elements > 0 {
-		unit = "elements" // per-element figures without a word for them: Config.Elements counts elements
-	}
-	check := r.Check
-	if check == "" {
-		check = "ok"
-	}
-	return Measurement{Result: res, Kernel: e.Kernel, N: n, Unit: unit, Check: check, Bench: BenchName(e.Name, res.Mode),
-		PerElement: r.Elements > 0, NoTicks: r.Ticks == 0, Other: r.Other, Read: true}
 }
 
 // Header is the context every report carries: the machine, the counter
@@ -296,35 +253,6 @@ func FileWarnings(files []File) []string {
 		ws = append(ws, ErrorStrings(f.Warnings)...)
 	}
 	return ws
-}
-
-// Header is the header of command's results read from f: the machine and
-// settings it records (a go test file has the CPU and platform only), its
-// notes and warnings, and its packages as Extra["pkg"].
-func (f File) Header(command string) Header {
-	m := f.Machine
-	h := Header{Command: command, CPU: m.CPU, Vendor: m.Vendor, Hypervisor: m.Hypervisor, Counter: m.Counter,
-		TSCHz: m.CounterHz, TSCHzSource: m.CounterHzSource, TSCHzPPM: m.CounterHzPPM, CyclesPerTick: m.CyclesPerTick, TSCStep: m.CounterStep,
-		K: f.Settings.K, MaxSamples: f.Settings.MaxSamples,
-		GOOS: m.GOOS, GOARCH: m.GOARCH, GoVersion: m.GoVersion, Warnings: slices.Clone(f.Notes), ModeUnknown: f.Producer == ProducerGoTest}
-	if f.Settings.K > 0 {
-		eps := f.Settings.Epsilon
-		h.Epsilon = &eps
-	}
-	if h.Warnings == nil {
-		h.Warnings = []string{}
-	}
-	h.Warnings = append(h.Warnings, ErrorStrings(f.Warnings)...)
-	var pkgs []string
-	for _, e := range f.Entries {
-		if e.Pkg != "" && !slices.Contains(pkgs, e.Pkg) {
-			pkgs = append(pkgs, e.Pkg)
-		}
-	}
-	if len(pkgs) > 0 {
-		h.Extra = map[string]string{"pkg": strings.Join(pkgs, " ")}
-	}
-	return h
 }
 
 // HoistWarnings moves the warnings that every list holds (such as the

@@ -1,6 +1,7 @@
 package results_test
 
 import (
+	"encoding/json"
 	"errors"
 	"math"
 	"slices"
@@ -13,7 +14,7 @@ import (
 )
 
 // TestMeasurementRoundTrip: measurements written in the benchmark format
-// read back as the runs they were, and MeasurementOf makes the same
+// read back as the runs they were, and File.Measurement makes the same
 // measurements of them again.
 func TestMeasurementRoundTrip(t *testing.T) {
 	cal := &calibrate.Calibration{CPU: calibrate.CPU{Brand: "Test CPU", Vendor: "AuthenticAMD", Family: 25, Model: 17, Counter: "rdtsc"},
@@ -49,12 +50,12 @@ func TestMeasurementRoundTrip(t *testing.T) {
 	if len(f.Entries) != 2 || f.Entries[1].Mode != results.Latency || f.Machine.CPU != "Test CPU" || f.Settings.K != 3 {
 		t.Fatalf("read back: %+v", f)
 	}
-	back := results.MeasurementOf(f.Entries[0], f.Entries[0].Runs[0], f)
+	back := f.Measurement(f.Entries[0], f.Entries[0].Runs[0])
 	if !back.Read || back.Kernel != "Sum" || back.N != 1000 || back.Bench != "Sum/n=1000" || !back.PerElement || back.NoTicks ||
 		math.Abs(back.Cycles-1000) > 1e-9 || math.Abs(back.CyclesPerTick-1.4) > 1e-3 || !back.Converged {
-		t.Errorf("MeasurementOf = %+v", back)
+		t.Errorf("Measurement = %+v", back)
 	}
-	if l := results.MeasurementOf(f.Entries[1], f.Entries[1].Runs[0], f); l.Mode != harness.Latency || l.Converged || l.Check != "wrong sum" || l.Bench != "Sum/n=1000/mode=latency" {
+	if l := f.Measurement(f.Entries[1], f.Entries[1].Runs[0]); l.Mode != harness.Latency || l.Converged || l.Check != "wrong sum" || l.Bench != "Sum/n=1000/mode=latency" {
 		t.Errorf("latency read back: mode %v, converged %v, check %q, bench %q", l.Mode, l.Converged, l.Check, l.Bench)
 	}
 	h2 := f.Header("run")
@@ -263,5 +264,37 @@ func TestHeaderLine(t *testing.T) {
 				t.Errorf("Line() = %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestRulerNotConverged: each format records that a run's cycles come from
+// a core-clock ruler that did not converge (the JSON field, the benchmark
+// format's line, harness's warning in go test output), and a Measurement
+// of the run says so in ReferenceConverged.
+func TestRulerNotConverged(t *testing.T) {
+	r := harness.Result{Name: "Sum/n=1000", Cycles: 1000, Ticks: 700, Nanoseconds: 275, CyclesPerTick: 1.43, Converged: true, Samples: 40, Repeat: 10}
+	m := results.Measurement{Result: r, Kernel: "Sum", N: 1000, Check: "ok", Bench: r.Name}
+	var bench strings.Builder
+	if err := results.WriteBench(&bench, results.Header{Command: "run"}, []results.Measurement{m}); err != nil {
+		t.Fatal(err)
+	}
+	var js strings.Builder
+	if err := json.NewEncoder(&js).Encode(results.NewRunReport(results.Header{Command: "run"}, []results.Measurement{m})); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ name, text string }{
+		{"run.txt", bench.String()},
+		{"run.json", js.String()},
+		{"gotest.txt", "goos: linux\ngoarch: amd64\npkg: example.com/x\nBenchmarkSum/n=1000-2\t1000\t275 ns/op\t1000 cycles/op\t700 ticks/op\n--- BENCH: BenchmarkSum/n=1000-2\n" +
+			"    x_test.go:9: harness.Report: warning: harness: no core-cycle estimate: the reference chain did not converge; the cycle estimate is less certain\n"},
+	} {
+		f, err := results.Parse(tt.name, strings.NewReader(tt.text))
+		if err != nil || len(f.Entries) != 1 {
+			t.Fatalf("%s: %v, %d entries", tt.name, err, len(f.Entries))
+		}
+		e := f.Entries[0]
+		if !e.Runs[0].RulerNotConverged || f.Measurement(e, e.Runs[0]).ReferenceConverged {
+			t.Errorf("%s: RulerNotConverged %v, want true; the Measurement's ReferenceConverged should be false", tt.name, e.Runs[0].RulerNotConverged)
+		}
 	}
 }

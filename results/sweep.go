@@ -469,23 +469,6 @@ func Disturbed(ys []float64) []bool {
 	return out
 }
 
-// Resolution is the resolution a value y of f was written with: go test
-// prints whole numbers from 999.95 up and 4 significant digits below
-// (testing's prettyPrint), cyclebench's benchmark format 6 significant
-// digits; JSON has them all (0).
-func (f File) Resolution(y float64) float64 {
-	y = math.Abs(y)
-	switch {
-	case f.Format != FormatBench || y == 0:
-		return 0
-	case f.Producer == ProducerCyclebench:
-		return math.Pow(10, math.Floor(math.Log10(y))-5)
-	case y >= 999.95:
-		return 1
-	}
-	return math.Pow(10, math.Floor(math.Log10(y/0.99995))-3)
-}
-
 // FitFamily fits family fam of file f as a measured sweep is fitted, as
 // sweep name: every run a point, the [Disturbed] runs of each size left
 // out (unless allRuns), in cycles (when every run has them), ticks (when
@@ -506,7 +489,7 @@ func FitFamily(fam Family, f File, name string, allRuns bool) *Sweep {
 	for _, p := range fam.Points {
 		e := Entry{Name: p.Name, Kernel: fam.Name, Pkg: fam.Pkg, SizeKey: fam.SizeKey, N: p.N, Mode: fam.Mode, Unit: fam.Unit}
 		for _, run := range p.Runs {
-			res := MeasurementOf(e, run, f).Result
+			res := f.Measurement(e, run).Result
 			x := run.Elements
 			if x <= 0 {
 				x = float64(p.N)

@@ -122,7 +122,7 @@ func WriteBench(w io.Writer, h Header, ms []Measurement) error {
 			fmt.Fprintf(&b, "# not converged: %s after %d samples (spread %s, %s)\n", m.Name, m.Samples, sigfig.Percent(finiteOr0(m.Spread), 3), map[bool]string{true: "usable", false: "unusable"}[Usable(m.Result)])
 		}
 		if m.CyclesPerTick > 0 && !m.ReferenceConverged {
-			fmt.Fprintf(&b, "# %s: cycles from a core-clock ruler that did not converge\n", m.Name)
+			fmt.Fprintf(&b, "# %s%s\n", m.Name, rulerLine)
 		}
 		if m.Check != "" && m.Check != "ok" {
 			fmt.Fprintf(&b, "# error: %s: output check failed: %s\n", m.Name, m.Check)
@@ -134,6 +134,14 @@ func WriteBench(w io.Writer, h Header, ms []Measurement) error {
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// rulerLine ends the benchmark format's line that says a run's cycles
+// come from a core-clock ruler that did not converge; rulerWarning is
+// harness's warning that says so in go test output.
+const (
+	rulerLine    = ": cycles from a core-clock ruler that did not converge"
+	rulerWarning = "the reference chain did not converge"
+)
 
 // benchValue formats a value of a benchmark line as go test does: at most
 // 6 significant digits, never an exponent.

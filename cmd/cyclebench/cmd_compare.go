@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/cyclebench/cyclebench/internal/reports"
+	"github.com/cyclebench/cyclebench/stats"
 	"io"
 	"math"
 	"regexp"
@@ -86,11 +87,11 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	n := fs.Int("n", 0, "size `N` of both kernels (default: each kernel's own)")
 	na := fs.Int("na", 0, "size `N` of kernel A (default: -n)")
 	nb := fs.Int("nb", 0, "size `N` of kernel B (default: -n)")
-	opt := harness.CompareOptions{Stats: results.DefaultCompareOptions}
+	opt := harness.CompareOptions{Stats: stats.DefaultCompareOptions}
 	defaults, _ := opt.WithDefaults() // the library's (cannot fail on zero fields)
 	fs.IntVar(&opt.Pairs, "pairs", defaults.Pairs, "paired samples to collect: `N` from 6 to 100000 (fewer when -max-time comes first)")
 	fs.Float64Var(&opt.Stats.Alpha, "alpha", opt.Stats.Alpha, "significance level `α` of the test (0 < α < 1)")
-	fs.Var(results.NoiseBandValue{Band: &opt.Stats.NoiseBand}, "noise", "noise band `BAND`: a ratio within 1 ± BAND is no difference; auto derives it from the measurement,\nnone (or 0) turns it off, a fraction fixes it (0.002 is ±0.2%)")
+	fs.Var(noiseBandValue{Band: &opt.Stats.NoiseBand}, "noise", "noise band `BAND`: a ratio within 1 ± BAND is no difference; auto derives it from the measurement,\nnone (or 0) turns it off, a fraction fixes it (0.002 is ±0.2%)")
 	sf := addSizeFlags(fs)
 	s.pf = addPlotFlags(fs, "the ratio (or the two sweeps, the files' ratios, the machines' cycles)", plot.DefaultCompareSize)
 	s.o = addOutputFlags(fs, stdout, stderr, true, resultFormats...)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/cyclebench/cyclebench/stats"
 	"io"
 	"slices"
 	"strconv"
@@ -283,4 +284,26 @@ func (c *calibrationDuration) check() error {
 // cpuFlag defines -cpu: the CPU to pin the measuring thread to.
 func cpuFlag(fs *flagSet) *int {
 	return fs.Int("cpu", -1, "pin the measuring thread to CPU `N`; -1 picks the highest-numbered allowed CPU")
+}
+
+// noiseBandValue is -noise, a flag.Value that sets a stats.CompareOptions.NoiseBand
+// ([stats.ParseNoiseBand]: auto, none or 0, or a fraction such as 0.002).
+type noiseBandValue struct{ Band *float64 }
+
+func (v noiseBandValue) String() string {
+	if v.Band == nil {
+		return stats.FormatNoiseBand(stats.DerivedNoiseBand)
+	}
+	return stats.FormatNoiseBand(*v.Band)
+}
+
+// Set reads s into the band; an error says what is allowed (the flag
+// package names the value).
+func (v noiseBandValue) Set(s string) error {
+	b, err := stats.ParseNoiseBand(s)
+	if err != nil {
+		return fmt.Errorf("want %s", stats.NoiseBandForms)
+	}
+	*v.Band = b
+	return nil
 }

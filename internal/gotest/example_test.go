@@ -24,7 +24,7 @@ func ExampleGoTest() {
 	}
 	for _, e := range f.Entries {
 		if !e.IsPaired() {
-			m := results.MeasurementOf(e, e.Runs[0], f)
+			m := f.Measurement(e, e.Runs[0])
 			fmt.Println(m.Name, m.Cycles, results.Usable(m.Result))
 		}
 	}

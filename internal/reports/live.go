@@ -85,7 +85,7 @@ func NewPairedReport(h results.Header, c harness.Comparison, a, b results.Measur
 		PairsRatio: s.PairsRatio, PairsLo: s.PairsLo, PairsHi: s.PairsHi, PairsPValue: s.PairsPValue,
 		TicksA: c.TicksA, TicksB: c.TicksB}
 	if s.N == 0 {
-		j.Verdict, j.Reason = results.VerdictNoTest, fmt.Sprintf("interrupted before %d pairs", minPairs)
+		j.Verdict, j.Reason = stats.VerdictNoTest, fmt.Sprintf("interrupted before %d pairs", minPairs)
 	}
 	return j
 }
@@ -110,7 +110,7 @@ type SlopesReport struct {
 // NewSlopesReport is comparison c of sweeps a and b (either nil when it
 // has no points) under h; compared false when the slopes were not compared.
 func NewSlopesReport(h results.Header, a, b *results.Sweep, c harness.CPEComparison, compared bool) SlopesReport {
-	j := SlopesReport{Header: h, Unit: c.Unit, Verdict: results.VerdictNoTest}
+	j := SlopesReport{Header: h, Unit: c.Unit, Verdict: stats.VerdictNoTest}
 	if a != nil {
 		j.A = a.JSON()
 	}
@@ -164,8 +164,8 @@ func ComparisonLines(c harness.Comparison) [][2]string {
 			}
 			line("blocks", "%d separate measurements%s, their B/A from %.5f to %.5f, %s", n, more, slices.Min(s.Blocks), slices.Max(s.Blocks), apart)
 		}
-		line("verdict", "%s", results.VerdictLine(c.Verdict, c.Reason, s.Ratio))
-		line("resolution", "a difference of %s would be detected in 80%% of such runs (%s)", sigfig.Percent(s.Detectable, 2), results.BandText(s))
+		line("verdict", "%s", verdictLine(c.Verdict, c.Reason, s.Ratio))
+		line("resolution", "a difference of %s would be detected in 80%% of such runs (%s)", sigfig.Percent(s.Detectable, 2), bandText(s))
 		line("summary", "%s", c.Sentence())
 	}
 	line("took", "%s ms measuring, %d rounds", sigfig.Sig(float64(c.Wall.Microseconds())/1000, 3), c.Rounds)
@@ -182,7 +182,7 @@ func ComparisonComments(c harness.Comparison) []string {
 	}
 	return []string{
 		fmt.Sprintf("# compare: B/A = %.5f, 95%% CI [%.5f, %.5f], p = %s (%s, %d pairs of %d calls, ABBA interleaved): %s",
-			s.Ratio, s.Lo, s.Hi, results.PValueText(s.PValue), s.Test, s.N, c.Repeat, results.VerdictLine(c.Verdict, c.Reason, s.Ratio)),
+			s.Ratio, s.Lo, s.Hi, results.PValueText(s.PValue), s.Test, s.N, c.Repeat, verdictLine(c.Verdict, c.Reason, s.Ratio)),
 		"# compare: " + c.Sentence(),
 	}
 }

@@ -25,7 +25,7 @@ func TestPairedReport(t *testing.T) {
 		reason  string
 	}{
 		{"compared", done, stats.VerdictFaster, "p < α"},
-		{"no pairs", harness.Comparison{A: a.Result, B: b.Result}, results.VerdictNoTest, "interrupted before 6 pairs"},
+		{"no pairs", harness.Comparison{A: a.Result, B: b.Result}, stats.VerdictNoTest, "interrupted before 6 pairs"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -52,7 +52,7 @@ func TestSlopesReport(t *testing.T) {
 		bName    string
 	}{
 		{"compared", b, true, stats.VerdictFaster, "Psum2"},
-		{"interrupted in B", nil, false, results.VerdictNoTest, ""},
+		{"interrupted in B", nil, false, stats.VerdictNoTest, ""},
 	}
 	for _, tt := range tests {
 		r := reports.NewSlopesReport(results.Header{}, a, tt.b, c, tt.compared)

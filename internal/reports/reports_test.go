@@ -3,6 +3,7 @@ package reports_test
 import (
 	"errors"
 	"github.com/cyclebench/cyclebench/internal/reports"
+	"github.com/cyclebench/cyclebench/stats"
 	"testing"
 
 	"github.com/cyclebench/cyclebench/affinity"
@@ -19,7 +20,7 @@ func TestReportsOfNothing(t *testing.T) {
 	if s := reports.CoreClockText(nil); s != "unknown" {
 		t.Errorf("CoreClockText(nil) = %q", s)
 	}
-	if r := reports.NewSlopesReport(results.Header{}, nil, nil, harness.CPEComparison{}, false); r.Verdict != results.VerdictNoTest {
+	if r := reports.NewSlopesReport(results.Header{}, nil, nil, harness.CPEComparison{}, false); r.Verdict != stats.VerdictNoTest {
 		t.Errorf("NewSlopesReport(nil, nil) = %+v", r)
 	}
 	if _, _, err := results.FitFiles(nil, nil, false); !errors.Is(err, results.ErrBadInput) {
