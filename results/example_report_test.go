@@ -37,40 +37,6 @@ func ExampleCompare() {
 	// measure each side with several runs: cyclebench run -o FILE writes 3, or add -count N (at least 2)
 }
 
-// Fit the sweeps of go test output: every run a point, the runs slowed
-// by other jobs left out.
-func ExampleFitFiles() {
-	f, err := results.Read("testdata/kvm-amd-gotest-sums.txt")
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	sweeps, _, err := results.FitFiles([]results.File{f}, nil, false)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	for _, s := range sweeps {
-		fit, unit := s.Primary()
-		fmt.Printf("%s: %.3f %s/%s, R² %s\n", s.Name, fit.Slope, unit, results.ElementWord(s.Unit), results.R2Text(fit.R2))
-		if l := s.LeftOutText(); l != "" {
-			fmt.Println("  left out:", l)
-		}
-	}
-	// Output:
-	// Sum1: 1.001 cycles/element, R² 0.9999331
-	//   left out: n = 3200: 6033, 5321 cycles (fastest of 6 runs 3219); disturbed: runs more than 5% slower than the fastest run of their size
-	// Sum4: 0.780 cycles/element, R² 0.9998271
-}
-
-// The rule by which a file's run is left out of a fit: more than 5%
-// slower than the fastest run of its size.
-func ExampleDisturbed() {
-	fmt.Println(results.Disturbed([]float64{3219, 3219, 3220, 6033, 5321, 3221}))
-	// Output:
-	// [false false false true true false]
-}
-
 // Read go test's output back as measurements, and write them in the
 // benchmark format cyclebench writes.
 func ExampleFile_Measurement() {

@@ -42,7 +42,7 @@ func (f Family) Sizes() []int64 {
 	return out
 }
 
-// Families groups entries into families: entries with a size part
+// families groups entries into families: entries with a size part
 // ([ParseName]: n=, size=, len=, elements=; or an entry whose SizeKey is
 // set though its name has no size part) and the same name without it,
 // package, mode and size key form one family. Entries of the same family
@@ -50,9 +50,9 @@ func (f Family) Sizes() []int64 {
 // written as separate entries). Entries without a size are left out. The
 // families come in the order their first entry appears, their points by
 // increasing size; a family may have a single point (a fit needs at least
-// three, which is the caller's to judge). Families is pure: it keeps no
+// three, which is the caller's to judge). families is pure: it keeps no
 // reference to entries' slices.
-func Families(entries []Entry) []Family {
+func families(entries []Entry) []Family {
 	type key struct{ name, pkg, mode, sizeKey string }
 	var out []Family
 	index := map[key]int{}

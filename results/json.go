@@ -397,9 +397,9 @@ type FitJSON struct {
 	OutlierSizes []int64   `json:"outlier_sizes"`
 }
 
-// NewFitJSON is f, a fit in unit, as a report writes it; outliers are the
+// newFitJSON is f, a fit in unit, as a report writes it; outliers are the
 // sizes it flags.
-func NewFitJSON(unit string, f stats.Fit, outliers []int) FitJSON {
+func newFitJSON(unit string, f stats.Fit, outliers []int) FitJSON {
 	j := FitJSON{Unit: unit, PerElement: f.Slope, PerElementCI: f.SlopeCI, PerElementSE: f.SlopeSE,
 		Intercept: f.Intercept, InterceptCI: f.InterceptCI, InterceptSE: f.InterceptSE, R2: f.R2, N: f.N,
 		Residuals: f.Residuals, OutlierSizes: make([]int64, len(outliers))}

@@ -34,14 +34,14 @@ func (s Spread) String() string {
 	return fmt.Sprintf("Spread(%d)", int(s))
 }
 
-// DefaultTie is the relative difference below which two variants count
+// defaultTie is the relative difference below which two variants count
 // as tied in [DefaultMatrixOptions]: 2%, about the run-to-run spread of a
 // K-best figure on a quiet machine.
-const DefaultTie = 0.02
+const defaultTie = 0.02
 
 // MatrixOptions are the settings of [Matrix]. The zero value works (the
 // first file is the baseline, spread min–max, ties only by overlapping
-// spreads); [DefaultMatrixOptions] sets Tie to DefaultTie.
+// spreads); [DefaultMatrixOptions] sets Tie to defaultTie.
 type MatrixOptions struct {
 	// Baseline is the index in files of the file the ratios are relative
 	// to; 0 means the first. [SelectBaseline] finds it from a path, a file
@@ -66,8 +66,8 @@ type MatrixOptions struct {
 }
 
 // DefaultMatrixOptions returns the options a command line starts from:
-// first file as baseline, spread min–max, Tie = DefaultTie.
-func DefaultMatrixOptions() MatrixOptions { return MatrixOptions{Tie: DefaultTie} }
+// first file as baseline, spread min–max, Tie = defaultTie.
+func DefaultMatrixOptions() MatrixOptions { return MatrixOptions{Tie: defaultTie} }
 
 // Table is kernels × machines: one [Row] per benchmark (name, package,
 // mode) found in any file, one [Column] per file, a [Cell] at each
@@ -190,7 +190,7 @@ type Stat struct {
 // Verdict answers, for one variant group at one size (or for its CPE
 // fits), which variant is fastest on each machine and by how much.
 type Verdict struct {
-	// Group is the group's name ([VariantOf]): "Combine".
+	// Group is the group's name: "Combine".
 	Group string
 	// Pkg, SizeKey, N, Mode and Fit locate the compared rows: the same
 	// size and mode, or the CPE fits.
@@ -236,7 +236,7 @@ type Win struct {
 // cross-machine figure, and each cell's Ratio is relative to the baseline
 // file's. Kernels a file lacks are Missing cells; cells without cycles
 // keep their ns figures and say why (Cell.NoCycles). Variant groups
-// ([VariantOf]) get a [Verdict]: the fastest variant on each machine and
+// get a [Verdict]: the fastest variant on each machine and
 // by how much.
 //
 // Matrix is pure and deterministic: the same files and options give the
@@ -463,17 +463,17 @@ func columnNames(files []File, given []string) ([]string, error) {
 	for i, f := range files {
 		paths[i] = f.Path
 	}
-	return ShortNames(paths), nil
+	return shortNames(paths), nil
 }
 
-// ShortNames names files for a table's columns: each path's base name
+// shortNames names files for a table's columns: each path's base name
 // without its extension, with the words (split at '-', '_' and '.') that
 // every name shares at its start or its end taken off, as long as every
 // name keeps a word and the names stay distinct:
 // "kvm-amd-zen5-run.json", "kvm-amd-zen4-run.txt" → "zen5", "zen4". Names
 // that are still equal fall back to the paths, then get "#2", "#3" added.
-// A single path keeps its whole base name. ShortNames is pure.
-func ShortNames(paths []string) []string {
+// A single path keeps its whole base name. shortNames is pure.
+func shortNames(paths []string) []string {
 	base := make([]string, len(paths))
 	words := make([][]string, len(paths))
 	for i, p := range paths {
@@ -569,7 +569,7 @@ func distinct(ss []string) bool {
 // SelectBaseline finds the file sel names, for MatrixOptions.Baseline:
 // "" is the first file; otherwise, in this order, a file whose path is sel
 // (after filepath.Clean), a 1-based position in files ("2" is the second),
-// a file whose short name ([ShortNames]) or base name (with or without
+// a file whose short name ([shortNames]) or base name (with or without
 // extension) is sel, and last a file whose path, CPU or machine label
 // contains sel (any case). The error wraps [ErrBadInput] and lists the
 // files when sel matches none or several.
@@ -598,7 +598,7 @@ func SelectBaseline(files []File, sel string) (int, error) {
 	if n, err := strconv.Atoi(sel); err == nil && n >= 1 && n <= len(files) {
 		return n - 1, nil
 	}
-	short := ShortNames(pathsOf(files))
+	short := shortNames(pathsOf(files))
 	if i, _ := one(func(i int, f File) bool {
 		b := filepath.Base(f.Path)
 		return short[i] == sel || b == sel || strings.TrimSuffix(b, filepath.Ext(b)) == sel

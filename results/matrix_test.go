@@ -358,7 +358,7 @@ func TestVariantOf(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			g, v, ok := VariantOf(tt.in)
+			g, v, ok := variantOf(tt.in)
 			if g != tt.group || v != tt.variant || ok != tt.ok {
 				t.Errorf("VariantOf(%q) = %q, %q, %v; want %q, %q, %v", tt.in, g, v, ok, tt.group, tt.variant, tt.ok)
 			}
@@ -382,7 +382,7 @@ func TestShortNames(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := ShortNames(tt.paths); !reflect.DeepEqual(got, tt.out) {
+			if got := shortNames(tt.paths); !reflect.DeepEqual(got, tt.out) {
 				t.Errorf("ShortNames(%q) = %q, want %q", tt.paths, got, tt.out)
 			}
 		})

@@ -255,11 +255,11 @@ func FileWarnings(files []File) []string {
 	return ws
 }
 
-// HoistWarnings moves the warnings that every list holds (such as the
+// hoistWarnings moves the warnings that every list holds (such as the
 // calibration's, which every result carries) into h.Warnings, so that
 // they are said once, and returns the lists without them and without
 // those h already has.
-func HoistWarnings(h *Header, lists [][]error) [][]error {
+func hoistWarnings(h *Header, lists [][]error) [][]error {
 	inHeader := map[string]bool{}
 	for _, s := range h.Warnings {
 		inHeader[s] = true
@@ -293,58 +293,33 @@ func HoistWarnings(h *Header, lists [][]error) [][]error {
 	return out
 }
 
-// HoistMeasurementWarnings returns copies of h and ms with the warnings
-// every measurement carries moved into the header ([HoistWarnings]); ms
-// itself is not changed.
-func HoistMeasurementWarnings(h Header, ms []Measurement) (Header, []Measurement) {
+// HoistMeasurements returns copies of h and ms with the warnings every
+// measurement carries moved into the header; ms itself
+// is not changed.
+func (h Header) HoistMeasurements(ms []Measurement) (Header, []Measurement) {
 	h.Warnings = slices.Clone(h.Warnings)
 	ms = slices.Clone(ms)
 	lists := make([][]error, len(ms))
 	for i := range ms {
 		lists[i] = ms[i].Warnings
 	}
-	for i, l := range HoistWarnings(&h, lists) {
+	for i, l := range hoistWarnings(&h, lists) {
 		ms[i].Warnings = l
 	}
 	return h, ms
 }
 
-// HoistSweepWarnings moves the warnings every sweep carries (the
-// calibration's, pinning) into h.Warnings ([HoistWarnings]), so that they
-// are said once; each sweep keeps its own.
-func HoistSweepWarnings(h *Header, swept []*Sweep) {
+// HoistSweeps moves the warnings every sweep carries (the calibration's,
+// pinning) into h.Warnings, so that they are said once;
+// each sweep keeps its own.
+func (h *Header) HoistSweeps(swept []*Sweep) {
 	lists := make([][]error, len(swept))
 	for i, s := range swept {
 		lists[i] = s.Warnings
 	}
-	for i, l := range HoistWarnings(h, lists) {
+	for i, l := range hoistWarnings(h, lists) {
 		swept[i].Warnings = l
 	}
-}
-
-// Events lists the extra performance-counter events any of ms counted
-// (harness.Config.Events), in the order they first appear.
-func Events(ms []Measurement) []string {
-	var evs []string
-	for _, m := range ms {
-		for _, c := range m.Counters {
-			if !slices.Contains(evs, c.Event) {
-				evs = append(evs, c.Event)
-			}
-		}
-	}
-	return evs
-}
-
-// Modes lists the modes of ms in the order they first appear.
-func Modes(ms []Measurement) []harness.Mode {
-	var modes []harness.Mode
-	for _, m := range ms {
-		if !slices.Contains(modes, m.Mode) {
-			modes = append(modes, m.Mode)
-		}
-	}
-	return modes
 }
 
 // ResultJSON is one result of a run report (-format json): "results[]",
@@ -408,9 +383,9 @@ func NewRunReport(h Header, ms []Measurement) RunReport {
 	return rep
 }
 
-// CyclesJSON is a cycle figure v of r for JSON: nil (null) when r has
+// cyclesJSON is a cycle figure v of r for JSON: nil (null) when r has
 // none.
-func CyclesJSON(r harness.Result, v float64) *float64 {
+func cyclesJSON(r harness.Result, v float64) *float64 {
 	if r.CyclesPerTick <= 0 && r.CyclesSource != "pmu" {
 		return nil
 	}
@@ -421,7 +396,7 @@ func CyclesJSON(r harness.Result, v float64) *float64 {
 func (m Measurement) JSON() ResultJSON {
 	j := ResultJSON{
 		Name: m.Name, Mode: m.Mode.String(), Kernel: m.Kernel, N: m.N, Unit: m.Unit,
-		Cycles: CyclesJSON(m.Result, m.Cycles), CyclesChecked: m.CyclesChecked, Ticks: m.Ticks, Nanoseconds: m.Nanoseconds,
+		Cycles: cyclesJSON(m.Result, m.Cycles), CyclesChecked: m.CyclesChecked, Ticks: m.Ticks, Nanoseconds: m.Nanoseconds,
 		Converged: m.Converged, Usable: Usable(m.Result), Samples: m.Samples, Discarded: m.Discarded, Repeat: m.Repeat,
 		Best: m.Best, Spread: finiteOr0(m.Spread), OverheadTicks: finiteOr0(m.OverheadTicks),
 		CyclesPerTick: m.CyclesPerTick, RulerConverged: m.ReferenceConverged, QuantumTicks: m.Quantum,
@@ -433,7 +408,7 @@ func (m Measurement) JSON() ResultJSON {
 		j.Best = []float64{}
 	}
 	if m.PerElement {
-		j.Elements, j.CyclesPerElement, j.TicksPerElement, j.NsPerElement = m.Elements, CyclesJSON(m.Result, m.CyclesPerElement), m.TicksPerElement, m.NsPerElement
+		j.Elements, j.CyclesPerElement, j.TicksPerElement, j.NsPerElement = m.Elements, cyclesJSON(m.Result, m.CyclesPerElement), m.TicksPerElement, m.NsPerElement
 	}
 	return j
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
-	"slices"
 	"strings"
 	"testing"
 
@@ -93,37 +92,6 @@ func TestUsable(t *testing.T) {
 	}
 }
 
-// TestHoistWarnings: a warning every list has goes to the header once;
-// the lists keep only their own, and none the header already had.
-func TestHoistWarnings(t *testing.T) {
-	vm, own, old := errors.New("vm"), errors.New("own"), errors.New("old")
-	tests := []struct {
-		name   string
-		lists  [][]error
-		header []string
-		rest   [][]error
-	}{
-		{"common", [][]error{{vm, own}, {vm}}, []string{"old", "vm"}, [][]error{{own}, nil}},
-		{"none common", [][]error{{own}, {vm}}, []string{"old"}, [][]error{{own}, {vm}}},
-		{"already in the header", [][]error{{old, own}}, []string{"old", "own"}, [][]error{nil}},
-		{"no lists", nil, []string{"old"}, [][]error{}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			h := results.Header{Warnings: []string{old.Error()}}
-			rest := results.HoistWarnings(&h, tt.lists)
-			if strings.Join(h.Warnings, ",") != strings.Join(tt.header, ",") || len(rest) != len(tt.rest) {
-				t.Fatalf("header %q, rest %v; want %q, %v", h.Warnings, rest, tt.header, tt.rest)
-			}
-			for i := range rest {
-				if len(rest[i]) != len(tt.rest[i]) {
-					t.Errorf("list %d: %v, want %v", i, rest[i], tt.rest[i])
-				}
-			}
-		})
-	}
-}
-
 func TestBenchConfig(t *testing.T) {
 	eps := 0.01
 	tests := []struct {
@@ -145,49 +113,16 @@ func TestBenchConfig(t *testing.T) {
 	}
 }
 
-// TestHoistSweepWarnings: the warning both sweeps carry goes to the
+// TestHoistSweeps: the warning both sweeps carry goes to the
 // header; each sweep keeps its own.
-func TestHoistSweepWarnings(t *testing.T) {
+func TestHoistSweeps(t *testing.T) {
 	vm, own := errors.New("vm"), errors.New("own")
 	a, b := &results.Sweep{}, &results.Sweep{}
 	a.Warnings, b.Warnings = []error{vm, own}, []error{vm}
 	h := results.Header{}
-	results.HoistSweepWarnings(&h, []*results.Sweep{a, b})
+	h.HoistSweeps([]*results.Sweep{a, b})
 	if strings.Join(h.Warnings, ",") != "vm" || len(a.Warnings) != 1 || a.Warnings[0] != own || len(b.Warnings) != 0 {
 		t.Errorf("header %q, sweeps %v and %v; want vm in the header, own left in the first", h.Warnings, a.Warnings, b.Warnings)
-	}
-}
-
-// TestEventsAndModes: every event and mode once, in the order first seen.
-func TestEventsAndModes(t *testing.T) {
-	m := func(mode harness.Mode, events ...string) results.Measurement {
-		r := results.Measurement{}
-		r.Mode = mode
-		for _, e := range events {
-			r.Counters = append(r.Counters, harness.Counter{Event: e})
-		}
-		return r
-	}
-	tests := []struct {
-		name   string
-		ms     []results.Measurement
-		events string
-		modes  []harness.Mode
-	}{
-		{"none", nil, "", nil},
-		{"one mode, no events", []results.Measurement{m(harness.Latency), m(harness.Latency)}, "", []harness.Mode{harness.Latency}},
-		{"both modes", []results.Measurement{m(harness.Throughput, "instructions"), m(harness.Latency, "cache-misses", "instructions")},
-			"instructions,cache-misses", []harness.Mode{harness.Throughput, harness.Latency}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := strings.Join(results.Events(tt.ms), ","); got != tt.events {
-				t.Errorf("Events: %q, want %q", got, tt.events)
-			}
-			if got := results.Modes(tt.ms); !slices.Equal(got, tt.modes) {
-				t.Errorf("Modes: %v, want %v", got, tt.modes)
-			}
-		})
 	}
 }
 

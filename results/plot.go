@@ -211,9 +211,9 @@ func (t *Table) HeatMap(m Metric, rows []int) (plot.HeatMap, error) {
 // MarshalText writes the metric's String.
 func (m Metric) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
 
-// BarRows is how many rows [Table.Picture] draws as grouped bars when asked
+// barRows is how many rows [Table.Picture] draws as grouped bars when asked
 // for "auto"; more make a heat map, whose rows stay readable.
-const BarRows = 16
+const barRows = 16
 
 // Picture is what [Table.Picture] draws: grouped bars or a heat map, one of
 // them set, and the picture's title.
@@ -224,7 +224,7 @@ type Picture struct {
 }
 
 // Picture describes the picture of the table for package plot, of kind
-// "bars", "heat" or "auto" (bars up to BarRows rows): grouped bars of core
+// "bars", "heat" or "auto" (bars up to barRows rows): grouped bars of core
 // cycles per element (per call when some row has no elements) with each
 // cell's spread as the error bar, or a heat map of the ratios to the
 // baseline (of cycles when the baseline has none) labelled with the
@@ -235,7 +235,7 @@ func (t *Table) Picture(kind string) (Picture, error) {
 	}
 	if kind == "auto" {
 		kind = "bars"
-		if len(t.Rows) > BarRows {
+		if len(t.Rows) > barRows {
 			kind = "heat"
 		}
 	}

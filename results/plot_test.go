@@ -34,8 +34,8 @@ var pictures = []struct {
 	heat      bool
 }{
 	{"three-machines-ratio", "three-machines", MetricRatio, nil, false},
-	{"three-machines-cpe", "three-machines", MetricCyclesPerElem, func(r Row) bool { _, _, ok := VariantOf(r.Kernel); return ok }, false},
-	{"bench-count3-cpe", "bench-count3", MetricCyclesPerElem, func(r Row) bool { _, _, ok := VariantOf(r.Kernel); return ok }, false},
+	{"three-machines-cpe", "three-machines", MetricCyclesPerElem, func(r Row) bool { _, _, ok := variantOf(r.Kernel); return ok }, false},
+	{"bench-count3-cpe", "bench-count3", MetricCyclesPerElem, func(r Row) bool { _, _, ok := variantOf(r.Kernel); return ok }, false},
 	{"cpe-fits", "cpe", MetricCyclesPerElem, func(r Row) bool { return r.Fit }, false},
 	{"three-machines-heat", "three-machines", MetricRatio, nil, true},
 	{"cpe-heat", "cpe", MetricRatio, nil, true},
@@ -161,7 +161,7 @@ func TestComparisonNotes(t *testing.T) {
 	}
 }
 
-// TestPicture: auto draws bars up to BarRows rows and a heat map beyond,
+// TestPicture: auto draws bars up to barRows rows and a heat map beyond,
 // per element where every row has elements; an unknown kind is bad input.
 func TestPicture(t *testing.T) {
 	few := mustMatrix(t, []File{readTestdata(t, "kvm-amd-zen5-run.json"), readTestdata(t, "kvm-amd-zen4-run.json")})

@@ -130,12 +130,12 @@ func cellText(r Row, c Cell) (op, elem, ratio string) {
 	return fig(c.NS, "ns", true) + mark, fig(c.NsPerElem, "ns", false) + mark, ratio
 }
 
-// DefaultWidth is the width [Table.String] fits its text to: 100
+// defaultWidth is the width [Table.String] fits its text to: 100
 // columns, the most a terminal beside another shows.
-const DefaultWidth = 100
+const defaultWidth = 100
 
-// String is [Table.Text] at DefaultWidth.
-func (t *Table) String() string { return t.Text(DefaultWidth) }
+// String is [Table.Text] at defaultWidth.
+func (t *Table) String() string { return t.Text(defaultWidth) }
 
 // Text renders the table as plain text at most width columns wide where
 // it can be (a benchmark name or a word longer than that cannot): the

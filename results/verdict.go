@@ -21,7 +21,7 @@ func (t *Table) verdicts(allSizes bool) {
 	var order []vkey
 	rows := map[vkey][]int{}
 	for ri, r := range t.Rows {
-		g, _, ok := VariantOf(r.Kernel)
+		g, _, ok := variantOf(r.Kernel)
 		if !ok {
 			continue
 		}

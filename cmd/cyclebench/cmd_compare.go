@@ -378,7 +378,7 @@ func (s *session) compareCPE(ka, kb benchexamples.Kernel, sizes []int, logSpaced
 	if len(sb.Points) == 0 {
 		swept = swept[:1]
 	}
-	results.HoistSweepWarnings(&s.h, swept)
+	s.h.HoistSweeps(swept)
 	s.partial(": the sweeps are incomplete, the slopes not compared", "")
 	compared := s.in.exitCode() == 0
 	render := func(w io.Writer) error { return writeCPEComparison(w, s.o.format, s.h, swept, c, compared) }

@@ -245,7 +245,7 @@ func runCPE(args []string, stdout, stderr io.Writer) error {
 		swept[i].measured(r)
 	}
 	done := sweepsOf(swept[:len(rs)])
-	results.HoistSweepWarnings(&s.h, done)
+	s.h.HoistSweeps(done)
 	s.partial(": the sweep is incomplete", "")
 	return s.writeSweeps(done, logSpaced, len(done) > 0 && len(done[0].Points) > 0, results.SweepFailure(done, s.o.strict, s.cfg.MaxTime))
 }
@@ -480,7 +480,7 @@ func cpeSources(args []string, stdout, stderr io.Writer) error {
 	}
 	s.h.Warnings = append(s.h.Warnings, results.FileWarnings(files[1:])...)
 	s.h.Warnings = append(s.h.Warnings, notes...)
-	results.HoistSweepWarnings(&s.h, swept)
+	s.h.HoistSweeps(swept)
 	s.partial(": go test was stopped, the sweeps are incomplete", "")
 	return s.writeSweeps(swept, false, true, results.SweepFailure(swept, s.o.strict, noLimit.MaxTime))
 }

@@ -23,8 +23,9 @@ type Warning struct {
 	Text string
 }
 
-// helperPrefix is what earlier versions of the go test helpers put before
-// a warning ("harness.ReportSweep: warning: ").
+// helperPrefix is what the go test helpers (harness.Report, ReportSweep,
+// ReportCompare) put before a warning they log ("harness.ReportSweep:
+// warning: ").
 var helperPrefix = regexp.MustCompile(`^harness\.Report\w*: warning: `)
 
 // packagePrefix matches the package name a warning's text starts with.
@@ -68,7 +69,7 @@ func cleanWarning(subject, text string) (clean, remedy string) {
 // check and warnings, with the measurement as their subject ("Sum/n=8
 // (latency)" for latency).
 func Warnings(h results.Header, ms []results.Measurement) []Warning {
-	h, ms = results.HoistMeasurementWarnings(h, ms)
+	h, ms = h.HoistMeasurements(ms)
 	ws := headerWarnings(h)
 	for _, m := range ms {
 		subject := m.Name
