@@ -22,9 +22,9 @@ latency (each call after a serializing fence), or both side by side.
 or more gives benchstat the repetitions it needs for a confidence interval.
 With -count 2 or more (and -o), each run is a process of its own (see -in-process).
 
-The converged column says yes when the K smallest samples agreed within ε,
-nearly when they agreed within 2ε (usable), NO otherwise. A "~" before a cycle
-figure marks a core-clock ruler that did not converge.`
+The converged column says yes when the result converged: ` + convergedRule + `.
+It says nearly when the K best samples agree within 2ε (usable), NO otherwise.
+A "~" before a cycle figure marks a core-clock ruler that did not converge.`
 
 func runRun(args []string, stdout, stderr io.Writer) error {
 	if packageArgs(args) { // cyclebench run ./mypkg: go test's benchmarks
@@ -180,9 +180,8 @@ var errList = errors.New("list the kernels")
 // slowKernels are left out of run's default selection, with the reason:
 // every result takes at least 32 calls (16 rounds of the engine, two
 // samples each), so a kernel whose call takes tens of milliseconds alone
-// would hold the default selection far beyond its budget of 3 seconds
-// (SortInts: 71 ms a call on the Zen 4 guest, 2.4 s of the 3.3 s the
-// selection took with it). -bench names them.
+// would hold the default selection far beyond its budget of 3 seconds.
+// -bench names them.
 var slowKernels = map[string]string{
 	"SortInts": "about 70 ms a call: 2.3 s for the 32 calls a result takes at least",
 }
