@@ -8,12 +8,12 @@ package results
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"math"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"github.com/cyclebench/cyclebench/plot"
 	"github.com/cyclebench/cyclebench/stats"
 	"gonum.org/v1/gonum/stat"

@@ -2,11 +2,11 @@ package results_test
 
 import (
 	"fmt"
-	"github.com/cyclebench/cyclebench/stats"
 	"os"
 	"strings"
 
 	"github.com/cyclebench/cyclebench/results"
+	"github.com/cyclebench/cyclebench/stats"
 )
 
 // Compare two machines' run files benchmark by benchmark: here one run

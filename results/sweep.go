@@ -6,7 +6,6 @@ package results
 
 import (
 	"fmt"
-	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"math"
 	"regexp"
 	"slices"
@@ -14,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/cyclebench/cyclebench/harness"
+	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"github.com/cyclebench/cyclebench/plot"
 	"github.com/cyclebench/cyclebench/stats"
 )

@@ -6,13 +6,13 @@ package results
 
 import (
 	"fmt"
-	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"io"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"golang.org/x/perf/benchfmt"
 )
 

@@ -3,8 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/cyclebench/cyclebench/internal/reports"
-	"github.com/cyclebench/cyclebench/stats"
 	"io"
 	"math"
 	"regexp"
@@ -13,8 +11,10 @@ import (
 
 	benchexamples "github.com/cyclebench/cyclebench/bench_examples"
 	"github.com/cyclebench/cyclebench/harness"
+	"github.com/cyclebench/cyclebench/internal/reports"
 	"github.com/cyclebench/cyclebench/plot"
 	"github.com/cyclebench/cyclebench/results"
+	"github.com/cyclebench/cyclebench/stats"
 )
 
 const compareDescription = `Compare two kernels measured interleaved in this process, or saved result

@@ -1,9 +1,10 @@
 package main
 
 import (
-	"github.com/cyclebench/cyclebench/internal/reports"
 	"io"
 	"runtime/debug"
+
+	"github.com/cyclebench/cyclebench/internal/reports"
 )
 
 const versionDescription = `

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"github.com/cyclebench/cyclebench/internal/reports"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -15,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/cyclebench/cyclebench/internal/reports"
 )
 
 // useBuildInfo makes version read bi (ok false: no build information)

@@ -7,7 +7,6 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"github.com/cyclebench/cyclebench/internal/reports"
 	"io"
 	"math"
 	"os"
@@ -18,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/cyclebench/cyclebench/harness"
+	"github.com/cyclebench/cyclebench/internal/reports"
 	"github.com/cyclebench/cyclebench/results"
 	"github.com/cyclebench/cyclebench/stats"
 )

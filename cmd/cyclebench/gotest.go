@@ -11,8 +11,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/cyclebench/cyclebench/internal/gotest"
-	"github.com/cyclebench/cyclebench/internal/reports"
 	"io"
 	"math"
 	"slices"
@@ -20,6 +18,8 @@ import (
 
 	"github.com/cyclebench/cyclebench/calibrate"
 	"github.com/cyclebench/cyclebench/harness"
+	"github.com/cyclebench/cyclebench/internal/gotest"
+	"github.com/cyclebench/cyclebench/internal/reports"
 	"github.com/cyclebench/cyclebench/plot"
 	"github.com/cyclebench/cyclebench/results"
 )

@@ -7,7 +7,6 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"github.com/cyclebench/cyclebench/internal/reports"
 	"math"
 	"os"
 	"path/filepath"
@@ -17,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/cyclebench/cyclebench/affinity"
+	"github.com/cyclebench/cyclebench/internal/reports"
 )
 
 // liveRun runs args on the real machine, requiring success and nothing on

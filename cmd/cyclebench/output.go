@@ -2,13 +2,13 @@ package main
 
 import (
 	"fmt"
-	"github.com/cyclebench/cyclebench/internal/reports"
 	"io"
 	"math"
 	"slices"
 	"strings"
 
 	"github.com/cyclebench/cyclebench/harness"
+	"github.com/cyclebench/cyclebench/internal/reports"
 	"github.com/cyclebench/cyclebench/results"
 )
 

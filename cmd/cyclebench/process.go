@@ -9,12 +9,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/cyclebench/cyclebench/internal/gotest"
 	"os"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/cyclebench/cyclebench/internal/gotest"
 	"github.com/cyclebench/cyclebench/results"
 )
 

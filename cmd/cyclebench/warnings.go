@@ -5,6 +5,7 @@ package main
 
 import (
 	"fmt"
+
 	"github.com/cyclebench/cyclebench/internal/reports"
 )
 

@@ -9,7 +9,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/cyclebench/cyclebench/results"
 	"io"
 	"os"
 	"os/exec"
@@ -20,6 +19,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/cyclebench/cyclebench/results"
 )
 
 // MaxCount bounds [GoTest.Count].

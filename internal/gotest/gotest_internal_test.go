@@ -2,9 +2,10 @@ package gotest
 
 import (
 	"errors"
-	"github.com/cyclebench/cyclebench/results"
 	"strings"
 	"testing"
+
+	"github.com/cyclebench/cyclebench/results"
 )
 
 // TestGoTestFailure classifies go test's failures by what it printed, as

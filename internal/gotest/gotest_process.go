@@ -11,7 +11,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/cyclebench/cyclebench/results"
 	"os"
 	"os/exec"
 	"path"
@@ -21,6 +20,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/cyclebench/cyclebench/results"
 )
 
 // Separate reports whether [GoTest.Run] takes each run in a process of

@@ -2,11 +2,12 @@ package gotest
 
 import (
 	"errors"
-	"github.com/cyclebench/cyclebench/results"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cyclebench/cyclebench/results"
 )
 
 func TestExecName(t *testing.T) {

@@ -15,7 +15,6 @@ import (
 	"encoding/gob"
 	"errors"
 	"fmt"
-	"github.com/cyclebench/cyclebench/results"
 	"io"
 	"os"
 	"os/exec"
@@ -24,6 +23,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/cyclebench/cyclebench/results"
 )
 
 // ErrProcess: a process of [Processes] failed (it exited non-zero, or

@@ -7,8 +7,6 @@ package reports
 import (
 	"cmp"
 	"fmt"
-	"github.com/cyclebench/cyclebench/internal/sigfig"
-	"github.com/cyclebench/cyclebench/results"
 	"math"
 	"runtime"
 	"slices"
@@ -17,7 +15,9 @@ import (
 	"time"
 
 	"github.com/cyclebench/cyclebench/harness"
+	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"github.com/cyclebench/cyclebench/lab"
+	"github.com/cyclebench/cyclebench/results"
 )
 
 // ClocksReport is the lab's result as cyclebench clocks writes it.

@@ -3,7 +3,6 @@ package reports_test
 import (
 	"encoding/json"
 	"errors"
-	"github.com/cyclebench/cyclebench/internal/reports"
 	"math"
 	"slices"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/cyclebench/cyclebench/cputime"
 	"github.com/cyclebench/cyclebench/harness"
+	"github.com/cyclebench/cyclebench/internal/reports"
 	"github.com/cyclebench/cyclebench/lab"
 	"github.com/cyclebench/cyclebench/results"
 )

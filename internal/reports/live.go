@@ -5,11 +5,11 @@ package reports
 
 import (
 	"fmt"
-	"github.com/cyclebench/cyclebench/internal/sigfig"
-	"github.com/cyclebench/cyclebench/results"
 	"slices"
 
 	"github.com/cyclebench/cyclebench/harness"
+	"github.com/cyclebench/cyclebench/internal/sigfig"
+	"github.com/cyclebench/cyclebench/results"
 	"github.com/cyclebench/cyclebench/stats"
 )
 

@@ -3,12 +3,12 @@ package reports_test
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/cyclebench/cyclebench/internal/reports"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/cyclebench/cyclebench/harness"
+	"github.com/cyclebench/cyclebench/internal/reports"
 	"github.com/cyclebench/cyclebench/results"
 	"github.com/cyclebench/cyclebench/stats"
 )

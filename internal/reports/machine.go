@@ -8,14 +8,14 @@ package reports
 import (
 	"cmp"
 	"fmt"
-	"github.com/cyclebench/cyclebench/internal/sigfig"
-	"github.com/cyclebench/cyclebench/results"
 	"runtime"
 	"strconv"
 
 	"github.com/cyclebench/cyclebench/affinity"
 	"github.com/cyclebench/cyclebench/calibrate"
+	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"github.com/cyclebench/cyclebench/perfevent"
+	"github.com/cyclebench/cyclebench/results"
 )
 
 // InfoReport describes the processor, the counter and its calibration,

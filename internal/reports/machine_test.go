@@ -2,7 +2,6 @@ package reports_test
 
 import (
 	"errors"
-	"github.com/cyclebench/cyclebench/internal/reports"
 	"math"
 	"slices"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/cyclebench/cyclebench/affinity"
 	"github.com/cyclebench/cyclebench/calibrate"
+	"github.com/cyclebench/cyclebench/internal/reports"
 	"github.com/cyclebench/cyclebench/perfevent"
 	"github.com/cyclebench/cyclebench/tsc"
 )

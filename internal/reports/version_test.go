@@ -2,10 +2,11 @@ package reports_test
 
 import (
 	"fmt"
-	"github.com/cyclebench/cyclebench/internal/reports"
 	"reflect"
 	"runtime/debug"
 	"testing"
+
+	"github.com/cyclebench/cyclebench/internal/reports"
 )
 
 func TestNewVersionReport(t *testing.T) {

@@ -5,12 +5,12 @@ package reports
 
 import (
 	"fmt"
-	"github.com/cyclebench/cyclebench/results"
 	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/cyclebench/cyclebench/harness"
+	"github.com/cyclebench/cyclebench/results"
 )
 
 // Warning is one problem of one result, as a report carries it.

@@ -2,12 +2,12 @@ package reports_test
 
 import (
 	"errors"
-	"github.com/cyclebench/cyclebench/internal/reports"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/cyclebench/cyclebench/harness"
+	"github.com/cyclebench/cyclebench/internal/reports"
 	"github.com/cyclebench/cyclebench/results"
 )
 
