@@ -17,6 +17,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/cyclebench/cyclebench/internal/reports"
 	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"github.com/cyclebench/cyclebench/results"
 )
@@ -125,6 +126,19 @@ func (o *out) warnAll(msgs []string) {
 			seen[m] = true
 			o.warn(m)
 		}
+	}
+}
+
+// warnResults prints ws on stderr unless -q, summarized
+// (reports.WarningLines), and, when any benchmark had a problem, how many
+// problems in how many benchmarks.
+func (o *out) warnResults(ws []reports.Warning) {
+	lines, problems, benches := reports.WarningLines(ws)
+	for _, l := range lines {
+		o.warn(l)
+	}
+	if problems > 0 {
+		o.warn(fmt.Sprintf("%d %s in %d %s, above (-q leaves warnings out)", problems, plural(float64(problems), "problem"), benches, plural(float64(benches), "benchmark")))
 	}
 }
 
