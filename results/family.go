@@ -1,6 +1,8 @@
 package results
 
-import "slices"
+import (
+	"slices"
+)
 
 // Family is one benchmark swept over sizes: the entries whose names differ
 // only in their size part ("Sum/n=100", "Sum/n=200", ...), with the same
@@ -99,4 +101,14 @@ func families(entries []Entry) []Family {
 		})
 	}
 	return out
+}
+
+// Entries turns the family back into entries, one per size ([families]
+// makes the family of them again).
+func (fam Family) Entries() []Entry {
+	var es []Entry
+	for _, p := range fam.Points {
+		es = append(es, Entry{Name: p.Name, Pkg: fam.Pkg, Kernel: fam.Name, SizeKey: fam.SizeKey, N: p.N, Mode: fam.Mode, Unit: fam.Unit, Runs: p.Runs})
+	}
+	return es
 }

@@ -9,6 +9,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -429,4 +430,61 @@ func ErrorStrings(errs []error) []string {
 		s = append(s, e.Error())
 	}
 	return s
+}
+
+// Values are m's figures in the units of the benchmark format, in the
+// order a line gives them: ticks/op (unless NoTicks), ns/op, cycles/op
+// (with a core-clock ratio), the per-element units when PerElement, then
+// Other.
+func (m Measurement) Values() []Value {
+	cycles := m.CyclesPerTick > 0
+	var vs []Value
+	if !m.NoTicks {
+		vs = append(vs, Value{m.Ticks, "ticks/op"})
+	}
+	vs = append(vs, Value{m.Nanoseconds, "ns/op"})
+	if cycles {
+		vs = append(vs, Value{m.Cycles, "cycles/op"})
+	}
+	if m.PerElement {
+		if !m.NoTicks {
+			vs = append(vs, Value{m.TicksPerElement, "ticks/elem"})
+		}
+		vs = append(vs, Value{m.NsPerElement, "ns/elem"})
+		if cycles {
+			vs = append(vs, Value{m.CyclesPerElement, "cycles/elem"})
+		}
+	}
+	return append(vs, m.Other...)
+}
+
+// BenchConfig is the file-level configuration written before the results
+// in the Go benchmark format, as key/value pairs, the empty ones left out.
+// benchstat splits its tables by every file configuration key whose value
+// differs between files, so only what identifies the machine and the
+// settings goes here, nothing measured: the counter frequency and core
+// cycles per tick follow as "#" lines, which benchfmt readers skip.
+func (h Header) BenchConfig() [][2]string {
+	kv := [][2]string{
+		{"goos", h.GOOS}, {"goarch", h.GOARCH}, {"cpu", h.CPU}, {"vendor", h.Vendor},
+		{"family", idText(h.Family)}, {"model", idText(h.Model)}, {"stepping", idText(h.Stepping)}, {"logical-cpus", idText(h.LogicalCPUs)},
+		{"hypervisor", h.Hypervisor}, {"counter", h.Counter},
+	}
+	if h.K != 0 { // 0: read from go test output, whose benchmarks set their own
+		eps := ""
+		if h.Epsilon != nil {
+			eps = strconv.FormatFloat(*h.Epsilon, 'g', -1, 64)
+		}
+		kv = append(kv, [2]string{"k", strconv.Itoa(h.K)}, [2]string{"eps", eps}, [2]string{"m", strconv.Itoa(h.MaxSamples)})
+	}
+	kv = append(kv, [2]string{"go", h.GoVersion})
+	keys := make([]string, 0, len(h.Extra))
+	for k := range h.Extra {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		kv = append(kv, [2]string{k, h.Extra[k]})
+	}
+	return slices.DeleteFunc(kv, func(p [2]string) bool { return p[1] == "" })
 }

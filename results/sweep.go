@@ -551,16 +551,6 @@ func fitFamily(fam Family, f File, name string, allRuns bool) *Sweep {
 	return s
 }
 
-// Entries turns the family back into entries, one per size ([families]
-// makes the family of them again).
-func (fam Family) Entries() []Entry {
-	var es []Entry
-	for _, p := range fam.Points {
-		es = append(es, Entry{Name: p.Name, Pkg: fam.Pkg, Kernel: fam.Name, SizeKey: fam.SizeKey, N: p.N, Mode: fam.Mode, Unit: fam.Unit, Runs: p.Runs})
-	}
-	return es
-}
-
 // FitFiles fits every family of files ([families]) whose name filter
 // matches (nil: every family) with [fitFamily]; the families of several
 // files pool their runs (files of one machine, measured apart). families

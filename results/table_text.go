@@ -2,10 +2,13 @@ package results
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+
+	"golang.org/x/perf/benchfmt"
 )
 
 // TextRows renders the table as text cells: a header row, then one row per
@@ -319,4 +322,84 @@ func writeAligned(b *strings.Builder, indent string, rows [][]string, right []bo
 		}
 		b.WriteString(strings.TrimRight(line.String(), " ") + "\n")
 	}
+}
+
+// WriteBench writes every run of files, the files t was made of (in the
+// same order), as one stream in the Go benchmark format, each file's runs
+// under the configuration line "machine: NAME" (its column's name) and
+// its machine's own lines (cpu:, family:, ...), in cycles and ns per call
+// and per element (ticks are left out: the counters' rates differ), the
+// baseline first. benchstat -col machine makes the matrix of it, with its
+// own statistics.
+func (t *Table) WriteBench(w io.Writer, files []File) error {
+	if len(files) != len(t.Columns) || t.Baseline < 0 || t.Baseline >= len(t.Columns) {
+		return fmt.Errorf("%w: %d files for a table of %d columns (want the files the table was made of)", ErrBadInput, len(files), len(t.Columns))
+	}
+	// The baseline first: benchstat compares the other columns with the
+	// first.
+	order := []int{t.Baseline}
+	names := []string{t.Columns[t.Baseline].Name}
+	for i, c := range t.Columns {
+		if i != t.Baseline {
+			order, names = append(order, i), append(names, c.Name)
+		}
+	}
+	fmt.Fprintf(w, "# cyclebench compare: %d files as one benchmark stream, each under \"machine: NAME\" (%s);\n", len(files), strings.Join(names, ", "))
+	fmt.Fprintf(w, "# the matrix in benchstat: benchstat -col machine -table \"\" -filter '.unit:(cycles/op OR cycles/elem)' FILE\n")
+	bw := benchfmt.NewWriter(w)
+	for _, fi := range order {
+		f := files[fi]
+		m := f.Machine
+		for _, e := range f.Entries {
+			name := e.Name
+			if e.Mode != Throughput {
+				name += "/mode=" + e.Mode
+			}
+			for _, run := range e.Runs {
+				r := &benchfmt.Result{Name: benchfmt.Name(name), Iters: max(1, run.Iters, run.Samples*run.Repeat)}
+				for _, kv := range [][2]string{{"machine", t.Columns[fi].Name}, {"goos", m.GOOS}, {"goarch", m.GOARCH}, {"cpu", m.CPU}, {"vendor", m.Vendor},
+					{"family", idText(m.Family)}, {"model", idText(m.Model)}, {"stepping", idText(m.Stepping)}, {"logical-cpus", idText(m.LogicalCPUs)},
+					{"hypervisor", m.Hypervisor}, {"counter", m.Counter}, {"go", m.GoVersion}, {"pkg", e.Pkg}} {
+					if kv[1] != "" {
+						r.Config = append(r.Config, benchfmt.Config{Key: kv[0], Value: []byte(kv[1]), File: true})
+					}
+				}
+				if run.NoCycles == HasCycles {
+					r.Values = append(r.Values, benchfmt.Value{Value: run.Cycles, Unit: "cycles/op"})
+				}
+				if run.NS != 0 {
+					r.Values = append(r.Values, benchfmt.Value{Value: run.NS, Unit: "ns/op"})
+				}
+				if run.Elements > 0 && run.NoCycles == HasCycles {
+					r.Values = append(r.Values, benchfmt.Value{Value: run.CyclesPerElem, Unit: "cycles/elem"})
+				}
+				if run.Elements > 0 && run.NsPerElem != 0 {
+					r.Values = append(r.Values, benchfmt.Value{Value: run.NsPerElem, Unit: "ns/elem"})
+				}
+				for _, v := range run.Other {
+					r.Values = append(r.Values, benchfmt.Value{Value: v.Value, Unit: v.Unit})
+				}
+				if len(r.Values) == 0 {
+					continue
+				}
+				if err := bw.Write(r); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	var b strings.Builder
+	for _, c := range t.Columns {
+		if c.NoCycles != HasCycles {
+			fmt.Fprintf(&b, "# %s has no cycle figures: %s\n", c.Name, c.NoCycles)
+		}
+	}
+	if slices.ContainsFunc(t.Rows, func(r Row) bool { return r.Fit }) {
+		b.WriteString("# the cpe files' fits are not benchmark lines: see -format table, json or csv\n")
+	}
+	for _, v := range t.Verdicts {
+		fmt.Fprintf(&b, "# fastest: %s\n", v.Text)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }
