@@ -73,7 +73,8 @@
 //     [Machine]), reading and writing every format, names, and the
 //     analysis of files: [Compare], [Matrix], [FitFiles]. It imports
 //     harness only for its result types and the CPE fit
-//     (harness.CPEResult.Fit, arithmetic on points), never to measure.
+//     (harness.CPEResult.Fit, arithmetic on points), and calibrate only
+//     for the calibration a [Header] describes; it never measures.
 //   - internal/gotest: running go test and fanning a command out over
 //     processes, read back as a [File] (gotest.GoTest, gotest.Processes).
 //   - internal/reports: what the subcommands print beyond a result file:
