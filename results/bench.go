@@ -246,10 +246,15 @@ func benchComments(f *File, data []byte, runs []benchRun) {
 				switch {
 				case block.kind == "BENCH" && block.run != nil:
 					block.run.Warnings = append(block.run.Warnings, msg)
-					// harness.ErrNotConverged's text; "the reference chain did
-					// not converge" is about the ruler, not the figure.
-					if strings.Contains(msg, "harness: did not converge") {
+					// go test output records convergence only in harness's
+					// warnings: ErrNotConverged's text is about the figure,
+					// ErrNoCycles' "the reference chain did not converge"
+					// about the ruler behind its cycles.
+					switch {
+					case strings.Contains(msg, "harness: did not converge"):
 						block.run.NotConverged = true
+					case strings.Contains(msg, rulerWarning):
+						block.run.RulerNotConverged = true
 					}
 				default:
 					f.Notes = append(f.Notes, fmt.Sprintf("Benchmark%s: %s: %s", block.name, strings.ToLower(block.kind), msg))
@@ -293,6 +298,10 @@ func benchComments(f *File, data []byte, runs []benchRun) {
 		case strings.HasPrefix(s, "# warning: "):
 			if r := last(line, ""); r != nil {
 				r.Warnings = append(r.Warnings, strings.TrimPrefix(s, "# warning: "))
+			}
+		case strings.HasSuffix(s, rulerLine):
+			if r := last(line, ""); r != nil {
+				r.RulerNotConverged = true
 			}
 		case strings.HasPrefix(s, "# not converged: "):
 			if r := last(line, ""); r != nil {

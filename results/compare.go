@@ -8,13 +8,12 @@ package results
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"math"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
+	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"github.com/cyclebench/cyclebench/plot"
 	"github.com/cyclebench/cyclebench/stats"
 	"gonum.org/v1/gonum/stat"
@@ -358,43 +357,6 @@ func ElementWord(unit string) string {
 		return "ms"
 	}
 	return strings.TrimSuffix(unit, "s")
-}
-
-// Config is what f says about its machine and settings under the
-// configuration keys of the benchmark format (goos, goarch, cpu, vendor,
-// family, model, stepping, logical-cpus, hypervisor, counter, tsc-hz,
-// core-cycles-per-tick, tsc-step, k, eps, m, go), always in this order,
-// "" for what it does not say.
-func (f File) Config() [][2]string {
-	m := f.Machine
-	num := func(v float64, digits int) string {
-		if v == 0 {
-			return ""
-		}
-		return sigfig.Sig(v, digits)
-	}
-	eps := ""
-	if f.Settings.K > 0 {
-		eps = strconv.FormatFloat(f.Settings.Epsilon, 'g', -1, 64)
-	}
-	return [][2]string{
-		{"goos", m.GOOS}, {"goarch", m.GOARCH}, {"cpu", m.CPU}, {"vendor", m.Vendor},
-		{"family", num(float64(m.Family), 6)}, {"model", num(float64(m.Model), 6)}, {"stepping", num(float64(m.Stepping), 6)},
-		{"logical-cpus", num(float64(m.LogicalCPUs), 6)}, {"hypervisor", m.Hypervisor}, {"counter", m.Counter},
-		{"tsc-hz", num(math.Round(m.CounterHz), 12)}, {"core-cycles-per-tick", num(m.CyclesPerTick, 5)},
-		{"tsc-step", num(m.CounterStep, 4)}, {"k", num(float64(f.Settings.K), 6)}, {"eps", eps},
-		{"m", num(float64(f.Settings.MaxSamples), 9)}, {"go", m.GoVersion},
-	}
-}
-
-// ConfigValue is key's value in [File.Config], "" when absent.
-func (f File) ConfigValue(key string) string {
-	for _, kv := range f.Config() {
-		if kv[0] == key {
-			return kv[1]
-		}
-	}
-	return ""
 }
 
 // Benchstat is the benchstat command that does the statistics benchstat

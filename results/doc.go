@@ -1,6 +1,5 @@
-// Package results reads saved cyclebench result files, compares them and
-// fits them, runs go test to get them, and holds the reports cyclebench
-// writes: the analysis behind the command, for a program to call.
+// Package results is the model of cyclebench's result files: it reads and
+// writes them, and compares and fits them, for a program to call.
 //
 // A result file holds one machine's measurements: the JSON reports of
 // cyclebench run and cpe (-format json), or the Go benchmark format
@@ -26,11 +25,10 @@
 //
 // Two groupings serve two questions. A [Family] is one benchmark swept
 // over sizes (Sum/n=100, Sum/n=200, ...): what a CPE fit needs
-// ([Families]). A variant group is several implementations of one job,
+// ([Sweep]). A variant group is several implementations of one job,
 // compared at the same size: Combine1 … Combine6, Psum1 and Psum2, or a
-// user's Sum/one and Sum/four ([VariantOf] gives the rule); the matrix
-// says which variant is fastest on each machine and by how much
-// ([Verdict]).
+// user's Sum/one and Sum/four; the matrix says which variant is fastest
+// on each machine and by how much ([Verdict]).
 //
 // # The matrix
 //
@@ -58,39 +56,34 @@
 //
 // [FitFiles] fits every family of files as cyclebench cpe fits a sweep
 // it measures ([Sweep], harness.CPEResult.Fit): every run a point, the
-// [Disturbed] runs left out. [PlotSweeps] describes the picture.
+// disturbed runs left out. [PlotSweeps] describes the picture.
 //
-// # go test
+// # Measurements and reports
 //
-// [GoTest] runs the benchmarks of Go packages with go test and reads the
-// output; [MeasurementOf] turns a run into a [Measurement] (a
-// harness.Result with its kernel, size and check), [PairedOf] a run of
-// harness.ReportCompare into a [Paired] comparison, and [File.Split]
-// does both for a whole file.
+// [File.Measurement] turns a run into a [Measurement] (a harness.Result
+// with its kernel, size and check), [PairedOf] a run of
+// harness.ReportCompare into a [Paired] comparison, and [File.Split] does
+// both for a whole file. The documents of run and cpe are written here,
+// as they are read here: [RunReport] and [WriteBench] (the benchmark
+// format), [CPEReport].
 //
-// # Runs in separate processes
+// # Where the rest is
 //
-// A process's memory layout (heap and stack addresses, alignments) can
-// move a throughput-bound kernel by 1-10% between processes, while runs
-// inside one process agree to 0.01%; files compared by the spread between
-// their runs ([Compare]) must hold runs of several processes. With Count
-// ≥ 2, [GoTest] builds each package's test binary once and runs it Count
-// times, each run a process ([GoTest.InProcess] keeps go test -count N).
-// [Processes] runs any command once per run, each process handing its
-// results back as a [ProcessRun] ([WriteProcessRun], [ReadProcessRun]),
-// and [MergeProcessRuns] makes one report of them: how cyclebench run
-// -count N takes its runs.
-//
-// # Reports
-//
-// The documents cyclebench writes are built here, from the libraries'
-// results: a run report ([RunReport], [WriteBench] for the benchmark
-// format, both read back by [Parse]), a cpe report ([CPEReport]), the
-// comparisons' ([Comparison], [PairedReport], [SlopesReport]), and those
-// of info, calibrate and clocks ([InfoReport], [CalibrateReport],
-// [ClocksReport]); validate's is selfcheck.Validation.Report, beside the
-// validation it describes. Their warnings summarize for a person with
-// [WarningLines].
+//   - results (this package): the file model ([File], [Entry], [Run],
+//     [Machine]), reading and writing every format, names, and the
+//     analysis of files: [Compare], [Matrix], [FitFiles]. It imports
+//     harness only for its result types and the CPE fit
+//     (harness.CPEResult.Fit, arithmetic on points), and calibrate only
+//     for the calibration a [Header] describes; it never measures.
+//   - internal/gotest: running go test and fanning a command out over
+//     processes, read back as a [File] (gotest.GoTest, gotest.Processes).
+//   - internal/reports: what the subcommands print beyond a result file:
+//     the reports of info, calibrate, clocks and version, of comparisons
+//     measured in the process, and the warnings summary.
+//   - selfcheck: validate's report, beside the validation it describes.
+//   - plot: the pictures; [Table.Comparison], [Table.HeatMap] and
+//     [PlotSweeps] give it its inputs.
+//   - internal/sigfig: significant-digit formatting, shared by all.
 //
 // Nothing in the package prints, logs or panics; errors wrap the sentinel
 // errors below, and soft problems are warnings in [File.Warnings].

@@ -14,7 +14,7 @@ var (
 	ErrSyntax = errors.New("results: malformed result file")
 	// ErrNoResults: a well-formed file without a single result.
 	ErrNoResults = errors.New("results: no results")
-	// ErrTooLarge: a file larger than [MaxFileSize].
+	// ErrTooLarge: a file larger than 256 MiB.
 	ErrTooLarge = errors.New("results: file too large")
 	// ErrBadInput: arguments that do not fit: no files, a baseline index
 	// out of range, a selector that matches no file or several, an unknown
@@ -26,6 +26,9 @@ var (
 	ErrIncomparable = errors.New("results: not comparable")
 	// ErrNoSweep: files without a family of sizes to fit (Sweeps).
 	ErrNoSweep = errors.New("results: no sweep to fit")
+	// ErrWrite: a file could not be written (the operating system's error
+	// is wrapped too).
+	ErrWrite = errors.New("results: cannot write")
 
 	// ErrSkippedLine (a warning in File.Warnings): a line of a benchmark
 	// file that could not be read was skipped. It wraps the

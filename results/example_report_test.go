@@ -1,14 +1,12 @@
 package results_test
 
 import (
-	"bytes"
-	"context"
-	"errors"
 	"fmt"
 	"os"
 	"strings"
 
 	"github.com/cyclebench/cyclebench/results"
+	"github.com/cyclebench/cyclebench/stats"
 )
 
 // Compare two machines' run files benchmark by benchmark: here one run
@@ -25,7 +23,7 @@ func ExampleCompare() {
 		fmt.Println(err)
 		return
 	}
-	c, err := results.Compare(a, b, results.DefaultCompareOptions)
+	c, err := results.Compare(a, b, stats.DefaultCompareOptions)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -39,43 +37,9 @@ func ExampleCompare() {
 	// measure each side with several runs: cyclebench run -o FILE writes 3, or add -count N (at least 2)
 }
 
-// Fit the sweeps of go test output: every run a point, the runs slowed
-// by other jobs left out.
-func ExampleFitFiles() {
-	f, err := results.Read("testdata/kvm-amd-gotest-sums.txt")
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	sweeps, _, err := results.FitFiles([]results.File{f}, nil, false)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	for _, s := range sweeps {
-		fit, unit := s.Primary()
-		fmt.Printf("%s: %.3f %s/%s, R² %s\n", s.Name, fit.Slope, unit, results.ElementWord(s.Unit), results.R2Text(fit.R2))
-		if l := s.LeftOutText(); l != "" {
-			fmt.Println("  left out:", l)
-		}
-	}
-	// Output:
-	// Sum1: 1.001 cycles/element, R² 0.9999331
-	//   left out: n = 3200: 6033, 5321 cycles (fastest of 6 runs 3219); disturbed: runs more than 5% slower than the fastest run of their size
-	// Sum4: 0.780 cycles/element, R² 0.9998271
-}
-
-// The rule by which a file's run is left out of a fit: more than 5%
-// slower than the fastest run of its size.
-func ExampleDisturbed() {
-	fmt.Println(results.Disturbed([]float64{3219, 3219, 3220, 6033, 5321, 3221}))
-	// Output:
-	// [false false false true true false]
-}
-
 // Read go test's output back as measurements, and write them in the
 // benchmark format cyclebench writes.
-func ExampleMeasurementOf() {
+func ExampleFile_Measurement() {
 	f, err := results.Parse("go test output", strings.NewReader(`goos: linux
 cpu: AMD EPYC
 BenchmarkSum/n=1000-2   1000000000   250.1 ns/op   1.003 cycles/elem   1003 cycles/op   0.2501 ns/elem   0.7060 ticks/elem   706.0 ticks/op
@@ -85,7 +49,7 @@ BenchmarkSum/n=1000-2   1000000000   250.1 ns/op   1.003 cycles/elem   1003 cycl
 		return
 	}
 	e := f.Entries[0]
-	m := results.MeasurementOf(e, e.Runs[0], f)
+	m := f.Measurement(e, e.Runs[0])
 	fmt.Printf("%s: %.0f cycles, %.4f cycles per tick, %s\n", m.Name, m.Cycles, m.CyclesPerTick, m.Unit)
 	if err := results.WriteBench(os.Stdout, f.Header("run"), []results.Measurement{m}); err != nil {
 		fmt.Println(err)
@@ -107,21 +71,6 @@ func ExamplePairedOf() {
 	// true B ran 1.287 ± 0.004 times faster than A
 }
 
-// One line per problem per benchmark, whatever the number of sizes that
-// had it, with its remedy (here the one logged with it; else
-// harness.Remedy's).
-func ExampleWarningLines() {
-	lines, problems, benchmarks := results.WarningLines([]results.Warning{
-		{Subject: "Sum1/n=400", Text: "harness: many samples discarded: 4 of 32; remedy: another CPU (-cpu)"},
-		{Subject: "Sum1/n=800", Text: "harness: many samples discarded: 9 of 40; remedy: another CPU (-cpu)"},
-	})
-	fmt.Println(strings.Join(lines, "\n"))
-	fmt.Println(problems, benchmarks)
-	// Output:
-	// Sum1: harness: many samples discarded in 2 results (n=400, n=800); the first, at n=400: 4 of 32; remedy: another CPU (-cpu)
-	// 1 1
-}
-
 // Two files of one machine pool into one column's runs.
 func ExamplePool() {
 	a, err := results.Read("testdata/kvm-amd-zen4-run-count3.json")
@@ -139,73 +88,4 @@ func ExamplePool() {
 	fmt.Println(len(p.Files), len(p.Files[0].Entries[0].Runs), p.Names)
 	// Output:
 	// 1 6 [kvm-amd-zen4-run-count3+again]
-}
-
-// Run a package's benchmarks with go test and read them as results.
-func ExampleGoTest() {
-	g := &results.GoTest{Bench: "Sum", Count: 6, Packages: []string{"./examples/sums"}}
-	if err := g.Check(); err != nil {
-		fmt.Println(err)
-		return
-	}
-	f, _, err := g.Run(context.Background())
-	if err != nil {
-		fmt.Println(err) // a *GoTestError holds what go test printed
-		return
-	}
-	for _, e := range f.Entries {
-		if !e.IsPaired() {
-			m := results.MeasurementOf(e, e.Runs[0], f)
-			fmt.Println(m.Name, m.Cycles, results.Usable(m.Result))
-		}
-	}
-}
-
-// A child process hands its results back with WriteProcessRun; the
-// parent reads each with ReadProcessRun and merges them in order.
-func ExampleMergeProcessRuns() {
-	var pipes []bytes.Buffer
-	for pid := 101; pid <= 102; pid++ { // what two children write on stdout
-		m := results.Measurement{Kernel: "AddChain", N: 1000, PID: pid}
-		m.Name, m.Cycles, m.Warnings = "AddChain/n=1000", 1000+float64(pid-101), []error{errors.New("harness: a warning")}
-		var b bytes.Buffer
-		h := results.Header{Command: "run", Warnings: []string{"calibrate: running under a hypervisor"}}
-		if err := results.WriteProcessRun(&b, results.ProcessRun{PID: pid, Header: h, Measurements: []results.Measurement{m}}); err != nil {
-			fmt.Println(err)
-			return
-		}
-		pipes = append(pipes, b)
-	}
-	var runs []results.ProcessRun
-	for i := range pipes {
-		pr, err := results.ReadProcessRun(&pipes[i])
-		if err != nil {
-			fmt.Println(err)
-			return
-		}
-		runs = append(runs, pr)
-	}
-	h, ms := results.MergeProcessRuns(runs)
-	fmt.Println(h.Warnings)
-	for _, m := range ms {
-		fmt.Println(m.Name, m.Cycles, m.PID, m.Warnings)
-	}
-	// Output:
-	// [calibrate: running under a hypervisor]
-	// AddChain/n=1000 1000 101 [harness: a warning]
-	// AddChain/n=1000 1001 102 [harness: a warning]
-}
-
-// With Count ≥ 2 each run is a process of its own: the test binaries are
-// built once, then each is run Count times.
-func ExampleGoTest_BinaryArgs() {
-	g := &results.GoTest{Bench: "Sum4$", Count: 6, Packages: []string{"./mypkg"}}
-	fmt.Println(g.Separate(), g.BuildArgs("bin"))
-	fmt.Println(g.BinaryArgs())
-	g.InProcess = true
-	fmt.Println(g.Separate(), g.Args())
-	// Output:
-	// true [test -c -o bin/ ./mypkg]
-	// [-test.run ^$ -test.bench Sum4$ -test.count 1 -test.paniconexit0 -test.timeout 10m0s]
-	// false [test -run ^$ -bench Sum4$ -count 6 ./mypkg]
 }

@@ -86,34 +86,6 @@ func parseNameString(s string) string {
 	return fmt.Sprintf("base %q size %s mode %q procs %d", n.Base, n.Size(), n.Mode, n.Procs)
 }
 
-// Group a sweep's sub-benchmarks into families: what a CPE fit of cost
-// against n takes.
-func ExampleFamilies() {
-	f, err := results.Read("testdata/kvm-amd-zen4-gotest.txt")
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	for _, fam := range results.Families(f.Entries) {
-		fmt.Printf("%s: %s %v, %d runs at n=%d\n", fam.Name, fam.SizeKey, fam.Sizes(), len(fam.Points[0].Runs), fam.Points[0].N)
-	}
-	// Output:
-	// Combine/Combine4: n [200 1000], 3 runs at n=200
-	// Combine/Combine5: n [200 1000], 3 runs at n=200
-	// Combine/Combine6: n [200 1000], 3 runs at n=200
-}
-
-func ExampleVariantOf() {
-	for _, k := range []string{"Combine4", "Sum/four", "AddChain"} {
-		g, v, ok := results.VariantOf(k)
-		fmt.Printf("%s: %q %q %v\n", k, g, v, ok)
-	}
-	// Output:
-	// Combine4: "Combine" "4" true
-	// Sum/four: "Sum" "four" true
-	// AddChain: "" "" false
-}
-
 // Three machines side by side: a Zen 5 and a Zen 4 guest, and a synthetic
 // arm64 file without cycle figures.
 func ExampleMatrix() {
@@ -193,12 +165,6 @@ func ExampleSelectBaseline() {
 	// "neoverse": 1 false
 	// "EPYC": 0 false
 	// "Xeon": 0 true
-}
-
-func ExampleShortNames() {
-	fmt.Println(results.ShortNames([]string{"results/kvm-amd-zen5-run.json", "results/kvm-amd-zen4-run.json"}))
-	// Output:
-	// [zen5 zen4]
 }
 
 func ExampleMachine_Label() {

@@ -1,6 +1,8 @@
 package results
 
-import "slices"
+import (
+	"slices"
+)
 
 // Family is one benchmark swept over sizes: the entries whose names differ
 // only in their size part ("Sum/n=100", "Sum/n=200", ...), with the same
@@ -42,7 +44,7 @@ func (f Family) Sizes() []int64 {
 	return out
 }
 
-// Families groups entries into families: entries with a size part
+// families groups entries into families: entries with a size part
 // ([ParseName]: n=, size=, len=, elements=; or an entry whose SizeKey is
 // set though its name has no size part) and the same name without it,
 // package, mode and size key form one family. Entries of the same family
@@ -50,9 +52,9 @@ func (f Family) Sizes() []int64 {
 // written as separate entries). Entries without a size are left out. The
 // families come in the order their first entry appears, their points by
 // increasing size; a family may have a single point (a fit needs at least
-// three, which is the caller's to judge). Families is pure: it keeps no
+// three, which is the caller's to judge). families is pure: it keeps no
 // reference to entries' slices.
-func Families(entries []Entry) []Family {
+func families(entries []Entry) []Family {
 	type key struct{ name, pkg, mode, sizeKey string }
 	var out []Family
 	index := map[key]int{}
@@ -99,4 +101,14 @@ func Families(entries []Entry) []Family {
 		})
 	}
 	return out
+}
+
+// Entries turns the family back into entries, one per size ([families]
+// makes the family of them again).
+func (fam Family) Entries() []Entry {
+	var es []Entry
+	for _, p := range fam.Points {
+		es = append(es, Entry{Name: p.Name, Pkg: fam.Pkg, Kernel: fam.Name, SizeKey: fam.SizeKey, N: p.N, Mode: fam.Mode, Unit: fam.Unit, Runs: p.Runs})
+	}
+	return es
 }

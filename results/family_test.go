@@ -57,7 +57,7 @@ func TestFamilies(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := describeFamilies(Families(tt.entries)); got != tt.want {
+			if got := describeFamilies(families(tt.entries)); got != tt.want {
 				t.Errorf("Families = %q, want %q", got, tt.want)
 			}
 		})
@@ -66,7 +66,7 @@ func TestFamilies(t *testing.T) {
 
 func TestFamiliesKeepsNoReference(t *testing.T) {
 	es := []Entry{ns("Sum/n=1", "", 1, 2)}
-	fs := Families(es)
+	fs := families(es)
 	es[0].Runs[0].NS = 99
 	if fs[0].Points[0].Runs[0].NS != 1 {
 		t.Error("Families shares the entries' runs")
@@ -88,7 +88,7 @@ func TestFamiliesTestdata(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
-			fs := Families(readTestdata(t, tt.file).Entries)
+			fs := families(readTestdata(t, tt.file).Entries)
 			var names []string
 			for _, f := range fs {
 				names = append(names, f.Name)

@@ -1,9 +1,16 @@
 package results
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
+
+	"github.com/cyclebench/cyclebench/harness"
+	"github.com/cyclebench/cyclebench/internal/sigfig"
 )
 
 // Format is the kind of file a [File] was read from.
@@ -328,6 +335,13 @@ type Run struct {
 	// agree ("converged": false, a "# not converged" line, a go test
 	// "did not converge" warning).
 	NotConverged bool
+	// RulerNotConverged is set when the file says the core-clock ruler
+	// behind Cycles did not converge, so the cycle figure is less certain:
+	// "ruler_converged": false in JSON, the benchmark format's "# NAME:
+	// cycles from a core-clock ruler that did not converge" line, or, in
+	// go test output where a logged warning is the only record, harness's
+	// warning that the reference chain did not converge.
+	RulerNotConverged bool
 	// Samples is the number of samples taken, Repeat the calls per sample;
 	// 0 when the file does not say.
 	Samples, Repeat int
@@ -429,3 +443,154 @@ func (f Format) MarshalText() ([]byte, error) { return []byte(f.String()), nil }
 // MarshalText writes the reason's String, so a Run or a Cell encodes as
 // readable JSON.
 func (n NoCycles) MarshalText() ([]byte, error) { return []byte(n.String()), nil }
+
+// Measurement turns run r of entry e of f into a Measurement: its figures
+// as a harness.Result (per call and per element, the core-clock ratio,
+// convergence and the ruler's, the warnings it was logged with), marked
+// Read.
+func (f File) Measurement(e Entry, r Run) Measurement {
+	res := harness.Result{Name: e.Name, Ticks: r.Ticks, Nanoseconds: r.NS, Cycles: r.Cycles, Converged: !r.NotConverged,
+		Samples: r.Samples, Repeat: r.Repeat, CyclesPerTick: r.CyclesPerTick, ReferenceConverged: !r.RulerNotConverged, Quantum: r.Quantum,
+		TicksPerSecond: f.Machine.CounterHz, Calls: int64(r.Iters), Elements: r.Elements, CyclesPerElement: r.CyclesPerElem, TicksPerElement: r.TicksPerElem, NsPerElement: r.NsPerElem}
+	res.Config.Epsilon = f.Settings.Epsilon
+	if r.NoCycles == HasCycles && res.CyclesPerTick == 0 {
+		// A go test line has cycles/op and ticks/op: their ratio is the
+		// core-clock ratio of the run's ruler (to go test's 4 digits).
+		res.CyclesPerTick = 1
+		if r.Ticks > 0 {
+			res.CyclesPerTick = r.Cycles / r.Ticks
+		}
+	}
+	if e.Mode == Latency {
+		res.Mode = harness.Latency
+	}
+	for _, w := range r.Warnings {
+		res.Warnings = append(res.Warnings, errors.New(w))
+	}
+	n := int(e.N)
+	if int64(n) != e.N {
+		n = 0
+	}
+	unit := e.Unit
+	if unit == "" && r.Elements > 0 {
+		unit = "elements" // per-element figures without a word for them: harness.Target.Elements counts elements
+	}
+	check := r.Check
+	if check == "" {
+		check = "ok"
+	}
+	return Measurement{Result: res, Kernel: e.Kernel, N: n, Unit: unit, Check: check, Bench: BenchName(e.Name, res.Mode),
+		PerElement: r.Elements > 0, NoTicks: r.Ticks == 0, Other: r.Other, Read: true}
+}
+
+// Config is what f says about its machine and settings under the
+// configuration keys of the benchmark format (goos, goarch, cpu, vendor,
+// family, model, stepping, logical-cpus, hypervisor, counter, tsc-hz,
+// core-cycles-per-tick, tsc-step, k, eps, m, go), always in this order,
+// "" for what it does not say.
+func (f File) Config() [][2]string {
+	m := f.Machine
+	num := func(v float64, digits int) string {
+		if v == 0 {
+			return ""
+		}
+		return sigfig.Sig(v, digits)
+	}
+	eps := ""
+	if f.Settings.K > 0 {
+		eps = strconv.FormatFloat(f.Settings.Epsilon, 'g', -1, 64)
+	}
+	return [][2]string{
+		{"goos", m.GOOS}, {"goarch", m.GOARCH}, {"cpu", m.CPU}, {"vendor", m.Vendor},
+		{"family", num(float64(m.Family), 6)}, {"model", num(float64(m.Model), 6)}, {"stepping", num(float64(m.Stepping), 6)},
+		{"logical-cpus", num(float64(m.LogicalCPUs), 6)}, {"hypervisor", m.Hypervisor}, {"counter", m.Counter},
+		{"tsc-hz", num(math.Round(m.CounterHz), 12)}, {"core-cycles-per-tick", num(m.CyclesPerTick, 5)},
+		{"tsc-step", num(m.CounterStep, 4)}, {"k", num(float64(f.Settings.K), 6)}, {"eps", eps},
+		{"m", num(float64(f.Settings.MaxSamples), 9)}, {"go", m.GoVersion},
+	}
+}
+
+// ConfigValue is key's value in [File.Config], "" when absent.
+func (f File) ConfigValue(key string) string {
+	for _, kv := range f.Config() {
+		if kv[0] == key {
+			return kv[1]
+		}
+	}
+	return ""
+}
+
+// Keep returns f with only the benchmarks (entries, and the fits of cpe
+// files) whose name keep matches.
+func (f File) Keep(keep *regexp.Regexp) File {
+	f.Entries = slices.DeleteFunc(slices.Clone(f.Entries), func(e Entry) bool { return !keep.MatchString(e.Name) })
+	f.Fits = slices.DeleteFunc(slices.Clone(f.Fits), func(fit Fit) bool { return !keep.MatchString(fit.Kernel) })
+	return f
+}
+
+// Header is the header of command's results read from f: the machine and
+// settings it records (a go test file has the CPU and platform only), its
+// notes and warnings, and its packages as Extra["pkg"].
+func (f File) Header(command string) Header {
+	m := f.Machine
+	h := Header{Command: command, CPU: m.CPU, Vendor: m.Vendor, Hypervisor: m.Hypervisor, Counter: m.Counter,
+		TSCHz: m.CounterHz, TSCHzSource: m.CounterHzSource, TSCHzPPM: m.CounterHzPPM, CyclesPerTick: m.CyclesPerTick, TSCStep: m.CounterStep,
+		K: f.Settings.K, MaxSamples: f.Settings.MaxSamples,
+		GOOS: m.GOOS, GOARCH: m.GOARCH, GoVersion: m.GoVersion, Warnings: slices.Clone(f.Notes), ModeUnknown: f.Producer == ProducerGoTest}
+	if f.Settings.K > 0 {
+		eps := f.Settings.Epsilon
+		h.Epsilon = &eps
+	}
+	if h.Warnings == nil {
+		h.Warnings = []string{}
+	}
+	h.Warnings = append(h.Warnings, ErrorStrings(f.Warnings)...)
+	var pkgs []string
+	for _, e := range f.Entries {
+		if e.Pkg != "" && !slices.Contains(pkgs, e.Pkg) {
+			pkgs = append(pkgs, e.Pkg)
+		}
+	}
+	if len(pkgs) > 0 {
+		h.Extra = map[string]string{"pkg": strings.Join(pkgs, " ")}
+	}
+	return h
+}
+
+// Split separates the runs of f: those of comparisons
+// (harness.ReportCompare, [Entry.IsPaired]) as Paired, the others as
+// Measurements, in order, with the names of the entries of each kind.
+func (f File) Split() (ms []Measurement, msNames []string, cs []Paired, csNames []string) {
+	for _, e := range f.Entries {
+		for _, r := range e.Runs {
+			if e.IsPaired() {
+				cs = append(cs, PairedOf(e, r))
+			} else {
+				ms = append(ms, f.Measurement(e, r))
+			}
+		}
+		if e.IsPaired() {
+			csNames = append(csNames, e.Name)
+		} else {
+			msNames = append(msNames, e.Name)
+		}
+	}
+	return ms, msNames, cs, csNames
+}
+
+// Resolution is the resolution a value y of f was written with: go test
+// prints whole numbers from 999.95 up and 4 significant digits below
+// (testing's prettyPrint), cyclebench's benchmark format 6 significant
+// digits; JSON has them all (0).
+func (f File) Resolution(y float64) float64 {
+	y = math.Abs(y)
+	switch {
+	case f.Format != FormatBench || y == 0:
+		return 0
+	case f.Producer == ProducerCyclebench:
+		return math.Pow(10, math.Floor(math.Log10(y))-5)
+	case y >= 999.95:
+		return 1
+	}
+	return math.Pow(10, math.Floor(math.Log10(y/0.99995))-3)
+}

@@ -47,6 +47,6 @@ func FuzzParse(f *testing.F) {
 		if _, err := tb.HeatMap(MetricCycles, nil); err != nil {
 			t.Fatal(err)
 		}
-		_ = Families(file.Entries)
+		_ = families(file.Entries)
 	})
 }

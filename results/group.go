@@ -3,19 +3,18 @@ package results
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"slices"
 	"strings"
 )
 
 // hzTolerance is how far two files' counter frequencies may differ and
 // still be one machine's: 100 ppm, far above what one machine's
-// calibration moves between runs (0.07 ppm seen on this project's Zen 4
-// guest, 2596141819 and 2596142000 Hz) and far below the gap between two
+// calibration moves between runs (the bracket method's ≈ 0.1 ppm, see
+// DESIGN.md's "Frequency calibration") and far below the gap between two
 // machine models.
 const hzTolerance = 100e-6
 
-// SameMachine reports whether two files say they were measured on one
+// sameMachine reports whether two files say they were measured on one
 // machine with one toolchain: the same CPU name, vendor, family, model and
 // stepping, hypervisor, counter, logical CPUs, Go version and platform,
 // and counter frequencies within 100 ppm. A field one file gives and the
@@ -24,7 +23,7 @@ const hzTolerance = 100e-6
 // cannot tell them apart. Files that give no CPU name are never the same
 // machine. Measured figures (cycles per tick) are not compared: they move
 // from run to run.
-func SameMachine(a, b Machine) bool {
+func sameMachine(a, b Machine) bool {
 	if strings.TrimSpace(a.CPU) == "" || strings.TrimSpace(a.CPU) != strings.TrimSpace(b.CPU) {
 		return false
 	}
@@ -34,18 +33,18 @@ func SameMachine(a, b Machine) bool {
 		a.GoVersion == b.GoVersion && a.GOOS == b.GOOS && a.GOARCH == b.GOARCH && hz
 }
 
-// GroupMachines sorts files into groups measured on one machine
-// ([SameMachine] with the group's first file), in the order the files
+// groupMachines sorts files into groups measured on one machine
+// ([sameMachine] with the group's first file), in the order the files
 // come: each group lists indices into files. A file with CPE fits (a cpe
 // report: one sweep, whose fit cannot be pooled with another's) is a
 // group of its own.
-func GroupMachines(files []File) [][]int {
+func groupMachines(files []File) [][]int {
 	var groups [][]int
 	for i, f := range files {
 		placed := false
 		for g, idx := range groups {
 			first := files[idx[0]]
-			if len(f.Fits) == 0 && len(first.Fits) == 0 && SameMachine(first.Machine, f.Machine) {
+			if len(f.Fits) == 0 && len(first.Fits) == 0 && sameMachine(first.Machine, f.Machine) {
 				groups[g] = append(groups[g], i)
 				placed = true
 				break
@@ -66,8 +65,8 @@ func GroupMachines(files []File) [][]int {
 // frequency and cycles per tick too: each run keeps its own ruler), and
 // the notes, absent fields and warnings are those of all the files. It
 // returns an error wrapping [ErrBadInput] for no files, files with CPE
-// fits, or files that are not [SameMachine]. The files are not modified.
-func Merge(files []File) (File, error) {
+// fits, or files that are not [sameMachine]. The files are not modified.
+func merge(files []File) (File, error) {
 	if len(files) == 0 {
 		return File{}, fmt.Errorf("%w: Merge needs at least one file", ErrBadInput)
 	}
@@ -83,7 +82,7 @@ func Merge(files []File) (File, error) {
 			return File{}, fmt.Errorf("%w: %s holds CPE fits, one sweep each: it cannot be pooled with another file", ErrBadInput, f.Path)
 		}
 		if i > 0 {
-			if !SameMachine(files[0].Machine, f.Machine) {
+			if !sameMachine(files[0].Machine, f.Machine) {
 				return File{}, fmt.Errorf("%w: %s (%s) and %s (%s) are not one machine's", ErrBadInput, files[0].Path, files[0].Machine, f.Path, f.Machine)
 			}
 			for _, n := range f.Notes {
@@ -135,10 +134,10 @@ type Pooled struct {
 // Pool merges the files of one machine into one column's runs, so that
 // the runs of a machine measured several times are the runs of one
 // column: with names (one per file), the files given one name are pooled
-// and must be one machine's; without, the files [GroupMachines] puts
+// and must be one machine's; without, the files [groupMachines] puts
 // together. baseline is the index of the baseline file in files. Errors
 // wrap [ErrBadInput]: names that do not fit the files, a baseline out of
-// range, files of one name that are not one machine's ([Merge]).
+// range, files of one name that are not one machine's.
 func Pool(files []File, names []string, baseline int) (Pooled, error) {
 	if len(names) > 0 && len(names) != len(files) {
 		return Pooled{}, fmt.Errorf("%w: %d names for %d files (want one per file)", ErrBadInput, len(names), len(files))
@@ -158,13 +157,13 @@ func Pool(files []File, names []string, baseline int) (Pooled, error) {
 			groups = append(groups, []int{i})
 		}
 	} else {
-		groups = GroupMachines(files)
+		groups = groupMachines(files)
 	}
 	if len(groups) == len(files) {
 		return Pooled{Files: files, Names: names, Baseline: baseline}, nil
 	}
 	if len(names) == 0 {
-		names = ShortNames(pathsOf(files))
+		names = shortNames(pathsOf(files))
 	}
 	var p Pooled
 	for g, idx := range groups {
@@ -183,7 +182,7 @@ func Pool(files []File, names []string, baseline int) (Pooled, error) {
 				gnames = append(gnames, names[i])
 			}
 		}
-		merged, err := Merge(group)
+		merged, err := merge(group)
 		if err != nil {
 			return Pooled{}, err
 		}
@@ -193,12 +192,4 @@ func Pool(files []File, names []string, baseline int) (Pooled, error) {
 			name, len(idx), merged.Machine.Label(), strings.Join(pathsOf(group), ", ")))
 	}
 	return p, nil
-}
-
-// Keep returns f with only the benchmarks (entries, and the fits of cpe
-// files) whose name keep matches.
-func (f File) Keep(keep *regexp.Regexp) File {
-	f.Entries = slices.DeleteFunc(slices.Clone(f.Entries), func(e Entry) bool { return !keep.MatchString(e.Name) })
-	f.Fits = slices.DeleteFunc(slices.Clone(f.Fits), func(fit Fit) bool { return !keep.MatchString(fit.Kernel) })
-	return f
 }

@@ -30,15 +30,15 @@ func TestSameMachine(t *testing.T) {
 		{"no CPU name", Machine{GOOS: "linux"}, false},
 	}
 	gotest := Machine{CPU: "AMD EPYC", GOOS: "linux", GOARCH: "amd64"}
-	if !SameMachine(gotest, gotest) {
+	if !sameMachine(gotest, gotest) {
 		t.Errorf("two go test files of one CPU are not one machine")
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := SameMachine(zen4, tt.b); got != tt.want {
+			if got := sameMachine(zen4, tt.b); got != tt.want {
 				t.Errorf("SameMachine = %v, want %v", got, tt.want)
 			}
-			if got := SameMachine(tt.b, zen4); got != tt.want {
+			if got := sameMachine(tt.b, zen4); got != tt.want {
 				t.Errorf("SameMachine, swapped = %v, want %v", got, tt.want)
 			}
 		})
@@ -63,12 +63,12 @@ func TestGroupAndMerge(t *testing.T) {
 	again.Path = "again.json"
 	cpe := read("kvm-amd-zen4-cpe.json")
 	files := []File{zen4, zen5, again, cpe}
-	got := GroupMachines(files)
+	got := groupMachines(files)
 	want := [][]int{{0, 2}, {1}, {3}}
 	if !slices.EqualFunc(got, want, slices.Equal[[]int]) {
 		t.Fatalf("GroupMachines = %v, want %v", got, want)
 	}
-	m, err := Merge([]File{zen4, again})
+	m, err := merge([]File{zen4, again})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +84,7 @@ func TestGroupAndMerge(t *testing.T) {
 		t.Errorf("Merge changed its input: %d runs", len(zen4.Entries[0].Runs))
 	}
 	for _, bad := range [][]File{nil, {zen4, zen5}, {zen4, cpe}} {
-		if _, err := Merge(bad); !errors.Is(err, ErrBadInput) {
+		if _, err := merge(bad); !errors.Is(err, ErrBadInput) {
 			t.Errorf("Merge of %d files: %v, want ErrBadInput", len(bad), err)
 		}
 	}
@@ -131,8 +131,8 @@ func TestTextWidth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tab.String() != tab.Text(DefaultWidth) {
-		t.Errorf("String is not Text(DefaultWidth)")
+	if tab.String() != tab.Text(defaultWidth) {
+		t.Errorf("String is not Text(defaultWidth)")
 	}
 	if !regexp.MustCompile(`\n  m3 +synthetic-arm64-cntvct-nocycles: SYNTHETIC`).MatchString(tab.String()) {
 		t.Errorf("the legend does not name m3:\n%s", tab)

@@ -284,6 +284,7 @@ type jsonResult struct {
 	TicksPerElem  float64  `json:"ticks_per_element"`
 	NsPerElem     float64  `json:"ns_per_element"`
 	Converged     bool     `json:"converged"`
+	RulerOK       *bool    `json:"ruler_converged"`
 	Samples       int      `json:"samples"`
 	Repeat        int      `json:"repeat"`
 	CyclesPerTick float64  `json:"core_cycles_per_tick"`
@@ -315,7 +316,7 @@ func (jr *jsonReader) result(es *entrySet, el jfield, where, kind, unit, kernel 
 		get(jr, o, where, "converged", boolean, &j.Converged), get(jr, o, where, "samples", integer, &j.Samples),
 		get(jr, o, where, "repeat", integer, &j.Repeat), get(jr, o, where, "core_cycles_per_tick", num, &j.CyclesPerTick),
 		get(jr, o, where, "quantum", num, &j.Quantum), get(jr, o, where, "quantum_ticks", num, &j.QuantumTicks),
-		get(jr, o, where, "check", str, &j.Check),
+		get(jr, o, where, "check", str, &j.Check), get(jr, o, where, "ruler_converged", boolean, &j.RulerOK),
 		get(jr, o, where, "warnings", "an array of strings", &j.Warnings),
 	} {
 		if g != nil {
@@ -358,6 +359,9 @@ func (jr *jsonReader) result(es *entrySet, el jfield, where, kind, unit, kernel 
 	if _, ok := o.fields["converged"]; !ok {
 		r.NotConverged = false // unknown: absent is said in File.Absent
 	}
+	if j.RulerOK != nil && !*j.RulerOK && j.CyclesPerTick > 0 {
+		r.RulerNotConverged = true
+	}
 	_, hasCycles := o.fields["cycles"]
 	_, hasRuler := o.fields["core_cycles_per_tick"]
 	switch {
@@ -393,9 +397,9 @@ type FitJSON struct {
 	OutlierSizes []int64   `json:"outlier_sizes"`
 }
 
-// NewFitJSON is f, a fit in unit, as a report writes it; outliers are the
+// newFitJSON is f, a fit in unit, as a report writes it; outliers are the
 // sizes it flags.
-func NewFitJSON(unit string, f stats.Fit, outliers []int) FitJSON {
+func newFitJSON(unit string, f stats.Fit, outliers []int) FitJSON {
 	j := FitJSON{Unit: unit, PerElement: f.Slope, PerElementCI: f.SlopeCI, PerElementSE: f.SlopeSE,
 		Intercept: f.Intercept, InterceptCI: f.InterceptCI, InterceptSE: f.InterceptSE, R2: f.R2, N: f.N,
 		Residuals: f.Residuals, OutlierSizes: make([]int64, len(outliers))}

@@ -5,11 +5,11 @@ package results
 // in one place, so that what is written is what is read.
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -20,7 +20,7 @@ import (
 // Measurement is one harness.Result as a report gives it: with the kernel
 // and size it measured, what its elements count and its output check;
 // measured in this process, or read back from a file or from go test
-// output ([MeasurementOf]).
+// output ([File.Measurement]).
 type Measurement struct {
 	harness.Result
 	// Kernel is the kernel's name without the size; N its size (0 when
@@ -122,48 +122,6 @@ func BenchName(name string, mode harness.Mode) string {
 		return name + "/mode=latency"
 	}
 	return name
-}
-
-// MeasurementOf turns run r of entry e of file f into a Measurement: its
-// figures as a harness.Result (per call and per element, the core-clock
-// ratio, convergence, the warnings it was logged with), marked Read.
-func MeasurementOf(e Entry, r Run, f File) Measurement {
-	res := harness.Result{Name: e.Name, Ticks: r.Ticks, Nanoseconds: r.NS, Cycles: r.Cycles, Converged: !r.NotConverged,
-		Samples: r.Samples, Repeat: r.Repeat, CyclesPerTick: r.CyclesPerTick, ReferenceConverged: true, Quantum: r.Quantum,
-		TicksPerSecond: f.Machine.CounterHz, Calls: int64(r.Iters), Elements: r.Elements, CyclesPerElement: r.CyclesPerElem, TicksPerElement: r.TicksPerElem, NsPerElement: r.NsPerElem}
-	res.Config.Epsilon = f.Settings.Epsilon
-	if r.NoCycles == HasCycles && res.CyclesPerTick == 0 {
-		// A go test line has cycles/op and ticks/op: their ratio is the
-		// core-clock ratio of the run's ruler (to go test's 4 digits).
-		res.CyclesPerTick = 1
-		if r.Ticks > 0 {
-			res.CyclesPerTick = r.Cycles / r.Ticks
-		}
-	}
-	if e.Mode == Latency {
-		res.Mode = harness.Latency
-	}
-	for _, w := range r.Warnings {
-		res.Warnings = append(res.Warnings, errors.New(w))
-		// harness: the cycles come from a ruler that did not converge ("~").
-		if strings.Contains(w, "the reference chain did not converge") {
-			res.ReferenceConverged = false
-		}
-	}
-	n := int(e.N)
-	if int64(n) != e.N {
-		n = 0
-	}
-	unit := e.Unit
-	if unit == "" && r.Elements > 0 {
-		unit = "elements" // per-element figures without a word for them: Config.Elements counts elements
-	}
-	check := r.Check
-	if check == "" {
-		check = "ok"
-	}
-	return Measurement{Result: res, Kernel: e.Kernel, N: n, Unit: unit, Check: check, Bench: BenchName(e.Name, res.Mode),
-		PerElement: r.Elements > 0, NoTicks: r.Ticks == 0, Other: r.Other, Read: true}
 }
 
 // Header is the context every report carries: the machine, the counter
@@ -298,40 +256,11 @@ func FileWarnings(files []File) []string {
 	return ws
 }
 
-// Header is the header of command's results read from f: the machine and
-// settings it records (a go test file has the CPU and platform only), its
-// notes and warnings, and its packages as Extra["pkg"].
-func (f File) Header(command string) Header {
-	m := f.Machine
-	h := Header{Command: command, CPU: m.CPU, Vendor: m.Vendor, Hypervisor: m.Hypervisor, Counter: m.Counter,
-		TSCHz: m.CounterHz, TSCHzSource: m.CounterHzSource, TSCHzPPM: m.CounterHzPPM, CyclesPerTick: m.CyclesPerTick, TSCStep: m.CounterStep,
-		K: f.Settings.K, MaxSamples: f.Settings.MaxSamples,
-		GOOS: m.GOOS, GOARCH: m.GOARCH, GoVersion: m.GoVersion, Warnings: slices.Clone(f.Notes), ModeUnknown: f.Producer == ProducerGoTest}
-	if f.Settings.K > 0 {
-		eps := f.Settings.Epsilon
-		h.Epsilon = &eps
-	}
-	if h.Warnings == nil {
-		h.Warnings = []string{}
-	}
-	h.Warnings = append(h.Warnings, ErrorStrings(f.Warnings)...)
-	var pkgs []string
-	for _, e := range f.Entries {
-		if e.Pkg != "" && !slices.Contains(pkgs, e.Pkg) {
-			pkgs = append(pkgs, e.Pkg)
-		}
-	}
-	if len(pkgs) > 0 {
-		h.Extra = map[string]string{"pkg": strings.Join(pkgs, " ")}
-	}
-	return h
-}
-
-// HoistWarnings moves the warnings that every list holds (such as the
+// hoistWarnings moves the warnings that every list holds (such as the
 // calibration's, which every result carries) into h.Warnings, so that
 // they are said once, and returns the lists without them and without
 // those h already has.
-func HoistWarnings(h *Header, lists [][]error) [][]error {
+func hoistWarnings(h *Header, lists [][]error) [][]error {
 	inHeader := map[string]bool{}
 	for _, s := range h.Warnings {
 		inHeader[s] = true
@@ -365,58 +294,33 @@ func HoistWarnings(h *Header, lists [][]error) [][]error {
 	return out
 }
 
-// HoistMeasurementWarnings returns copies of h and ms with the warnings
-// every measurement carries moved into the header ([HoistWarnings]); ms
-// itself is not changed.
-func HoistMeasurementWarnings(h Header, ms []Measurement) (Header, []Measurement) {
+// HoistMeasurements returns copies of h and ms with the warnings every
+// measurement carries moved into the header; ms itself
+// is not changed.
+func (h Header) HoistMeasurements(ms []Measurement) (Header, []Measurement) {
 	h.Warnings = slices.Clone(h.Warnings)
 	ms = slices.Clone(ms)
 	lists := make([][]error, len(ms))
 	for i := range ms {
 		lists[i] = ms[i].Warnings
 	}
-	for i, l := range HoistWarnings(&h, lists) {
+	for i, l := range hoistWarnings(&h, lists) {
 		ms[i].Warnings = l
 	}
 	return h, ms
 }
 
-// HoistSweepWarnings moves the warnings every sweep carries (the
-// calibration's, pinning) into h.Warnings ([HoistWarnings]), so that they
-// are said once; each sweep keeps its own.
-func HoistSweepWarnings(h *Header, swept []*Sweep) {
+// HoistSweeps moves the warnings every sweep carries (the calibration's,
+// pinning) into h.Warnings, so that they are said once;
+// each sweep keeps its own.
+func (h *Header) HoistSweeps(swept []*Sweep) {
 	lists := make([][]error, len(swept))
 	for i, s := range swept {
 		lists[i] = s.Warnings
 	}
-	for i, l := range HoistWarnings(h, lists) {
+	for i, l := range hoistWarnings(h, lists) {
 		swept[i].Warnings = l
 	}
-}
-
-// Events lists the extra performance-counter events any of ms counted
-// (harness.Config.Events), in the order they first appear.
-func Events(ms []Measurement) []string {
-	var evs []string
-	for _, m := range ms {
-		for _, c := range m.Counters {
-			if !slices.Contains(evs, c.Event) {
-				evs = append(evs, c.Event)
-			}
-		}
-	}
-	return evs
-}
-
-// Modes lists the modes of ms in the order they first appear.
-func Modes(ms []Measurement) []harness.Mode {
-	var modes []harness.Mode
-	for _, m := range ms {
-		if !slices.Contains(modes, m.Mode) {
-			modes = append(modes, m.Mode)
-		}
-	}
-	return modes
 }
 
 // ResultJSON is one result of a run report (-format json): "results[]",
@@ -480,9 +384,9 @@ func NewRunReport(h Header, ms []Measurement) RunReport {
 	return rep
 }
 
-// CyclesJSON is a cycle figure v of r for JSON: nil (null) when r has
+// cyclesJSON is a cycle figure v of r for JSON: nil (null) when r has
 // none.
-func CyclesJSON(r harness.Result, v float64) *float64 {
+func cyclesJSON(r harness.Result, v float64) *float64 {
 	if r.CyclesPerTick <= 0 && r.CyclesSource != "pmu" {
 		return nil
 	}
@@ -493,7 +397,7 @@ func CyclesJSON(r harness.Result, v float64) *float64 {
 func (m Measurement) JSON() ResultJSON {
 	j := ResultJSON{
 		Name: m.Name, Mode: m.Mode.String(), Kernel: m.Kernel, N: m.N, Unit: m.Unit,
-		Cycles: CyclesJSON(m.Result, m.Cycles), CyclesChecked: m.CyclesChecked, Ticks: m.Ticks, Nanoseconds: m.Nanoseconds,
+		Cycles: cyclesJSON(m.Result, m.Cycles), CyclesChecked: m.CyclesChecked, Ticks: m.Ticks, Nanoseconds: m.Nanoseconds,
 		Converged: m.Converged, Usable: Usable(m.Result), Samples: m.Samples, Discarded: m.Discarded, Repeat: m.Repeat,
 		Best: m.Best, Spread: finiteOr0(m.Spread), OverheadTicks: finiteOr0(m.OverheadTicks),
 		CyclesPerTick: m.CyclesPerTick, RulerConverged: m.ReferenceConverged, QuantumTicks: m.Quantum,
@@ -505,7 +409,7 @@ func (m Measurement) JSON() ResultJSON {
 		j.Best = []float64{}
 	}
 	if m.PerElement {
-		j.Elements, j.CyclesPerElement, j.TicksPerElement, j.NsPerElement = m.Elements, CyclesJSON(m.Result, m.CyclesPerElement), m.TicksPerElement, m.NsPerElement
+		j.Elements, j.CyclesPerElement, j.TicksPerElement, j.NsPerElement = m.Elements, cyclesJSON(m.Result, m.CyclesPerElement), m.TicksPerElement, m.NsPerElement
 	}
 	return j
 }
@@ -526,4 +430,61 @@ func ErrorStrings(errs []error) []string {
 		s = append(s, e.Error())
 	}
 	return s
+}
+
+// Values are m's figures in the units of the benchmark format, in the
+// order a line gives them: ticks/op (unless NoTicks), ns/op, cycles/op
+// (with a core-clock ratio), the per-element units when PerElement, then
+// Other.
+func (m Measurement) Values() []Value {
+	cycles := m.CyclesPerTick > 0
+	var vs []Value
+	if !m.NoTicks {
+		vs = append(vs, Value{m.Ticks, "ticks/op"})
+	}
+	vs = append(vs, Value{m.Nanoseconds, "ns/op"})
+	if cycles {
+		vs = append(vs, Value{m.Cycles, "cycles/op"})
+	}
+	if m.PerElement {
+		if !m.NoTicks {
+			vs = append(vs, Value{m.TicksPerElement, "ticks/elem"})
+		}
+		vs = append(vs, Value{m.NsPerElement, "ns/elem"})
+		if cycles {
+			vs = append(vs, Value{m.CyclesPerElement, "cycles/elem"})
+		}
+	}
+	return append(vs, m.Other...)
+}
+
+// BenchConfig is the file-level configuration written before the results
+// in the Go benchmark format, as key/value pairs, the empty ones left out.
+// benchstat splits its tables by every file configuration key whose value
+// differs between files, so only what identifies the machine and the
+// settings goes here, nothing measured: the counter frequency and core
+// cycles per tick follow as "#" lines, which benchfmt readers skip.
+func (h Header) BenchConfig() [][2]string {
+	kv := [][2]string{
+		{"goos", h.GOOS}, {"goarch", h.GOARCH}, {"cpu", h.CPU}, {"vendor", h.Vendor},
+		{"family", idText(h.Family)}, {"model", idText(h.Model)}, {"stepping", idText(h.Stepping)}, {"logical-cpus", idText(h.LogicalCPUs)},
+		{"hypervisor", h.Hypervisor}, {"counter", h.Counter},
+	}
+	if h.K != 0 { // 0: read from go test output, whose benchmarks set their own
+		eps := ""
+		if h.Epsilon != nil {
+			eps = strconv.FormatFloat(*h.Epsilon, 'g', -1, 64)
+		}
+		kv = append(kv, [2]string{"k", strconv.Itoa(h.K)}, [2]string{"eps", eps}, [2]string{"m", strconv.Itoa(h.MaxSamples)})
+	}
+	kv = append(kv, [2]string{"go", h.GoVersion})
+	keys := make([]string, 0, len(h.Extra))
+	for k := range h.Extra {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		kv = append(kv, [2]string{k, h.Extra[k]})
+	}
+	return slices.DeleteFunc(kv, func(p [2]string) bool { return p[1] == "" })
 }

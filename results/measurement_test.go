@@ -1,9 +1,9 @@
 package results_test
 
 import (
+	"encoding/json"
 	"errors"
 	"math"
-	"slices"
 	"strings"
 	"testing"
 
@@ -13,7 +13,7 @@ import (
 )
 
 // TestMeasurementRoundTrip: measurements written in the benchmark format
-// read back as the runs they were, and MeasurementOf makes the same
+// read back as the runs they were, and File.Measurement makes the same
 // measurements of them again.
 func TestMeasurementRoundTrip(t *testing.T) {
 	cal := &calibrate.Calibration{CPU: calibrate.CPU{Brand: "Test CPU", Vendor: "AuthenticAMD", Family: 25, Model: 17, Counter: "rdtsc"},
@@ -49,12 +49,12 @@ func TestMeasurementRoundTrip(t *testing.T) {
 	if len(f.Entries) != 2 || f.Entries[1].Mode != results.Latency || f.Machine.CPU != "Test CPU" || f.Settings.K != 3 {
 		t.Fatalf("read back: %+v", f)
 	}
-	back := results.MeasurementOf(f.Entries[0], f.Entries[0].Runs[0], f)
+	back := f.Measurement(f.Entries[0], f.Entries[0].Runs[0])
 	if !back.Read || back.Kernel != "Sum" || back.N != 1000 || back.Bench != "Sum/n=1000" || !back.PerElement || back.NoTicks ||
 		math.Abs(back.Cycles-1000) > 1e-9 || math.Abs(back.CyclesPerTick-1.4) > 1e-3 || !back.Converged {
-		t.Errorf("MeasurementOf = %+v", back)
+		t.Errorf("Measurement = %+v", back)
 	}
-	if l := results.MeasurementOf(f.Entries[1], f.Entries[1].Runs[0], f); l.Mode != harness.Latency || l.Converged || l.Check != "wrong sum" || l.Bench != "Sum/n=1000/mode=latency" {
+	if l := f.Measurement(f.Entries[1], f.Entries[1].Runs[0]); l.Mode != harness.Latency || l.Converged || l.Check != "wrong sum" || l.Bench != "Sum/n=1000/mode=latency" {
 		t.Errorf("latency read back: mode %v, converged %v, check %q, bench %q", l.Mode, l.Converged, l.Check, l.Bench)
 	}
 	h2 := f.Header("run")
@@ -92,37 +92,6 @@ func TestUsable(t *testing.T) {
 	}
 }
 
-// TestHoistWarnings: a warning every list has goes to the header once;
-// the lists keep only their own, and none the header already had.
-func TestHoistWarnings(t *testing.T) {
-	vm, own, old := errors.New("vm"), errors.New("own"), errors.New("old")
-	tests := []struct {
-		name   string
-		lists  [][]error
-		header []string
-		rest   [][]error
-	}{
-		{"common", [][]error{{vm, own}, {vm}}, []string{"old", "vm"}, [][]error{{own}, nil}},
-		{"none common", [][]error{{own}, {vm}}, []string{"old"}, [][]error{{own}, {vm}}},
-		{"already in the header", [][]error{{old, own}}, []string{"old", "own"}, [][]error{nil}},
-		{"no lists", nil, []string{"old"}, [][]error{}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			h := results.Header{Warnings: []string{old.Error()}}
-			rest := results.HoistWarnings(&h, tt.lists)
-			if strings.Join(h.Warnings, ",") != strings.Join(tt.header, ",") || len(rest) != len(tt.rest) {
-				t.Fatalf("header %q, rest %v; want %q, %v", h.Warnings, rest, tt.header, tt.rest)
-			}
-			for i := range rest {
-				if len(rest[i]) != len(tt.rest[i]) {
-					t.Errorf("list %d: %v, want %v", i, rest[i], tt.rest[i])
-				}
-			}
-		})
-	}
-}
-
 func TestBenchConfig(t *testing.T) {
 	eps := 0.01
 	tests := []struct {
@@ -144,49 +113,16 @@ func TestBenchConfig(t *testing.T) {
 	}
 }
 
-// TestHoistSweepWarnings: the warning both sweeps carry goes to the
+// TestHoistSweeps: the warning both sweeps carry goes to the
 // header; each sweep keeps its own.
-func TestHoistSweepWarnings(t *testing.T) {
+func TestHoistSweeps(t *testing.T) {
 	vm, own := errors.New("vm"), errors.New("own")
 	a, b := &results.Sweep{}, &results.Sweep{}
 	a.Warnings, b.Warnings = []error{vm, own}, []error{vm}
 	h := results.Header{}
-	results.HoistSweepWarnings(&h, []*results.Sweep{a, b})
+	h.HoistSweeps([]*results.Sweep{a, b})
 	if strings.Join(h.Warnings, ",") != "vm" || len(a.Warnings) != 1 || a.Warnings[0] != own || len(b.Warnings) != 0 {
 		t.Errorf("header %q, sweeps %v and %v; want vm in the header, own left in the first", h.Warnings, a.Warnings, b.Warnings)
-	}
-}
-
-// TestEventsAndModes: every event and mode once, in the order first seen.
-func TestEventsAndModes(t *testing.T) {
-	m := func(mode harness.Mode, events ...string) results.Measurement {
-		r := results.Measurement{}
-		r.Mode = mode
-		for _, e := range events {
-			r.Counters = append(r.Counters, harness.Counter{Event: e})
-		}
-		return r
-	}
-	tests := []struct {
-		name   string
-		ms     []results.Measurement
-		events string
-		modes  []harness.Mode
-	}{
-		{"none", nil, "", nil},
-		{"one mode, no events", []results.Measurement{m(harness.Latency), m(harness.Latency)}, "", []harness.Mode{harness.Latency}},
-		{"both modes", []results.Measurement{m(harness.Throughput, "instructions"), m(harness.Latency, "cache-misses", "instructions")},
-			"instructions,cache-misses", []harness.Mode{harness.Throughput, harness.Latency}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := strings.Join(results.Events(tt.ms), ","); got != tt.events {
-				t.Errorf("Events: %q, want %q", got, tt.events)
-			}
-			if got := results.Modes(tt.ms); !slices.Equal(got, tt.modes) {
-				t.Errorf("Modes: %v, want %v", got, tt.modes)
-			}
-		})
 	}
 }
 
@@ -263,5 +199,37 @@ func TestHeaderLine(t *testing.T) {
 				t.Errorf("Line() = %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestRulerNotConverged: each format records that a run's cycles come from
+// a core-clock ruler that did not converge (the JSON field, the benchmark
+// format's line, harness's warning in go test output), and a Measurement
+// of the run says so in ReferenceConverged.
+func TestRulerNotConverged(t *testing.T) {
+	r := harness.Result{Name: "Sum/n=1000", Cycles: 1000, Ticks: 700, Nanoseconds: 275, CyclesPerTick: 1.43, Converged: true, Samples: 40, Repeat: 10}
+	m := results.Measurement{Result: r, Kernel: "Sum", N: 1000, Check: "ok", Bench: r.Name}
+	var bench strings.Builder
+	if err := results.WriteBench(&bench, results.Header{Command: "run"}, []results.Measurement{m}); err != nil {
+		t.Fatal(err)
+	}
+	var js strings.Builder
+	if err := json.NewEncoder(&js).Encode(results.NewRunReport(results.Header{Command: "run"}, []results.Measurement{m})); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ name, text string }{
+		{"run.txt", bench.String()},
+		{"run.json", js.String()},
+		{"gotest.txt", "goos: linux\ngoarch: amd64\npkg: example.com/x\nBenchmarkSum/n=1000-2\t1000\t275 ns/op\t1000 cycles/op\t700 ticks/op\n--- BENCH: BenchmarkSum/n=1000-2\n" +
+			"    x_test.go:9: harness.Report: warning: harness: no core-cycle estimate: the reference chain did not converge; the cycle estimate is less certain\n"},
+	} {
+		f, err := results.Parse(tt.name, strings.NewReader(tt.text))
+		if err != nil || len(f.Entries) != 1 {
+			t.Fatalf("%s: %v, %d entries", tt.name, err, len(f.Entries))
+		}
+		e := f.Entries[0]
+		if !e.Runs[0].RulerNotConverged || f.Measurement(e, e.Runs[0]).ReferenceConverged {
+			t.Errorf("%s: RulerNotConverged %v, want true; the Measurement's ReferenceConverged should be false", tt.name, e.Runs[0].RulerNotConverged)
+		}
 	}
 }

@@ -5,10 +5,10 @@ import (
 	"strings"
 )
 
-// SizeKeys are the keys of a name part that gives a benchmark's size:
+// sizeKeys are the keys of a name part that gives a benchmark's size:
 // "Sum/n=1000", "Sum/size=1000", "Sum/len=1000", "Sum/elements=1000". The
 // key is matched without regard to case and reported in lower case.
-var SizeKeys = []string{"n", "size", "len", "elements"}
+var sizeKeys = []string{"n", "size", "len", "elements"}
 
 // Name is a benchmark name taken apart by [ParseName].
 type Name struct {
@@ -33,7 +33,7 @@ type Name struct {
 // ParseName takes a benchmark name apart: a trailing "-N" (go test's
 // GOMAXPROCS suffix, read as benchfmt does: the last '-' followed only by
 // digits), a "/mode=VALUE" part, and the first part "/KEY=N" whose key is
-// one of [SizeKeys] (any case) and whose value is a non-negative decimal
+// one of [sizeKeys] (any case) and whose value is a non-negative decimal
 // integer that fits in an int64. A leading "Benchmark" is kept: the
 // benchmark-format reader removes it before. A name whose size value is
 // not such an integer ("n=1e6", "n=big") has no size; the part stays in
@@ -80,7 +80,7 @@ func ParseName(s string) Name {
 }
 
 func isSizeKey(k string) bool {
-	for _, s := range SizeKeys {
+	for _, s := range sizeKeys {
 		if strings.EqualFold(k, s) {
 			return true
 		}

@@ -56,27 +56,6 @@ func (e Entry) IsPaired() bool {
 	return false
 }
 
-// Split separates the runs of f: those of comparisons
-// (harness.ReportCompare, [Entry.IsPaired]) as Paired, the others as
-// Measurements, in order, with the names of the entries of each kind.
-func (f File) Split() (ms []Measurement, msNames []string, cs []Paired, csNames []string) {
-	for _, e := range f.Entries {
-		for _, r := range e.Runs {
-			if e.IsPaired() {
-				cs = append(cs, PairedOf(e, r))
-			} else {
-				ms = append(ms, MeasurementOf(e, r, f))
-			}
-		}
-		if e.IsPaired() {
-			csNames = append(csNames, e.Name)
-		} else {
-			msNames = append(msNames, e.Name)
-		}
-	}
-	return ms, msNames, cs, csNames
-}
-
 // Value returns a pointer to r's figure in unit among Other, nil when
 // absent.
 func (r Run) Value(unit string) *float64 {

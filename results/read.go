@@ -10,9 +10,9 @@ import (
 	"strings"
 )
 
-// MaxFileSize bounds what [Read] and [Parse] accept from one file: 256 MiB,
+// maxFileSize bounds what [Read] and [Parse] accept from one file: 256 MiB,
 // far above any result file (a 16-kernel run is 13 kB, a cpe sweep 100 kB).
-const MaxFileSize = 256 << 20
+const maxFileSize = 256 << 20
 
 // Read reads the result file at path: see [Parse]. Errors name the path.
 func Read(path string) (File, error) {
@@ -92,12 +92,12 @@ func ReadFiles(paths []string, keep *regexp.Regexp, skip bool) (files []File, ke
 // file, the line and what was expected), [ErrNoResults] or [ErrTooLarge],
 // or are the reader's own error.
 func Parse(name string, r io.Reader) (File, error) {
-	data, err := io.ReadAll(io.LimitReader(r, MaxFileSize+1))
+	data, err := io.ReadAll(io.LimitReader(r, maxFileSize+1))
 	if err != nil {
 		return File{}, fmt.Errorf("results: reading %s: %w", name, err)
 	}
-	if len(data) > MaxFileSize {
-		return File{}, fmt.Errorf("%w: %s: larger than %d MiB", ErrTooLarge, name, MaxFileSize>>20)
+	if len(data) > maxFileSize {
+		return File{}, fmt.Errorf("%w: %s: larger than %d MiB", ErrTooLarge, name, maxFileSize>>20)
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	t := bytes.TrimLeft(data, " \t\r\n")

@@ -6,7 +6,6 @@ package results
 
 import (
 	"fmt"
-	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"math"
 	"regexp"
 	"slices"
@@ -14,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/cyclebench/cyclebench/harness"
+	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"github.com/cyclebench/cyclebench/plot"
 	"github.com/cyclebench/cyclebench/stats"
 )
@@ -158,8 +158,8 @@ func (s *Sweep) NotLinearShort() string {
 	return strings.Join(why, ", ")
 }
 
-// R2Text shows R² with enough nines to tell 0.99990 from 0.999999.
-func R2Text(r2 float64) string { return strconv.FormatFloat(r2, 'f', 7, 64) }
+// r2Text shows R² with enough nines to tell 0.99990 from 0.999999.
+func r2Text(r2 float64) string { return strconv.FormatFloat(r2, 'f', 7, 64) }
 
 // LeftOutText lists the runs the fit left out: "n = 3200: 6033, 5321
 // cycles (fastest of 6 runs 3219); disturbed: RULE"; "" when none.
@@ -228,7 +228,7 @@ func (s *Sweep) FitLines() [][2]string {
 	}
 	lines = append(lines,
 		[2]string{"intercept", fmt.Sprintf("%s ± %s %s per call", sigfig.Sig(pf.Intercept, 4), sigfig.Sig(pf.InterceptCI, 2), unit)},
-		[2]string{"R²", R2Text(pf.R2)})
+		[2]string{"R²", r2Text(pf.R2)})
 	outliers := "none"
 	if o := s.SizesOf(pf.Outliers); len(o) > 0 {
 		ns := make([]string, len(o))
@@ -256,7 +256,7 @@ func (s *Sweep) FitComments() []string {
 	}
 	for _, f := range s.Fits() {
 		out = append(out, fmt.Sprintf("# cpe %s: %s ± %s %s/%s (95%%), intercept %s ± %s %s, R² %s, outlier sizes %v",
-			s.Name, sigfig.Sig(f.Fit.Slope, 5), sigfig.Sig(f.Fit.SlopeCI, 2), f.Unit, ElementWord(s.Unit), sigfig.Sig(f.Fit.Intercept, 4), sigfig.Sig(f.Fit.InterceptCI, 2), f.Unit, R2Text(f.Fit.R2), s.SizesOf(f.Fit.Outliers)))
+			s.Name, sigfig.Sig(f.Fit.Slope, 5), sigfig.Sig(f.Fit.SlopeCI, 2), f.Unit, ElementWord(s.Unit), sigfig.Sig(f.Fit.Intercept, 4), sigfig.Sig(f.Fit.InterceptCI, 2), f.Unit, r2Text(f.Fit.R2), s.SizesOf(f.Fit.Outliers)))
 	}
 	return out
 }
@@ -338,7 +338,7 @@ func (s *Sweep) JSON() KernelJSON {
 	}
 	if s.Fitted() {
 		for _, f := range s.Fits() {
-			k.Fits = append(k.Fits, NewFitJSON(f.Unit, f.Fit, s.SizesOf(f.Fit.Outliers)))
+			k.Fits = append(k.Fits, newFitJSON(f.Unit, f.Fit, s.SizesOf(f.Fit.Outliers)))
 		}
 	}
 	for _, m := range s.Measurements() {
@@ -440,65 +440,48 @@ func (s *Sweep) plotSeries(unit string) plot.CPESeries {
 	return ks
 }
 
-// DisturbedShare is how much slower than the fastest run of its size a
-// run of a file may be and stay in a fit ([Disturbed]): runs of a K-best
+// disturbedShare is how much slower than the fastest run of its size a
+// run of a file may be and stay in a fit: runs of a K-best
 // figure agree within ε (1%) run to run; a busy machine moves them by
 // tens of percent.
-const DisturbedShare = 0.05
+const disturbedShare = 0.05
 
-// DisturbedRule is the rule of [Disturbed] in words, for a report.
-var DisturbedRule = fmt.Sprintf("runs more than %g%% slower than the fastest run of their size", DisturbedShare*100)
+// disturbedRule is the rule of disturbed in words, for a report.
+var disturbedRule = fmt.Sprintf("runs more than %g%% slower than the fastest run of their size", disturbedShare*100)
 
 // Disturbed returns, for the runs ys of one size (costs per call), which
-// are disturbed: more than DisturbedShare slower than the fastest. The
+// are disturbed: more than disturbedShare slower than the fastest. The
 // rule is one-sided because other work on the machine only ever adds
 // time (a K-best measurement taken while another job held the core
 // agrees on a slow figure); it keeps working with two runs of a size and
 // when half the runs of a size are slow, where a median-based rule would
 // keep the slow ones and leave out the right one. Within the share, runs
 // stay in the fit, and their spread is in its interval.
-func Disturbed(ys []float64) []bool {
+func disturbed(ys []float64) []bool {
 	out := make([]bool, len(ys))
 	if len(ys) < 2 {
 		return out
 	}
 	fastest := slices.Min(ys)
 	for i, y := range ys {
-		out[i] = y > fastest*(1+DisturbedShare)
+		out[i] = y > fastest*(1+disturbedShare)
 	}
 	return out
 }
 
-// Resolution is the resolution a value y of f was written with: go test
-// prints whole numbers from 999.95 up and 4 significant digits below
-// (testing's prettyPrint), cyclebench's benchmark format 6 significant
-// digits; JSON has them all (0).
-func (f File) Resolution(y float64) float64 {
-	y = math.Abs(y)
-	switch {
-	case f.Format != FormatBench || y == 0:
-		return 0
-	case f.Producer == ProducerCyclebench:
-		return math.Pow(10, math.Floor(math.Log10(y))-5)
-	case y >= 999.95:
-		return 1
-	}
-	return math.Pow(10, math.Floor(math.Log10(y/0.99995))-3)
-}
-
-// FitFamily fits family fam of file f as a measured sweep is fitted, as
-// sweep name: every run a point, the [Disturbed] runs of each size left
+// fitFamily fits family fam of file f as a measured sweep is fitted, as
+// sweep name: every run a point, the disturbed runs of each size left
 // out (unless allRuns), in cycles (when every run has them), ticks (when
 // the runs have them) and ns, with the same outlier rule and linearity
 // test (harness.CPEResult.Fit), to the resolution the file's figures were
 // written with. A family with fewer than minSizes sizes gets its
 // points and no fit.
-func FitFamily(fam Family, f File, name string, allRuns bool) *Sweep {
+func fitFamily(fam Family, f File, name string, allRuns bool) *Sweep {
 	unit := fam.Unit
 	if unit == "" {
 		unit = "elements"
 	}
-	s := &Sweep{Kernel: name, Unit: unit, Check: "ok", LeftOutRule: DisturbedRule}
+	s := &Sweep{Kernel: name, Unit: unit, Check: "ok", LeftOutRule: disturbedRule}
 	s.Name = name
 	hasCycles, hasTicks := true, true
 	var xs, cpts []float64
@@ -506,7 +489,7 @@ func FitFamily(fam Family, f File, name string, allRuns bool) *Sweep {
 	for _, p := range fam.Points {
 		e := Entry{Name: p.Name, Kernel: fam.Name, Pkg: fam.Pkg, SizeKey: fam.SizeKey, N: p.N, Mode: fam.Mode, Unit: fam.Unit}
 		for _, run := range p.Runs {
-			res := MeasurementOf(e, run, f).Result
+			res := f.Measurement(e, run).Result
 			x := run.Elements
 			if x <= 0 {
 				x = float64(p.N)
@@ -551,7 +534,7 @@ func FitFamily(fam Family, f File, name string, allRuns bool) *Sweep {
 		for ; j < len(s.Points) && s.Sizes[j] == s.Sizes[i]; j++ {
 			ys = append(ys, s.Points[j].In(punit))
 		}
-		copy(s.LeftOut[i:j], Disturbed(ys))
+		copy(s.LeftOut[i:j], disturbed(ys))
 		i = j
 	}
 	if s.SizeCount() < minSizes {
@@ -568,19 +551,9 @@ func FitFamily(fam Family, f File, name string, allRuns bool) *Sweep {
 	return s
 }
 
-// Entries turns the family back into entries, one per size ([Families]
-// makes the family of them again).
-func (fam Family) Entries() []Entry {
-	var es []Entry
-	for _, p := range fam.Points {
-		es = append(es, Entry{Name: p.Name, Pkg: fam.Pkg, Kernel: fam.Name, SizeKey: fam.SizeKey, N: p.N, Mode: fam.Mode, Unit: fam.Unit, Runs: p.Runs})
-	}
-	return es
-}
-
-// FitFiles fits every family of files ([Families]) whose name filter
-// matches (nil: every family) with [FitFamily]; the families of several
-// files pool their runs (files of one machine, measured apart). Families
+// FitFiles fits every family of files ([families]) whose name filter
+// matches (nil: every family) with [fitFamily]; the families of several
+// files pool their runs (files of one machine, measured apart). families
 // with fewer than minSizes sizes are kept, without a fit, and
 // named in a note, as are the benchmarks without a size; none with
 // enough sizes is an error wrapping [ErrNoSweep]; files measured on other
@@ -604,7 +577,7 @@ func FitFiles(files []File, filter *regexp.Regexp, allRuns bool) ([]*Sweep, []st
 				unsized = append(unsized, e.Name)
 			}
 		}
-		for _, fam := range Families(f.Entries) {
+		for _, fam := range families(f.Entries) {
 			if filter != nil && !filter.MatchString(fam.Name) {
 				continue
 			}
@@ -612,7 +585,7 @@ func FitFiles(files []File, filter *regexp.Regexp, allRuns bool) ([]*Sweep, []st
 			if i := slices.IndexFunc(fams, func(s source) bool {
 				return s.fam.Name == fam.Name && s.fam.Pkg == fam.Pkg && s.fam.Mode == fam.Mode && s.fam.SizeKey == fam.SizeKey
 			}); i >= 0 {
-				fams[i].fam = Families(append(fams[i].fam.Entries(), fam.Entries()...))[0]
+				fams[i].fam = families(append(fams[i].fam.Entries(), fam.Entries()...))[0]
 				continue
 			}
 			fams = append(fams, source{fam, f})
@@ -640,7 +613,7 @@ func FitFiles(files []File, filter *regexp.Regexp, allRuns bool) ([]*Sweep, []st
 		if n := len(src.fam.Points); n < minSizes {
 			few = append(few, fmt.Sprintf("%s (%d %s)", name, n, map[bool]string{true: "size", false: "sizes"}[n == 1]))
 		}
-		swept = append(swept, FitFamily(src.fam, src.file, name, allRuns))
+		swept = append(swept, fitFamily(src.fam, src.file, name, allRuns))
 	}
 	if len(few) > 0 {
 		notes = append(notes, fmt.Sprintf("no fit for %s: a fit needs %d sizes or more", strings.Join(few, ", "), minSizes))

@@ -103,8 +103,8 @@ func TestDisturbed(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := Disturbed(tt.ys); !slices.Equal(got, tt.want) {
-				t.Errorf("Disturbed(%v) = %v, want %v", tt.ys, got, tt.want)
+			if got := disturbed(tt.ys); !slices.Equal(got, tt.want) {
+				t.Errorf("disturbed(%v) = %v, want %v", tt.ys, got, tt.want)
 			}
 		})
 	}
@@ -187,7 +187,7 @@ func TestFitFiles(t *testing.T) {
 			if c := s.Cycles; !s.HasCycles || (math.Abs(c.Slope-1) > 0.02 || c.R2 < 0.999) != tt.allRuns || c.N != tt.runs {
 				t.Errorf("Sum1's cycle fit %+v: want %d runs; about 1 cycle per element and R² ≥ 0.999 unless all runs", c, tt.runs)
 			}
-			if text := s.LeftOutText(); (len(tt.leftOut) > 0) != strings.Contains(text, "n = 3200: 6033, 5321 cycles (fastest of 6 runs 3219); disturbed: "+DisturbedRule) {
+			if text := s.LeftOutText(); (len(tt.leftOut) > 0) != strings.Contains(text, "n = 3200: 6033, 5321 cycles (fastest of 6 runs 3219); disturbed: "+disturbedRule) {
 				t.Errorf("LeftOutText() = %q", text)
 			}
 			if j := s.JSON(); !slices.Equal(j.LeftOut, tt.leftOut) || len(j.Points) != 48 || len(j.Fits) != 3 {
@@ -246,8 +246,8 @@ BenchmarkTwo/size=200-2 	 1000	       90.0 ns/op
 // TestFamilyEntries: a family turned back into entries is the same family.
 func TestFamilyEntries(t *testing.T) {
 	f := readTestdata(t, "kvm-amd-zen4-gotest.txt")
-	for _, fam := range Families(f.Entries) {
-		again := Families(fam.Entries())
+	for _, fam := range families(f.Entries) {
+		again := families(fam.Entries())
 		if len(again) != 1 || !reflect.DeepEqual(again[0], fam) {
 			t.Errorf("%s: %+v, then %+v", fam.Name, fam, again)
 		}
@@ -260,7 +260,7 @@ func TestSweepTexts(t *testing.T) {
 	for _, tt := range []struct{ got, want string }{
 		{s.LinearityText(), "linear in n: "},
 		{(&Sweep{NotCPE: true}).LinearityText(), "not tested: fewer than 3 sizes (this kernel's cost is not linear in n by design)"},
-		{R2Text(0.9999), "0.9999000"},
+		{r2Text(0.9999), "0.9999000"},
 		{ElementWord("ops"), "op"},
 		{ElementWord(""), "element"},
 	} {

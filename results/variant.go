@@ -2,7 +2,7 @@ package results
 
 import "strings"
 
-// VariantOf splits a kernel's name (without its size and mode parts, as
+// variantOf splits a kernel's name (without its size and mode parts, as
 // [Name.Base]) into a variant group and the variant, by the first rule
 // that applies:
 //
@@ -21,8 +21,8 @@ import "strings"
 // A group needs two or more variants measured at the same size to be
 // compared; the matrix checks that. Names that merely share a prefix
 // ("SumLoop" and "SortInts") are not grouped: prefixes of CamelCase names
-// tell nothing about what the code does. VariantOf is pure.
-func VariantOf(kernel string) (group, variant string, ok bool) {
+// tell nothing about what the code does. variantOf is pure.
+func variantOf(kernel string) (group, variant string, ok bool) {
 	if i := strings.LastIndexByte(kernel, '/'); i >= 0 {
 		if i == 0 || i == len(kernel)-1 {
 			return "", "", false

@@ -1,15 +1,10 @@
 package results
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 )
-
-// ErrWrite: a file could not be written (the operating system's error is
-// wrapped too).
-var ErrWrite = errors.New("results: cannot write")
 
 // WriteFile writes data to a temporary file beside path ([CreateTemp])
 // and renames it over path, so that a reader (or a crash, or a signal)

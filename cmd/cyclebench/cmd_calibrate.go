@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"io"
 	"slices"
 	"sync"
@@ -11,6 +10,8 @@ import (
 
 	"github.com/cyclebench/cyclebench/calibrate"
 	"github.com/cyclebench/cyclebench/internal/pinned"
+	"github.com/cyclebench/cyclebench/internal/reports"
+	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"github.com/cyclebench/cyclebench/results"
 )
 
@@ -41,7 +42,7 @@ func runCalibrate(args []string, stdout, stderr io.Writer) error {
 	}
 	defer s.close()
 	sys.begin()
-	c := &calibration{r: results.CalibrateReport{Counter: sys.detectCPU().Counter, PinnedCPU: -1, Methods: []results.FrequencyReport{}, Warnings: []string{}}}
+	c := &calibration{r: reports.CalibrateReport{Counter: sys.detectCPU().Counter, PinnedCPU: -1, Methods: []reports.FrequencyReport{}, Warnings: []string{}}}
 	d := duration.d
 	if *method == methodBoth {
 		d *= 2
@@ -60,11 +61,11 @@ func runCalibrate(args []string, stdout, stderr io.Writer) error {
 // goroutine.
 type calibration struct {
 	mu sync.Mutex
-	r  results.CalibrateReport
+	r  reports.CalibrateReport
 }
 
 // report returns a copy of the report as it is.
-func (c *calibration) report() *results.CalibrateReport {
+func (c *calibration) report() *reports.CalibrateReport {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	r := c.r
@@ -95,7 +96,7 @@ func (c *calibration) gather(cpu int, d time.Duration, method string) error {
 			}
 			sys.crossChecks(&f, sys.detectCPU())
 			c.mu.Lock()
-			c.r.Methods = append(c.r.Methods, results.FrequencyOf(f))
+			c.r.Methods = append(c.r.Methods, reports.FrequencyOf(f))
 			c.mu.Unlock()
 			warnings = append(warnings, f.Warnings...)
 		}
@@ -118,7 +119,7 @@ func (c *calibration) interrupted() {
 	defer c.mu.Unlock()
 	msg := "interrupted by a signal"
 	if cal, err := sys.soFar(); err == nil {
-		f := results.FrequencyOf(cal.Frequency)
+		f := reports.FrequencyOf(cal.Frequency)
 		f.Method, f.Brackets = f.Method+", so far", nil
 		c.r.Methods = append(c.r.Methods, f)
 		msg += fmt.Sprintf(": the last figure is the frequency measured over the %v since the command started", cal.Frequency.Duration.Round(time.Millisecond))
@@ -128,10 +129,10 @@ func (c *calibration) interrupted() {
 
 // table lays r out as a key/value table: one block per method, then the
 // sleep-vs-bracket difference.
-func calibrateTable(r *results.CalibrateReport) *table {
+func calibrateTable(r *reports.CalibrateReport) *table {
 	t := kvTable()
 	t.kv("counter", "%s", r.Counter)
-	pinned := results.PinnedLine(r.PinnedCPU)
+	pinned := reports.PinnedLine(r.PinnedCPU)
 	t.add(pinned[0], pinned[1])
 	for _, m := range r.Methods {
 		t.blank()

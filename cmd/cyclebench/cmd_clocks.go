@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/cyclebench/cyclebench/internal/reports"
 	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"io"
 	"slices"
@@ -16,7 +17,6 @@ import (
 	"github.com/cyclebench/cyclebench/cputime"
 	"github.com/cyclebench/cyclebench/harness"
 	"github.com/cyclebench/cyclebench/lab"
-	"github.com/cyclebench/cyclebench/results"
 )
 
 const clocksDescription = `
@@ -155,8 +155,8 @@ func runClocks(args []string, stdout, stderr io.Writer) error {
 // clocksView and utilisationView are the lab's reports with their
 // renderings.
 type (
-	clocksView      struct{ results.ClocksReport }
-	utilisationView struct{ results.UtilisationReport }
+	clocksView      struct{ reports.ClocksReport }
+	utilisationView struct{ reports.UtilisationReport }
 )
 
 // report is what clocks writes: the lab or the utilisation demo.
@@ -232,7 +232,7 @@ func clocksTables(ctx context.Context, brand, bench string, cfg lab.Config) (rep
 	for i, lk := range lks {
 		units[lk.Name] = ks[i].Unit
 	}
-	r := clocksView{results.NewClocksReport(brand, res, units)}
+	r := clocksView{reports.NewClocksReport(brand, res, units)}
 	r.GOOS, r.GOARCH, r.GoVersion = sys.goos, sys.goarch, sys.goVersion
 	if labErr != nil {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("stopped early: %v", labErr))
@@ -323,7 +323,7 @@ func kbestConverged(r harness.Result) shown {
 	return shown{false, "NOT converged"}
 }
 
-// notes are the report's warnings (results.ClocksReport.Notes) with the
+// notes are the report's warnings (reports.ClocksReport.Notes) with the
 // legend of the "~" mark when the table shows one.
 func (r clocksView) notes() ([]string, []string) {
 	warnings, failed := r.Notes()
@@ -399,7 +399,7 @@ func utilisationDemo(ctx context.Context, brand string, cfg lab.Config) (report,
 	if labErr != nil && len(res.Kernels) == 0 && !errors.Is(labErr, context.Canceled) {
 		return nil, cpuError(cfg.CPU, labErr)
 	}
-	r := utilisationView{results.NewUtilisationReport(brand, res)}
+	r := utilisationView{reports.NewUtilisationReport(brand, res)}
 	r.GOOS, r.GOARCH, r.GoVersion = sys.goos, sys.goarch, sys.goVersion
 	if labErr != nil {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("stopped early: %v", labErr))

@@ -18,8 +18,8 @@ import (
 
 	"github.com/cyclebench/cyclebench/cputime"
 	"github.com/cyclebench/cyclebench/harness"
+	"github.com/cyclebench/cyclebench/internal/reports"
 	"github.com/cyclebench/cyclebench/lab"
-	"github.com/cyclebench/cyclebench/results"
 )
 
 // Illustrative figures (µs) shaped like a run on a quiet KVM guest (EPYC,
@@ -353,7 +353,7 @@ func TestClocksLive(t *testing.T) {
 	t.Run("json", func(t *testing.T) {
 		out := liveRun(t, "clocks", "-reps", "6", "-format", "json")
 		sameJSONShape(t, "clocks", nullsToZero(decode(t, out)), nullsToZero(decode(t, readGolden(t, "clocks_lab.json.golden"))))
-		var r results.ClocksReport
+		var r reports.ClocksReport
 		if err := json.Unmarshal([]byte(out), &r); err != nil {
 			t.Fatal(err)
 		}
@@ -418,7 +418,7 @@ func TestClocksLive(t *testing.T) {
 	t.Run("demo", func(t *testing.T) {
 		out := liveRun(t, "clocks", "-demo", "utilisation", "-format", "json")
 		sameJSONShape(t, "utilisation", decode(t, out), decode(t, readGolden(t, "clocks_utilisation.json.golden")))
-		var r results.UtilisationReport
+		var r reports.UtilisationReport
 		if err := json.Unmarshal([]byte(out), &r); err != nil {
 			t.Fatal(err)
 		}

@@ -11,8 +11,10 @@ import (
 
 	benchexamples "github.com/cyclebench/cyclebench/bench_examples"
 	"github.com/cyclebench/cyclebench/harness"
+	"github.com/cyclebench/cyclebench/internal/reports"
 	"github.com/cyclebench/cyclebench/plot"
 	"github.com/cyclebench/cyclebench/results"
+	"github.com/cyclebench/cyclebench/stats"
 )
 
 const compareDescription = `Compare two kernels measured interleaved in this process, or saved result
@@ -85,11 +87,11 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	n := fs.Int("n", 0, "size `N` of both kernels (default: each kernel's own)")
 	na := fs.Int("na", 0, "size `N` of kernel A (default: -n)")
 	nb := fs.Int("nb", 0, "size `N` of kernel B (default: -n)")
-	opt := harness.CompareOptions{Stats: results.DefaultCompareOptions}
+	opt := harness.CompareOptions{Stats: stats.DefaultCompareOptions}
 	defaults, _ := opt.WithDefaults() // the library's (cannot fail on zero fields)
 	fs.IntVar(&opt.Pairs, "pairs", defaults.Pairs, "paired samples to collect: `N` from 6 to 100000 (fewer when -max-time comes first)")
 	fs.Float64Var(&opt.Stats.Alpha, "alpha", opt.Stats.Alpha, "significance level `α` of the test (0 < α < 1)")
-	fs.Var(results.NoiseBandValue{Band: &opt.Stats.NoiseBand}, "noise", "noise band `BAND`: a ratio within 1 ± BAND is no difference; auto derives it from the measurement,\nnone (or 0) turns it off, a fraction fixes it (0.002 is ±0.2%)")
+	fs.Var(noiseBandValue{Band: &opt.Stats.NoiseBand}, "noise", "noise band `BAND`: a ratio within 1 ± BAND is no difference; auto derives it from the measurement,\nnone (or 0) turns it off, a fraction fixes it (0.002 is ±0.2%)")
 	sf := addSizeFlags(fs)
 	s.pf = addPlotFlags(fs, "the ratio (or the two sweeps, the files' ratios, the machines' cycles)", plot.DefaultCompareSize)
 	s.o = addOutputFlags(fs, stdout, stderr, true, resultFormats...)
@@ -316,14 +318,14 @@ type liveComparison struct {
 func writeLiveComparison(w io.Writer, format string, h results.Header, c liveComparison) error {
 	switch format {
 	case formatJSON:
-		return writeJSON(w, results.NewPairedReport(h, c.Comparison, c.A, c.B))
+		return writeJSON(w, reports.NewPairedReport(h, c.Comparison, c.A, c.B))
 	case formatCSV:
 		return liveTable(c).writeCSV(w)
 	case formatBench:
 		if err := results.WriteBench(w, h, []results.Measurement{c.A, c.B}); err != nil {
 			return err
 		}
-		_, err := io.WriteString(w, strings.Join(results.ComparisonComments(c.Comparison), "\n")+"\n")
+		_, err := io.WriteString(w, strings.Join(reports.ComparisonComments(c.Comparison), "\n")+"\n")
 		return err
 	}
 	d := newDoc(format)
@@ -336,7 +338,7 @@ func writeLiveComparison(w io.Writer, format string, h results.Header, c liveCom
 	}
 	d.table(t)
 	d.blank()
-	d.table(kvLines(results.ComparisonLines(c.Comparison)))
+	d.table(kvLines(reports.ComparisonLines(c.Comparison)))
 	return d.writeTo(w)
 }
 
@@ -376,7 +378,7 @@ func (s *session) compareCPE(ka, kb benchexamples.Kernel, sizes []int, logSpaced
 	if len(sb.Points) == 0 {
 		swept = swept[:1]
 	}
-	results.HoistSweepWarnings(&s.h, swept)
+	s.h.HoistSweeps(swept)
 	s.partial(": the sweeps are incomplete, the slopes not compared", "")
 	compared := s.in.exitCode() == 0
 	render := func(w io.Writer) error { return writeCPEComparison(w, s.o.format, s.h, swept, c, compared) }
@@ -386,7 +388,7 @@ func (s *session) compareCPE(ka, kb benchexamples.Kernel, sizes []int, logSpaced
 // writeCPEComparison writes two sweeps and, when compared, their slopes.
 func writeCPEComparison(w io.Writer, format string, h results.Header, swept []*results.Sweep, c harness.CPEComparison, compared bool) error {
 	s := c.Slopes
-	summary := results.SlopesSummary(c, results.ElementWord(swept[0].Unit))
+	summary := reports.SlopesSummary(c, results.ElementWord(swept[0].Unit))
 	if !compared {
 		summary = "not compared: the sweeps are incomplete"
 	}
@@ -396,7 +398,7 @@ func writeCPEComparison(w io.Writer, format string, h results.Header, swept []*r
 		if len(swept) > 1 {
 			b = swept[1]
 		}
-		return writeJSON(w, results.NewSlopesReport(h, swept[0], b, c, compared))
+		return writeJSON(w, reports.NewSlopesReport(h, swept[0], b, c, compared))
 	case formatCSV:
 		t := cpeCSV(swept)
 		if compared {

@@ -12,7 +12,7 @@ import (
 
 	"github.com/cyclebench/cyclebench/calibrate"
 	"github.com/cyclebench/cyclebench/internal/chain"
-	"github.com/cyclebench/cyclebench/results"
+	"github.com/cyclebench/cyclebench/internal/reports"
 	"github.com/cyclebench/cyclebench/stats"
 )
 
@@ -175,7 +175,7 @@ func machineFiles() []string {
 }
 
 // compareJSON runs a live compare with -format json.
-func compareJSON(t *testing.T, args ...string) (results.PairedReport, error) {
+func compareJSON(t *testing.T, args ...string) (reports.PairedReport, error) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("measures on the real machine; skipped with -short")
@@ -186,9 +186,9 @@ func compareJSON(t *testing.T, args ...string) (results.PairedReport, error) {
 	// monotonic clock). The paired comparison does not depend on it, so
 	// the verdict is still judged.
 	if err != nil && !(exitStatus(err, io.Discard) == exitFailure && strings.HasPrefix(strings.TrimSpace(out), "{")) {
-		return results.PairedReport{}, fmt.Errorf("%v (stderr %q)", err, errOut)
+		return reports.PairedReport{}, fmt.Errorf("%v (stderr %q)", err, errOut)
 	}
-	var j results.PairedReport
+	var j reports.PairedReport
 	if err := json.Unmarshal([]byte(out), &j); err != nil {
 		return j, fmt.Errorf("%v in %s", err, out)
 	}
@@ -261,7 +261,7 @@ func TestCompareLive(t *testing.T) {
 		if err != nil && !(exitStatus(err, io.Discard) == exitFailure && strings.HasPrefix(strings.TrimSpace(out), "{")) {
 			t.Fatalf("%v (stderr %q)", err, errOut)
 		}
-		var j results.SlopesReport
+		var j reports.SlopesReport
 		if err := json.Unmarshal([]byte(out), &j); err != nil {
 			t.Fatal(err)
 		}

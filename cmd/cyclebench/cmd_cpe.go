@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"io"
 	"os"
 	"regexp"
@@ -12,6 +11,9 @@ import (
 
 	benchexamples "github.com/cyclebench/cyclebench/bench_examples"
 	"github.com/cyclebench/cyclebench/harness"
+	"github.com/cyclebench/cyclebench/internal/gotest"
+	"github.com/cyclebench/cyclebench/internal/reports"
+	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"github.com/cyclebench/cyclebench/plot"
 	"github.com/cyclebench/cyclebench/results"
 )
@@ -243,7 +245,7 @@ func runCPE(args []string, stdout, stderr io.Writer) error {
 		swept[i].measured(r)
 	}
 	done := sweepsOf(swept[:len(rs)])
-	results.HoistSweepWarnings(&s.h, done)
+	s.h.HoistSweeps(done)
 	s.partial(": the sweep is incomplete", "")
 	return s.writeSweeps(done, logSpaced, len(done) > 0 && len(done[0].Points) > 0, results.SweepFailure(done, s.o.strict, s.cfg.MaxTime))
 }
@@ -270,7 +272,7 @@ func (s *session) endSweeps(swept []*results.Sweep, render func(io.Writer) error
 			return err
 		}
 	}
-	s.o.warnResults(results.SweepWarnings(s.h, swept))
+	s.o.warnResults(reports.SweepWarnings(s.h, swept))
 	return s.o.status(s.in, failed)
 }
 
@@ -422,14 +424,14 @@ sub-benchmarks); with files only, it selects families by name.`
 // read, go test runs the packages, and every family of sizes is fitted
 // (results.FitFiles).
 func cpeSources(args []string, stdout, stderr io.Writer) error {
-	g := &results.GoTest{}
+	g := &gotest.GoTest{}
 	s, allRuns := packageSession("cpe", g, stdout, stderr)
 	var paths []string
 	var filter *regexp.Regexp
 	var files []results.File
 	if err := s.open(args, true, func() error {
 		for _, a := range s.fs.args {
-			if results.IsPackagePattern(a) {
+			if gotest.IsPackagePattern(a) {
 				g.Packages = append(g.Packages, a)
 			} else {
 				paths = append(paths, a)
@@ -478,7 +480,7 @@ func cpeSources(args []string, stdout, stderr io.Writer) error {
 	}
 	s.h.Warnings = append(s.h.Warnings, results.FileWarnings(files[1:])...)
 	s.h.Warnings = append(s.h.Warnings, notes...)
-	results.HoistSweepWarnings(&s.h, swept)
+	s.h.HoistSweeps(swept)
 	s.partial(": go test was stopped, the sweeps are incomplete", "")
 	return s.writeSweeps(swept, false, true, results.SweepFailure(swept, s.o.strict, noLimit.MaxTime))
 }

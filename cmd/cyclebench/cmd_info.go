@@ -9,6 +9,7 @@ import (
 	"github.com/cyclebench/cyclebench/affinity"
 	"github.com/cyclebench/cyclebench/calibrate"
 	"github.com/cyclebench/cyclebench/internal/pinned"
+	"github.com/cyclebench/cyclebench/internal/reports"
 	"github.com/cyclebench/cyclebench/results"
 )
 
@@ -34,7 +35,7 @@ func runInfo(args []string, stdout, stderr io.Writer) error {
 	}
 	defer s.close()
 	sys.begin()
-	var r *results.InfoReport
+	var r *reports.InfoReport
 	err := untilSignal(s.in, s.o, "info: calibrating", duration.d, func() (err error) { r, err = gatherInfo(*cpu, duration.d); return err })
 	if errors.Is(err, errInterrupted) {
 		// The frequency measured so far, over the bracket opened when the
@@ -53,7 +54,7 @@ func runInfo(args []string, stdout, stderr io.Writer) error {
 
 // gatherInfo reads the allowed CPU set and the priority capabilities, then
 // calibrates on a thread pinned to cpu.
-func gatherInfo(cpu int, d time.Duration) (*results.InfoReport, error) {
+func gatherInfo(cpu int, d time.Duration) (*reports.InfoReport, error) {
 	// Before pinning: once pinned, the thread's allowed set is one CPU.
 	allowed, err := sys.allowed()
 	if err != nil {
@@ -71,7 +72,7 @@ func gatherInfo(cpu int, d time.Duration) (*results.InfoReport, error) {
 	}
 	// After restoring: Probe tries the priorities on a thread of its own.
 	r := infoReport(c, allowed, th.CPU, sys.probe())
-	r.Events = results.EventsOf(sys.events())
+	r.Events = reports.EventsOf(sys.events())
 	for i := range r.Events {
 		r.Events[i].Reason = withoutPackages.Replace(r.Events[i].Reason)
 	}
@@ -79,14 +80,14 @@ func gatherInfo(cpu int, d time.Duration) (*results.InfoReport, error) {
 	return r, nil
 }
 
-// infoReport is results.NewInfoReport on the platform sys says, its
+// infoReport is reports.NewInfoReport on the platform sys says, its
 // reasons without package names.
-func infoReport(c *calibrate.Calibration, allowed []int, pinnedCPU int, caps affinity.Capabilities) *results.InfoReport {
-	r := results.NewInfoReport(c, allowed, pinnedCPU, caps)
+func infoReport(c *calibrate.Calibration, allowed []int, pinnedCPU int, caps affinity.Capabilities) *reports.InfoReport {
+	r := reports.NewInfoReport(c, allowed, pinnedCPU, caps)
 	r.GoVersion, r.GOOS, r.GOARCH = sys.goVersion, sys.goos, sys.goarch
 	r.CoreRefused, r.CoreUnchecked = withoutPackages.Replace(r.CoreRefused), withoutPackages.Replace(r.CoreUnchecked)
 	return r
 }
 
-// infoTable lays r out as a key/value table (results.InfoReport.Lines).
-func infoTable(r *results.InfoReport) *table { return kvLines(r.Lines()) }
+// infoTable lays r out as a key/value table (reports.InfoReport.Lines).
+func infoTable(r *reports.InfoReport) *table { return kvLines(r.Lines()) }

@@ -10,6 +10,7 @@ import (
 
 	benchexamples "github.com/cyclebench/cyclebench/bench_examples"
 	"github.com/cyclebench/cyclebench/harness"
+	"github.com/cyclebench/cyclebench/internal/gotest"
 	"github.com/cyclebench/cyclebench/results"
 )
 
@@ -21,9 +22,9 @@ latency (each call after a serializing fence), or both side by side.
 or more gives benchstat the repetitions it needs for a confidence interval.
 With -count 2 or more (and -o), each run is a process of its own (see -in-process).
 
-The converged column says yes when the K smallest samples agreed within ε,
-nearly when they agreed within 2ε (usable), NO otherwise. A "~" before a cycle
-figure marks a core-clock ruler that did not converge.`
+The converged column says yes when the result converged: ` + convergedRule + `.
+It says nearly when the K best samples agree within 2ε (usable), NO otherwise.
+A "~" before a cycle figure marks a core-clock ruler that did not converge.`
 
 func runRun(args []string, stdout, stderr io.Writer) error {
 	if packageArgs(args) { // cyclebench run ./mypkg: go test's benchmarks
@@ -83,9 +84,9 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if child == nil && *count >= 2 && !*inProcess {
 		rs, err = s.runProcesses(*count)
 	}
-	if startErr := err; child != nil || *count < 2 || *inProcess || results.CannotStart(err) {
+	if startErr := err; child != nil || *count < 2 || *inProcess || gotest.CannotStart(err) {
 		if rs, err = s.measureKernels(kernels, *n, *count, done, total); startErr != nil {
-			s.h.Warnings = append(s.h.Warnings, results.SharedProcessWarning(startErr))
+			s.h.Warnings = append(s.h.Warnings, gotest.SharedProcessWarning(startErr))
 		}
 	}
 	if err != nil {
@@ -93,7 +94,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	}
 	if child != nil { // hand the results to the parent; the signal's exit status after one
 		s.partial(" in a child process", "")
-		if err := results.WriteProcessRun(stdout, results.ProcessRun{PID: os.Getpid(), Header: s.h, Measurements: rs}); err != nil || s.in.exitCode() == 0 {
+		if err := gotest.WriteProcessRun(stdout, gotest.ProcessRun{PID: os.Getpid(), Header: s.h, Measurements: rs}); err != nil || s.in.exitCode() == 0 {
 			return err
 		}
 		return &exitError{code: s.in.exitCode()}
@@ -179,9 +180,8 @@ var errList = errors.New("list the kernels")
 // slowKernels are left out of run's default selection, with the reason:
 // every result takes at least 32 calls (16 rounds of the engine, two
 // samples each), so a kernel whose call takes tens of milliseconds alone
-// would hold the default selection far beyond its budget of 3 seconds
-// (SortInts: 71 ms a call on the Zen 4 guest, 2.4 s of the 3.3 s the
-// selection took with it). -bench names them.
+// would hold the default selection far beyond its budget of 3 seconds.
+// -bench names them.
 var slowKernels = map[string]string{
 	"SortInts": "about 70 ms a call: 2.3 s for the 32 calls a result takes at least",
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/cyclebench/cyclebench/internal/reports"
 	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"io"
 	"math"
@@ -129,7 +130,7 @@ func validationTable(v *selfcheck.Validation) *table {
 		t.kv("cross_check", "%s ppm: %s", sigfig.Signed(cc.DiffPPM, 3), cc.Source)
 	}
 	t.kv("tsc_step", "%s ticks", sig(cal.Step.Step, 4))
-	t.kv("core_cycles_per_tick", "%s", withoutPackages.Replace(results.CoreClockText(cal)))
+	t.kv("core_cycles_per_tick", "%s", withoutPackages.Replace(reports.CoreClockText(cal)))
 	t.blank()
 	if v.AddCycles.N > 0 {
 		t.kv("ADD chain", "%s ticks/op, %s cycles/op ± %s, R² %s", sig(v.AddTicks.Slope, 5), sig(v.AddCycles.Slope, 5), sig(v.AddCycles.SlopeCI, 2), sig(v.AddCycles.R2, 8))

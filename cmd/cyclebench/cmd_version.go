@@ -4,7 +4,7 @@ import (
 	"io"
 	"runtime/debug"
 
-	"github.com/cyclebench/cyclebench/results"
+	"github.com/cyclebench/cyclebench/internal/reports"
 )
 
 const versionDescription = `
@@ -32,17 +32,17 @@ func runVersion(args []string, stdout, stderr io.Writer) error {
 }
 
 // gatherVersion reads the build information embedded in the binary
-// (results.NewVersionReport), on the platform sys says.
-func gatherVersion(withDeps bool) results.VersionReport {
+// (reports.NewVersionReport), on the platform sys says.
+func gatherVersion(withDeps bool) reports.VersionReport {
 	bi, ok := readBuildInfo()
 	if !ok {
 		bi = nil
 	}
-	return results.NewVersionReport(bi, sys.goVersion, sys.goos+"/"+sys.goarch, withDeps)
+	return reports.NewVersionReport(bi, sys.goVersion, sys.goos+"/"+sys.goarch, withDeps)
 }
 
 // versionTable lays r out as a key/value table.
-func versionTable(r results.VersionReport) *table {
+func versionTable(r reports.VersionReport) *table {
 	t := kvTable()
 	t.kv("cyclebench", "%s", r.Version)
 	t.kv("module", "%s", r.Module)

@@ -15,7 +15,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cyclebench/cyclebench/results"
+	"github.com/cyclebench/cyclebench/internal/reports"
 )
 
 // useBuildInfo makes version read bi (ok false: no build information)
@@ -108,15 +108,15 @@ func TestVersionJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got results.VersionReport
+	var got reports.VersionReport
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("not one JSON object: %v\n%s", err, out)
 	}
-	want := results.VersionReport{
+	want := reports.VersionReport{
 		Module: "github.com/cyclebench/cyclebench", Version: "v1.2.3", Sum: "h1:abc=",
 		GoVersion: "go1.26.8", Platform: "plan9/mips",
 		VCS: "git", Revision: "0123456789abcdef0123456789abcdef01234567", RevisionTime: "2026-01-02T03:04:05Z", Modified: true,
-		Deps: []results.ModuleVersion{{Path: "golang.org/x/sys", Version: "v0.49.0"}, {Path: "gonum.org/v1/gonum", Version: "v0.17.0", Replace: "../gonum"}},
+		Deps: []reports.ModuleVersion{{Path: "golang.org/x/sys", Version: "v0.49.0"}, {Path: "gonum.org/v1/gonum", Version: "v0.17.0", Replace: "../gonum"}},
 	}
 	if got.Module != want.Module || got.Version != want.Version || got.Sum != want.Sum || got.GoVersion != want.GoVersion ||
 		got.Platform != want.Platform || got.VCS != want.VCS || got.Revision != want.Revision ||

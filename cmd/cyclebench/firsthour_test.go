@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/cyclebench/cyclebench/harness"
+	"github.com/cyclebench/cyclebench/internal/reports"
 	"github.com/cyclebench/cyclebench/results"
 	"github.com/cyclebench/cyclebench/stats"
 )
@@ -402,7 +403,7 @@ func TestTableHidesEmptyColumns(t *testing.T) {
 // result carried them, a remedy where there is one, and the count last.
 func TestWarnResults(t *testing.T) {
 	hv := "calibrate: running under a hypervisor (KVMKVMKVM): the counter may be virtualised"
-	ws := []results.Warning{
+	ws := []reports.Warning{
 		{Subject: "", Text: hv},
 		{Subject: "Sum1/n=400 (latency)", Text: "harness.ReportSweep: warning: harness: two modes: BenchmarkSum1/mode=latency/n=400: the samples form two clusters, from 420 cycles"},
 		{Subject: "Sum1/n=800 (latency)", Text: "harness.ReportSweep: warning: " + hv},

@@ -3,7 +3,7 @@ package main
 // Go packages on the command line: cyclebench run, cpe and compare take a
 // package pattern (./mypkg, ../x, ., anything with /...) where they would
 // take kernels, run the package's benchmarks with go test
-// (results.GoTest) and show the results as they show their own
+// (gotest.GoTest) and show the results as they show their own
 // measurements. The measuring happens in the test binary, with the
 // harness.Config the benchmark sets (harness.Report, ReportSweep,
 // ReportCompare); the command only runs go test and renders.
@@ -18,6 +18,8 @@ import (
 
 	"github.com/cyclebench/cyclebench/calibrate"
 	"github.com/cyclebench/cyclebench/harness"
+	"github.com/cyclebench/cyclebench/internal/gotest"
+	"github.com/cyclebench/cyclebench/internal/reports"
 	"github.com/cyclebench/cyclebench/plot"
 	"github.com/cyclebench/cyclebench/results"
 )
@@ -60,7 +62,7 @@ func positionals(args []string) []string {
 // positionals to tell boolean flags from those with a value.
 func scanFlags() *flagSet {
 	fs := newFlagSet("scan", "", "", io.Discard)
-	addGoTestFlags(fs, &results.GoTest{})
+	addGoTestFlags(fs, &gotest.GoTest{})
 	addOutputFlags(fs, io.Discard, io.Discard, true, resultFormats...)
 	addMeasureFlags(fs, true)
 	addSizeFlags(fs)
@@ -72,11 +74,11 @@ func scanFlags() *flagSet {
 // packageArgs reports whether args hold a package pattern: then run and
 // compare hand them to runPackages.
 func packageArgs(args []string) bool {
-	return slices.ContainsFunc(positionals(args), results.IsPackagePattern)
+	return slices.ContainsFunc(positionals(args), gotest.IsPackagePattern)
 }
 
 // addGoTestFlags defines the flags passed on to go test, bound to g.
-func addGoTestFlags(fs *flagSet, g *results.GoTest) {
+func addGoTestFlags(fs *flagSet, g *gotest.GoTest) {
 	fs.StringVar(&g.Bench, "bench", ".", "run the benchmarks matching `REGEXP` (go test -bench: one regexp per level of sub-benchmarks, split at '/')")
 	fs.IntVar(&g.Count, "count", 1, "run each benchmark `N` times (go test -count, 1 to 10000); a CPE fit and benchstat want 6 or more")
 	fs.StringVar(&g.Benchtime, "benchtime", "", "go test -benchtime: `D` (such as 2s) is the measurement's time budget (Config.MaxTime),\nNx its samples (Config.MaxSamples; a comparison's pairs); default: the benchmark's Config")
@@ -89,7 +91,7 @@ func addGoTestFlags(fs *flagSet, g *results.GoTest) {
 // withThisMachine is h, read from go test output, with this machine's
 // description and calibration (results.Header.WithMachine): go test ran
 // here, moments ago.
-func withThisMachine(h results.Header, g *results.GoTest) results.Header {
+func withThisMachine(h results.Header, g *gotest.GoTest) results.Header {
 	if h.GoVersion == "" && h.Vendor == "" && h.TSCHz == 0 {
 		h.GoVersion = g.GoVersion()
 	}
@@ -107,10 +109,10 @@ var noLimit = harness.Config{MaxTime: math.MaxInt64}
 // relays go test's stderr (unless -q) and, when go test fails, all it
 // printed. After a signal that stopped go test before it wrote a result,
 // the signal's exit status.
-func (s *session) runGoTest(g *results.GoTest) (results.File, error) {
+func (s *session) runGoTest(g *gotest.GoTest) (results.File, error) {
 	s.o.note("%s", g.CommandLine())
 	f, msgs, err := g.Run(s.in.ctx)
-	var ge *results.GoTestError
+	var ge *gotest.GoTestError
 	switch {
 	case errors.As(err, &ge):
 		s.o.stderr.Write(ge.Output)
@@ -158,7 +160,7 @@ var packageModes = map[string]packageMode{
 // packageSession is the session of subcommand cmd given packages (or, for
 // cpe, files): the go test flags bound to g, the output flags, and -plot
 // and -all-runs where the subcommand has them.
-func packageSession(cmd string, g *results.GoTest, stdout, stderr io.Writer) (s *session, allRuns *bool) {
+func packageSession(cmd string, g *gotest.GoTest, stdout, stderr io.Writer) (s *session, allRuns *bool) {
 	m := packageModes[cmd]
 	s = newSession(cmd, "[flags] "+m.synopsis, m.description, stdout)
 	s.fs.packages = true
@@ -181,8 +183,8 @@ func packageSession(cmd string, g *results.GoTest, stdout, stderr io.Writer) (s 
 // goTestSession opens the session of run or compare given packages (the
 // arguments, checked as go test would take them), runs go test and makes
 // the header of its results; the caller closes the session.
-func goTestSession(cmd string, args []string, stdout, stderr io.Writer) (*session, *results.GoTest, results.File, error) {
-	g := &results.GoTest{}
+func goTestSession(cmd string, args []string, stdout, stderr io.Writer) (*session, *gotest.GoTest, results.File, error) {
+	g := &gotest.GoTest{}
 	s, _ := packageSession(cmd, g, stdout, stderr)
 	if err := s.open(args, true, func() error {
 		g.Packages = s.fs.args
@@ -226,7 +228,7 @@ func packageHelp(cmd string) string {
 		"With -count 2 or more, each run is a process of its own (see -in-process).\n", m.what)
 	// The output flags that apply, as the package mode defines them (run
 	// has no -plot there).
-	pfs, _ := packageSession(cmd, &results.GoTest{}, io.Discard, io.Discard)
+	pfs, _ := packageSession(cmd, &gotest.GoTest{}, io.Discard, io.Discard)
 	var apply []string
 	for _, name := range outputFlagNames {
 		if pfs.fs.Lookup(name) != nil {
@@ -272,7 +274,7 @@ func runPackages(args []string, stdout, stderr io.Writer) error {
 	}
 	ws := resultWarnings(s.h, rs)
 	if len(comparisons) > 0 {
-		ws = append(ws, results.Warning{Text: fmt.Sprintf("left out %s: harness.ReportCompare results (see cyclebench compare %s -bench ...)", strings.Join(comparisons, ", "), strings.Join(g.Packages, " "))})
+		ws = append(ws, reports.Warning{Text: fmt.Sprintf("left out %s: harness.ReportCompare results (see cyclebench compare %s -bench ...)", strings.Join(comparisons, ", "), strings.Join(g.Packages, " "))})
 	}
 	s.o.warnResults(ws)
 	return s.o.status(s.in, results.Failure(rs, s.o.strict, noLimit.MaxTime, "results"))
@@ -362,9 +364,9 @@ func comparePackages(args []string, stdout, stderr io.Writer) error {
 	if err := s.pf.write(s.o, func(w io.Writer, format string, opt plot.Options) error { return plot.Compare(w, format, bars, opt) }, plot.Options{Title: title}); err != nil {
 		return err
 	}
-	ws := results.PairedWarnings(s.h, cs)
+	ws := reports.PairedWarnings(s.h, cs)
 	if len(others) > 0 {
-		ws = append(ws, results.Warning{Text: fmt.Sprintf("left out %s: not comparisons (see cyclebench run or cpe %s)", listSome(others, 5), strings.Join(g.Packages, " "))})
+		ws = append(ws, reports.Warning{Text: fmt.Sprintf("left out %s: not comparisons (see cyclebench run or cpe %s)", listSome(others, 5), strings.Join(g.Packages, " "))})
 	}
 	s.o.warnResults(ws)
 	return s.o.status(s.in, "")

@@ -16,7 +16,7 @@ import (
 	"testing"
 
 	"github.com/cyclebench/cyclebench/affinity"
-	"github.com/cyclebench/cyclebench/results"
+	"github.com/cyclebench/cyclebench/internal/reports"
 )
 
 // liveRun runs args on the real machine, requiring success and nothing on
@@ -155,7 +155,7 @@ func decode(t *testing.T, s string) map[string]any {
 
 // checkCrossChecks checks that each cross-check's diff_ppm is its Hz's
 // difference from hz.
-func checkCrossChecks(t *testing.T, hz float64, cc []results.CrossCheck) {
+func checkCrossChecks(t *testing.T, hz float64, cc []reports.CrossCheck) {
 	t.Helper()
 	for _, c := range cc {
 		if c.Hz <= 0 || c.Source == "" || math.Abs(c.DiffPPM-ppmDiff(c.Hz, hz)) > 1e-6 {
@@ -173,7 +173,7 @@ func TestInfoLive(t *testing.T) {
 	t.Run("json", func(t *testing.T) {
 		out := liveRun(t, "info", "-json", "-duration", "10ms")
 		sameJSONShape(t, "info", decode(t, out), decode(t, readGolden(t, "info.json.golden")))
-		var r results.InfoReport
+		var r reports.InfoReport
 		if err := json.Unmarshal([]byte(out), &r); err != nil {
 			t.Fatal(err)
 		}
@@ -222,7 +222,7 @@ func TestCalibrateLive(t *testing.T) {
 	t.Run("json", func(t *testing.T) {
 		out := liveRun(t, "calibrate", "-method", "both", "-json", "-duration", "10ms")
 		sameJSONShape(t, "calibrate", decode(t, out), decode(t, readGolden(t, "calibrate_both.json.golden")))
-		var r results.CalibrateReport
+		var r reports.CalibrateReport
 		if err := json.Unmarshal([]byte(out), &r); err != nil {
 			t.Fatal(err)
 		}

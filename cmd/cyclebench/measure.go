@@ -28,10 +28,10 @@ func addMeasureFlags(fs *flagSet, withBoth bool) *measureFlags {
 	m := &measureFlags{cfg: harness.DefaultConfig()}
 	c := &m.cfg
 	fs.IntVar(&c.K, "k", c.K, "the `K` smallest samples must agree for a result to converge (1 to 1000)")
-	fs.Float64Var(&c.Epsilon, "eps", c.Epsilon, "relative tolerance `ε` (a fraction: 0.01 is 1%); converged when (1+ε)·v1 ≥ vK\n(0 ≤ ε < 1; 0 asks for K equal samples)")
+	fs.Float64Var(&c.Epsilon, "eps", c.Epsilon, "relative tolerance `ε` (a fraction: 0.01 is 1%) within which a result's figures must agree to\nconverge (run -h says which figures); 0 ≤ ε < 1, 0 asks for equal figures")
 	fs.IntVar(&c.MaxSamples, "m", c.MaxSamples, "give up on one measurement after `M` samples (at least K)")
 	durationFlag(fs, &c.MaxTime, "max-time", "give up on one measurement after this long (a number with a unit: 500ms, 10s, 2m)")
-	durationFlag(fs, &c.MinTime, "min-time", "sample each measurement for at least this long (and at most -m samples), even when it\nconverges sooner (0, the default: stop at once); 100ms lets the K best samples come from\naround a shared host's short moments, for figures that repeat across processes\n(docs/how-it-measures.md)")
+	durationFlag(fs, &c.MinTime, "min-time", "sample each measurement for at least this long (and at most -m samples), even when it\nconverges sooner; 0, the default, stops once it converges, which no measurement does before\nits 16th round; 100ms lets the K best samples come from around a shared host's short\nmoments, for figures that repeat across processes (docs/how-it-measures.md)")
 	fs.IntVar(&c.CPU, "cpu", c.CPU, "pin the measuring thread to CPU `N`; -1 picks the highest-numbered allowed CPU")
 	m.priority = choiceFlag(fs, "priority", "high", "priority of the measuring thread (realtime: SCHED_FIFO, bounded by RLIMIT_RTTIME)", "normal", "high", "realtime")
 	fs.BoolVar(&c.NoCycles, "no-cycles", false, "skip the core-clock reference chain (no cycle figures, ticks and ns only)")

@@ -8,10 +8,17 @@ import (
 	"strings"
 
 	"github.com/cyclebench/cyclebench/harness"
+	"github.com/cyclebench/cyclebench/internal/reports"
 	"github.com/cyclebench/cyclebench/results"
 )
 
 var resultFormats = []string{formatTable, formatBench, formatJSON, formatCSV, formatMD}
+
+// convergedRule says when a result converges, as harness decides it
+// (harness/converge.go, decide.go): said once for run -h and README.md,
+// which readme_test.go holds to it.
+const convergedRule = "with the core-clock ruler (the default), the cycle figures of the even and of the odd rounds " +
+	"agree within ε (or two counter quanta), each from at least K samples; with -no-cycles, the K best samples agree within ε"
 
 // convergedText says whether r converged: yes, nearly (usable), NO.
 func convergedText(r harness.Result) shown {
@@ -58,7 +65,7 @@ const (
 
 // writeResults writes rs in format to w.
 func writeResults(w io.Writer, format string, h results.Header, rs []results.Measurement) error {
-	h, rs = results.HoistMeasurementWarnings(h, rs)
+	h, rs = h.HoistMeasurements(rs)
 	switch format {
 	case formatBench:
 		return results.WriteBench(w, h, rs)
@@ -67,7 +74,7 @@ func writeResults(w io.Writer, format string, h results.Header, rs []results.Mea
 	case formatCSV:
 		return resultTable(h, rs).writeCSV(w)
 	}
-	modes := results.Modes(rs)
+	modes := modes(rs)
 	d := newDoc(format)
 	line := h.Line()
 	if len(modes) == 1 && !h.ModeUnknown {
@@ -83,14 +90,14 @@ func writeResults(w io.Writer, format string, h results.Header, rs []results.Mea
 }
 
 // resultWarnings lists every warning of a run for stderr
-// (results.Warnings), and the legends of the table's marks it needs.
-func resultWarnings(h results.Header, rs []results.Measurement) []results.Warning {
-	ws := results.Warnings(h, rs)
+// (reports.Warnings), and the legends of the table's marks it needs.
+func resultWarnings(h results.Header, rs []results.Measurement) []reports.Warning {
+	ws := reports.Warnings(h, rs)
 	if slices.ContainsFunc(rs, func(r results.Measurement) bool { return r.CyclesPerTick > 0 && !r.ReferenceConverged }) {
-		ws = append(ws, results.Warning{Text: rulerNote})
+		ws = append(ws, reports.Warning{Text: rulerNote})
 	}
 	if slices.ContainsFunc(rs, func(r results.Measurement) bool { return uncheckedRuler(r.Result) }) {
-		ws = append(ws, results.Warning{Text: uncheckedNote})
+		ws = append(ws, reports.Warning{Text: uncheckedNote})
 	}
 	return ws
 }
@@ -111,7 +118,7 @@ func resultTable(h results.Header, rs []results.Measurement) *table {
 		{name: "cycles_source", csv: true}, {name: "tsc_hz", csv: true}, {name: "cpu", csv: true},
 	}}
 	// One column per extra event counted (Config.Events), when any was.
-	events := results.Events(rs)
+	events := events(rs)
 	for _, ev := range events {
 		t.cols = append(t.cols, col{name: ev + "/op", key: strings.ReplaceAll(ev, "-", "_") + "_per_op"})
 	}
@@ -216,4 +223,29 @@ func bothModesTable(rs []results.Measurement) *table {
 		t.add(row...)
 	}
 	return t
+}
+
+// events lists the extra performance-counter events any of ms counted
+// (harness.Config.Events), in the order they first appear.
+func events(ms []results.Measurement) []string {
+	var evs []string
+	for _, m := range ms {
+		for _, c := range m.Counters {
+			if !slices.Contains(evs, c.Event) {
+				evs = append(evs, c.Event)
+			}
+		}
+	}
+	return evs
+}
+
+// modes lists the modes of ms in the order they first appear.
+func modes(ms []results.Measurement) []harness.Mode {
+	var modes []harness.Mode
+	for _, m := range ms {
+		if !slices.Contains(modes, m.Mode) {
+			modes = append(modes, m.Mode)
+		}
+	}
+	return modes
 }

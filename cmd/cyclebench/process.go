@@ -2,8 +2,8 @@ package main
 
 // Runs in separate processes: run with -count 2 or more (or -o, whose
 // default is results.FileRuns) starts itself once per run
-// (results.Processes), each child measuring one run with the same flags,
-// and merges what they hand back (results.MergeProcessRuns).
+// (gotest.Processes), each child measuring one run with the same flags,
+// and merges what they hand back (gotest.MergeProcessRuns).
 
 import (
 	"errors"
@@ -14,13 +14,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cyclebench/cyclebench/internal/gotest"
 	"github.com/cyclebench/cyclebench/results"
 )
 
 // childEnv makes cyclebench run a child of a run in separate processes.
 // Its value "I/N" says that this process takes run I (from 0) of N: it
 // measures one run, numbers its progress lines among all N runs'
-// measurements, prints no warnings, and writes a results.ProcessRun on
+// measurements, prints no warnings, and writes a gotest.ProcessRun on
 // stdout instead of its output. Only cyclebench sets it; -h does not say.
 const childEnv = "CYCLEBENCH_CHILD_RUN"
 
@@ -73,16 +74,16 @@ func childArgs(cmd string, fs *flag.FlagSet) []string {
 // flags of s), and merges them in order into s.h and the results. A
 // child that failed said why on stderr: its exit status is returned
 // silently, as is the signal's when one came before any child handed
-// back a result; one of starting a child (results.CannotStart) as it is.
+// back a result; one of starting a child (gotest.CannotStart) as it is.
 func (s *session) runProcesses(count int) ([]results.Measurement, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("cannot find this program to take each of the %d runs in a process of its own (-in-process takes them in this one): %w", count, err)
 	}
-	p := results.Processes{Path: exe, Args: childArgs(s.fs.Name(), s.fs.FlagSet), Count: count, Stderr: s.o.stderr,
+	p := gotest.Processes{Path: exe, Args: childArgs(s.fs.Name(), s.fs.FlagSet), Count: count, Stderr: s.o.stderr,
 		Env: func(i int) []string { return []string{fmt.Sprintf("%s=%d/%d", childEnv, i, count)} }}
 	runs, err := p.Run(s.in.ctx)
-	var pe *results.ProcessError
+	var pe *gotest.ProcessError
 	if errors.As(err, &pe) && (pe.ExitCode == 128+2 || pe.ExitCode == 128+15 || pe.ExitCode < 0) {
 		// A signal to the process group (^C) reached (or killed: -1) the
 		// child first; this process's comes with it: what the child had counts.
@@ -101,7 +102,7 @@ func (s *session) runProcesses(count int) ([]results.Measurement, error) {
 		return nil, &exitError{code: s.in.exitCode()}
 	}
 	var rs []results.Measurement
-	s.h, rs = results.MergeProcessRuns(runs)
+	s.h, rs = gotest.MergeProcessRuns(runs)
 	s.h.Partial = "" // said again by the caller, counting every run's measurements
 	s.h.Warnings = slices.DeleteFunc(s.h.Warnings, func(w string) bool { return strings.HasPrefix(w, "interrupted by a signal") })
 	return rs, nil

@@ -479,3 +479,23 @@ func TestDocCommandsCatch(t *testing.T) {
 		}
 	}
 }
+
+// TestReadmeConvergedRule fails when README.md no longer says when a
+// result converges as run -h says it (convergedRule).
+func TestReadmeConvergedRule(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	oneLine := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	if !strings.Contains(oneLine(string(b)), oneLine(convergedRule)) {
+		t.Errorf("README.md does not say when a result converges; want %q", convergedRule)
+	}
+	var out bytes.Buffer
+	if err := run([]string{"run", "-h"}, &out, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(oneLine(out.String()), oneLine(convergedRule)) {
+		t.Errorf("run -h does not say when a result converges:\n%s", out.String())
+	}
+}
