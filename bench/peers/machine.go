@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/cyclebench/cyclebench/results"
+	"github.com/cyclebench/cyclebench/internal/reports"
 )
 
 // machine is the report of `cyclebench info -format json`, read into the
 // main module's own type so that a field the CLI renames cannot drift from
 // what the report's machine line reads.
-type machine results.InfoReport
+type machine reports.InfoReport
 
 // parseMachine reads the JSON of `cyclebench info -format json`.
 func parseMachine(b []byte) (machine, error) {
