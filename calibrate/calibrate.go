@@ -202,6 +202,9 @@ func Measure(o Options) (*Calibration, error) {
 	}
 	addCrossChecks(&c.Frequency, c.CPU, c.kernel)
 	c.Core = c.Core.withCounterHz(c.Frequency.Hz, o.Core.thresholds())
+	if !c.Core.Refused() && c.Core.Checked {
+		NoteProbe(c.Core.ProbeCycles)
+	}
 	c.Warnings = c.warnings()
 	c.At = time.Now()
 	c.Took = c.At.Sub(t0)

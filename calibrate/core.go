@@ -46,6 +46,12 @@ type CoreClock struct {
 	// Imm is the small-immediate ADD chain's cost, measured beside the
 	// ruler where asked for: whether this core folds it at rename.
 	Imm Folding
+	// ProbeCycles is the core-state probe's best in core cycles per
+	// iteration ([ProbeIters] iterations of [chain.Branch], the timing's
+	// fixed cost included), measured beside the ruler: one reading of what
+	// [ProbeAlone] keeps the best of. 0 or NaN when not measured or
+	// without an accepted ruler.
+	ProbeCycles float64
 	// Converged reports whether the ADD streams' K best samples agreed
 	// (meaningful for a [Ruler] with K > 1).
 	Converged bool
@@ -118,6 +124,11 @@ type RulerThresholds struct {
 	// GiveUp: after this many measurements in a row of one caller's run
 	// waited Wait in vain, the next ones do not wait; 0 never gives up.
 	GiveUp int
+	// Shared is how much slower than its best on the machine the
+	// core-state probe may run before the core counts as shared: the
+	// measurement waits, and a figure measured so is labelled. 0 does not
+	// judge the probe.
+	Shared float64
 }
 
 // DefaultRulerThresholds are the limits the harness and the calibration
@@ -145,7 +156,12 @@ type RulerThresholds struct {
 //   - GiveUp, 2: a lag that outlasts two whole waits is the CPU's own or a
 //     core shared for long, and waiting on every later measurement of the
 //     same run would only cost time; they still warn.
-var DefaultRulerThresholds = RulerThresholds{Agree: 0.10, MaxAgree: 0.5, MinCoreHz: 0.2e9, MaxCoreHz: 7e9, Lag: 0.001, Wait: 250 * time.Millisecond, GiveUp: 2}
+//   - Shared, 5%: the probe (one taken branch per iteration) repeats to
+//     about 1% with the core alone, and runs 25% to 100% slower while a
+//     sibling shares the core; 5% sits between the two with room on both
+//     sides. harness's TestReplayStretches replays the recordings of every
+//     machine kind met and fails when another threshold labels better.
+var DefaultRulerThresholds = RulerThresholds{Agree: 0.10, MaxAgree: 0.5, MinCoreHz: 0.2e9, MaxCoreHz: 7e9, Lag: 0.001, Wait: 250 * time.Millisecond, GiveUp: 2, Shared: 0.05}
 
 func (t RulerThresholds) check() error {
 	switch {
@@ -157,6 +173,8 @@ func (t RulerThresholds) check() error {
 		return fmt.Errorf("%w: plausible core clock %v to %v Hz (allowed: 0 < min < max, finite)", ErrBadCount, t.MinCoreHz, t.MaxCoreHz)
 	case !(t.Lag >= 0 && t.Lag < 1):
 		return fmt.Errorf("%w: ruler lag tolerance %v (allowed: 0 to below 1)", ErrBadCount, t.Lag)
+	case !(t.Shared >= 0) || math.IsInf(t.Shared, 0):
+		return fmt.Errorf("%w: shared-core probe tolerance %v (allowed: ≥ 0, finite; 0 does not judge the probe)", ErrBadCount, t.Shared)
 	case t.Wait < 0:
 		return fmt.Errorf("%w: ruler wait %v (allowed: ≥ 0)", ErrBadCount, t.Wait)
 	case t.GiveUp < 0:
@@ -181,6 +199,11 @@ type RulerFigures struct {
 	// relative spreads of the K best samples of the long ADD and IMUL
 	// streams, added (0 when unknown). It widens the tolerance.
 	Spread float64
+	// ProbeTicks is the core-state probe's best sample in ticks per
+	// iteration, the timing's fixed cost included (NaN or 0 when not
+	// measured); [DecideCycles] compares it, in cycles, with the best the
+	// probe has shown on the machine.
+	ProbeTicks float64
 }
 
 // tolerance is the relative disagreement DecideRuler allows for f.
@@ -371,7 +394,7 @@ func measureCoreClock(o CoreOptions, lat float64, known bool) (CoreClock, error)
 	ro := RulerOptions{
 		AddShort: o.Short, AddLong: o.Long,
 		ImulShort: max(1, o.Short/3), ImulLong: max(2, o.Long/3),
-		ImmShort: o.Short, ImmLong: o.Long,
+		ImmShort: o.Short, ImmLong: o.Long, Probe: ProbeIters,
 		ImulLatency: lat, CounterHz: o.CounterHz, K: 1, MaxSamples: o.Reps,
 		Thresholds: o.thresholds(),
 	}
@@ -394,6 +417,10 @@ func measureCoreClock(o CoreOptions, lat float64, known bool) (CoreClock, error)
 		}
 		cc = r.Verdict()
 		cc.Tries = try
+		cc.ProbeCycles = math.NaN()
+		if f := r.Figures(); !cc.Refused() && usable(f.ProbeTicks) {
+			cc.ProbeCycles = f.ProbeTicks * cc.CyclesPerTick
+		}
 		if !errors.Is(cc.Err, ErrRulersDisagree) {
 			break
 		}
@@ -421,6 +448,10 @@ func (c CoreClock) withCounterHz(hz float64, th RulerThresholds) CoreClock {
 	d := DecideRuler(RulerFigures{AddTicksPerOp: c.AddTicksPerOp, ImulTicksPerOp: c.ImulTicksPerOp, ImmTicksPerOp: c.Imm.TicksPerOp,
 		ImulLatency: c.ImulLatency, CounterHz: hz, Exact: c.Exact}, th)
 	d.Converged, d.Short, d.Long, d.Reps, d.Tries = c.Converged, c.Short, c.Long, c.Reps, c.Tries
+	d.ProbeCycles = math.NaN()
+	if !d.Refused() && usable(c.ProbeCycles) && usable(c.CyclesPerTick) {
+		d.ProbeCycles = c.ProbeCycles / c.CyclesPerTick * d.CyclesPerTick
+	}
 	d.finish()
 	return d
 }

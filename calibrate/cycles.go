@@ -48,6 +48,11 @@ type CycleInputs struct {
 	// Calibration is the calibration's verdict on its own ruler
 	// (Calibration.Core): the fallback when this ruler gives no slope.
 	Calibration CoreClock
+	// ProbeAlone is the best the core-state probe has shown on this
+	// machine, in core cycles per iteration with the timing's fixed cost
+	// ([Calibration.ProbeAlone]); 0 when unknown: the probe is then not
+	// judged.
+	ProbeAlone float64
 	// MayWait reports that the caller can take more samples for a lag to
 	// pass: false once its loop has ended, for a comparison's pairs (their
 	// ratio does not depend on the ruler) and when the caller turned the
@@ -87,6 +92,17 @@ type CycleVerdict struct {
 	// Lagging reports Lag > LagTolerance: the core was probably shared,
 	// and cycle figures of the ADD ruler read low by about Lag.
 	Lagging bool
+	// Probe is the core-state probe's best in this measurement, in core
+	// cycles per iteration (the ruler's cycles per tick; NaN without a
+	// probe sample or an ADD slope), and ProbeExcess how much slower it ran
+	// than ProbeAlone: Probe/ProbeAlone − 1 (NaN when not judged).
+	Probe, ProbeExcess float64
+	// Shared reports ProbeExcess > RulerThresholds.Shared: the core was
+	// shared with another thread for the whole measurement, and code bound
+	// by the front end or by branches ran slower than with the core alone.
+	// Unlike Lagging, it does not make the cycles per tick read wrong: the
+	// code really had less of a core.
+	Shared bool
 	// GivenUp reports that the wait was skipped because WaitsInVain
 	// reached RulerThresholds.GiveUp.
 	GivenUp bool
@@ -95,30 +111,40 @@ type CycleVerdict struct {
 // Judged reports whether the lag could be judged.
 func (v CycleVerdict) Judged() bool { return !math.IsNaN(v.Lag) }
 
+// ProbeJudged reports whether the probe could be judged.
+func (v CycleVerdict) ProbeJudged() bool { return !math.IsNaN(v.ProbeExcess) }
+
+// SharedCore reports whether either sign says the core was shared: the
+// ruler's ADD chain lagging its IMUL chain, or the probe running slow.
+func (v CycleVerdict) SharedCore() bool { return v.Lagging || v.Shared }
+
 // DecideCycles is the one answer to "is there a cycle figure, and which?"
 // for a measurement with a ruler beside it. In order:
 //
-//   - Wait, when the caller may wait, the ADD chain lags the IMUL chain by
-//     more than th.Lag plus the slopes' resolution (a negative lag, the
-//     IMUL chain the slower, is never waited for), the wait has lasted
-//     less than th.Wait and fewer than th.GiveUp measurements before it
-//     waited in vain;
+//   - Wait, when the caller may wait, the core was shared — the ADD chain
+//     lags the IMUL chain by more than th.Lag plus the slopes' resolution
+//     (a negative lag, the IMUL chain the slower, is never waited for), or
+//     the probe ran more than th.Shared slower than its best on the
+//     machine — the wait has lasted less than th.Wait and fewer than
+//     th.GiveUp measurements before it waited in vain;
 //   - Accept, when [DecideRuler] accepts the ruler (checked, or unchecked
 //     where nothing can check it);
 //   - FallBack, when the ruler gave no usable ADD slope ([ErrUnstable])
 //     and the calibration's own ruler was accepted;
 //   - Refuse otherwise.
 //
-// A later sign that the core is shared (a probe beside the target) is one
-// more input here and one more reason to Wait, not a second mechanism. It
-// is a pure function.
+// The two signs of a shared core are one rule: either makes the caller
+// wait, and the verdict says which was seen (Lagging, Shared) for the
+// figure's label. It is a pure function.
 func DecideCycles(in CycleInputs, th RulerThresholds) CycleVerdict {
 	rv := DecideRuler(in.Ruler, th)
 	rv.Converged = in.Converged
 	v := CycleVerdict{Ruler: rv, Reason: rv.Err}
 	v.Lag, v.LagTolerance = rulerLag(in.Ruler, in.Resolution, th.Lag)
 	v.Lagging = v.Lag > v.LagTolerance
-	v.GivenUp = v.Lagging && th.GiveUp > 0 && in.WaitsInVain >= th.GiveUp
+	v.Probe, v.ProbeExcess = probeExcess(in.Ruler, in.ProbeAlone, th.Shared)
+	v.Shared = v.ProbeExcess > th.Shared
+	v.GivenUp = v.SharedCore() && th.GiveUp > 0 && in.WaitsInVain >= th.GiveUp
 	switch {
 	case !rv.Refused():
 		v.Action, v.CyclesPerTick, v.Checked = CyclesAccept, rv.CyclesPerTick, rv.Checked
@@ -127,7 +153,7 @@ func DecideCycles(in CycleInputs, th RulerThresholds) CycleVerdict {
 	default:
 		v.Action = CyclesRefuse
 	}
-	if in.MayWait && v.Lagging && !v.GivenUp && in.Waited < th.Wait {
+	if in.MayWait && v.SharedCore() && !v.GivenUp && in.Waited < th.Wait {
 		v.Action = CyclesWait
 	}
 	return v
@@ -144,6 +170,21 @@ func rulerLag(f RulerFigures, resolution, agree float64) (lag, tol float64) {
 		resolution = 0
 	}
 	return 1 - f.ImulTicksPerOp/f.AddTicksPerOp/f.ImulLatency, agree + resolution
+}
+
+// probeExcess returns the probe's best in cycles per iteration (its ticks
+// over the ADD chain's ticks per link; NaN without a probe sample or an ADD
+// slope) and how much slower that is than alone (NaN when there is
+// nothing to judge: no threshold, no best on the machine, no probe).
+func probeExcess(f RulerFigures, alone, shared float64) (probe, excess float64) {
+	if !usable(f.ProbeTicks) || !usable(f.AddTicksPerOp) {
+		return math.NaN(), math.NaN()
+	}
+	probe = f.ProbeTicks / f.AddTicksPerOp
+	if !(shared > 0) || !usable(alone) {
+		return probe, math.NaN()
+	}
+	return probe, probe/alone - 1
 }
 
 // Slope is a chain's cost in ticks per link from its best samples at two

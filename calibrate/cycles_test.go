@@ -138,3 +138,57 @@ func TestRulerThresholdsCheckWait(t *testing.T) {
 		t.Errorf("the defaults: %v", err)
 	}
 }
+
+// TestDecideCyclesProbe: the probe's best, in cycles per iteration, against
+// the best on the machine: more than th.Shared slower is a shared core,
+// which waits as a lagging ruler does and is labelled, while the cycles
+// per tick stand.
+func TestDecideCyclesProbe(t *testing.T) {
+	const cpt = 1.2359
+	sound := RulerFigures{AddTicksPerOp: 1 / cpt, ImulTicksPerOp: 3 / cpt, ImulLatency: 3, CounterHz: 2.5e9, Exact: true}
+	at := func(cyclesPerIter float64) RulerFigures {
+		f := sound
+		f.ProbeTicks = cyclesPerIter / cpt
+		return f
+	}
+	lagging := at(2.04)
+	lagging.AddTicksPerOp *= 1.01
+	cal := CoreClock{CyclesPerTick: cpt, Checked: true}
+	th := DefaultRulerThresholds
+	tests := []struct {
+		name            string
+		in              CycleInputs
+		action          CycleAction
+		shared, judged  bool
+		probe, excess   float64
+		givenUp, anyway bool // anyway: SharedCore()
+	}{
+		{"alone: accept", CycleInputs{Ruler: at(1.02), ProbeAlone: 1.02, Calibration: cal, MayWait: true}, CyclesAccept, false, true, 1.02, 0, false, false},
+		{"within the tolerance: accept", CycleInputs{Ruler: at(1.05), ProbeAlone: 1.02, Calibration: cal, MayWait: true}, CyclesAccept, false, true, 1.05, 1.05/1.02 - 1, false, false},
+		{"faster than the best: accept", CycleInputs{Ruler: at(1.00), ProbeAlone: 1.02, Calibration: cal, MayWait: true}, CyclesAccept, false, true, 1.00, 1/1.02 - 1, false, false},
+		{"twice as slow: wait", CycleInputs{Ruler: at(2.04), ProbeAlone: 1.02, Calibration: cal, MayWait: true}, CyclesWait, true, true, 2.04, 1, false, true},
+		{"twice as slow, the loop ended: accept, shared", CycleInputs{Ruler: at(2.04), ProbeAlone: 1.02, Calibration: cal}, CyclesAccept, true, true, 2.04, 1, false, true},
+		{"twice as slow, budget spent: accept, shared", CycleInputs{Ruler: at(2.04), ProbeAlone: 1.02, Calibration: cal, MayWait: true, Waited: th.Wait}, CyclesAccept, true, true, 2.04, 1, false, true},
+		{"twice as slow, two waits in vain: given up", CycleInputs{Ruler: at(2.04), ProbeAlone: 1.02, Calibration: cal, MayWait: true, WaitsInVain: th.GiveUp}, CyclesAccept, true, true, 2.04, 1, true, true},
+		{"no best on the machine: not judged", CycleInputs{Ruler: at(2.04), Calibration: cal, MayWait: true}, CyclesAccept, false, false, math.NaN(), math.NaN(), false, false},
+		{"no probe sample: not judged", CycleInputs{Ruler: sound, ProbeAlone: 1.02, Calibration: cal, MayWait: true}, CyclesAccept, false, false, math.NaN(), math.NaN(), false, false},
+		{"probe and lag both: wait, both said", CycleInputs{Ruler: lagging, ProbeAlone: 1.02, Calibration: cal, MayWait: true}, CyclesWait, true, true, 2.04 * 1.01 / 1.01, 2.04/1.01/1.02 - 1, false, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := DecideCycles(tt.in, th)
+			if v.Action != tt.action || v.Shared != tt.shared || v.ProbeJudged() != tt.judged || v.GivenUp != tt.givenUp || v.SharedCore() != tt.anyway {
+				t.Fatalf("DecideCycles = %v, shared %v, judged %v, given up %v, shared core %v; want %v, %v, %v, %v, %v",
+					v.Action, v.Shared, v.ProbeJudged(), v.GivenUp, v.SharedCore(), tt.action, tt.shared, tt.judged, tt.givenUp, tt.anyway)
+			}
+			if tt.judged && (math.Abs(v.ProbeExcess-tt.excess) > 1e-9 || v.CyclesPerTick <= 0) {
+				t.Errorf("probe %v, excess %v; want excess %v and a cycle figure", v.Probe, v.ProbeExcess, tt.excess)
+			}
+		})
+	}
+	noJudge := th
+	noJudge.Shared = 0
+	if v := DecideCycles(CycleInputs{Ruler: at(2.04), ProbeAlone: 1.02, Calibration: cal, MayWait: true}, noJudge); v.Shared || v.ProbeJudged() {
+		t.Errorf("Shared 0 judged the probe: %+v", v)
+	}
+}

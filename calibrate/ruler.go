@@ -15,7 +15,10 @@ type RulerStream int
 
 // The streams of a [Ruler]. The ADD streams give core cycles per tick; the
 // IMUL streams check them; the immediate-ADD streams measure the folding
-// the CPU table speaks of and check nothing.
+// the CPU table speaks of and check nothing; the probe says whether the
+// core was shared ([chain.Branch]: a loop of one taken branch per
+// iteration, whose cost a busy SMT sibling raises while it leaves the
+// chains' alone).
 const (
 	AddShort  RulerStream = iota // the register ADD chain, short
 	AddLong                      // the register ADD chain, long
@@ -23,10 +26,11 @@ const (
 	ImulLong                     // the IMUL chain, long
 	ImmShort                     // the small-immediate ADD chain, short
 	ImmLong                      // the small-immediate ADD chain, long
+	Probe                        // the core-state probe, one length
 	numRulerStreams
 )
 
-var streamNames = [numRulerStreams]string{"add-short", "add-long", "imul-short", "imul-long", "imm-short", "imm-long"}
+var streamNames = [numRulerStreams]string{"add-short", "add-long", "imul-short", "imul-long", "imm-short", "imm-long", "probe"}
 
 func (s RulerStream) String() string {
 	if s < 0 || s >= numRulerStreams {
@@ -48,6 +52,11 @@ type RulerOptions struct {
 	// ImmShort and ImmLong are the small-immediate ADD chain's lengths (0
 	// and 0: not measured).
 	ImmShort, ImmLong int
+	// Probe is the core-state probe's length in iterations (0: not
+	// measured; at most 1e9). Its samples include the timing's fixed cost,
+	// as the best the probe has shown on the machine does
+	// ([Calibration.ProbeAlone]).
+	Probe int
 	// ImulLatency is the documented latency of one IMUL link in core
 	// cycles ([CPU.ImulLatency]); 0 when not documented: the ruler is then
 	// unchecked.
@@ -67,8 +76,9 @@ type RulerOptions struct {
 	Thresholds RulerThresholds
 	// Add, Imul and AddImm are the chains timed, nil meaning package
 	// chain's register ADD, IMUL and immediate ADD. Tests replace them to
-	// build a ruler that lies, which must be refused.
-	Add, Imul, AddImm func(x uint64, n int) uint64
+	// build a ruler that lies, which must be refused. ProbeLoop is the
+	// probe, nil meaning [chain.Branch].
+	Add, Imul, AddImm, ProbeLoop func(x uint64, n int) uint64
 }
 
 // Ruler measures core cycles per counter tick beside other work, from two
@@ -113,6 +123,8 @@ func NewRuler(o RulerOptions) (*Ruler, error) {
 		return nil, bad("IMUL lengths", [2]int{o.ImulShort, o.ImulLong}, "0 and 0, or 1 ≤ short < long ≤ 1e9")
 	case !pairOK(o.ImmShort, o.ImmLong):
 		return nil, bad("immediate-ADD lengths", [2]int{o.ImmShort, o.ImmLong}, "0 and 0, or 1 ≤ short < long ≤ 1e9")
+	case o.Probe < 0 || o.Probe > 1e9:
+		return nil, bad("probe length", o.Probe, "0 (not measured) to 1e9 iterations")
 	case math.IsNaN(o.ImulLatency) || o.ImulLatency < 0:
 		return nil, bad("IMUL latency", o.ImulLatency, "≥ 0 cycles; 0 when unknown")
 	case math.IsNaN(o.CounterHz) || o.CounterHz < 0:
@@ -123,8 +135,9 @@ func NewRuler(o RulerOptions) (*Ruler, error) {
 		orChain(o.Add, chain.AddFrom), orChain(o.Add, chain.AddFrom),
 		orChain(o.Imul, chain.ImulFrom), orChain(o.Imul, chain.ImulFrom),
 		orChain(o.AddImm, chain.AddImmFrom), orChain(o.AddImm, chain.AddImmFrom),
+		orChain(o.ProbeLoop, chain.Branch),
 	}
-	r.ops = [numRulerStreams]int{o.AddShort, o.AddLong, o.ImulShort, o.ImulLong, o.ImmShort, o.ImmLong}
+	r.ops = [numRulerStreams]int{o.AddShort, o.AddLong, o.ImulShort, o.ImulLong, o.ImmShort, o.ImmLong, o.Probe}
 	for s := range numRulerStreams {
 		if r.ops[s] == 0 {
 			continue
@@ -155,7 +168,7 @@ func orChain(f, def func(uint64, int) uint64) func(uint64, int) uint64 {
 }
 
 // Streams returns the streams r measures, in a fixed order: the ADD pair,
-// then the IMUL pair and the immediate-ADD pair where measured.
+// then the IMUL pair, the immediate-ADD pair and the probe where measured.
 func (r *Ruler) Streams() []RulerStream { return r.streams }
 
 // Ops returns the length of stream s in links (0 for a stream not measured).
@@ -273,9 +286,19 @@ func (r *Ruler) Figures() RulerFigures {
 		ImmTicksPerOp:  r.slope(ImmShort),
 		ImulLatency:    r.o.ImulLatency,
 		CounterHz:      r.o.CounterHz,
+		ProbeTicks:     r.probeTicks(),
 		Exact:          chain.Exact(),
 		Spread:         r.spread(AddLong) + r.spread(ImulLong),
 	}
+}
+
+// probeTicks is the probe's best sample in ticks per iteration (NaN when
+// not measured or without a sample).
+func (r *Ruler) probeTicks() float64 {
+	if r.kb[Probe] == nil || r.kb[Probe].Kept() == 0 {
+		return math.NaN()
+	}
+	return r.kb[Probe].Min() / float64(r.ops[Probe])
 }
 
 // spread is the relative spread of stream s's K best samples, 0 when it

@@ -173,6 +173,11 @@ type Config struct {
 	// -benchtime Nx) sets it, so that N samples are the most a target
 	// takes.
 	NoSettle bool
+	// RefuseShared gives no cycle figure for a measurement whose core was
+	// shared to its end (Result.Shared): its ticks and ns stay, marked.
+	// By default such a figure is given, labelled (Result.Shared and an
+	// ErrSharedCore warning).
+	RefuseShared bool
 	// NoDisturbances skips the thread's context switches and page faults
 	// (Linux getrusage) read around each target sample to discard
 	// disturbed ones (Result.Disturbed). Reading them costs two system

@@ -39,4 +39,10 @@ var (
 	// the measurement: the core was probably shared (a busy SMT sibling),
 	// and cycle figures may read low by as much.
 	ErrRulerLag = errors.New("harness: the ruler's ADD chain lagged its IMUL chain")
+	// ErrSharedCore (a warning; with Config.RefuseShared, the reason there
+	// is no cycle figure): the core-state probe ran slower than its best
+	// on this machine to the end of the measurement: another hardware
+	// thread shared the core, and the figure is that of the code with
+	// less of a core (Result.Shared).
+	ErrSharedCore = errors.New("harness: the core was shared")
 )

@@ -3,7 +3,10 @@ package harness
 // Gathering: what the engine measured for one target, as the plain figures
 // buildResult (result.go) turns into a Result.
 
-import "slices"
+import (
+	"math"
+	"slices"
+)
 
 // result turns a target's streams into its Result (see buildResult). The
 // loop's own warnings (pinning, calibration, ruler, CPU share) are in
@@ -18,7 +21,7 @@ func (e *engine) measured(t *target) measured {
 		target: t.inst, cfg: e.cfg, cpu: e.th.CPU, priority: e.th.Priority.String(),
 		step: e.ctr.step, hz: e.ctr.hz, quantum: t.quantum, need: t.need, forced: t.forced,
 		frequencySource: e.cal.Frequency.Method + ": " + e.cal.Frequency.Source,
-		repeats:         slices.Clone(t.rs), wall: e.wall, rulerWait: e.rl.waited,
+		repeats:         slices.Clone(t.rs), wall: e.wall, rulerWait: e.rl.waited, shared: e.rl.shared, probe: math.NaN(), probeExcess: math.NaN(),
 		taken: t.taken, discarded: t.discard, retunes: t.retunes, dist: t.dist,
 		monitored: e.mon != nil && e.mon.soft, faultsKept: e.mon != nil && e.mon.faultsKept,
 		kept: t.kb.Kept(), converged: e.converged(t), halvesApart: t.apart, halves: e.rl.r != nil, best: t.kb.Best(), spread: t.kb.Spread(),
@@ -29,6 +32,9 @@ func (e *engine) measured(t *target) measured {
 		counters: counters(t.hw, t.overs[0].hw),
 	}
 	m.repeat = t.r
+	if e.rl.r != nil {
+		m.probe, m.probeExcess = e.rl.probe, e.rl.probeExcess
+	}
 	for j, o := range t.overs {
 		m.overheads = append(m.overheads, t.overhead(j))
 		m.overheadConverged = m.overheadConverged && o.kb.Converged()

@@ -11,6 +11,7 @@ var remedies = []struct{ warning, remedy string }{
 	{ErrNoCycles.Error(), "a quieter CPU, or more time (Config.MaxTime; go test -benchtime 3s; cyclebench -max-time 30s): the core-clock ruler waits for a steady clock"},
 	{ErrNotConverged.Error(), "more time (Config.MaxTime; go test -benchtime 3s; cyclebench -max-time 30s), a larger ε (Config.Epsilon, -eps 0.02), or a quieter CPU"},
 	{ErrModes.Error(), "none for the figure, which is the faster mode; latency mode (Config.Mode = harness.Latency, -mode latency) or a quieter CPU may leave one mode"},
+	{ErrSharedCore.Error(), "measuring again later (cyclebench -count, go test -count: which runs it touched shows in their labels), or a core whose SMT sibling is idle; Config.RefuseShared (-strict) refuses such figures"},
 	{ErrRulerLag.Error(), "measuring again (a shared core's stretches lasted 50 to 250 ms where seen; go test -count, cyclebench -count, show which runs one touched), or a core whose SMT sibling is idle"},
 	{ErrDiscards.Error(), "a quieter CPU: other work interrupted the samples"},
 	{ErrBlocks.Error(), "a quieter CPU, unless the function sleeps or waits by design"},

@@ -163,6 +163,22 @@ type Result struct {
 	// low. It waits at most 250 ms; a lag left at the end is a warning
 	// (ErrRulerLag).
 	RulerWait time.Duration
+	// Shared reports that the core-state probe, sampled in the same rounds
+	// as the target, ran more than calibrate.DefaultRulerThresholds.Shared
+	// slower than its best on this machine (calibrate.ProbeAlone) to the
+	// end of the measurement, after the wait: another hardware thread had
+	// part of the core, and the figure is that of the code with less of a
+	// core, not its cost (an ErrSharedCore warning says by how much).
+	// Code bound by the front end or by branches reads slow by up to the
+	// probe's excess; dependent chains barely move.
+	Shared bool
+	// Probe is the probe's best in this measurement in core cycles per
+	// iteration (calibrate.ProbeIters iterations, the timing's fixed cost
+	// included), and ProbeExcess how much slower that is than its best on
+	// this machine: Probe/calibrate.ProbeAlone() − 1 (0.02: 2% slower).
+	// Probe is NaN without a ruler (Config.NoCycles) or a probe sample;
+	// ProbeExcess also when no best was known yet.
+	Probe, ProbeExcess float64
 
 	// Calls is the number of timed calls of f in the sampling loop,
 	// discarded samples and samples before a retune included. The warm-up,
@@ -238,6 +254,8 @@ type measured struct {
 
 	wall                      time.Duration
 	rulerWait                 time.Duration
+	shared                    bool
+	probe, probeExcess        float64
 	taken, discarded, retunes int
 	dist                      Disturbances
 	monitored, faultsKept     bool
@@ -279,7 +297,7 @@ func buildResult(m measured) (Result, error) {
 		Converged: m.converged, HalvesApart: m.halvesApart, Best: slices.Clone(m.best), Spread: m.spread,
 		OverheadTicks: math.NaN(), OverheadConverged: m.overheadConverged,
 		Config: cfg.forResult(), Calls: m.calls,
-		Wall: m.wall, RulerWait: m.rulerWait, ThreadCPU: m.threadCPU, ThreadCPUSource: m.threadSource, Utilisation: m.util,
+		Wall: m.wall, RulerWait: m.rulerWait, Shared: m.shared, Probe: m.probe, ProbeExcess: m.probeExcess, ThreadCPU: m.threadCPU, ThreadCPUSource: m.threadSource, Utilisation: m.util,
 	}
 	res.Disturbed.Monitored = m.monitored
 	if len(m.overheads) > 0 {

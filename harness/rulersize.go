@@ -54,6 +54,10 @@ type rulerState struct {
 	from    string              // cyclesRuler, or cyclesCalibration when the ruler gave no slope
 	checked bool                // a second chain checked cpt
 	refOK   bool                // both ADD streams converged
+
+	shared      bool    // the probe said the core was shared to the end
+	probe       float64 // the probe's best, cycles per iteration; NaN without one
+	probeExcess float64 // the probe's excess over its best on the machine; NaN when not judged
 }
 
 // newRuler builds the ruler for samples of need ticks, after the targets'
@@ -68,7 +72,7 @@ func (e *engine) newRuler(need float64) error {
 	ro := calibrate.RulerOptions{
 		AddShort: rulerShort, ImulLatency: lat, CounterHz: e.ctr.hz,
 		K: cfg.K, Epsilon: math.Min(cfg.Epsilon, refEpsilon), AbsTicks: cfg.absTicks(e.ctr.step), MaxSamples: cfg.MaxSamples,
-		Add: rulerChains.add, Imul: rulerChains.imul,
+		Add: rulerChains.add, Imul: rulerChains.imul, Probe: calibrate.ProbeIters,
 	}
 	ro.AddLong, ro.ImulShort, ro.ImulLong = e.rulerLengths(need)
 	if lat <= 0 {

@@ -29,7 +29,7 @@ func (e *engine) decideCycles(mayWait bool, waited time.Duration) calibrate.Cycl
 	r := e.rl.r
 	return calibrate.DecideCycles(calibrate.CycleInputs{
 		Ruler: r.Figures(), Converged: r.Converged(), Resolution: r.Resolution(e.rl.q),
-		Calibration: e.cal.Core, MayWait: mayWait, Waited: waited, WaitsInVain: e.rl.waits.inVain,
+		Calibration: e.cal.Core, ProbeAlone: calibrate.ProbeAlone(), MayWait: mayWait, Waited: waited, WaitsInVain: e.rl.waits.inVain,
 	}, calibrate.DefaultRulerThresholds)
 }
 
@@ -67,10 +67,11 @@ func (e *engine) finishRuler(allowed bool) {
 	rl.verdict = v.Ruler
 	rl.cpt, rl.from, rl.checked, rl.refOK = f.cyclesPerTick, f.from, f.checked, f.refOK
 	e.warnings = append(e.warnings, f.warnings...)
-	if !v.Judged() {
-		return
+	rl.probe, rl.probeExcess = v.Probe, v.ProbeExcess
+	if v.Action == calibrate.CyclesAccept && v.Checked && !v.Lagging {
+		calibrate.NoteProbe(v.Probe)
 	}
-	if !v.Lagging {
+	if !v.SharedCore() {
 		rl.waits.inVain = 0
 		return
 	}
@@ -90,6 +91,18 @@ func (e *engine) finishRuler(allowed bool) {
 		why = fmt.Sprintf(" (not waited for: the last %d measurements of this run waited %v each in vain)", th.GiveUp, th.Wait)
 	}
 	if v.Action != calibrate.CyclesAccept || rl.cpt <= 0 {
+		return
+	}
+	if v.Shared {
+		rl.shared = true
+		refused := ""
+		if e.cfg.RefuseShared {
+			rl.cpt, refused = 0, "; no cycle figure (Config.RefuseShared)"
+		}
+		e.warnings = append(e.warnings, fmt.Errorf("%w: the probe (a loop of one taken branch per iteration) ran %.0f%% slower than its best on this machine (%.3f against %.3f cycles per iteration)%s: another hardware thread had part of the core, and code bound by the front end or by branches ran slower than with the core alone%s",
+			ErrSharedCore, 100*v.ProbeExcess, v.Probe, v.Probe/(1+v.ProbeExcess), why, refused))
+	}
+	if !v.Lagging {
 		return
 	}
 	e.warnings = append(e.warnings, fmt.Errorf("%w by %.2f%% (IMUL/ADD %.4f where the documented IMUL latency makes it %g; tolerance %.2f%%)%s: the core was probably shared, a busy SMT sibling delaying a dependent ADD chain more than an IMUL chain, so cycle figures may read up to %.2f%% low",

@@ -16,3 +16,12 @@ func addImmChain(x uint64, n int) uint64
 // AX instructions, BX holding ImulMultiplier (n > 0). Implemented in
 // chain_amd64.s.
 func imulChain(x uint64, n int) uint64
+
+// branchLoop runs n (> 0) iterations of DECQ CX; JNZ and returns x + n.
+// Implemented in chain_amd64.s.
+func branchLoop(x uint64, n int) uint64
+
+// wideLoop runs n (> 0) iterations of eight independent ADDQ BX, Rk and
+// returns x plus the sum of the eight registers. Implemented in
+// chain_amd64.s.
+func wideLoop(x uint64, n int) uint64

@@ -128,3 +128,51 @@ mulone:
 muldone:
 	MOVQ AX, ret+16(FP)
 	RET
+
+// func branchLoop(x uint64, n int) uint64
+// n iterations of one taken branch (DECQ and JNZ fuse into one uop).
+TEXT ·branchLoop(SB), NOSPLIT, $0-24
+	MOVQ n+8(FP), CX
+	MOVQ x+0(FP), AX
+	ADDQ CX, AX
+branchloop:
+	DECQ CX
+	JNZ  branchloop
+	MOVQ AX, ret+16(FP)
+	RET
+
+// func wideLoop(x uint64, n int) uint64
+// n iterations of eight independent ADDs of BX (1, from memory) into
+// AX, DX, SI, DI, R8, R9, R10, R11.
+TEXT ·wideLoop(SB), NOSPLIT, $0-24
+	MOVQ n+8(FP), CX
+	MOVQ ·addend(SB), BX
+	XORQ AX, AX
+	XORQ DX, DX
+	XORQ SI, SI
+	XORQ DI, DI
+	XORQ R8, R8
+	XORQ R9, R9
+	XORQ R10, R10
+	XORQ R11, R11
+wideloop:
+	ADDQ BX, AX
+	ADDQ BX, DX
+	ADDQ BX, SI
+	ADDQ BX, DI
+	ADDQ BX, R8
+	ADDQ BX, R9
+	ADDQ BX, R10
+	ADDQ BX, R11
+	DECQ CX
+	JNZ  wideloop
+	ADDQ DX, AX
+	ADDQ SI, AX
+	ADDQ DI, AX
+	ADDQ R8, AX
+	ADDQ R9, AX
+	ADDQ R10, AX
+	ADDQ R11, AX
+	ADDQ x+0(FP), AX
+	MOVQ AX, ret+16(FP)
+	RET

@@ -15,3 +15,11 @@ func addImmChain(x uint64, n int) uint64
 // imulChain multiplies x by ImulMultiplier n times with dependent 64-bit
 // MULs by ImulMultiplier (n > 0). Implemented in chain_arm64.s.
 func imulChain(x uint64, n int) uint64
+
+// branchLoop runs n (> 0) iterations of SUB and CBNZ and returns x + n.
+// Implemented in chain_arm64.s.
+func branchLoop(x uint64, n int) uint64
+
+// wideLoop runs n (> 0) iterations of eight independent ADDs and returns x
+// plus the sum of the eight registers. Implemented in chain_arm64.s.
+func wideLoop(x uint64, n int) uint64

@@ -118,3 +118,52 @@ mulone:
 muldone:
 	MOVD R0, ret+16(FP)
 	RET
+
+// func branchLoop(x uint64, n int) uint64
+// n iterations of one taken branch.
+TEXT ·branchLoop(SB), NOSPLIT, $0-24
+	MOVD n+8(FP), R3
+	MOVD x+0(FP), R0
+	ADD  R3, R0, R0
+branchloop:
+	SUB  $1, R3, R3
+	CBNZ R3, branchloop
+	MOVD R0, ret+16(FP)
+	RET
+
+// func wideLoop(x uint64, n int) uint64
+// n iterations of eight independent ADDs of R1 (1, from memory) into
+// R4 to R11.
+TEXT ·wideLoop(SB), NOSPLIT, $0-24
+	MOVD n+8(FP), R3
+	MOVD ·addend(SB), R1
+	MOVD ZR, R4
+	MOVD ZR, R5
+	MOVD ZR, R6
+	MOVD ZR, R7
+	MOVD ZR, R8
+	MOVD ZR, R9
+	MOVD ZR, R10
+	MOVD ZR, R11
+wideloop:
+	ADD  R1, R4, R4
+	ADD  R1, R5, R5
+	ADD  R1, R6, R6
+	ADD  R1, R7, R7
+	ADD  R1, R8, R8
+	ADD  R1, R9, R9
+	ADD  R1, R10, R10
+	ADD  R1, R11, R11
+	SUB  $1, R3, R3
+	CBNZ R3, wideloop
+	ADD  R5, R4, R4
+	ADD  R6, R4, R4
+	ADD  R7, R4, R4
+	ADD  R8, R4, R4
+	ADD  R9, R4, R4
+	ADD  R10, R4, R4
+	ADD  R11, R4, R4
+	MOVD x+0(FP), R0
+	ADD  R4, R0, R0
+	MOVD R0, ret+16(FP)
+	RET

@@ -33,3 +33,28 @@ func imulChain(x uint64, n int) uint64 {
 	}
 	return x
 }
+
+//go:noinline
+func branchLoop(x uint64, n int) uint64 {
+	for i := 0; i < n; i++ {
+		x++
+	}
+	return x
+}
+
+//go:noinline
+func wideLoop(x uint64, n int) uint64 {
+	c := addend
+	var a, b, d, e, f, g, h, k uint64
+	for i := 0; i < n; i++ {
+		a += c
+		b += c
+		d += c
+		e += c
+		f += c
+		g += c
+		h += c
+		k += c
+	}
+	return x + a + b + d + e + f + g + h + k
+}
