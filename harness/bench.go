@@ -244,11 +244,14 @@ func measureCompare(b bench, bt benchtime, cfg Config, fa, fb Target, opt Compar
 		b.Fatal(who + ": " + strings.TrimPrefix(err.Error(), "harness: "))
 		return outcome{}, false
 	}
-	warnings := append(append(append([]error(nil), cmp.Warnings...), cmp.A.Warnings...), cmp.B.Warnings...)
-	logWarnings(b, cfg.Calibration, warnings)
+	// The verdict first: go test keeps only the first lines a benchmark
+	// logs (testing's trimOutput), and a comparison on a shared core has
+	// several warnings.
 	s := cmp.Stats
 	b.Log(fmt.Sprintf("%s: %s/%s = %.5g [%.5g, %.5g], p = %.2g, %d pairs: %s (%s)",
 		who, nameOr2(fb.Name, "B"), nameOr2(fa.Name, "A"), s.Ratio, s.Lo, s.Hi, s.PValue, s.N, cmp.Verdict, cmp.Reason))
+	warnings := append(append(append([]error(nil), cmp.Warnings...), cmp.A.Warnings...), cmp.B.Warnings...)
+	logWarnings(b, cfg.Calibration, warnings)
 	return outcome{metrics: compareMetrics(cmp, aa, ab), calls: cmp.A.Calls + cmp.B.Calls}, true
 }
 
