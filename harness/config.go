@@ -178,6 +178,11 @@ type Config struct {
 	// By default such a figure is given, labelled (Result.Shared and an
 	// ErrSharedCore warning).
 	RefuseShared bool
+	// Waits, when not nil, is shared by the measurements of one run (a
+	// validation, a CLI run): after calibrate.DefaultRulerThresholds.GiveUp
+	// of them in a row waited in vain for a shared core, the rest do not
+	// wait. nil: each measurement waits on its own.
+	Waits *Waits
 	// NoDisturbances skips the thread's context switches and page faults
 	// (Linux getrusage) read around each target sample to discard
 	// disturbed ones (Result.Disturbed). Reading them costs two system
@@ -321,6 +326,6 @@ func (c Config) priority() affinity.Priority {
 // forResult is c as a Result records it: the calibration dropped (the
 // Result has its figures).
 func (c Config) forResult() Config {
-	c.Calibration = nil
+	c.Calibration, c.Waits = nil, nil
 	return c
 }

@@ -190,9 +190,9 @@ func CPEAll(ctx context.Context, cfg Config, sweeps []Sweep) ([]CPEResult, error
 	var firstErr error
 	before := 0 // sizes of the sweeps already measured
 	// The sweeps of one call share their count of waits in vain for the
-	// ruler (waitLedger): a lag that outlasts the wait of two sweeps is not
+	// ruler (Waits): a lag that outlasts the wait of two sweeps is not
 	// waited for again in this call.
-	var waits waitLedger
+	var waits Waits
 	for i, sw := range sweeps {
 		c := cfg
 		progress := func(e *engine) (int, int) {

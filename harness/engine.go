@@ -88,7 +88,7 @@ type runSpec struct {
 	progress func(*engine) (int, int)
 	// waits is the caller's count of waits in vain for the ruler, shared
 	// by the measurements of one run (a sweep); nil: this one's own.
-	waits *waitLedger
+	waits *Waits
 }
 
 // measureTargets is how every measurement runs: check cfg, pin a thread
@@ -164,7 +164,10 @@ func newEngine(ctx context.Context, cfg Config, cal *calibrate.Calibration, th *
 	}
 	e.rl.waitFrom, e.rl.waits = -1, spec.waits
 	if e.rl.waits == nil {
-		e.rl.waits = &waitLedger{}
+		e.rl.waits = cfg.Waits
+	}
+	if e.rl.waits == nil {
+		e.rl.waits = &Waits{}
 	}
 	e.half = [2]halfRecord{newHalfRecord(), newHalfRecord()}
 	e.warnings = append(e.warnings, th.Warnings...)

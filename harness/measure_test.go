@@ -212,7 +212,7 @@ func TestLaggingRulerWaitsThenWarns(t *testing.T) {
 		t.Logf("Measure %d: waited %v", i, r.RulerWait)
 	}
 	// One run's measurements sharing a ledger give up after GiveUp waits.
-	var waits waitLedger
+	var waits Waits
 	for i := range th.GiveUp + 1 {
 		e, _, err := measureTargets(context.Background(), DefaultConfig(), runSpec{name: "AddChain(1000)", targets: []Target{{Name: "AddChain(1000)", Run: addKernel(1000)}}, waits: &waits})
 		if err != nil {
@@ -230,6 +230,25 @@ func TestLaggingRulerWaitsThenWarns(t *testing.T) {
 			t.Fatalf("measurement %d, after %d waits in vain: waited %v (%v); want no wait, and the warning saying why", i, th.GiveUp, r.RulerWait, lag)
 		}
 		t.Logf("run measurement %d: waited %v: %v", i, r.RulerWait, lag)
+	}
+	// Measures that share Config.Waits (a CLI run, a validation) give up
+	// as well.
+	shared := DefaultConfig()
+	shared.Waits = &Waits{}
+	for i := range th.GiveUp + 1 {
+		r, err := Measure(context.Background(), shared, Target{Name: "AddChain(1000)", Run: addKernel(1000)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lag := lagOf(t, i, r)
+		if i < th.GiveUp {
+			waited(t, i, r, lag)
+		} else if r.RulerWait != 0 || !strings.Contains(lag.Error(), "not waited for") {
+			t.Fatalf("Measure %d sharing Config.Waits, after %d waits in vain: waited %v (%v); want no wait", i, th.GiveUp, r.RulerWait, lag)
+		}
+		if r.Config.Waits != nil {
+			t.Fatalf("Result.Config keeps the run's Waits; want it dropped")
+		}
 	}
 	// NoSettle: no wait, and the warning says why.
 	cfg := DefaultConfig()

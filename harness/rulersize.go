@@ -46,7 +46,7 @@ type rulerState struct {
 	// loop's elapsed time when it began (−1: never), waited how long it
 	// lasted; waits is the caller's count of waits in vain.
 	waitFrom, waited time.Duration
-	waits            *waitLedger
+	waits            *Waits
 
 	// The answer at the end (finishRuler).
 	verdict calibrate.CoreClock // the ruler's verdict

@@ -8,20 +8,45 @@ package harness
 
 import (
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/cyclebench/cyclebench/calibrate"
 )
 
-// waitLedger counts the measurements in a row of one caller's run (the
-// sweeps of one CPE call) that waited the whole budget for their ruler's
-// chains to agree and still lagged; from calibrate.RulerThresholds.GiveUp
-// on, the rest of the run does not wait. The caller owns it, not the
+// Waits counts the measurements in a row of one run that waited the whole
+// budget for a shared core to be free (the ruler's chains to agree, the
+// probe to run at its best) and still found it shared; from
+// calibrate.RulerThresholds.GiveUp on, the rest of the run does not wait,
+// and still labels its figures. A core shared for the whole of a run (a
+// busy sibling CPU that shares the physical core) would otherwise cost
+// every measurement the whole budget. The caller owns it, not the
 // process: a count kept across calls made a measurement's wait, and so its
-// figure, depend on what the process had measured before (a benchmark's
-// neighbours in go test, the kernels before it in a CLI run). Each
-// [Measure] has a ledger of its own and so waits at most the budget.
-type waitLedger struct{ inVain int }
+// figure, depend on what the process had measured before. A run shares one
+// through Config.Waits (a validation, a CLI run, a CPE call's sweeps); a
+// Measure without one waits at most the budget on its own. The zero value
+// is ready; it is safe for concurrent use.
+type Waits struct {
+	mu     sync.Mutex
+	inVain int
+}
+
+func (w *Waits) get() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.inVain
+}
+
+// record counts a measurement that waited in vain (or resets the count).
+func (w *Waits) record(inVain bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if inVain {
+		w.inVain++
+	} else {
+		w.inVain = 0
+	}
+}
 
 // decideCycles asks calibrate.DecideCycles about the ruler's figures as
 // they stand; mayWait is false once the loop has ended.
@@ -29,7 +54,7 @@ func (e *engine) decideCycles(mayWait bool, waited time.Duration) calibrate.Cycl
 	r := e.rl.r
 	return calibrate.DecideCycles(calibrate.CycleInputs{
 		Ruler: r.Figures(), Converged: r.Converged(), Resolution: r.Resolution(e.rl.q),
-		Calibration: e.cal.Core, ProbeAlone: calibrate.ProbeAlone(), MayWait: mayWait, Waited: waited, WaitsInVain: e.rl.waits.inVain,
+		Calibration: e.cal.Core, ProbeAlone: calibrate.ProbeAlone(), MayWait: mayWait, Waited: waited, WaitsInVain: e.rl.waits.get(),
 	}, calibrate.DefaultRulerThresholds)
 }
 
@@ -72,14 +97,14 @@ func (e *engine) finishRuler(allowed bool) {
 		calibrate.NoteProbe(v.Probe)
 	}
 	if !v.SharedCore() {
-		rl.waits.inVain = 0
+		rl.waits.record(false)
 		return
 	}
 	th := calibrate.DefaultRulerThresholds
 	var why string
 	switch {
 	case rl.waitFrom >= 0 && rl.waited >= th.Wait:
-		rl.waits.inVain++
+		rl.waits.record(true)
 		why = fmt.Sprintf(", after waiting %v for them to agree", rl.waited.Round(time.Millisecond))
 	case rl.waitFrom >= 0:
 		why = fmt.Sprintf(", after waiting %v for them to agree (the measurement's time ran out)", rl.waited.Round(time.Millisecond))

@@ -295,6 +295,11 @@ func Validate(ctx context.Context, o Options) (*Validation, error) {
 		return nil, err
 	}
 	base.Calibration = cal
+	if base.Waits == nil {
+		// One validation is one run: a core shared throughout costs two
+		// waits, not one per measurement.
+		base.Waits = &harness.Waits{}
+	}
 	vr.base = base
 	vr.v = &Validation{Calibration: cal, Lengths: o.Lengths, LatencyLengths: o.LatencyLengths, State: MachineState{Detectable: math.NaN()}}
 	vr.v.Warnings = append(vr.v.Warnings, cal.Warnings...)

@@ -27,6 +27,7 @@ const modeBoth = "both"
 func addMeasureFlags(fs *flagSet, withBoth bool) *measureFlags {
 	m := &measureFlags{cfg: harness.DefaultConfig()}
 	c := &m.cfg
+	c.Waits = &harness.Waits{} // one command is one run: a core shared throughout costs two waits
 	fs.IntVar(&c.K, "k", c.K, "the `K` smallest samples must agree for a result to converge (1 to 1000)")
 	fs.Float64Var(&c.Epsilon, "eps", c.Epsilon, "relative tolerance `ε` (a fraction: 0.01 is 1%) within which a result's figures must agree to\nconverge (run -h says which figures); 0 ≤ ε < 1, 0 asks for equal figures")
 	fs.IntVar(&c.MaxSamples, "m", c.MaxSamples, "give up on one measurement after `M` samples (at least K)")
@@ -36,7 +37,7 @@ func addMeasureFlags(fs *flagSet, withBoth bool) *measureFlags {
 	m.priority = choiceFlag(fs, "priority", "high", "priority of the measuring thread (realtime: SCHED_FIFO, bounded by RLIMIT_RTTIME)", "normal", "high", "realtime")
 	fs.BoolVar(&c.NoCycles, "no-cycles", false, "skip the core-clock reference chain (no cycle figures, ticks and ns only)")
 	m.events = fs.String("events", "", "also count these performance-counter `EVENTS` per call, comma-separated perf names\n(cycles, instructions, branch-misses, cache-misses, ...; cyclebench info lists what this machine can count)")
-	fs.BoolVar(&c.NoSettle, "no-wait", false, "do not wait (up to 250 ms) for a shared core to be free when the ruler's ADD chain\nlags its IMUL chain: stop as soon as the samples converge, and only warn")
+	fs.BoolVar(&c.NoSettle, "no-wait", false, "do not wait (up to 250 ms) for a shared core to be free (the ruler's ADD chain lags its\nIMUL chain, or the core-state probe runs slow): stop as soon as the samples converge, and\nonly label the figure")
 	fs.BoolVar(&c.NoDisturbances, "no-disturb", false, "do not read the thread's context switches and page faults\naround each sample to discard disturbed ones")
 	modes := []string{harness.Throughput.String(), harness.Latency.String()}
 	usage := "what a call's cost means: throughput (calls back to back) or latency (calls fenced apart)"
