@@ -31,6 +31,14 @@ type Waits struct {
 	inVain int
 }
 
+// GobEncode encodes nothing: a run's count is not part of a result that
+// travels between processes (Result.Config drops it), but the type must be
+// encodable for a Config to be.
+func (w *Waits) GobEncode() ([]byte, error) { return []byte{}, nil }
+
+// GobDecode decodes nothing (see GobEncode).
+func (w *Waits) GobDecode([]byte) error { return nil }
+
 func (w *Waits) get() int {
 	w.mu.Lock()
 	defer w.mu.Unlock()
