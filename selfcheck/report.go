@@ -80,9 +80,14 @@ type MachineStateJSON struct {
 	SharedWaits       int     `json:"shared_core_waits"`
 	SharedLagging     int     `json:"shared_core_lagging"`
 	SharedWaitSeconds float64 `json:"shared_core_wait_seconds"`
-	Resolves          float64 `json:"resolves"`
-	Quiet             bool    `json:"quiet"`
-	Verdict           string  `json:"verdict"`
+	// CoreJudged, CoreSharedSeconds and ProbeMaxExcess are MachineState's
+	// CoreJudged, CoreShared and ProbeMaxExcess (the core-state probe).
+	CoreJudged        int       `json:"core_judged"`
+	CoreSharedSeconds []float64 `json:"core_shared_at_seconds"`
+	ProbeMaxExcess    float64   `json:"probe_max_excess"`
+	Resolves          float64   `json:"resolves"`
+	Quiet             bool      `json:"quiet"`
+	Verdict           string    `json:"verdict"`
 }
 
 // CheckJSON is one check of a validation.
@@ -136,7 +141,7 @@ func (v *Validation) Report() Report {
 		SpeedKernelNs: v.SpeedKernel.Nanoseconds, SpeedKernelCycle: v.SpeedKernel.Cycles,
 		State: MachineStateJSON{ThroughputCV: s.ThroughputCV, LatencyCV: s.LatencyCV, BenchCV: s.BenchCV, Detectable: finiteOr0(s.Detectable),
 			ClockSpread: s.ClockSpread, Discarded: s.Discarded, Samples: s.Samples,
-			Measurements: s.Measurements, SharedWaits: s.SharedWaits, SharedLagging: s.SharedLagging, SharedWaitSeconds: s.SharedWait.Seconds(), Resolves: finiteOr0(s.Resolves), Quiet: s.Quiet, Verdict: s.Verdict},
+			Measurements: s.Measurements, SharedWaits: s.SharedWaits, SharedLagging: s.SharedLagging, SharedWaitSeconds: s.SharedWait.Seconds(), CoreJudged: s.CoreJudged, CoreSharedSeconds: secondsOf(s.CoreShared), ProbeMaxExcess: s.ProbeMaxExcess, Resolves: finiteOr0(s.Resolves), Quiet: s.Quiet, Verdict: s.Verdict},
 		Checks: []CheckJSON{}, Warnings: errorStrings(v.Warnings),
 	}
 	for i, x := range v.RulerRatios {

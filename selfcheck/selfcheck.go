@@ -119,13 +119,21 @@ type MachineState struct {
 	// measurement.
 	Discarded, Samples int
 	// Measurements counts the measurements Validate took; SharedWaits those
-	// that waited for their ruler's register ADD chain to stop lagging its
-	// IMUL chain (harness.Result.RulerWait: the core was shared, a busy
-	// SMT sibling), SharedWait how long they waited in all, and
+	// that waited for the core to be free (harness.Result.RulerWait: the
+	// ruler's register ADD chain lagging its IMUL chain, or the core-state
+	// probe running slow), SharedWait how long they waited in all, and
 	// SharedLagging those whose ADD chain still lagged at the end
 	// (harness.ErrRulerLag).
 	Measurements, SharedWaits, SharedLagging int
 	SharedWait                               time.Duration
+	// CoreJudged counts the measurements whose core-state probe was judged
+	// (harness.Result.ProbeExcess), CoreShared when each of those that
+	// found the core shared to its end ended (harness.Result.Shared), from
+	// the validation's start, and ProbeMaxExcess the most the probe ran
+	// slower than its best on this machine (0.9: 90% slower).
+	CoreJudged     int
+	CoreShared     []time.Duration
+	ProbeMaxExcess float64
 	// Resolves is the smallest relative difference a comparison can tell
 	// now: Detectable, or 2.8 × the throughput CV (two separate results,
 	// 95%) when the A/A comparison failed.
@@ -288,7 +296,7 @@ func Validate(ctx context.Context, o Options) (*Validation, error) {
 	if ctx == nil {
 		return nil, fmt.Errorf("%w: nil context (allowed: any context, such as context.Background())", harness.ErrBadConfig)
 	}
-	vr := &validator{o: o, ctx: harness.WithProgress(ctx, nil), progress: harness.ProgressOf(ctx)}
+	vr := &validator{o: o, ctx: harness.WithProgress(ctx, nil), progress: harness.ProgressOf(ctx), core: coreState{start: time.Now()}}
 	vr.say("calibrating")
 	cal, err := calibrate.Get()
 	if err != nil {
@@ -325,6 +333,7 @@ type validator struct {
 	// measurements, waits, lagging and waited: see MachineState.
 	measurements, waits, lagging int
 	waited                       time.Duration
+	core                         coreState
 }
 
 func (vr *validator) say(format string, a ...any) {
@@ -364,6 +373,7 @@ func (vr *validator) measure(cfg harness.Config, name string, f func()) (harness
 		vr.waits++
 		vr.waited += r.RulerWait
 	}
+	vr.core.note(r, time.Now())
 	if slices.ContainsFunc(r.Warnings, func(w error) bool { return errors.Is(w, harness.ErrRulerLag) }) {
 		vr.lagging++
 	}
@@ -734,6 +744,7 @@ func (vr *validator) finish() {
 	s.ThroughputCV, s.LatencyCV, s.BenchCV = v.HarnessCV, v.LatencyCV, v.BenchCV
 	s.Discarded, s.Samples = vr.disc, vr.samp
 	s.Measurements, s.SharedWaits, s.SharedLagging, s.SharedWait = vr.measurements, vr.waits, vr.lagging, vr.waited
+	s.CoreJudged, s.CoreShared, s.ProbeMaxExcess = vr.core.judged, vr.core.shared, vr.core.maxExcess
 	if len(vr.cpt) > 0 {
 		s.ClockSpread = slices.Max(vr.cpt)/slices.Min(vr.cpt) - 1
 	}
@@ -760,7 +771,7 @@ func stateVerdict(s MachineState, measured bool) (quiet bool, resolves float64, 
 	if !math.IsNaN(s.Detectable) {
 		resolves = s.Detectable
 	}
-	quiet = s.ThroughputCV <= quietCVThroughput && s.LatencyCV <= quietCVLatency && resolves <= quietDetectable
+	quiet = s.ThroughputCV <= quietCVThroughput && s.LatencyCV <= quietCVLatency && resolves <= quietDetectable && len(s.CoreShared) == 0
 	facts := fmt.Sprintf("ten separate results spread by %.2g%% (throughput) and %.2g%% (latency), so two of them differ by up to about %.2g%%",
 		100*s.ThroughputCV, 100*s.LatencyCV, 100*apart)
 	if s.ClockSpread > 0 {
@@ -769,6 +780,10 @@ func stateVerdict(s MachineState, measured bool) (quiet bool, resolves float64, 
 	cmp := "compare"
 	if !math.IsNaN(s.Detectable) {
 		cmp = fmt.Sprintf("compare (A and B interleaved) resolves %.2g%% now", 100*s.Detectable)
+	}
+	if len(s.CoreShared) > 0 {
+		facts += fmt.Sprintf("; the core was shared in %d of %d measurements (at %s), when loops bound by the front end or by branches ran up to %.0f%% slower than with the core alone (the probe's excess), while the chains measured here barely move",
+			len(s.CoreShared), s.CoreJudged, spans(s.CoreShared, sharedGap), 100*s.ProbeMaxExcess)
 	}
 	if quiet {
 		return true, resolves, fmt.Sprintf("quiet enough to resolve %.2g%%: %s; %s", 100*quietDetectable, cmp, facts)

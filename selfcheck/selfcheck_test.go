@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cyclebench/cyclebench/harness"
 )
@@ -33,6 +34,12 @@ func TestStateVerdict(t *testing.T) {
 		{"no A/A figure, noisy", MachineState{ThroughputCV: 0.001, LatencyCV: 0.0001, Detectable: nan}, true, false, 0.0028,
 			[]string{"differences below 0.28% are not resolvable now"}},
 		{"not measured", MachineState{Detectable: nan}, false, false, nan, []string{"not measured"}},
+		// The chains agree to 0.01%, but the probe saw the core shared:
+		// loops bound by the front end ran slow then, and the machine is
+		// not quiet for them.
+		{"the core was shared", MachineState{ThroughputCV: 0.0001, LatencyCV: 0.00008, Detectable: 0.00012, CoreJudged: 93, ProbeMaxExcess: 0.93,
+			CoreShared: []time.Duration{200 * time.Millisecond, 500 * time.Millisecond, 900 * time.Millisecond, 3100 * time.Millisecond}}, true, false, 0.00012,
+			[]string{"noisy", "shared in 4 of 93 measurements (at 0.2–0.9 s, 3.1 s)", "up to 93% slower"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

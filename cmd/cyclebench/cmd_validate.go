@@ -178,7 +178,11 @@ func validationTable(v *selfcheck.Validation) *table {
 		t.kv("disturbed", "%d of %d samples discarded (migrations, context switches, page faults)", s.Discarded, s.Samples)
 	}
 	if s := v.State; s.Measurements > 0 {
-		t.kv("shared core", "%d of %d measurements waited for the ruler's ADD chain to stop lagging its IMUL chain (%v in all); %d still lagged at the end", s.SharedWaits, s.Measurements, s.SharedWait.Round(time.Millisecond), s.SharedLagging)
+		t.kv("shared core", "%d of %d measurements waited for the core to be free (%v in all); %d still lagged at the end (the ruler's ADD chain behind its IMUL chain); %d still shared (the probe slow)",
+			s.SharedWaits, s.Measurements, s.SharedWait.Round(time.Millisecond), s.SharedLagging, len(s.CoreShared))
+	}
+	if s := v.State; s.CoreJudged > 0 {
+		t.kv("core-state probe", "at most %s slower than its best on this machine, over %d measurements", pct(s.ProbeMaxExcess, 2), s.CoreJudged)
 	}
 	if v.SpeedKernel.Samples > 0 {
 		t.kv("~1 µs kernel", "%s: %s cycles, %s ns, converged %s in %v (median of %d; slowest %v)", v.SpeedKernel.Name, sig(v.SpeedKernel.Cycles, 5), sig(v.SpeedKernel.Nanoseconds, 5), yesNo(v.SpeedKernel.Converged), v.SpeedWall.Round(10*time.Microsecond), len(v.SpeedWalls), slices.Max(v.SpeedWalls).Round(10*time.Microsecond))
