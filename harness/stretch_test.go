@@ -152,6 +152,7 @@ func TestReplayStretches(t *testing.T) {
 	slices.Sort(candidates)
 	candidates = slices.Compact(candidates)
 	total := make([]stretchScore, len(candidates))
+	quietFiles := 0
 	var table strings.Builder
 	fmt.Fprintf(&table, "%-32s %-12s", "recording", "kernel")
 	for _, c := range candidates {
@@ -165,6 +166,9 @@ func TestReplayStretches(t *testing.T) {
 			continue
 		}
 		quiet := strings.Contains(filepath.Base(path), "-quiet")
+		if quiet {
+			quietFiles++
+		}
 		scores := make([]map[string]stretchScore, len(candidates))
 		for i, c := range candidates {
 			scores[i] = scoreStretches(kernels, rounds, c)
@@ -195,6 +199,11 @@ func TestReplayStretches(t *testing.T) {
 	}
 	t.Logf("\n%s", table.String())
 	d := slices.Index(candidates, def)
+	if quietFiles == 0 {
+		// Without a quiet recording a label cannot be told wrong, and the
+		// lowest threshold always wins: nothing to choose from.
+		t.Skip("no recording made at a quiet moment (name it *-quiet.txt.gz): the threshold is not judged")
+	}
 	switch {
 	case total[d].falseShare() > 0.05:
 		t.Errorf("the default %g labels %.1f%% of the quiet figures, want at most 5%%", def, 100*total[d].falseShare())
