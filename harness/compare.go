@@ -171,11 +171,22 @@ type Comparison struct {
 	// could not resolve half a counter quantum, or the fixed noise band
 	// (see CompareOptions.MaxBlocks).
 	Blocks, MoreBlocks int
+	// SharedBlocks counts the blocks measured while the core was shared
+	// (the core-state probe beside them ran slow: Result.Shared); Compare
+	// takes other blocks in their place while its time allows. A ratio
+	// taken with less of a core need not be the code's, so such blocks
+	// never carry a verdict alone: with two or more blocks measured with
+	// the core alone, a difference those do not bear out is inconclusive;
+	// with fewer, the verdict stands labelled (an ErrSharedCore warning),
+	// or is inconclusive with Config.RefuseShared.
+	SharedBlocks int
 	// Wall is the time spent in the measuring loops.
 	Wall time.Duration
 	// Warnings holds soft problems: pinning, priority, calibration, the
 	// ruler, the test's warnings (coarse samples).
 	Warnings []error
+
+	refuseShared bool // Config.RefuseShared
 }
 
 // Compare measures a and b interleaved and compares their per-call costs.
@@ -262,7 +273,7 @@ func Compare(ctx context.Context, cfg Config, a, b Target, opt CompareOptions) (
 				budget = min(cfg.MaxTime, time.Since(start)*time.Duration(maxB)/time.Duration(blocks))
 			}
 			left, ok := moreTime(budget, time.Since(start), parts)
-			if !ok || !unresolved(parts, opt.Stats) {
+			if !ok || !unresolved(parts, opt.Stats) && quietBlocks(parts) >= blocks {
 				break
 			}
 			bcfg.MaxTime = min(bcfg.MaxTime, left)
@@ -284,6 +295,7 @@ func Compare(ctx context.Context, cfg Config, a, b Target, opt CompareOptions) (
 		return cmp, runErr
 	}
 	cmp.combine(parts)
+	cmp.refuseShared = cfg.RefuseShared
 	cmp.MoreBlocks = max(0, len(parts)-blocks)
 	taken := len(cmp.TicksA)
 	if runErr != nil {
@@ -352,6 +364,20 @@ func unresolved(parts []compareBlock, opt stats.CompareOptions) bool {
 	return band > 0 && comb.BlockFloor > band
 }
 
+// quietBlocks counts the blocks measured with the core alone. A block
+// measured while it was shared is replaced by another, within the same
+// limits as a block taken for precision, so that a short stretch is waited
+// out rather than left to carry the ratio.
+func quietBlocks(parts []compareBlock) int {
+	n := 0
+	for _, p := range parts {
+		if !p.shared {
+			n++
+		}
+	}
+	return n
+}
+
 // moreTime returns the time left of budget after elapsed, and whether
 // another block fits in it: as long as the blocks so far on average (the
 // block is then given what is left as its MaxTime).
@@ -376,6 +402,7 @@ type compareBlock struct {
 	wall         time.Duration
 	warnings     []error
 	aName, bName string
+	shared       bool // the core was shared (either side's Result.Shared)
 	// own is the block's pairs compared under ownOpt, kept for the
 	// decision to take another block (unresolved), which looks at every
 	// block again each time.
@@ -409,6 +436,7 @@ func measureBlock(ctx context.Context, cfg Config, a, b Target, per, done, total
 		}
 	}
 	blk.quantum = math.Max(blk.a.Quantum, blk.b.Quantum) / float64(max(blk.repeat, 1))
+	blk.shared = blk.a.Shared || blk.b.Shared
 	for _, p := range ta.pairs {
 		x, y := ta.net(p[0]), tb.net(p[1])
 		if x <= 0 || y <= 0 {
@@ -435,6 +463,9 @@ func (cmp *Comparison) combine(parts []compareBlock) {
 		cmp.TicksB = append(cmp.TicksB, p.ticksB...)
 		cmp.Rounds += p.rounds
 		cmp.Wall += p.wall
+		if p.shared {
+			cmp.SharedBlocks++
+		}
 		if i == 0 || tighter(p.a, p.b, cmp.A, cmp.B) {
 			cmp.A, cmp.B, cmp.Repeat = p.a, p.b, p.repeat
 		}
@@ -461,7 +492,8 @@ func (cmp *Comparison) compare(parts []compareBlock, opt stats.CompareOptions) e
 	if cmp.Stats, err = stats.ComparePaired(cmp.TicksA, cmp.TicksB, opt); err != nil {
 		return fmt.Errorf("harness: comparing %s: %w", name(), err)
 	}
-	var blocks []stats.Comparison
+	pairs := cmp.Stats
+	var blocks, quiet []stats.Comparison
 	for _, p := range parts {
 		if len(p.ticksA) < minPairs {
 			continue // too few to estimate (a block cut short)
@@ -471,13 +503,52 @@ func (cmp *Comparison) compare(parts []compareBlock, opt stats.CompareOptions) e
 			return fmt.Errorf("harness: comparing %s, a block: %w", name(), err)
 		}
 		blocks = append(blocks, c)
+		if !p.shared {
+			quiet = append(quiet, c)
+		}
 	}
-	if cmp.Stats, err = stats.CombineBlocks(cmp.Stats, blocks, opt); err != nil {
+	if cmp.Stats, err = stats.CombineBlocks(pairs, blocks, opt); err != nil {
 		return fmt.Errorf("harness: comparing %s: %w", name(), err)
 	}
 	cmp.Warnings = append(cmp.Warnings, cmp.Stats.Warnings...)
 	cmp.judge()
+	if cmp.Significant && len(quiet) < len(blocks) {
+		cmp.sharedVerdict(pairs, quiet, len(blocks), opt)
+	}
 	return nil
+}
+
+// sharedVerdict keeps a difference found with blocks measured on a shared
+// core only when the blocks measured with the core alone bear it out on
+// their own (at least two of them, the same verdict); otherwise the
+// verdict is inconclusive, and the reason says how many blocks were
+// shared. n is the number of blocks judged.
+func (cmp *Comparison) sharedVerdict(pairs stats.Comparison, quiet []stats.Comparison, n int, opt stats.CompareOptions) {
+	shared := n - len(quiet)
+	why := fmt.Sprintf("%d of the %d blocks were measured while the core was shared (the probe beside them ran slow), and a ratio taken with less of a core need not be the code's", shared, n)
+	if len(quiet) >= 2 {
+		alone, err := stats.CombineBlocks(pairs, quiet, opt)
+		if err == nil && alone.Significant && alone.Verdict == cmp.Verdict {
+			cmp.Reason += fmt.Sprintf("; the %d blocks measured with the core alone say the same (%s)", len(quiet), fmtRatio(alone))
+			return
+		}
+		if err == nil {
+			why += fmt.Sprintf("; the %d blocks measured with the core alone do not bear the difference out (%s: %s)", len(quiet), alone.Verdict, fmtRatio(alone))
+		}
+	} else {
+		why += fmt.Sprintf("; %d blocks measured with the core alone are too few to bear the difference out", len(quiet))
+		if !cmp.refuseShared {
+			cmp.Warnings = append(cmp.Warnings, fmt.Errorf("%w: the verdict (%s) rests on blocks measured while it was: %s; Config.RefuseShared (-strict) makes it inconclusive", ErrSharedCore, cmp.Verdict, why))
+			return
+		}
+	}
+	cmp.Verdict, cmp.Significant = stats.VerdictInconclusive, false
+	cmp.Reason = fmt.Sprintf("the blocks say %s (%s), but %s", cmp.Stats.Verdict, fmtRatio(cmp.Stats), why)
+}
+
+// fmtRatio is a comparison's ratio and interval: "1.0032 [1.0011, 1.0053]".
+func fmtRatio(c stats.Comparison) string {
+	return fmt.Sprintf("%.5g [%.5g, %.5g]", c.Ratio, c.Lo, c.Hi)
 }
 
 // options are the test's options for the blocks' pairs: unless opt sets

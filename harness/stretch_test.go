@@ -81,7 +81,9 @@ func (s *stretchScore) add(o stretchScore) {
 	s.falseLabels += o.falseLabels
 }
 
-func (s stretchScore) falseShare() float64 { return float64(s.falseLabels) / math.Max(1, float64(s.quiet)) }
+func (s stretchScore) falseShare() float64 {
+	return float64(s.falseLabels) / math.Max(1, float64(s.quiet))
+}
 
 // scoreStretches judges threshold th over one recording: the probe's best is
 // the lowest it read there (what calibrate.ProbeAlone keeps), a kernel's
