@@ -85,9 +85,13 @@ type MachineStateJSON struct {
 	CoreJudged        int       `json:"core_judged"`
 	CoreSharedSeconds []float64 `json:"core_shared_at_seconds"`
 	ProbeMaxExcess    float64   `json:"probe_max_excess"`
-	Resolves          float64   `json:"resolves"`
-	Quiet             bool      `json:"quiet"`
-	Verdict           string    `json:"verdict"`
+	// SiblingCPU and SiblingSlowdown are MachineState's (−1 and 0: not
+	// measured).
+	SiblingCPU      int     `json:"sibling_cpu"`
+	SiblingSlowdown float64 `json:"sibling_slowdown"`
+	Resolves        float64 `json:"resolves"`
+	Quiet           bool    `json:"quiet"`
+	Verdict         string  `json:"verdict"`
 }
 
 // CheckJSON is one check of a validation.
@@ -141,7 +145,7 @@ func (v *Validation) Report() Report {
 		SpeedKernelNs: v.SpeedKernel.Nanoseconds, SpeedKernelCycle: v.SpeedKernel.Cycles,
 		State: MachineStateJSON{ThroughputCV: s.ThroughputCV, LatencyCV: s.LatencyCV, BenchCV: s.BenchCV, Detectable: finiteOr0(s.Detectable),
 			ClockSpread: s.ClockSpread, Discarded: s.Discarded, Samples: s.Samples,
-			Measurements: s.Measurements, SharedWaits: s.SharedWaits, SharedLagging: s.SharedLagging, SharedWaitSeconds: s.SharedWait.Seconds(), CoreJudged: s.CoreJudged, CoreSharedSeconds: secondsOf(s.CoreShared), ProbeMaxExcess: s.ProbeMaxExcess, Resolves: finiteOr0(s.Resolves), Quiet: s.Quiet, Verdict: s.Verdict},
+			Measurements: s.Measurements, SharedWaits: s.SharedWaits, SharedLagging: s.SharedLagging, SharedWaitSeconds: s.SharedWait.Seconds(), CoreJudged: s.CoreJudged, CoreSharedSeconds: secondsOf(s.CoreShared), ProbeMaxExcess: s.ProbeMaxExcess, SiblingCPU: s.SiblingCPU, SiblingSlowdown: finiteOr0(s.SiblingSlowdown), Resolves: finiteOr0(s.Resolves), Quiet: s.Quiet, Verdict: s.Verdict},
 		Checks: []CheckJSON{}, Warnings: errorStrings(v.Warnings),
 	}
 	for i, x := range v.RulerRatios {

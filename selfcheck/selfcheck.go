@@ -134,6 +134,14 @@ type MachineState struct {
 	CoreJudged     int
 	CoreShared     []time.Duration
 	ProbeMaxExcess float64
+	// SiblingCPU is another allowed CPU tried for sharing the measuring
+	// CPU's physical core (the first found to, else the last tried; −1:
+	// none), and SiblingSlowdown how much slower the probe ran while that
+	// CPU spun than with it idle (2: twice as slow; NaN when not
+	// measured). A guest's topology need not say which vCPUs are threads
+	// of one core; the probe does.
+	SiblingCPU      int
+	SiblingSlowdown float64
 	// Resolves is the smallest relative difference a comparison can tell
 	// now: Detectable, or 2.8 × the throughput CV (two separate results,
 	// 95%) when the A/A comparison failed.
@@ -309,7 +317,7 @@ func Validate(ctx context.Context, o Options) (*Validation, error) {
 		base.Waits = &harness.Waits{}
 	}
 	vr.base = base
-	vr.v = &Validation{Calibration: cal, Lengths: o.Lengths, LatencyLengths: o.LatencyLengths, State: MachineState{Detectable: math.NaN()}}
+	vr.v = &Validation{Calibration: cal, Lengths: o.Lengths, LatencyLengths: o.LatencyLengths, State: MachineState{Detectable: math.NaN(), SiblingCPU: -1, SiblingSlowdown: math.NaN()}}
 	vr.v.Warnings = append(vr.v.Warnings, cal.Warnings...)
 	vr.lat, vr.known = cal.CPU.ImulLatency()
 	err = vr.run()
@@ -469,6 +477,9 @@ func (vr *validator) run() error {
 	}
 	vr.linear()
 	if err := vr.state(); err != nil {
+		return err
+	}
+	if err := vr.sibling(); err != nil {
 		return err
 	}
 	vr.rulersAgree()
@@ -780,6 +791,9 @@ func stateVerdict(s MachineState, measured bool) (quiet bool, resolves float64, 
 	cmp := "compare"
 	if !math.IsNaN(s.Detectable) {
 		cmp = fmt.Sprintf("compare (A and B interleaved) resolves %.2g%% now", 100*s.Detectable)
+	}
+	if s.SiblingSlowdown > 1+siblingShares {
+		facts += fmt.Sprintf("; CPU %d shares the measuring CPU's physical core (the probe ran %.2f× slower while it spun): keep it idle while measuring, nothing built or tested beside a measurement", s.SiblingCPU, s.SiblingSlowdown)
 	}
 	if len(s.CoreShared) > 0 {
 		facts += fmt.Sprintf("; the core was shared in %d of %d measurements (at %s), when loops bound by the front end or by branches ran up to %.0f%% slower than with the core alone (the probe's excess), while the chains measured here barely move",

@@ -40,6 +40,10 @@ func TestStateVerdict(t *testing.T) {
 		{"the core was shared", MachineState{ThroughputCV: 0.0001, LatencyCV: 0.00008, Detectable: 0.00012, CoreJudged: 93, ProbeMaxExcess: 0.93,
 			CoreShared: []time.Duration{200 * time.Millisecond, 500 * time.Millisecond, 900 * time.Millisecond, 3100 * time.Millisecond}}, true, false, 0.00012,
 			[]string{"noisy", "shared in 4 of 93 measurements (at 0.2–0.9 s, 3.1 s)", "up to 93% slower"}},
+		{"a sibling CPU shares the core", MachineState{ThroughputCV: 0.0001, LatencyCV: 0.00008, Detectable: 0.00012, SiblingCPU: 0, SiblingSlowdown: 1.97}, true, true, 0.00012,
+			[]string{"quiet enough", "CPU 0 shares the measuring CPU's physical core (the probe ran 1.97× slower while it spun): keep it idle"}},
+		{"separate cores", MachineState{ThroughputCV: 0.0001, LatencyCV: 0.00008, Detectable: 0.00012, SiblingCPU: 0, SiblingSlowdown: 1.01}, true, true, 0.00012,
+			[]string{"quiet enough"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -181,6 +181,13 @@ func validationTable(v *selfcheck.Validation) *table {
 		t.kv("shared core", "%d of %d measurements waited for the core to be free (%v in all); %d still lagged at the end (the ruler's ADD chain behind its IMUL chain); %d still shared (the probe slow)",
 			s.SharedWaits, s.Measurements, s.SharedWait.Round(time.Millisecond), s.SharedLagging, len(s.CoreShared))
 	}
+	if s := v.State; s.SiblingCPU >= 0 && s.SiblingSlowdown > 0 {
+		shares := "a separate core"
+		if s.SiblingSlowdown > 1.25 {
+			shares = "the same physical core: keep it idle while measuring"
+		}
+		t.kv("sibling CPU", "CPU %d: the probe ran %s× as long while it spun: %s", s.SiblingCPU, sig(s.SiblingSlowdown, 3), shares)
+	}
 	if s := v.State; s.CoreJudged > 0 {
 		t.kv("core-state probe", "at most %s slower than its best on this machine, over %d measurements", pct(s.ProbeMaxExcess, 2), s.CoreJudged)
 	}
