@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/cyclebench/cyclebench/stats"
 )
 
 // ReportSweep measures a function over sizes from inside a benchmark
@@ -247,24 +245,20 @@ func measureCompare(b bench, bt benchtime, cfg Config, fa, fb Target, opt Compar
 	// The verdict first: go test keeps only the first lines a benchmark
 	// logs (testing's trimOutput), and a comparison on a shared core has
 	// several warnings.
-	s := cmp.Stats
-	b.Log(fmt.Sprintf("%s: %s/%s = %.5g [%.5g, %.5g], p = %.2g, %d pairs: %s (%s)",
-		who, nameOr2(fb.Name, "B"), nameOr2(fa.Name, "A"), s.Ratio, s.Lo, s.Hi, s.PValue, s.N, cmp.Verdict, cmp.Reason))
+	b.Log(compareLine(who, fa.Name, fb.Name, cmp))
 	warnings := append(append(append([]error(nil), cmp.Warnings...), cmp.A.Warnings...), cmp.B.Warnings...)
 	logWarnings(b, cfg.Calibration, warnings)
 	return outcome{metrics: compareMetrics(cmp, aa, ab), calls: cmp.A.Calls + cmp.B.Calls}, true
 }
 
 // compareMetrics returns the figures ReportCompare reports for c, with the
-// allocations of one call of each side.
+// allocations of one call of each side. The statistics of the verdict
+// (interval, p-value, noise band, verdict) are not among them: benchstat
+// takes every unit of a line for a figure to summarise and compare, and
+// printed geometric means of p-values; they are in the log line, which
+// cyclebench reads (results.PairedOf).
 func compareMetrics(c Comparison, aa, ab allocs) []metric {
-	s := c.Stats
-	m := []metric{
-		{s.Ratio, "ratio"}, {s.Lo, "ratio-lo"}, {s.Hi, "ratio-hi"},
-		{s.PValue, "p-value"}, {s.NoiseBand, "noise-band"}, {b2f(c.Significant), "significant"},
-		{b2f(c.Verdict == stats.VerdictInconclusive), "inconclusive"},
-		{c.A.Ticks, "A-ticks/op"}, {c.B.Ticks, "B-ticks/op"},
-	}
+	m := []metric{{c.Stats.Ratio, "ratio"}, {c.A.Ticks, "A-ticks/op"}, {c.B.Ticks, "B-ticks/op"}}
 	if c.A.CyclesPerTick > 0 && c.B.CyclesPerTick > 0 {
 		m = append(m, metric{c.A.Cycles, "A-cycles/op"}, metric{c.B.Cycles, "B-cycles/op"})
 	}
@@ -273,11 +267,13 @@ func compareMetrics(c Comparison, aa, ab allocs) []metric {
 		metric{(aa.bytes + ab.bytes) / 2, "B/op"}, metric{(aa.count + ab.count) / 2, "allocs/op"})
 }
 
-func b2f(b bool) float64 {
-	if b {
-		return 1
-	}
-	return 0
+// compareLine is ReportCompare's log line for c: the ratio with its
+// interval to 5 digits, the p-value, the noise band, the pairs, the
+// verdict and its reason, as results.PairedOf reads it back.
+func compareLine(who, nameA, nameB string, c Comparison) string {
+	s := c.Stats
+	return fmt.Sprintf("%s: %s/%s = %.5g [%.5g, %.5g], p = %.2g, noise band %.3g, %d pairs: %s (%s)",
+		who, nameOr2(nameB, "B"), nameOr2(nameA, "A"), s.Ratio, s.Lo, s.Hi, s.PValue, s.NoiseBand, s.N, c.Verdict, c.Reason)
 }
 
 func nameOr2(name, def string) string {

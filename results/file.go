@@ -347,6 +347,11 @@ type Run struct {
 	Samples, Repeat int
 	// Iters is the iteration count of a benchmark line.
 	Iters int
+	// BenchName is the name as the benchmark line gave it, without
+	// "Benchmark" and with go test's GOMAXPROCS suffix ("Sum/n=400-2"),
+	// so that a file written back names it as go test did and benchstat
+	// lines the two up; "" for a run read from JSON.
+	BenchName string
 	// CyclesPerTick is the run's core-clock ruler; 0 without one.
 	CyclesPerTick float64
 	// Quantum is the counter resolution the run was tuned for, in ticks;
@@ -479,7 +484,11 @@ func (f File) Measurement(e Entry, r Run) Measurement {
 	if check == "" {
 		check = "ok"
 	}
-	return Measurement{Result: res, Kernel: e.Kernel, N: n, Unit: unit, Check: check, Bench: BenchName(e.Name, res.Mode),
+	bench := r.BenchName
+	if bench == "" {
+		bench = BenchName(e.Name, res.Mode)
+	}
+	return Measurement{Result: res, Kernel: e.Kernel, N: n, Unit: unit, Check: check, Bench: bench,
 		PerElement: r.Elements > 0, NoTicks: r.Ticks == 0, Other: r.Other, Read: true}
 }
 
