@@ -72,6 +72,10 @@ func ReportSweep(b *testing.B, cfg Config, sizes []int, build func(n int) (Targe
 func reportSweep(b bench, cfg Config, sizes []int, build func(n int) (Target, error)) {
 	b.Helper()
 	const who = "harness.ReportSweep"
+	cfg, ok := envConfig(b, who, cfg)
+	if !ok {
+		return
+	}
 	switch {
 	case b.iters() == 0:
 		b.Fatal(who + ": called inside a for b.Loop() loop; call it once in the benchmark function, with no loop around it")
@@ -207,6 +211,10 @@ func ReportCompare(b *testing.B, cfg Config, fa, fb Target, opt CompareOptions) 
 // reportCompare is ReportCompare on the bench interface.
 func reportCompare(b bench, cfg Config, fa, fb Target, opt CompareOptions) {
 	b.Helper()
+	cfg, ok := envConfig(b, "harness.ReportCompare", cfg)
+	if !ok {
+		return
+	}
 	inMode(b, "harness.ReportCompare", cfg.Mode, func(b bench) {
 		b.Helper()
 		reportCall(b, "harness.ReportCompare", func(b bench, bt benchtime) (outcome, bool) {

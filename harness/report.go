@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -126,6 +127,10 @@ func Report(b *testing.B, cfg Config, t Target) {
 // report is Report on the bench interface.
 func report(b bench, cfg Config, t Target) {
 	b.Helper()
+	cfg, ok := envConfig(b, "harness.Report", cfg)
+	if !ok {
+		return
+	}
 	inMode(b, "harness.Report", cfg.Mode, func(b bench) {
 		b.Helper()
 		reportCall(b, "harness.Report", func(b bench, bt benchtime) (outcome, bool) {
@@ -234,7 +239,20 @@ var (
 	compare        = Compare
 	getCalibration = calibrate.Get
 	benchtimeFlag  = readBenchtime
+	getenv         = os.Getenv
 )
+
+// envConfig is cfg with the settings of the environment ([ApplyEnv]),
+// which win over cfg's own; ok is false after b.Fatal.
+func envConfig(b bench, who string, cfg Config) (Config, bool) {
+	b.Helper()
+	cfg, err := ApplyEnv(cfg, getenv)
+	if err != nil {
+		b.Fatal(who + ": " + strings.TrimPrefix(err.Error(), "harness: "))
+		return cfg, false
+	}
+	return cfg, true
+}
 
 // metric is one figure a helper passes to b.ReportMetric.
 type metric struct {
