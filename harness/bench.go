@@ -238,7 +238,11 @@ func measureCompare(b bench, bt benchtime, cfg Config, fa, fb Target, opt Compar
 		return outcome{}, false
 	}
 
-	cmp, err := compare(b.Context(), cfg, fa, fb, opt)
+	cfg, err := withGCFor(cfg, fa, fb)
+	var cmp Comparison
+	if err == nil {
+		cmp, err = compare(b.Context(), cfg, fa, fb, opt)
+	}
 	var aa, ab allocs
 	if err == nil {
 		aa, err = countAllocs(fa.Run, fa.Setup, allocRuns(cmp.A.Nanoseconds, fa.Setup != nil))

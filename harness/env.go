@@ -26,14 +26,15 @@ const (
 	EnvEpsilon = "CYCLEBENCH_EPS"      // Config.Epsilon: a fraction, 0 ≤ ε < 1
 	EnvMinTime = "CYCLEBENCH_MIN_TIME" // Config.MinTime: a duration such as 50ms
 	EnvMaxTime = "CYCLEBENCH_MAX_TIME" // Config.MaxTime: a duration such as 2s
+	EnvGC      = "CYCLEBENCH_GC"       // Config.KeepGC: on (true) or off (false)
 )
 
 // EnvNames lists the variables [ApplyEnv] reads, in the order it applies
 // them.
-var EnvNames = []string{EnvMode, EnvK, EnvEpsilon, EnvMinTime, EnvMaxTime}
+var EnvNames = []string{EnvMode, EnvK, EnvEpsilon, EnvMinTime, EnvMaxTime, EnvGC}
 
 // ApplyEnv returns cfg with the settings of the environment variables
-// EnvMode, EnvK, EnvEpsilon, EnvMinTime and EnvMaxTime that getenv gives
+// EnvMode, EnvK, EnvEpsilon, EnvMinTime, EnvMaxTime and EnvGC that getenv gives
 // (a value "" is not given): they win over cfg's own, as go test's
 // -benchtime does ([Report]). getenv is os.Getenv in a test binary. A
 // value that cannot be read, or is out of range, is an error wrapping
@@ -97,6 +98,15 @@ func ApplyEnv(cfg Config, getenv func(string) string) (Config, error) {
 			return bad(d.name, v, allowed)
 		}
 		*d.into = t
+	}
+	switch v := strings.ToLower(strings.TrimSpace(getenv(EnvGC))); v {
+	case "":
+	case "on", "true", "1":
+		cfg.KeepGC = true
+	case "off", "false", "0":
+		cfg.KeepGC = false
+	default:
+		return bad(EnvGC, getenv(EnvGC), "on or off")
 	}
 	return cfg, nil
 }

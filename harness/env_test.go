@@ -18,7 +18,7 @@ func envOf(vars map[string]string) func(string) string {
 // -mode latency -k 5 ...) reach Measure, over the benchmark's Config.
 func TestReportAppliesEnvironment(t *testing.T) {
 	calls := fakes(t, recorded(), nil, &calibrate.Calibration{}, nil)
-	getenv = envOf(map[string]string{EnvMode: "latency", EnvK: "5", EnvEpsilon: "0.02", EnvMinTime: "50ms", EnvMaxTime: "2s"})
+	getenv = envOf(map[string]string{EnvMode: "latency", EnvK: "5", EnvEpsilon: "0.02", EnvMinTime: "50ms", EnvMaxTime: "2s", EnvGC: "on"})
 	b := newFakeB("BenchmarkEnv")
 	cfg := DefaultConfig()
 	cfg.K, cfg.Epsilon = 7, 0.5
@@ -33,8 +33,8 @@ func TestReportAppliesEnvironment(t *testing.T) {
 		t.Fatalf("measured %d times, want 1", len(*calls))
 	}
 	got := (*calls)[0]
-	if got.Mode != Latency || got.K != 5 || got.Epsilon != 0.02 || got.MinTime != 50*time.Millisecond || got.MaxTime != 2*time.Second {
-		t.Errorf("Measure got mode %v, K %d, ε %v, MinTime %v, MaxTime %v; want latency, 5, 0.02, 50ms, 2s", got.Mode, got.K, got.Epsilon, got.MinTime, got.MaxTime)
+	if got.Mode != Latency || got.K != 5 || got.Epsilon != 0.02 || got.MinTime != 50*time.Millisecond || got.MaxTime != 2*time.Second || !got.KeepGC {
+		t.Errorf("Measure got mode %v, K %d, ε %v, MinTime %v, MaxTime %v, KeepGC %v; want latency, 5, 0.02, 50ms, 2s, true", got.Mode, got.K, got.Epsilon, got.MinTime, got.MaxTime, got.KeepGC)
 	}
 }
 
@@ -47,6 +47,7 @@ func TestReportBadEnvironment(t *testing.T) {
 		{EnvEpsilon, "5%", `CYCLEBENCH_EPS="5%" (allowed: a fraction`},
 		{EnvMinTime, "50", `CYCLEBENCH_MIN_TIME="50" (allowed: a duration`},
 		{EnvMaxTime, "0s", `CYCLEBENCH_MAX_TIME="0s" (allowed: a duration > 0`},
+		{EnvGC, "maybe", `CYCLEBENCH_GC="maybe" (allowed: on or off)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			calls := fakes(t, recorded(), nil, &calibrate.Calibration{}, nil)

@@ -388,7 +388,11 @@ func measureFunc(b bench, who string, bt benchtime, cfg Config, in Target) (outc
 		return outcome{}, false
 	}
 
-	res, err := measure(b.Context(), cfg, in)
+	cfg, err := withGCFor(cfg, in)
+	var res Result
+	if err == nil {
+		res, err = measure(b.Context(), cfg, in)
+	}
 	var al allocs
 	if err == nil {
 		al, err = countAllocs(in.Run, in.Setup, allocRuns(res.Nanoseconds, in.Setup != nil))

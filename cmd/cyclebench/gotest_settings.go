@@ -20,6 +20,7 @@ var packageSettings = []struct{ flag, env, usage string }{
 	{"k", harness.EnvK, "the `K` smallest samples must agree (1 to 1000; overrides the benchmark's Config.K)"},
 	{"eps", harness.EnvEpsilon, "relative tolerance `ε` within which the K best samples must agree (0 ≤ ε < 1;\noverrides the benchmark's Config.Epsilon)"},
 	{"min-time", harness.EnvMinTime, "sample each measurement for at least `D`, a duration such as 50ms (overrides Config.MinTime)"},
+	{"gc", harness.EnvGC, "`on` leaves the garbage collector running while the helpers sample (Config.KeepGC), off\nturns it off (the default); see docs/go-test.md on allocating code"},
 	{"max-time", harness.EnvMaxTime, "give up on a measurement after `D`, a duration such as 2s (overrides Config.MaxTime; -benchtime D wins)"},
 }
 

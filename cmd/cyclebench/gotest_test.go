@@ -423,7 +423,7 @@ func TestPackages(t *testing.T) {
 	t.Run("run with measuring flags", func(t *testing.T) {
 		// The measuring flags reach harness.ReportSweep in the test binary
 		// (over its DefaultConfig), and the report says what they were.
-		stdout, stderr, err := runCLI(t, "run", gen, "-bench", "Sweep/mode=latency/n=100$", "-mode", "latency", "-k", "5", "-eps", "0.02", "-min-time", "50ms", "-max-time", "2s", "-format", "json")
+		stdout, stderr, err := runCLI(t, "run", gen, "-bench", "Sweep/mode=latency/n=100$", "-mode", "latency", "-k", "5", "-eps", "0.02", "-min-time", "50ms", "-max-time", "2s", "-gc", "on", "-format", "json")
 		okOrUnconverged(t, err, stderr)
 		var rep struct {
 			Extra   map[string]string `json:"extra"`
@@ -437,12 +437,12 @@ func TestPackages(t *testing.T) {
 		if len(rep.Results) != 1 || rep.Results[0].Mode != "latency" {
 			t.Errorf("results %+v, want one in latency mode", rep.Results)
 		}
-		for k, v := range map[string]string{"mode": "latency", "k": "5", "eps": "0.02", "min-time": "50ms", "max-time": "2s"} {
+		for k, v := range map[string]string{"mode": "latency", "k": "5", "eps": "0.02", "min-time": "50ms", "max-time": "2s", "gc": "on"} {
 			if rep.Extra[k] != v {
 				t.Errorf("extra[%q] = %q, want %q (extra %v)", k, rep.Extra[k], v, rep.Extra)
 			}
 		}
-		if !strings.Contains(stderr, "CYCLEBENCH_MODE=latency CYCLEBENCH_K=5 CYCLEBENCH_EPS=0.02 CYCLEBENCH_MIN_TIME=50ms CYCLEBENCH_MAX_TIME=2s go test") {
+		if !strings.Contains(stderr, "CYCLEBENCH_MODE=latency CYCLEBENCH_K=5 CYCLEBENCH_EPS=0.02 CYCLEBENCH_MIN_TIME=50ms CYCLEBENCH_MAX_TIME=2s CYCLEBENCH_GC=on go test") {
 			t.Errorf("stderr does not give the settings on the go test command line:\n%s", stderr)
 		}
 	})

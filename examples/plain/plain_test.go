@@ -52,9 +52,39 @@ func BenchmarkFormatLoop(b *testing.B) {
 	}
 }
 
-// BenchmarkFormatReport is the same function measured by harness.Report.
+// BenchmarkFormatReport is the same function measured by harness.Report
+// (with the GC on: it allocates).
 func BenchmarkFormatReport(b *testing.B) {
 	b.ReportAllocs()
 	i := 0
 	harness.Report(b, harness.DefaultConfig(), harness.Target{Run: func() { i++; text = format(i) }})
+}
+
+var buf []byte
+
+// fill allocates a page's worth and writes it, as a decoder that makes a
+// buffer per message does.
+func fill(n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(i)
+	}
+	return b
+}
+
+// BenchmarkFillLoop is an allocating function timed by the testing
+// package.
+func BenchmarkFillLoop(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		buf = fill(4096)
+	}
+}
+
+// BenchmarkFillReport is the same function measured by harness.Report,
+// with the GC on because it allocates (CYCLEBENCH_GC=off turns it off, to
+// see the difference).
+func BenchmarkFillReport(b *testing.B) {
+	b.ReportAllocs()
+	harness.Report(b, harness.DefaultConfig(), harness.Target{Run: func() { buf = fill(4096) }})
 }
