@@ -144,26 +144,11 @@ func measureSize(b bench, who string, bt benchtime, cfg Config, n int, build fun
 //
 // prints a line such as
 //
-//	BenchmarkSum4vsSum1-2  14160  3220 A-cycles/op  2262 A-ticks/op  2482 B-cycles/op  1744 B-ticks/op
-//	    0.0001254 noise-band  0.0000000 p-value  0.7770 ratio  0.7794 ratio-hi  0.7752 ratio-lo  1.000 significant
-//
-// (one line, cut here)
+//	BenchmarkSum4vsSum1-2  14160  0.7770 ratio  2262 A-ticks/op  1744 B-ticks/op  3220 A-cycles/op  2482 B-cycles/op
 //
 // with the units
 //
-//	ratio, ratio-lo, ratio-hi  B/A of the paired per-call costs and its
-//	                           confidence interval (95% by default)
-//	p-value                    the test's (Comparison.Stats.PValue)
-//	noise-band                 the relative noise band of the verdict (see
-//	                           [stats.Comparison.NoiseBand]; derived from
-//	                           the measurement unless opt.Stats fixes it)
-//	significant                1 when the verdict is "faster" or "slower",
-//	                           0 for "no significant difference" and
-//	                           "inconclusive"
-//	inconclusive               1 when the verdict is "inconclusive": a side
-//	                           did not converge, or its best samples'
-//	                           ratio and the paired ratio disagree (see
-//	                           [Comparison.Verdict]); 0 otherwise
+//	ratio                      B/A of the paired per-call costs
 //	A-cycles/op, B-cycles/op   each side's K-best cost per call in core
 //	                           cycles, from its best samples, not the
 //	                           typical pairs behind ratio (left out
@@ -173,17 +158,25 @@ func measureSize(b bench, who string, bt benchtime, cfg Config, n int, build fun
 // and, with -benchmem, B/op and allocs/op averaged over one call of each
 // side (counted after the measurement as [Report] does). The line has no
 // ns/op: the figures are ratios and per-side costs. The iteration count is
-// the calls of both functions timed. The verdict ("faster", "slower", "no
-// significant difference" or "inconclusive") and its reason are logged
-// under the result line. The difference is significant when p-value < α
-// (opt.Stats.Alpha, 0.05 by default), the interval [ratio-lo, ratio-hi]
-// lies outside [1 − noise-band, 1 + noise-band] (a band never narrower than
-// either side's best samples' spread), and the verdict is not
-// inconclusive. go test prints four significant
-// figures (three decimals from 1 up: an interval [0.99988, 1.00000] prints
-// as 1.000 and 1.000) and 0.0000000 for a p-value below 5e-8, so the
-// significant unit, not the printed bounds, says what the verdict was; the
-// log line has the interval in full.
+// the calls of both functions timed.
+//
+// The statistics of the verdict are not metrics (benchstat would take
+// them for figures and print geometric means of p-values): the first line
+// logged under the result has them in full,
+//
+//	harness.ReportCompare: sum4/sum1 = 0.77698 [0.77524, 0.77937], p = 1.4e-13, noise band 0.0012, 60 pairs: faster (...)
+//
+// B/A with its confidence interval (95% by default), the test's p-value
+// (Comparison.Stats.PValue), the relative noise band of the verdict (see
+// [stats.Comparison.NoiseBand]; derived from the measurement unless
+// opt.Stats fixes it), the pairs, and the verdict ("faster", "slower",
+// "no significant difference" or "inconclusive") with its reason; the
+// cyclebench command reads it back (cyclebench compare ./PKG). The
+// difference is significant when p < α (opt.Stats.Alpha, 0.05 by
+// default), the interval lies outside [1 − noise band, 1 + noise band] (a
+// band never narrower than either side's best samples' spread), and the
+// verdict is not inconclusive: a side did not converge, or its best
+// samples' ratio and the paired ratio disagree (see [Comparison.Verdict]).
 //
 // Each sample of a side is taken moments from one of the other side, on
 // the same core, in ABBA order (see Compare), so the ratio does not depend

@@ -97,7 +97,14 @@ import (
 //
 // # Configuration and failures
 //
-// cfg is a [Config] as for Measure; start from [DefaultConfig]. An empty
+// cfg is a [Config] as for Measure; start from [DefaultConfig]. The
+// environment variables [ApplyEnv] reads (CYCLEBENCH_MODE, CYCLEBENCH_K,
+// CYCLEBENCH_EPS, CYCLEBENCH_MIN_TIME, CYCLEBENCH_MAX_TIME, CYCLEBENCH_GC;
+// cyclebench run ./PKG -mode latency sets them) win over cfg, as
+// -benchtime does; a bad value fails the benchmark naming it. A function
+// that allocates is measured with the GC on (Config.KeepGC), as it runs:
+// with the GC off every call would take fresh memory and a page fault a
+// program does not pay; CYCLEBENCH_GC=off keeps it off. An empty
 // t.Name becomes b.Name(); the measurement's context is b.Context(), so
 // an interrupted benchmark stops measuring. t.Check, when set, runs after
 // the measurement; its error fails the benchmark. Report stops the benchmark
