@@ -4,10 +4,12 @@ import (
 	"math"
 	"os/exec"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/cyclebench/cyclebench/affinity"
 	"github.com/cyclebench/cyclebench/results"
 )
 
@@ -90,5 +92,24 @@ func TestCoreClockRun(t *testing.T) {
 	var nilClock *CoreClock
 	if _, err := nilClock.run(exec.Command("sh", "-c", "exit 0")); err != nil {
 		t.Errorf("without a clock: %v", err)
+	}
+	// The process runs pinned to the clock's CPU (Linux says so in
+	// /proc/self/status).
+	if runtime.GOOS == "linux" {
+		allowed, err := affinity.Allowed()
+		if err != nil || len(allowed) < 2 {
+			t.Skipf("allowed CPUs %v (%v): nothing to pin apart", allowed, err)
+		}
+		cpu := allowed[len(allowed)-1]
+		var out strings.Builder
+		cmd := exec.Command("sh", "-c", "grep Cpus_allowed_list /proc/self/status")
+		cmd.Stdout = &out
+		clk := &CoreClock{CPU: cpu, Read: func() (float64, error) { return 1, nil }}
+		if _, err := clk.run(cmd); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(out.String()), "Cpus_allowed_list:")); got != strconv.Itoa(cpu) {
+			t.Errorf("the process may run on CPUs %q, want %d alone", got, cpu)
+		}
 	}
 }
