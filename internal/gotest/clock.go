@@ -12,7 +12,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"os/exec"
+	"runtime"
+	"strconv"
+	"strings"
 
 	"github.com/cyclebench/cyclebench/affinity"
 	"github.com/cyclebench/cyclebench/internal/pinned"
@@ -78,6 +82,7 @@ func (c *CoreClock) run(cmd *exec.Cmd) (bracket, error) {
 		return bracket{}, cmd.Run()
 	}
 	var br bracket
+	keepProcs(cmd)
 	before, err1 := c.read()
 	if err := c.onCPU(cmd.Start); err != nil {
 		if cmd.Process == nil {
@@ -91,6 +96,25 @@ func (c *CoreClock) run(cmd *exec.Cmd) (bracket, error) {
 	after, err2 := c.read()
 	br.before, br.after, br.err = before, after, errors.Join(err1, err2)
 	return br, err
+}
+
+// keepProcs sets GOMAXPROCS in cmd's environment to this process's,
+// unless it is set there already. The Go runtime sizes GOMAXPROCS by the
+// CPUs a process may run on, so a test binary pinned to one CPU would run
+// with 1: its benchmarks would lose go test's -N suffix (and benchstat
+// could no longer line them up with go test's own output), and
+// b.RunParallel and the GC's background workers would have one P.
+func keepProcs(cmd *exec.Cmd) {
+	env := cmd.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "GOMAXPROCS=") {
+			return
+		}
+	}
+	cmd.Env = append(env, "GOMAXPROCS="+strconv.Itoa(runtime.GOMAXPROCS(0)))
 }
 
 // applyClock gives every run of f that has no cycles nor ticks (a plain

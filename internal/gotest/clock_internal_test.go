@@ -2,6 +2,7 @@ package gotest
 
 import (
 	"math"
+	"os"
 	"os/exec"
 	"runtime"
 	"strconv"
@@ -102,14 +103,20 @@ func TestCoreClockRun(t *testing.T) {
 		}
 		cpu := allowed[len(allowed)-1]
 		var out strings.Builder
-		cmd := exec.Command("sh", "-c", "grep Cpus_allowed_list /proc/self/status")
+		cmd := exec.Command("sh", "-c", "grep Cpus_allowed_list /proc/self/status; echo GOMAXPROCS=$GOMAXPROCS")
 		cmd.Stdout = &out
 		clk := &CoreClock{CPU: cpu, Read: func() (float64, error) { return 1, nil }}
 		if _, err := clk.run(cmd); err != nil {
 			t.Fatal(err)
 		}
-		if got := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(out.String()), "Cpus_allowed_list:")); got != strconv.Itoa(cpu) {
+		lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+		if got := strings.TrimSpace(strings.TrimPrefix(lines[0], "Cpus_allowed_list:")); got != strconv.Itoa(cpu) {
 			t.Errorf("the process may run on CPUs %q, want %d alone", got, cpu)
+		}
+		// Its GOMAXPROCS stays this process's, so go test's -N suffix
+		// and b.RunParallel are as without the pin.
+		if want := "GOMAXPROCS=" + strconv.Itoa(runtime.GOMAXPROCS(0)); len(lines) < 2 || lines[1] != want && os.Getenv("GOMAXPROCS") == "" {
+			t.Errorf("the process's environment says %q, want %s", lines[1:], want)
 		}
 	}
 }
