@@ -204,10 +204,15 @@ func ReportCompare(b *testing.B, cfg Config, fa, fb Target, opt CompareOptions) 
 // reportCompare is ReportCompare on the bench interface.
 func reportCompare(b bench, cfg Config, fa, fb Target, opt CompareOptions) {
 	b.Helper()
+	own := cfg.MinTime
 	cfg, ok := envConfig(b, "harness.ReportCompare", cfg)
 	if !ok {
 		return
 	}
+	// A comparison's length is its pairs, its MaxTime shared out among
+	// its blocks: a least time from outside would outlast a block's
+	// share, so EnvMinTime is for Report and ReportSweep only.
+	cfg.MinTime = own
 	inMode(b, "harness.ReportCompare", cfg.Mode, func(b bench) {
 		b.Helper()
 		reportCall(b, "harness.ReportCompare", func(b bench, bt benchtime) (outcome, bool) {

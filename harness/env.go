@@ -39,8 +39,9 @@ var EnvNames = []string{EnvMode, EnvK, EnvEpsilon, EnvMinTime, EnvMaxTime, EnvGC
 // -benchtime does ([Report]). getenv is os.Getenv in a test binary. A
 // value that cannot be read, or is out of range, is an error wrapping
 // ErrBadConfig that names the variable, its value and what is allowed;
-// the ranges are those of [Config.WithDefaults] (MinTime ≤ MaxTime is
-// left to it, since the Config's own MaxTime may be the other side).
+// the ranges are those of [Config.WithDefaults]. An EnvMinTime beyond
+// cfg's own MaxTime raises MaxTime to it when EnvMaxTime is not given (a
+// MinTime beyond an EnvMaxTime is left to WithDefaults to refuse).
 func ApplyEnv(cfg Config, getenv func(string) string) (Config, error) {
 	if getenv == nil {
 		return cfg, nil
@@ -98,6 +99,11 @@ func ApplyEnv(cfg Config, getenv func(string) string) (Config, error) {
 			return bad(d.name, v, allowed)
 		}
 		*d.into = t
+	}
+	if strings.TrimSpace(getenv(EnvMaxTime)) == "" && cfg.MaxTime != 0 && cfg.MinTime > cfg.MaxTime {
+		// A least time asked for from outside outlasts the benchmark's
+		// own budget: the budget stretches to it rather than failing.
+		cfg.MaxTime = cfg.MinTime
 	}
 	switch v := strings.ToLower(strings.TrimSpace(getenv(EnvGC))); v {
 	case "":

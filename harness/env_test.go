@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -75,9 +76,35 @@ func TestApplyEnv(t *testing.T) {
 	if _, err := ApplyEnv(cfg, envOf(map[string]string{EnvK: "x"})); !errors.Is(err, ErrBadConfig) {
 		t.Errorf("K x: %v, want ErrBadConfig", err)
 	}
+	// A least time beyond the benchmark's own budget stretches the budget.
+	short := DefaultConfig()
+	short.MaxTime = 30 * time.Millisecond
+	got, err = ApplyEnv(short, envOf(map[string]string{EnvMinTime: "50ms"}))
+	if err != nil || got.MinTime != 50*time.Millisecond || got.MaxTime != 50*time.Millisecond {
+		t.Errorf("MinTime 50ms over MaxTime 30ms: MinTime %v, MaxTime %v (%v); want both 50ms", got.MinTime, got.MaxTime, err)
+	}
 	// A literal Config asked for ε = 0 exactly keeps 0, not the default.
 	got, err = ApplyEnv(Config{}, envOf(map[string]string{EnvEpsilon: "0"}))
 	if d, derr := got.WithDefaults(); err != nil || derr != nil || d.Epsilon != 0 {
 		t.Errorf("ε 0 on a literal Config: ε %v after defaults (%v, %v), want 0", d.Epsilon, err, derr)
+	}
+}
+
+// ReportCompare keeps its own MinTime: a comparison's MaxTime is shared
+// out among its blocks, which a least time from outside would outlast.
+func TestReportCompareKeepsItsMinTime(t *testing.T) {
+	fakes(t, recorded(), nil, &calibrate.Calibration{}, nil)
+	getenv = envOf(map[string]string{EnvMinTime: "50ms", EnvK: "5"})
+	var got Config
+	compare = func(_ context.Context, cfg Config, a, b Target, _ CompareOptions) (Comparison, error) {
+		got = cfg
+		return Comparison{}, errors.New("stop here")
+	}
+	b := newFakeB("BenchmarkAvsB")
+	b.call(1, func(b bench) {
+		reportCompare(b, DefaultConfig(), Target{Run: func() {}}, Target{Run: func() {}}, CompareOptions{})
+	})
+	if got.MinTime != 0 || got.K != 5 {
+		t.Errorf("Compare got MinTime %v, K %d; want 0 (its own) and 5", got.MinTime, got.K)
 	}
 }
