@@ -272,8 +272,11 @@ func packageHelp(cmd string) string {
 
 const runPackagesDescription = `Run the benchmarks of Go packages with go test and show their figures:
 core cycles, counter ticks and ns per call, and per element, as harness.Report
-and harness.ReportSweep report them (a benchmark without them shows ns/op
-only). The command is go test -run '^$' -bench REGEXP [-count N]
+and harness.ReportSweep report them. A plain testing.B benchmark (b.Loop, b.N)
+gets cycles/op from its ns/op and the core clock read on its CPU before and
+after its run (go test runs pinned to that CPU), and keeps its own units.
+-mode, -k, -eps, -min-time, -max-time and -gc set how the harness helpers
+measure, over the benchmark's Config. The command is go test -run '^$' -bench REGEXP [-count N]
 [-benchtime D] [-benchmem] PACKAGE...; its stderr is relayed (unless -q), and
 when it fails, all it printed. -format bench writes the runs in the Go
 benchmark format (B/op, allocs/op and the benchmark's own metrics included);
