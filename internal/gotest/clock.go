@@ -84,10 +84,11 @@ func (c *CoreClock) run(cmd *exec.Cmd) (bracket, error) {
 	var br bracket
 	keepProcs(cmd)
 	before, err1 := c.read()
-	if err := c.onCPU(cmd.Start); err != nil {
-		if cmd.Process == nil {
-			// Not started (the CPU could not be pinned, say): start it
-			// as it would run without a clock.
+	started := false
+	if err := c.onCPU(func() error { started = true; return cmd.Start() }); err != nil {
+		if !started {
+			// The thread could not be prepared (the CPU could not be
+			// pinned, say): run it as it would run without a clock.
 			return bracket{err: err}, cmd.Run()
 		}
 		return bracket{err: err}, err
