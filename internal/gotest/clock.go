@@ -17,6 +17,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/cyclebench/cyclebench/affinity"
 	"github.com/cyclebench/cyclebench/internal/pinned"
@@ -44,7 +45,18 @@ type bracket struct {
 	before, after float64
 	from, to      int
 	err           error
+	// share is the CPU time the run's process (and the processes it
+	// waited for) took over its wall time; 0 when unknown.
+	share float64
 }
+
+// minShare is the least share of its CPU a run's process may have had
+// before its plain benchmarks' figures are flagged: testing.B's ns/op is
+// a wall-clock mean, so time that other processes took from the pinned
+// CPU counts in it as the benchmark's own. Below it, the figures read
+// high by about the share missing (examples/plain: twice as high when
+// other measurements held the same CPU half the time).
+const minShare = 0.9
 
 // onCPU runs f on a thread pinned to c.CPU, at the raised priority the
 // harness measures with (where permitted; a refusal leaves it normal),
@@ -93,9 +105,14 @@ func (c *CoreClock) run(cmd *exec.Cmd) (bracket, error) {
 		}
 		return bracket{err: err}, err
 	}
+	start := time.Now()
 	err := cmd.Wait()
+	wall := time.Since(start)
 	after, err2 := c.read()
 	br.before, br.after, br.err = before, after, errors.Join(err1, err2)
+	if ps := cmd.ProcessState; ps != nil && wall > 0 {
+		br.share = (ps.UserTime() + ps.SystemTime()).Seconds() / wall.Seconds()
+	}
 	return br, err
 }
 
@@ -150,6 +167,9 @@ func applyClock(f *results.File, c *CoreClock, brs []bracket) {
 				r.NoCycles = results.HasCycles
 				r.CyclesSource = SourceNsRuler
 				r.CyclesUncertainty = math.Abs(br.after-br.before) / (br.after + br.before)
+				if br.share > 0 && br.share < minShare {
+					r.Warnings = append(r.Warnings, fmt.Sprintf("its process had CPU %d for %.0f%% of its run: other processes took the rest (or it slept), which testing.B's ns/op, a wall-clock mean, counts; the ns/op and cycles/op read high", c.CPU, 100*br.share))
+				}
 				break
 			}
 		}

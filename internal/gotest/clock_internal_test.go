@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -31,7 +32,7 @@ func TestApplyClock(t *testing.T) {
 		t.Fatal(err)
 	}
 	clk := &CoreClock{CPU: 1, CounterHz: 2e9}
-	applyClock(&f, clk, []bracket{{before: 1.2, after: 1.3, from: 1, to: 4}, {before: 1.5, after: 1.5, from: 5, to: 6}})
+	applyClock(&f, clk, []bracket{{before: 1.2, after: 1.3, from: 1, to: 4, share: 0.99}, {before: 1.5, after: 1.5, from: 5, to: 6, share: 0.5}})
 	ms, _, _, _ := f.Split()
 	var plain []results.Measurement
 	for _, m := range ms {
@@ -55,6 +56,11 @@ func TestApplyClock(t *testing.T) {
 		}
 		if !m.TestingB() {
 			t.Errorf("run %d: not marked as timed by testing.B", i)
+		}
+		// The second run's process had half its CPU: its figures are
+		// flagged, the first's are not.
+		if flagged := slices.ContainsFunc(m.Warnings, func(w error) bool { return strings.Contains(w.Error(), "for 50% of its run") }); flagged != (i == 1) {
+			t.Errorf("run %d: warnings %v; want the 50%% share flagged in run 2 only", i, m.Warnings)
 		}
 		if len(m.Other) != 3 {
 			t.Errorf("run %d: other units %v, want B/op, allocs/op and widgets/op", i, m.Other)
