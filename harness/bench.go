@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/cyclebench/cyclebench/stats"
 )
 
 // ReportSweep measures a function over sizes from inside a benchmark
@@ -74,6 +72,10 @@ func ReportSweep(b *testing.B, cfg Config, sizes []int, build func(n int) (Targe
 func reportSweep(b bench, cfg Config, sizes []int, build func(n int) (Target, error)) {
 	b.Helper()
 	const who = "harness.ReportSweep"
+	cfg, ok := envConfig(b, who, cfg)
+	if !ok {
+		return
+	}
 	switch {
 	case b.iters() == 0:
 		b.Fatal(who + ": called inside a for b.Loop() loop; call it once in the benchmark function, with no loop around it")
@@ -142,26 +144,11 @@ func measureSize(b bench, who string, bt benchtime, cfg Config, n int, build fun
 //
 // prints a line such as
 //
-//	BenchmarkSum4vsSum1-2  14160  3220 A-cycles/op  2262 A-ticks/op  2482 B-cycles/op  1744 B-ticks/op
-//	    0.0001254 noise-band  0.0000000 p-value  0.7770 ratio  0.7794 ratio-hi  0.7752 ratio-lo  1.000 significant
-//
-// (one line, cut here)
+//	BenchmarkSum4vsSum1-2  14160  0.7770 ratio  2262 A-ticks/op  1744 B-ticks/op  3220 A-cycles/op  2482 B-cycles/op
 //
 // with the units
 //
-//	ratio, ratio-lo, ratio-hi  B/A of the paired per-call costs and its
-//	                           confidence interval (95% by default)
-//	p-value                    the test's (Comparison.Stats.PValue)
-//	noise-band                 the relative noise band of the verdict (see
-//	                           [stats.Comparison.NoiseBand]; derived from
-//	                           the measurement unless opt.Stats fixes it)
-//	significant                1 when the verdict is "faster" or "slower",
-//	                           0 for "no significant difference" and
-//	                           "inconclusive"
-//	inconclusive               1 when the verdict is "inconclusive": a side
-//	                           did not converge, or its best samples'
-//	                           ratio and the paired ratio disagree (see
-//	                           [Comparison.Verdict]); 0 otherwise
+//	ratio                      B/A of the paired per-call costs
 //	A-cycles/op, B-cycles/op   each side's K-best cost per call in core
 //	                           cycles, from its best samples, not the
 //	                           typical pairs behind ratio (left out
@@ -171,17 +158,25 @@ func measureSize(b bench, who string, bt benchtime, cfg Config, n int, build fun
 // and, with -benchmem, B/op and allocs/op averaged over one call of each
 // side (counted after the measurement as [Report] does). The line has no
 // ns/op: the figures are ratios and per-side costs. The iteration count is
-// the calls of both functions timed. The verdict ("faster", "slower", "no
-// significant difference" or "inconclusive") and its reason are logged
-// under the result line. The difference is significant when p-value < α
-// (opt.Stats.Alpha, 0.05 by default), the interval [ratio-lo, ratio-hi]
-// lies outside [1 − noise-band, 1 + noise-band] (a band never narrower than
-// either side's best samples' spread), and the verdict is not
-// inconclusive. go test prints four significant
-// figures (three decimals from 1 up: an interval [0.99988, 1.00000] prints
-// as 1.000 and 1.000) and 0.0000000 for a p-value below 5e-8, so the
-// significant unit, not the printed bounds, says what the verdict was; the
-// log line has the interval in full.
+// the calls of both functions timed.
+//
+// The statistics of the verdict are not metrics (benchstat would take
+// them for figures and print geometric means of p-values): the first line
+// logged under the result has them in full,
+//
+//	harness.ReportCompare: sum4/sum1 = 0.77698 [0.77524, 0.77937], p = 1.4e-13, noise band 0.0012, 60 pairs: faster (...)
+//
+// B/A with its confidence interval (95% by default), the test's p-value
+// (Comparison.Stats.PValue), the relative noise band of the verdict (see
+// [stats.Comparison.NoiseBand]; derived from the measurement unless
+// opt.Stats fixes it), the pairs, and the verdict ("faster", "slower",
+// "no significant difference" or "inconclusive") with its reason; the
+// cyclebench command reads it back (cyclebench compare ./PKG). The
+// difference is significant when p < α (opt.Stats.Alpha, 0.05 by
+// default), the interval lies outside [1 − noise band, 1 + noise band] (a
+// band never narrower than either side's best samples' spread), and the
+// verdict is not inconclusive: a side did not converge, or its best
+// samples' ratio and the paired ratio disagree (see [Comparison.Verdict]).
 //
 // Each sample of a side is taken moments from one of the other side, on
 // the same core, in ABBA order (see Compare), so the ratio does not depend
@@ -209,6 +204,15 @@ func ReportCompare(b *testing.B, cfg Config, fa, fb Target, opt CompareOptions) 
 // reportCompare is ReportCompare on the bench interface.
 func reportCompare(b bench, cfg Config, fa, fb Target, opt CompareOptions) {
 	b.Helper()
+	own := cfg.MinTime
+	cfg, ok := envConfig(b, "harness.ReportCompare", cfg)
+	if !ok {
+		return
+	}
+	// A comparison's length is its pairs, its MaxTime shared out among
+	// its blocks: a least time from outside would outlast a block's
+	// share, so EnvMinTime is for Report and ReportSweep only.
+	cfg.MinTime = own
 	inMode(b, "harness.ReportCompare", cfg.Mode, func(b bench) {
 		b.Helper()
 		reportCall(b, "harness.ReportCompare", func(b bench, bt benchtime) (outcome, bool) {
@@ -232,7 +236,11 @@ func measureCompare(b bench, bt benchtime, cfg Config, fa, fb Target, opt Compar
 		return outcome{}, false
 	}
 
-	cmp, err := compare(b.Context(), cfg, fa, fb, opt)
+	cfg, err := withGCFor(cfg, fa, fb)
+	var cmp Comparison
+	if err == nil {
+		cmp, err = compare(b.Context(), cfg, fa, fb, opt)
+	}
 	var aa, ab allocs
 	if err == nil {
 		aa, err = countAllocs(fa.Run, fa.Setup, allocRuns(cmp.A.Nanoseconds, fa.Setup != nil))
@@ -247,24 +255,20 @@ func measureCompare(b bench, bt benchtime, cfg Config, fa, fb Target, opt Compar
 	// The verdict first: go test keeps only the first lines a benchmark
 	// logs (testing's trimOutput), and a comparison on a shared core has
 	// several warnings.
-	s := cmp.Stats
-	b.Log(fmt.Sprintf("%s: %s/%s = %.5g [%.5g, %.5g], p = %.2g, %d pairs: %s (%s)",
-		who, nameOr2(fb.Name, "B"), nameOr2(fa.Name, "A"), s.Ratio, s.Lo, s.Hi, s.PValue, s.N, cmp.Verdict, cmp.Reason))
+	b.Log(compareLine(who, fa.Name, fb.Name, cmp))
 	warnings := append(append(append([]error(nil), cmp.Warnings...), cmp.A.Warnings...), cmp.B.Warnings...)
 	logWarnings(b, cfg.Calibration, warnings)
 	return outcome{metrics: compareMetrics(cmp, aa, ab), calls: cmp.A.Calls + cmp.B.Calls}, true
 }
 
 // compareMetrics returns the figures ReportCompare reports for c, with the
-// allocations of one call of each side.
+// allocations of one call of each side. The statistics of the verdict
+// (interval, p-value, noise band, verdict) are not among them: benchstat
+// takes every unit of a line for a figure to summarise and compare, and
+// printed geometric means of p-values; they are in the log line, which
+// cyclebench reads (results.PairedOf).
 func compareMetrics(c Comparison, aa, ab allocs) []metric {
-	s := c.Stats
-	m := []metric{
-		{s.Ratio, "ratio"}, {s.Lo, "ratio-lo"}, {s.Hi, "ratio-hi"},
-		{s.PValue, "p-value"}, {s.NoiseBand, "noise-band"}, {b2f(c.Significant), "significant"},
-		{b2f(c.Verdict == stats.VerdictInconclusive), "inconclusive"},
-		{c.A.Ticks, "A-ticks/op"}, {c.B.Ticks, "B-ticks/op"},
-	}
+	m := []metric{{c.Stats.Ratio, "ratio"}, {c.A.Ticks, "A-ticks/op"}, {c.B.Ticks, "B-ticks/op"}}
 	if c.A.CyclesPerTick > 0 && c.B.CyclesPerTick > 0 {
 		m = append(m, metric{c.A.Cycles, "A-cycles/op"}, metric{c.B.Cycles, "B-cycles/op"})
 	}
@@ -273,11 +277,13 @@ func compareMetrics(c Comparison, aa, ab allocs) []metric {
 		metric{(aa.bytes + ab.bytes) / 2, "B/op"}, metric{(aa.count + ab.count) / 2, "allocs/op"})
 }
 
-func b2f(b bool) float64 {
-	if b {
-		return 1
-	}
-	return 0
+// compareLine is ReportCompare's log line for c: the ratio with its
+// interval to 5 digits, the p-value, the noise band, the pairs, the
+// verdict and its reason, as results.PairedOf reads it back.
+func compareLine(who, nameA, nameB string, c Comparison) string {
+	s := c.Stats
+	return fmt.Sprintf("%s: %s/%s = %.5g [%.5g, %.5g], p = %.2g, noise band %.3g, %d pairs: %s (%s)",
+		who, nameOr2(nameB, "B"), nameOr2(nameA, "A"), s.Ratio, s.Lo, s.Hi, s.PValue, s.NoiseBand, s.N, c.Verdict, c.Reason)
 }
 
 func nameOr2(name, def string) string {

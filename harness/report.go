@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -96,7 +97,14 @@ import (
 //
 // # Configuration and failures
 //
-// cfg is a [Config] as for Measure; start from [DefaultConfig]. An empty
+// cfg is a [Config] as for Measure; start from [DefaultConfig]. The
+// environment variables [ApplyEnv] reads (CYCLEBENCH_MODE, CYCLEBENCH_K,
+// CYCLEBENCH_EPS, CYCLEBENCH_MIN_TIME, CYCLEBENCH_MAX_TIME, CYCLEBENCH_GC;
+// cyclebench run ./PKG -mode latency sets them) win over cfg, as
+// -benchtime does; a bad value fails the benchmark naming it. A function
+// that allocates is measured with the GC on (Config.KeepGC), as it runs:
+// with the GC off every call would take fresh memory and a page fault a
+// program does not pay; CYCLEBENCH_GC=off keeps it off. An empty
 // t.Name becomes b.Name(); the measurement's context is b.Context(), so
 // an interrupted benchmark stops measuring. t.Check, when set, runs after
 // the measurement; its error fails the benchmark. Report stops the benchmark
@@ -126,6 +134,10 @@ func Report(b *testing.B, cfg Config, t Target) {
 // report is Report on the bench interface.
 func report(b bench, cfg Config, t Target) {
 	b.Helper()
+	cfg, ok := envConfig(b, "harness.Report", cfg)
+	if !ok {
+		return
+	}
 	inMode(b, "harness.Report", cfg.Mode, func(b bench) {
 		b.Helper()
 		reportCall(b, "harness.Report", func(b bench, bt benchtime) (outcome, bool) {
@@ -234,7 +246,20 @@ var (
 	compare        = Compare
 	getCalibration = calibrate.Get
 	benchtimeFlag  = readBenchtime
+	getenv         = os.Getenv
 )
+
+// envConfig is cfg with the settings of the environment ([ApplyEnv]),
+// which win over cfg's own; ok is false after b.Fatal.
+func envConfig(b bench, who string, cfg Config) (Config, bool) {
+	b.Helper()
+	cfg, err := ApplyEnv(cfg, getenv)
+	if err != nil {
+		b.Fatal(who + ": " + strings.TrimPrefix(err.Error(), "harness: "))
+		return cfg, false
+	}
+	return cfg, true
+}
 
 // metric is one figure a helper passes to b.ReportMetric.
 type metric struct {
@@ -370,7 +395,11 @@ func measureFunc(b bench, who string, bt benchtime, cfg Config, in Target) (outc
 		return outcome{}, false
 	}
 
-	res, err := measure(b.Context(), cfg, in)
+	cfg, err := withGCFor(cfg, in)
+	var res Result
+	if err == nil {
+		res, err = measure(b.Context(), cfg, in)
+	}
 	var al allocs
 	if err == nil {
 		al, err = countAllocs(in.Run, in.Setup, allocRuns(res.Nanoseconds, in.Setup != nil))

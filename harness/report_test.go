@@ -107,7 +107,8 @@ func (b *fakeB) runSub(name string, f func(bench)) bool {
 // not given.
 func fakes(t *testing.T, res Result, measureErr error, cal *calibrate.Calibration, calErr error) *[]measureCall {
 	t.Helper()
-	oldMeasure, oldCompare, oldCal, oldBT := measure, compare, getCalibration, benchtimeFlag
+	oldMeasure, oldCompare, oldCal, oldBT, oldEnv := measure, compare, getCalibration, benchtimeFlag, getenv
+	getenv = func(string) string { return "" } // no settings from the environment
 	oldByName, oldLogged := reports.byName, reports.calLogged
 	reports.byName, reports.calLogged = nil, nil
 	calls := new([]measureCall)
@@ -122,7 +123,7 @@ func fakes(t *testing.T, res Result, measureErr error, cal *calibrate.Calibratio
 	getCalibration = func() (*calibrate.Calibration, error) { return cal, calErr }
 	benchtimeFlag = func() (benchtime, error) { return benchtime{d: time.Second}, nil }
 	t.Cleanup(func() {
-		measure, compare, getCalibration, benchtimeFlag = oldMeasure, oldCompare, oldCal, oldBT
+		measure, compare, getCalibration, benchtimeFlag, getenv = oldMeasure, oldCompare, oldCal, oldBT, oldEnv
 		reports.byName, reports.calLogged = oldByName, oldLogged
 	})
 	return calls

@@ -85,6 +85,12 @@ func parseBench(path string, data []byte) (File, error) {
 		}
 		return File{}, fmt.Errorf("%w: %s: neither cyclebench JSON (a file starting with '{') nor the Go benchmark format (lines \"BenchmarkName  N  value unit ...\")", ErrFormat, path)
 	}
+	if more := machineComments(data); len(more) > 0 {
+		for k, v := range firstCfg {
+			more[k] = v
+		}
+		machineFromConfig(&f, more)
+	}
 	benchComments(&f, data, runs)
 	partialWarning(&f)
 	return f, nil
@@ -133,6 +139,26 @@ func machineFromConfig(f *File, cfg map[string]string) {
 	}
 }
 
+// reMachineComment matches a "# KEY: VALUE" line of a configuration key
+// that a file of results read from go test output carries as a comment
+// (see writeConfig).
+var reMachineComment = regexp.MustCompile(`^# (vendor|family|model|stepping|logical-cpus|hypervisor|counter|k|eps|m|go): (.*)$`)
+
+// machineComments returns the configuration keys data gives as "# KEY:
+// VALUE" lines, nil when it gives none.
+func machineComments(data []byte) map[string]string {
+	var cfg map[string]string
+	for line := range strings.Lines(string(data)) {
+		if m := reMachineComment.FindStringSubmatch(strings.TrimRight(line, "\r\n")); m != nil {
+			if cfg == nil {
+				cfg = map[string]string{}
+			}
+			cfg[m[1]] = m[2]
+		}
+	}
+	return cfg
+}
+
 // benchEntry turns one benchmark line into an entry and a run.
 func benchEntry(rec *benchfmt.Result, pkg string, cyclebench bool) (Entry, Run) {
 	nm := ParseName(rec.Name.String())
@@ -140,7 +166,7 @@ func benchEntry(rec *benchfmt.Result, pkg string, cyclebench bool) (Entry, Run) 
 	if e.Mode == "" {
 		e.Mode = Throughput
 	}
-	r := Run{Iters: rec.Iters}
+	r := Run{Iters: rec.Iters, BenchName: rec.Name.String()}
 	hasCycles, hasTicks := false, false
 	for _, v := range rec.Values {
 		unit, val := v.Unit, v.Value

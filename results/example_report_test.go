@@ -58,7 +58,7 @@ BenchmarkSum/n=1000-2   1000000000   250.1 ns/op   1.003 cycles/elem   1003 cycl
 	// Sum/n=1000: 1003 cycles, 1.4207 cycles per tick, elements
 	// goos: linux
 	// cpu: AMD EPYC
-	// BenchmarkSum/n=1000	1000000000	706 ticks/op	250.1 ns/op	1003 cycles/op	0.706 ticks/elem	0.2501 ns/elem	1.003 cycles/elem
+	// BenchmarkSum/n=1000-2	1000000000	706 ticks/op	250.1 ns/op	1003 cycles/op	0.706 ticks/elem	0.2501 ns/elem	1.003 cycles/elem
 }
 
 // A ReportCompare run read back: the ratio, its interval, the verdict

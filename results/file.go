@@ -347,8 +347,21 @@ type Run struct {
 	Samples, Repeat int
 	// Iters is the iteration count of a benchmark line.
 	Iters int
+	// BenchName is the name as the benchmark line gave it, without
+	// "Benchmark" and with go test's GOMAXPROCS suffix ("Sum/n=400-2"),
+	// so that a file written back names it as go test did and benchstat
+	// lines the two up; "" for a run read from JSON.
+	BenchName string
 	// CyclesPerTick is the run's core-clock ruler; 0 without one.
 	CyclesPerTick float64
+	// CyclesSource says where Cycles came from when the line did not
+	// carry them (a plain testing.B benchmark's ns/op times the core
+	// clock read around its run: "ns × ruler"); "" otherwise.
+	CyclesSource string
+	// CyclesUncertainty is the relative uncertainty of such cycles: half
+	// the core clock's movement between the readings before and after the
+	// run, over their mean; 0 when not stated.
+	CyclesUncertainty float64
 	// Quantum is the counter resolution the run was tuned for, in ticks;
 	// 0 when the file does not say.
 	Quantum float64
@@ -464,6 +477,9 @@ func (f File) Measurement(e Entry, r Run) Measurement {
 	if e.Mode == Latency {
 		res.Mode = harness.Latency
 	}
+	if r.CyclesSource != "" {
+		res.CyclesSource = r.CyclesSource
+	}
 	for _, w := range r.Warnings {
 		res.Warnings = append(res.Warnings, errors.New(w))
 	}
@@ -479,8 +495,12 @@ func (f File) Measurement(e Entry, r Run) Measurement {
 	if check == "" {
 		check = "ok"
 	}
-	return Measurement{Result: res, Kernel: e.Kernel, N: n, Unit: unit, Check: check, Bench: BenchName(e.Name, res.Mode),
-		PerElement: r.Elements > 0, NoTicks: r.Ticks == 0, Other: r.Other, Read: true}
+	bench := r.BenchName
+	if bench == "" {
+		bench = BenchName(e.Name, res.Mode)
+	}
+	return Measurement{Result: res, Kernel: e.Kernel, N: n, Unit: unit, Check: check, Bench: bench,
+		PerElement: r.Elements > 0, NoTicks: r.Ticks == 0, Other: r.Other, Read: true, CyclesUncertainty: r.CyclesUncertainty}
 }
 
 // Config is what f says about its machine and settings under the

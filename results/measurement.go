@@ -44,8 +44,11 @@ type Measurement struct {
 	// harness.Report).
 	NoTicks bool
 	// Other holds the other figures of its benchmark line (B/op,
-	// allocs/op, the user's own metrics).
+	// allocs/op, MB/s, the user's own metrics).
 	Other []Value
+	// CyclesUncertainty is the relative uncertainty of Cycles where the
+	// figure states one (Run.CyclesUncertainty); 0 otherwise.
+	CyclesUncertainty float64
 	// PID is the id of the process that measured it; 0 when unknown
 	// (read from a file or go test output).
 	PID int
@@ -350,6 +353,15 @@ type ResultJSON struct {
 	CyclesPerTick    float64   `json:"core_cycles_per_tick"`
 	RulerConverged   bool      `json:"ruler_converged"`
 	CyclesSource     string    `json:"cycles_source,omitempty"`
+	// CyclesUncertainty is Measurement.CyclesUncertainty; absent when 0.
+	CyclesUncertainty float64 `json:"cycles_uncertainty,omitempty"`
+	// MeasuredBy is "testing.B" for a benchmark timed by the testing
+	// package (go test without the harness helpers), whose "converged"
+	// means nothing (no K best samples); absent otherwise.
+	MeasuredBy string `json:"measured_by,omitempty"`
+	// Metrics are the other figures of its benchmark line (B/op,
+	// allocs/op, MB/s, the user's own units); absent when none.
+	Metrics []MetricJSON `json:"metrics,omitempty"`
 
 	Disturbed      harness.Disturbances `json:"disturbed"`
 	Counters       []harness.Counter    `json:"counters,omitempty"`
@@ -367,6 +379,19 @@ type ResultJSON struct {
 	// cyclebench run -count N is a process of its own); absent when
 	// unknown.
 	PID int `json:"pid,omitempty"`
+}
+
+// MetricJSON is one figure of a benchmark line with its unit.
+type MetricJSON struct {
+	Unit  string  `json:"unit"`
+	Value float64 `json:"value"`
+}
+
+// TestingB reports whether m was timed by the testing package: read from
+// go test output without the harness helpers' units (no ticks/op, and no
+// cycles/op but those given from the ns/op).
+func (m Measurement) TestingB() bool {
+	return m.Read && m.NoTicks && m.Samples == 0
 }
 
 // RunReport is a run report: the header and the results.
@@ -407,6 +432,13 @@ func (m Measurement) JSON() ResultJSON {
 	}
 	if j.Best == nil {
 		j.Best = []float64{}
+	}
+	j.CyclesUncertainty = finiteOr0(m.CyclesUncertainty)
+	if m.TestingB() {
+		j.MeasuredBy = "testing.B"
+	}
+	for _, v := range m.Other {
+		j.Metrics = append(j.Metrics, MetricJSON{Unit: v.Unit, Value: finiteOr0(v.Value)})
 	}
 	if m.PerElement {
 		j.Elements, j.CyclesPerElement, j.TicksPerElement, j.NsPerElement = m.Elements, cyclesJSON(m.Result, m.CyclesPerElement), m.TicksPerElement, m.NsPerElement

@@ -68,14 +68,16 @@ func (r Run) Value(unit string) *float64 {
 }
 
 // compareLog matches ReportCompare's log line, which has the ratio and
-// its interval to 5 digits, the side names and the verdict:
-// "harness.ReportCompare: Sum4/Sum1 = 0.77698 [0.77524, 0.77937], p = 1.4e-13, 60 pairs: faster (...)".
-var compareLog = regexp.MustCompile(`^harness\.ReportCompare: (.+)/(.+) = (\S+) \[(\S+), (\S+)\], p = (\S+), (\d+) pairs: (faster|slower|no significant difference|inconclusive) \((.*)\)$`)
+// its interval to 5 digits, the side names, the noise band (not in the
+// lines of versions that reported it as a metric) and the verdict:
+// "harness.ReportCompare: Sum4/Sum1 = 0.77698 [0.77524, 0.77937], p = 1.4e-13, noise band 0.0012, 60 pairs: faster (...)".
+var compareLog = regexp.MustCompile(`^harness\.ReportCompare: (.+)/(.+) = (\S+) \[(\S+), (\S+)\], p = (\S+),(?: noise band (\S+),)? (\d+) pairs: (faster|slower|no significant difference|inconclusive) \((.*)\)$`)
 
 // PairedOf reads run r of a ReportCompare benchmark e: its figures (ratio,
-// ratio-lo, ratio-hi, p-value, noise-band, significant, inconclusive,
-// A-cycles/op, ...), refined by its log line when there is one (the
-// sides' names, the figures to 5 digits, the pairs, the verdict and its
+// A-cycles/op, ...; and ratio-lo, ratio-hi, p-value, noise-band,
+// significant and inconclusive in files of versions that reported them as
+// metrics), refined by its log line when there is one (the sides' names,
+// the interval, p-value and noise band, the pairs, the verdict and its
 // reason).
 func PairedOf(e Entry, r Run) Paired {
 	c := Paired{Name: e.Name, Pkg: e.Pkg, A: "A", B: "B", Calls: r.Iters, Warnings: []string{}, Run: r}
@@ -114,8 +116,10 @@ func PairedOf(e Entry, r Run) Paired {
 		num(m[4], &c.Lo)
 		num(m[5], &c.Hi)
 		num(m[6], &c.PValue)
-		c.Pairs, _ = strconv.Atoi(m[7])
-		c.Verdict, c.Reason = m[8], m[9]
+		num(m[7], &c.NoiseBand)
+		c.Pairs, _ = strconv.Atoi(m[8])
+		c.Verdict, c.Reason = m[9], m[10]
+		c.Significant = c.Verdict == stats.VerdictFaster || c.Verdict == stats.VerdictSlower
 	}
 	c.Summary = stats.Sentence(c.A, c.B, c.Ratio, c.Lo, c.Hi, c.Verdict, c.Reason)
 	return c
@@ -164,19 +168,21 @@ func PairedTitle(cs []Paired) string {
 }
 
 // WritePairedBench writes comparisons cs under h in the Go benchmark
-// format: each run's benchmark line as go test printed it (its ratio,
-// interval, p-value and sides' figures as units), and a "# compare" line
-// with the verdict.
+// format: each run's benchmark line as go test printed it (its ratio and
+// sides' figures as units), and a "# compare" line with the interval,
+// the p-value and the verdict.
 func WritePairedBench(w io.Writer, h Header, cs []Paired) error {
 	var b strings.Builder
-	for _, kv := range h.BenchConfig() {
-		fmt.Fprintf(&b, "%s: %s\n", kv[0], kv[1])
-	}
+	writeConfig(&b, h)
 	if h.Partial != "" {
 		fmt.Fprintf(&b, "# partial: %s\n", h.Partial)
 	}
 	for _, c := range cs {
-		fmt.Fprintf(&b, "Benchmark%s\t%d", c.Name, max(1, c.Calls))
+		name := c.Run.BenchName // as go test named it, with its GOMAXPROCS suffix
+		if name == "" {
+			name = c.Name
+		}
+		fmt.Fprintf(&b, "Benchmark%s\t%d", name, max(1, c.Calls))
 		for _, v := range c.Run.Other {
 			fmt.Fprintf(&b, "\t%s %s", benchValue(v.Value), v.Unit)
 		}

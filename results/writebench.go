@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -32,9 +33,7 @@ func idText(v int) string {
 // an exponent.
 func WriteBench(w io.Writer, h Header, ms []Measurement) error {
 	var b strings.Builder
-	for _, kv := range h.BenchConfig() {
-		fmt.Fprintf(&b, "%s: %s\n", kv[0], kv[1])
-	}
+	writeConfig(&b, h)
 	if h.TSCHz > 0 { // not in a header read from go test output
 		fmt.Fprintf(&b, "# tsc-hz measured: %.0f Hz ± %s ppm (%s)\n", h.TSCHz, sigfig.Sig(h.TSCHzPPM, 3), h.TSCHzSource)
 		if h.CyclesPerTick > 0 {
@@ -75,6 +74,31 @@ func WriteBench(w io.Writer, h Header, ms []Measurement) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// goTestKeys are the configuration keys go test writes. Results read
+// from go test output are written back with these alone as configuration
+// lines: benchstat puts results under separate tables wherever a file
+// configuration key differs (a key one file lacks included), so any other
+// key would keep it from comparing go test's file with cyclebench's.
+var goTestKeys = []string{"goos", "goarch", "pkg", "cpu"}
+
+// writeConfig writes h's configuration lines ([Header.BenchConfig]); for
+// results read from go test output (h.ModeUnknown), the keys go test does
+// not write follow as "# KEY: VALUE" lines, which the reader takes back
+// (machineComments) and benchstat skips.
+func writeConfig(b *strings.Builder, h Header) {
+	var comments [][2]string
+	for _, kv := range h.BenchConfig() {
+		if h.ModeUnknown && !slices.Contains(goTestKeys, kv[0]) {
+			comments = append(comments, kv)
+			continue
+		}
+		fmt.Fprintf(b, "%s: %s\n", kv[0], kv[1])
+	}
+	for _, kv := range comments {
+		fmt.Fprintf(b, "# %s: %s\n", kv[0], kv[1])
+	}
 }
 
 // rulerLine ends the benchmark format's line that says a run's cycles

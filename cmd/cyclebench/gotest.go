@@ -166,6 +166,9 @@ func packageSession(cmd string, g *gotest.GoTest, stdout, stderr io.Writer) (s *
 	s.fs.packages = true
 	s.hint = func(err error) error { return hintPackageFlags(cmd, err) }
 	addGoTestFlags(s.fs, g)
+	if cmd != "cpe" { // cpe reads files too, where these would not apply
+		addPackageSettings(s.fs, g)
+	}
 	switch cmd {
 	case "cpe":
 		allRuns = s.fs.Bool("all-runs", false, "fit every run, also those the disturbance rule leaves out (go test output and files)")
@@ -192,12 +195,24 @@ func goTestSession(cmd string, args []string, stdout, stderr io.Writer) (*sessio
 	}); err != nil {
 		return nil, nil, results.File{}, err
 	}
+	if clk, err := plainClock(); err == nil {
+		g.Clock = clk // cycles for plain testing.B benchmarks
+	} else {
+		s.o.note("no cycles/op for plain testing.B benchmarks: %v", err)
+	}
 	f, err := s.runGoTest(g)
 	if err != nil {
 		s.close()
 		return nil, nil, results.File{}, err
 	}
 	s.h = withThisMachine(f.Header(cmd), g)
+	s.h.Extra = settingsExtra(s.h.Extra, g)
+	if plainCycles(f) {
+		if s.h.Extra == nil {
+			s.h.Extra = map[string]string{}
+		}
+		s.h.Extra["plain-cycles"] = plainCyclesSource()
+	}
 	return s, g, f, nil
 }
 
@@ -205,7 +220,7 @@ func goTestSession(cmd string, args []string, stdout, stderr io.Writer) (*sessio
 // takes instead.
 func hintPackageFlags(cmd string, err error) error {
 	if strings.Contains(err.Error(), "flag provided but not defined") {
-		return usageErrorf("%v; with a package pattern the benchmark's harness.Config sets how it measures, and cyclebench passes on -bench, -count, -benchtime and -benchmem (see cyclebench %s ./PKG -h)", strings.TrimSuffix(err.Error(), fmt.Sprintf(" (see cyclebench %s -h)", cmd)), cmd)
+		return usageErrorf("%v; with a package pattern the benchmark's harness.Config sets how it measures, and cyclebench passes on -bench, -count, -benchtime and -benchmem to go test and -mode, -k, -eps, -min-time and -max-time to the harness helpers (see cyclebench %s ./PKG -h)", strings.TrimSuffix(err.Error(), fmt.Sprintf(" (see cyclebench %s -h)", cmd)), cmd)
 	}
 	return err
 }
@@ -235,8 +250,15 @@ func packageHelp(cmd string) string {
 			apply = append(apply, "-"+name)
 		}
 	}
-	b.WriteString("The measuring flags above do not apply (the benchmark's harness.Config\n" +
-		"decides); " + strings.Join(apply[:len(apply)-1], ", ") + " and " + apply[len(apply)-1] + " do. A build or benchmark failure\n" +
+	if pfs.fs.Lookup("mode") != nil {
+		b.WriteString("Of the measuring flags above, -mode, -k, -eps, -min-time and -max-time apply\n" +
+			"(over the benchmark's harness.Config, through CYCLEBENCH_MODE and the like);\n" +
+			"the others do not. ")
+	} else {
+		b.WriteString("The measuring flags above do not apply (the benchmark's harness.Config\n" +
+			"decides, or CYCLEBENCH_MODE and the like in the environment). ")
+	}
+	b.WriteString(strings.Join(apply[:len(apply)-1], ", ") + " and " + apply[len(apply)-1] + " apply. A build or benchmark failure\n" +
 		"is relayed as go test printed it (exit status 1); patterns or flags it refuses,\n" +
 		"or no benchmark matched, exit 2. cyclebench " + cmd + " ./PKG -h tells more.\n" +
 		"Flags with packages:\n")
@@ -250,8 +272,11 @@ func packageHelp(cmd string) string {
 
 const runPackagesDescription = `Run the benchmarks of Go packages with go test and show their figures:
 core cycles, counter ticks and ns per call, and per element, as harness.Report
-and harness.ReportSweep report them (a benchmark without them shows ns/op
-only). The command is go test -run '^$' -bench REGEXP [-count N]
+and harness.ReportSweep report them. A plain testing.B benchmark (b.Loop, b.N)
+gets cycles/op from its ns/op and the core clock read on its CPU before and
+after its run (go test runs pinned to that CPU), and keeps its own units.
+-mode, -k, -eps, -min-time, -max-time and -gc set how the harness helpers
+measure, over the benchmark's Config. The command is go test -run '^$' -bench REGEXP [-count N]
 [-benchtime D] [-benchmem] PACKAGE...; its stderr is relayed (unless -q), and
 when it fails, all it printed. -format bench writes the runs in the Go
 benchmark format (B/op, allocs/op and the benchmark's own metrics included);

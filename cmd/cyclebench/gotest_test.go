@@ -309,6 +309,14 @@ func BenchmarkPair(b *testing.B) {
 }
 
 func BenchmarkFail(b *testing.B) { b.Fatal("boom: this benchmark fails") }
+
+func BenchmarkPlain(b *testing.B) {
+	s := make([]int64, 400)
+	for b.Loop() {
+		sink = Sum(s)
+	}
+	b.ReportMetric(3, "widgets/op")
+}
 `,
 		"broken/broken.go":      "package broken\n\nfunc F( {\n",
 		"broken/broken_test.go": "package broken\n",
@@ -369,6 +377,73 @@ func TestPackages(t *testing.T) {
 		}
 		if !strings.Contains(stderr, "cd "+dir+" && go test -run '^$' -bench Sweep -count 2 ./gen") && !strings.Contains(stderr, "go test -run '^$' -bench Sweep -count 2 ./gen") {
 			t.Errorf("stderr does not give the go test command:\n%s", stderr)
+		}
+	})
+	t.Run("run plain", func(t *testing.T) {
+		// A plain testing.B benchmark gets cycles from its ns/op and the
+		// core clock read around its run, keeps its own units, and says
+		// that the testing package timed it.
+		stdout, stderr, err := runCLI(t, "run", gen, "-bench", "Plain", "-format", "json")
+		okOrUnconverged(t, err, stderr)
+		var rep struct {
+			Extra   map[string]string `json:"extra"`
+			Results []struct {
+				Cycles       *float64 `json:"cycles"`
+				NS           float64  `json:"ns"`
+				CyclesSource string   `json:"cycles_source"`
+				MeasuredBy   string   `json:"measured_by"`
+				Metrics      []struct {
+					Unit  string  `json:"unit"`
+					Value float64 `json:"value"`
+				} `json:"metrics"`
+			} `json:"results"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+			t.Fatalf("%v:\n%s", err, stdout)
+		}
+		if len(rep.Results) != 1 {
+			t.Fatalf("%d results, want 1:\n%s", len(rep.Results), stdout)
+		}
+		r := rep.Results[0]
+		if r.Cycles == nil || !(*r.Cycles > r.NS/10) || r.CyclesSource != "ns × ruler" || r.MeasuredBy != "testing.B" {
+			t.Errorf("result %+v, want cycles from \"ns × ruler\", measured by testing.B", r)
+		}
+		if len(r.Metrics) != 1 || r.Metrics[0].Unit != "widgets/op" || r.Metrics[0].Value != 3 {
+			t.Errorf("metrics %+v, want 3 widgets/op", r.Metrics)
+		}
+		if !strings.HasPrefix(rep.Extra["plain-cycles"], "ns × ruler") {
+			t.Errorf("extra %v, want plain-cycles saying where the cycles come from", rep.Extra)
+		}
+		stdout, stderr, err = runCLI(t, "run", gen, "-bench", "Plain")
+		okOrUnconverged(t, err, stderr)
+		if !strings.Contains(stdout, "n/a (testing.B)") || !strings.Contains(stdout, "widgets/op") {
+			t.Errorf("table without \"n/a (testing.B)\" or widgets/op:\n%s", stdout)
+		}
+	})
+	t.Run("run with measuring flags", func(t *testing.T) {
+		// The measuring flags reach harness.ReportSweep in the test binary
+		// (over its DefaultConfig), and the report says what they were.
+		stdout, stderr, err := runCLI(t, "run", gen, "-bench", "Sweep/mode=latency/n=100$", "-mode", "latency", "-k", "5", "-eps", "0.02", "-min-time", "50ms", "-max-time", "2s", "-gc", "on", "-format", "json")
+		okOrUnconverged(t, err, stderr)
+		var rep struct {
+			Extra   map[string]string `json:"extra"`
+			Results []struct {
+				Name, Mode string
+			} `json:"results"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+			t.Fatalf("%v:\n%s", err, stdout)
+		}
+		if len(rep.Results) != 1 || rep.Results[0].Mode != "latency" {
+			t.Errorf("results %+v, want one in latency mode", rep.Results)
+		}
+		for k, v := range map[string]string{"mode": "latency", "k": "5", "eps": "0.02", "min-time": "50ms", "max-time": "2s", "gc": "on"} {
+			if rep.Extra[k] != v {
+				t.Errorf("extra[%q] = %q, want %q (extra %v)", k, rep.Extra[k], v, rep.Extra)
+			}
+		}
+		if !strings.Contains(stderr, "CYCLEBENCH_MODE=latency CYCLEBENCH_K=5 CYCLEBENCH_EPS=0.02 CYCLEBENCH_MIN_TIME=50ms CYCLEBENCH_MAX_TIME=2s CYCLEBENCH_GC=on go test") {
+			t.Errorf("stderr does not give the settings on the go test command line:\n%s", stderr)
 		}
 	})
 	t.Run("run json to a file", func(t *testing.T) {
@@ -471,7 +546,9 @@ func TestPackages(t *testing.T) {
 		{"nothing matched", []string{"run", gen, "-bench", "NoSuch"}, true, `-bench "NoSuch" matched no benchmark`, ""},
 		{"only comparisons", []string{"run", gen, "-bench", "Pair"}, true, "matched only comparisons (Pair)", ""},
 		{"no comparison", []string{"compare", gen, "-bench", "Sweep/n=100$"}, true, "matched no comparison", ""},
-		{"measuring flag", []string{"run", gen, "-mode", "latency"}, true, "flag provided but not defined: -mode", ""},
+		{"measuring flag", []string{"run", gen, "-m", "100"}, true, "flag provided but not defined: -m", ""},
+		{"bad mode", []string{"run", gen, "-mode", "both"}, true, `invalid value "both" for flag -mode: allowed: throughput or latency`, ""},
+		{"bad k", []string{"compare", gen, "-k", "0"}, true, `invalid value "0" for flag -k: allowed: a whole number, 1 to 1000`, ""},
 		// The same, with each run a process of its own (-count 2): the
 		// failing binary and its run are named; a build failure is go
 		// test's own report.

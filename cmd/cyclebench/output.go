@@ -122,6 +122,10 @@ func resultTable(h results.Header, rs []results.Measurement) *table {
 	for _, ev := range events {
 		t.cols = append(t.cols, col{name: ev + "/op", key: strings.ReplaceAll(ev, "-", "_") + "_per_op"})
 	}
+	others := otherUnits(rs) // B/op, allocs/op, MB/s, a benchmark's own units
+	for _, u := range others {
+		t.cols = append(t.cols, col{name: u, key: unitKey(u)})
+	}
 	t.cols = append(t.cols, col{name: "check", csv: true}, col{name: "warnings", csv: true})
 	if len(rs) == 0 && len(h.Warnings) > 0 {
 		// No result to carry them: one row with only the warnings, so that
@@ -156,7 +160,7 @@ func resultTable(h results.Header, rs []results.Measurement) *table {
 			elems, epc, tpe, npe,
 			orDash(r.Unit), repeat, samples, discarded,
 			dist, d.ContextSwitches, d.Migrations, d.PageFaults,
-			spread, convergedText(r.Result), results.Usable(r.Result),
+			spread, convergedCell(r), results.Usable(r.Result),
 			r.OverheadTicks, r.CyclesPerTick, r.ReferenceConverged,
 			r.CyclesSource, r.TicksPerSecond, r.CPU}
 		for _, ev := range events {
@@ -166,6 +170,7 @@ func resultTable(h results.Header, rs []results.Measurement) *table {
 			}
 			row = append(row, v)
 		}
+		row = append(row, otherCells(r, others)...)
 		t.add(append(row, r.Check, warn)...)
 	}
 	return t

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -50,6 +51,14 @@ type GoTest struct {
 	// package's test binary once (go test -c) and runs it Count times,
 	// each run a process of its own ([Processes] says why).
 	InProcess bool
+	// Clock, when not nil, gives plain testing.B benchmarks cycles: go
+	// test (or each run of a test binary) runs pinned to Clock.CPU, the
+	// core clock read there right before and after ([CoreClock]).
+	Clock *CoreClock
+	// Env holds settings for the test binary, as KEY=VALUE (the harness
+	// package's CYCLEBENCH_MODE and the like, harness.ApplyEnv), added to
+	// this process's environment for go test and the test binaries.
+	Env []string
 
 	// dir, when not "", is the root of the module the packages are in
 	// (directories given as ./x, /abs/x, x/...): go test runs there, on
@@ -250,6 +259,9 @@ func (g *GoTest) CommandLine() string {
 		}
 		fmt.Fprintf(&b, "cd %s && ", dir)
 	}
+	for _, kv := range g.Env {
+		b.WriteString(shellLine([]string{kv}) + " ")
+	}
 	if !g.Separate() {
 		b.WriteString(shellLine(append([]string{"go"}, g.Args()...)))
 		return b.String()
@@ -310,13 +322,15 @@ func (g *GoTest) Run(ctx context.Context) (results.File, []byte, error) {
 	}
 	cmd := exec.CommandContext(ctx, g.command(), g.Args()...)
 	cmd.Dir = g.dir
+	cmd.Env = g.environ()
 	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
 	cmd.WaitDelay = 10 * time.Second
 	var stdout, stderr, both bytes.Buffer
 	var mu sync.Mutex
 	cmd.Stdout = io.MultiWriter(&stdout, lockedWriter{&mu, &both})
 	cmd.Stderr = io.MultiWriter(&stderr, lockedWriter{&mu, &both})
-	err := cmd.Run()
+	br, err := g.Clock.run(cmd)
+	br.from, br.to = 1, math.MaxInt
 	if ctx.Err() != nil {
 		f, perr := results.Parse("go test output", &stdout)
 		if perr != nil {
@@ -330,9 +344,19 @@ func (g *GoTest) Run(ctx context.Context) (results.File, []byte, error) {
 	}
 	f, perr := results.Parse("go test output", bytes.NewReader(stdout.Bytes()))
 	if err == nil && perr == nil {
+		applyClock(&f, g.Clock, []bracket{br})
 		return f, stderr.Bytes(), nil
 	}
 	return results.File{}, nil, &GoTestError{Err: g.failure(stdout.String(), stderr.String(), err), Output: both.Bytes()}
+}
+
+// environ is the environment of go test and the test binaries: this
+// process's with Env added; nil (this process's) without Env.
+func (g *GoTest) environ() []string {
+	if len(g.Env) == 0 {
+		return nil
+	}
+	return append(os.Environ(), g.Env...)
 }
 
 // setupFailed matches go test's line for a package it could not load.

@@ -129,25 +129,35 @@ func (g *GoTest) runBinaries(ctx context.Context) (results.File, []byte, error) 
 	}
 	var stdout, stderr bytes.Buffer
 	stderr.Write(msgs)
+	var brs []bracket
 	for _, p := range pkgs {
 		bin := filepath.Join(tmp, execName(p.importPath)+".test")
 		if _, err := os.Stat(bin); err != nil {
 			continue // no test binary: the package has no tests to run
 		}
 		start := time.Now()
-		outs, err := g.runBinary(ctx, bin, p, &stderr)
-		stdout.Write(joinRuns(outs, p.importPath, time.Since(start)))
+		outs, runBrs, err := g.runBinary(ctx, bin, p, &stderr)
+		joined, ends := joinRunsLines(outs, p.importPath, time.Since(start))
+		base := bytes.Count(stdout.Bytes(), []byte("\n"))
+		for i := range runBrs {
+			runBrs[i].from, runBrs[i].to = base+1, base+ends[i]
+			if i > 0 {
+				runBrs[i].from = base + ends[i-1] + 1
+			}
+		}
+		brs = append(brs, runBrs...)
+		stdout.Write(joined)
 		if err != nil || ctx.Err() != nil {
-			return g.ended(ctx, stdout.Bytes(), stderr.Bytes(), err)
+			return g.ended(ctx, stdout.Bytes(), stderr.Bytes(), err, brs)
 		}
 	}
-	return g.ended(ctx, stdout.Bytes(), stderr.Bytes(), nil)
+	return g.ended(ctx, stdout.Bytes(), stderr.Bytes(), nil, brs)
 }
 
 // ended is what Run returns after the binaries ran: stdout read with
 // Parse, or the failure runErr (an *exec.ExitError of the binary named in
 // its message) or no result explains.
-func (g *GoTest) ended(ctx context.Context, stdout, stderr []byte, runErr error) (results.File, []byte, error) {
+func (g *GoTest) ended(ctx context.Context, stdout, stderr []byte, runErr error, brs []bracket) (results.File, []byte, error) {
 	f, perr := results.Parse("go test output", bytes.NewReader(stdout))
 	if ctx.Err() != nil {
 		if perr != nil {
@@ -156,6 +166,7 @@ func (g *GoTest) ended(ctx context.Context, stdout, stderr []byte, runErr error)
 		return f, nil, nil
 	}
 	if runErr == nil && perr == nil {
+		applyClock(&f, g.Clock, brs)
 		return f, stderr, nil
 	}
 	var be *binaryError
@@ -183,28 +194,30 @@ func (e *binaryError) Unwrap() error { return e.err }
 // directory, and returns each run's stdout; their stderr goes to stderr.
 // It stops at the first run that fails (a *binaryError) or a cancelled
 // ctx (the run gets an interrupt; its output so far is kept).
-func (g *GoTest) runBinary(ctx context.Context, bin string, p testPackage, stderr *bytes.Buffer) ([][]byte, error) {
+func (g *GoTest) runBinary(ctx context.Context, bin string, p testPackage, stderr *bytes.Buffer) ([][]byte, []bracket, error) {
 	var outs [][]byte
+	var brs []bracket
 	for i := 0; i < g.Count && ctx.Err() == nil; i++ {
 		cmd := exec.CommandContext(ctx, bin, g.BinaryArgs()...)
 		cmd.Dir = p.dir
+		cmd.Env = g.environ()
 		cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
 		cmd.WaitDelay = 10 * time.Second
 		var out bytes.Buffer
 		var mu sync.Mutex
 		cmd.Stdout, cmd.Stderr = &out, lockedWriter{&mu, stderr}
-		err := cmd.Run()
-		outs = append(outs, out.Bytes())
+		br, err := g.Clock.run(cmd)
+		outs, brs = append(outs, out.Bytes()), append(brs, br)
 		var ee *exec.ExitError
 		switch {
 		case ctx.Err() != nil:
 		case errors.As(err, &ee):
-			return outs, &binaryError{fmt.Sprintf("run %d of %d of %s.test in %s", i+1, g.Count, execName(p.importPath), p.dir), err}
+			return outs, brs, &binaryError{fmt.Sprintf("run %d of %d of %s.test in %s", i+1, g.Count, execName(p.importPath), p.dir), err}
 		case err != nil:
-			return outs, fmt.Errorf("running the test binary of %s: %w", p.importPath, err)
+			return outs, brs, fmt.Errorf("running the test binary of %s: %w", p.importPath, err)
 		}
 	}
-	return outs, nil
+	return outs, brs, nil
 }
 
 // configLine matches the lines a test binary prints before its
@@ -218,7 +231,17 @@ var configLine = regexp.MustCompile(`^(goos|goarch|pkg|cpu): `)
 // then one PASS and go test's "ok" line with the package's import path
 // and the time elapsed (0: none). A run that failed keeps all it wrote.
 func joinRuns(outs [][]byte, importPath string, elapsed time.Duration) []byte {
+	b, _ := joinRunsLines(outs, importPath, elapsed)
+	return b
+}
+
+// joinRunsLines is joinRuns, with the number of lines written up to the
+// end of each run's part (one per run of outs), so that a line of the
+// joined output can be traced to the run that wrote it.
+func joinRunsLines(outs [][]byte, importPath string, elapsed time.Duration) ([]byte, []int) {
 	var b bytes.Buffer
+	var ends []int
+	n := 0
 	passed := len(outs) > 0
 	for i, out := range outs {
 		lines := strings.SplitAfter(string(out), "\n")
@@ -242,10 +265,12 @@ func joinRuns(outs [][]byte, importPath string, elapsed time.Duration) []byte {
 			if !strings.HasSuffix(l, "\n") {
 				b.WriteString("\n")
 			}
+			n++
 		}
+		ends = append(ends, n)
 	}
 	if passed {
 		fmt.Fprintf(&b, "PASS\nok  \t%s\t%ss\n", importPath, strconv.FormatFloat(elapsed.Seconds(), 'f', 3, 64))
 	}
-	return b.Bytes()
+	return b.Bytes(), ends
 }
