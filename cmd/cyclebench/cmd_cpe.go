@@ -412,10 +412,12 @@ Every run of every size is a point of the fit (-count 6 gives six per size),
 so the confidence interval of the CPE holds the spread between runs; the
 output, the linearity verdict and -plot are those of a measured sweep.
 
-Disturbed runs: a run more than 5% slower than the fastest run of its size is
-left out of the fit, listed, marked "left out" and drawn hollow. Other jobs on
-the machine make a run slow (6033 cycles instead of 3219 were seen; never
-fast), and one such run would otherwise tilt the line. -all-runs keeps them.
+Disturbed runs: runs outside the largest cluster of their size (runs within 5%
+of each other) are left out of the fit, listed, marked "left out" and drawn
+hollow; never half of a size's runs or more, and a warning says when over a
+quarter of a family's runs are left out. Other jobs make a run slow, a code
+layout or host state fast or slow, and one such run would otherwise tilt the
+line. -all-runs keeps them.
 
 -bench is a regexp: with packages it is go test's (one regexp per level of
 sub-benchmarks); with files only, it selects families by name.`
