@@ -188,7 +188,7 @@ var slowKernels = map[string]string{
 
 // convergedWords says in words whether r converged, for a progress line.
 func convergedWords(r harness.Result) string {
-	switch convergedText(r).text {
+	switch convergedText(r).Text {
 	case "yes":
 		return "converged"
 	case "nearly":
@@ -210,7 +210,7 @@ func figureText(m results.Measurement) string {
 // samples, when it is NaN).
 func spreadText(v float64) string {
 	if s, ok := spreadCell(v).(shown); ok {
-		return s.text
+		return s.Text
 	}
 	return "-"
 }
@@ -227,9 +227,9 @@ func listKernels(w io.Writer) error {
 		case slowKernels[k.Name] != "":
 			def = " (not in the default selection: " + slowKernels[k.Name] + ")"
 		}
-		t.kv(k.Name, "n=%d %s, %s%s", k.DefaultN, k.Unit, withoutSeeds.Replace(k.Description), def)
+		t.KV(k.Name, "n=%d %s, %s%s", k.DefaultN, k.Unit, withoutSeeds.Replace(k.Description), def)
 	}
-	return t.writeText(w)
+	return t.WriteText(w)
 }
 
 // withoutSeeds rewords the kernels' descriptions, which call the example

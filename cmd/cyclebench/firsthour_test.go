@@ -373,25 +373,25 @@ func TestCompareGlob(t *testing.T) {
 // header does not depend on the data; a table without rows keeps its
 // header.
 func TestTableHidesEmptyColumns(t *testing.T) {
-	tab := &table{cols: []col{{name: "name", left: true}, {name: "R"}, {name: "unit", left: true}, {name: "spread"}, {name: "cycles"}}}
-	tab.add("a", nil, "-", math.NaN(), 1.5)
-	tab.add("b", nil, "", nil, 2.5)
+	tab := &table{Cols: []col{{Name: "name", Left: true}, {Name: "R"}, {Name: "unit", Left: true}, {Name: "spread"}, {Name: "cycles"}}}
+	tab.Add("a", nil, "-", math.NaN(), 1.5)
+	tab.Add("b", nil, "", nil, 2.5)
 	var text, csvOut strings.Builder
-	if err := tab.writeText(&text); err != nil {
+	if err := tab.WriteText(&text); err != nil {
 		t.Fatal(err)
 	}
 	if want := "name  cycles\na        1.5\nb        2.5\n"; text.String() != want {
 		t.Errorf("text:\n%s\nwant:\n%s", text.String(), want)
 	}
-	if err := tab.writeCSV(&csvOut); err != nil {
+	if err := tab.WriteCSV(&csvOut); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(csvOut.String(), "name,R,unit,spread,cycles\n") {
 		t.Errorf("CSV header %q, want every column", csvOut.String())
 	}
-	empty := &table{cols: tab.cols}
+	empty := &table{Cols: tab.Cols}
 	text.Reset()
-	empty.writeText(&text)
+	empty.WriteText(&text)
 	if text.String() != "name  R  unit  spread  cycles\n" {
 		t.Errorf("a table without rows: %q", text.String())
 	}

@@ -173,7 +173,7 @@ func (o *out) emitReport(v any, t func() *table) error {
 		if o.format == formatJSON {
 			return writeJSON(w, v)
 		}
-		return t().write(w, o.format)
+		return t().Write(w, o.format)
 	})
 }
 

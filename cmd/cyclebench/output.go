@@ -24,11 +24,11 @@ const convergedRule = "with the core-clock ruler (the default), the cycle figure
 func convergedText(r harness.Result) shown {
 	switch {
 	case r.Converged:
-		return shown{true, "yes"}
+		return shown{V: true, Text: "yes"}
 	case results.Usable(r):
-		return shown{false, "nearly"}
+		return shown{V: false, Text: "nearly"}
 	}
-	return shown{false, "NO"}
+	return shown{V: false, Text: "NO"}
 }
 
 // cyclesCell shows a cycle figure, marked "~" when the core-clock ruler
@@ -46,7 +46,7 @@ func cyclesCell(r harness.Result, v float64, digits int) any {
 		mark += "?"
 	}
 	if mark != "" {
-		return shown{v, mark + sig(v, digits)}
+		return shown{V: v, Text: mark + sig(v, digits)}
 	}
 	return v
 }
@@ -72,7 +72,7 @@ func writeResults(w io.Writer, format string, h results.Header, rs []results.Mea
 	case formatJSON:
 		return writeJSON(w, results.NewRunReport(h, rs))
 	case formatCSV:
-		return resultTable(h, rs).writeCSV(w)
+		return resultTable(h, rs).WriteCSV(w)
 	}
 	modes := modes(rs)
 	d := newDoc(format)
@@ -80,13 +80,13 @@ func writeResults(w io.Writer, format string, h results.Header, rs []results.Mea
 	if len(modes) == 1 && !h.ModeUnknown {
 		line += "  mode: " + modes[0].String()
 	}
-	d.line(line)
+	d.Line(line)
 	t := resultTable(h, rs)
 	if len(modes) > 1 {
 		t = bothModesTable(rs)
 	}
-	d.table(t)
-	return d.writeTo(w)
+	d.Table(t)
+	return d.Render(w)
 }
 
 // resultWarnings lists every warning of a run for stderr
@@ -105,30 +105,30 @@ func resultWarnings(h results.Header, rs []results.Measurement) []reports.Warnin
 // resultTable is the table of results: one row per result; the text
 // rendering shows the main figures, CSV every column.
 func resultTable(h results.Header, rs []results.Measurement) *table {
-	t := &table{cols: []col{
-		{name: "name", left: true}, {name: "mode", csv: true}, {name: "kernel", csv: true}, {name: "n", csv: true},
-		{name: "cycles"}, {name: "ticks"}, {name: "ns"},
-		{name: "elements", csv: true}, {name: "cycles/elem", key: "cycles_per_element", digits: 4},
-		{name: "ticks_per_element", csv: true}, {name: "ns_per_element", csv: true},
-		{name: "unit", left: true}, {name: "R", key: "repeat"}, {name: "samples"}, {name: "discarded"},
-		{name: "cs/mig/pf", key: "-"}, {name: "disturbed_context_switches", csv: true},
-		{name: "disturbed_migrations", csv: true}, {name: "disturbed_page_faults", csv: true},
-		{name: "spread", digits: 3}, {name: "converged", left: true}, {name: "usable", csv: true},
-		{name: "overhead_ticks", csv: true}, {name: "core_cycles_per_tick", csv: true}, {name: "ruler_converged", csv: true},
-		{name: "cycles_source", csv: true}, {name: "tsc_hz", csv: true}, {name: "cpu", csv: true},
+	t := &table{Cols: []col{
+		{Name: "name", Left: true}, {Name: "mode", CSV: true}, {Name: "kernel", CSV: true}, {Name: "n", CSV: true},
+		{Name: "cycles"}, {Name: "ticks"}, {Name: "ns"},
+		{Name: "elements", CSV: true}, {Name: "cycles/elem", Key: "cycles_per_element", Digits: 4},
+		{Name: "ticks_per_element", CSV: true}, {Name: "ns_per_element", CSV: true},
+		{Name: "unit", Left: true}, {Name: "R", Key: "repeat"}, {Name: "samples"}, {Name: "discarded"},
+		{Name: "cs/mig/pf", Key: "-"}, {Name: "disturbed_context_switches", CSV: true},
+		{Name: "disturbed_migrations", CSV: true}, {Name: "disturbed_page_faults", CSV: true},
+		{Name: "spread", Digits: 3}, {Name: "converged", Left: true}, {Name: "usable", CSV: true},
+		{Name: "overhead_ticks", CSV: true}, {Name: "core_cycles_per_tick", CSV: true}, {Name: "ruler_converged", CSV: true},
+		{Name: "cycles_source", CSV: true}, {Name: "tsc_hz", CSV: true}, {Name: "cpu", CSV: true},
 	}}
 	// One column per extra event counted (Config.Events), when any was.
 	events := events(rs)
 	for _, ev := range events {
-		t.cols = append(t.cols, col{name: ev + "/op", key: strings.ReplaceAll(ev, "-", "_") + "_per_op"})
+		t.Cols = append(t.Cols, col{Name: ev + "/op", Key: strings.ReplaceAll(ev, "-", "_") + "_per_op"})
 	}
-	t.cols = append(t.cols, col{name: "check", csv: true}, col{name: "warnings", csv: true})
+	t.Cols = append(t.Cols, col{Name: "check", CSV: true}, col{Name: "warnings", CSV: true})
 	if len(rs) == 0 && len(h.Warnings) > 0 {
 		// No result to carry them: one row with only the warnings, so that
 		// a run interrupted before its first result still says why.
-		row := make([]any, len(t.cols))
+		row := make([]any, len(t.Cols))
 		row[len(row)-1] = strings.Join(h.Warnings, "\n")
-		t.add(row...)
+		t.Add(row...)
 	}
 	for _, r := range rs {
 		var epc, tpe, npe, elems any
@@ -166,7 +166,7 @@ func resultTable(h results.Header, rs []results.Measurement) *table {
 			}
 			row = append(row, v)
 		}
-		t.add(append(row, r.Check, warn)...)
+		t.Add(append(row, r.Check, warn)...)
 	}
 	return t
 }
@@ -176,7 +176,7 @@ func spreadCell(v float64) any {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return nil
 	}
-	return shown{v, pct(v, 3)}
+	return shown{V: v, Text: pct(v, 3)}
 }
 
 // bothModesTable lays out results of both modes side by side: one row per
@@ -184,8 +184,8 @@ func spreadCell(v float64) any {
 // column. A result without its partner (an interrupted run) leaves the
 // other columns "-".
 func bothModesTable(rs []results.Measurement) *table {
-	t := &table{cols: []col{{name: "name", left: true}, {name: "cycles thru"}, {name: "cycles lat"}, {name: "ticks thru"}, {name: "ticks lat"},
-		{name: "ns thru"}, {name: "ns lat"}, {name: "cycles/elem thru", digits: 4}, {name: "cycles/elem lat", digits: 4}, {name: "unit", left: true}, {name: "converged", left: true}}}
+	t := &table{Cols: []col{{Name: "name", Left: true}, {Name: "cycles thru"}, {Name: "cycles lat"}, {Name: "ticks thru"}, {Name: "ticks lat"},
+		{Name: "ns thru"}, {Name: "ns lat"}, {Name: "cycles/elem thru", Digits: 4}, {Name: "cycles/elem lat", Digits: 4}, {Name: "unit", Left: true}, {Name: "converged", Left: true}}}
 	for i := 0; i < len(rs); i++ {
 		var side [2]*results.Measurement // throughput, latency
 		side[rs[i].Mode] = &rs[i]
@@ -216,11 +216,11 @@ func bothModesTable(rs []results.Measurement) *table {
 		conv := []string{"-", "-"}
 		for j, r := range side {
 			if r != nil {
-				conv[j] = convergedText(r.Result).text
+				conv[j] = convergedText(r.Result).Text
 			}
 		}
 		row = append(row, orDash(rs[i].Unit), conv[0]+"/"+conv[1])
-		t.add(row...)
+		t.Add(row...)
 	}
 	return t
 }
