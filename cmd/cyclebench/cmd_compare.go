@@ -76,6 +76,9 @@ per element (per call for kernels without elements) with the runs' spread,
 or a heat map of the ratios to the baseline (-plot-kind).`
 
 func runCompare(args []string, stdout, stderr io.Writer) error {
+	if err := checkPaths(args); err != nil {
+		return err
+	}
 	if packageArgs(args) { // cyclebench compare ./mypkg: go test's harness.ReportCompare results
 		return comparePackages(args, stdout, stderr)
 	}
@@ -248,6 +251,9 @@ func (s *session) compareFiles(mf *matrixFlags, opt harness.CompareOptions, chec
 	var skipped []error
 	paths := s.fs.args
 	if err := s.start(true, append(checks, func() (err error) {
+		if err := filesExist(paths); err != nil {
+			return err
+		}
 		if len(paths) < 2 {
 			return usageErrorf("%d file given (want two or more: cyclebench compare [flags] FILE FILE...)", len(paths))
 		}

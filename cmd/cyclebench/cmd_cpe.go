@@ -187,6 +187,9 @@ func sweepProgress(prog *progress, what, unit string, cfg harness.Config) func(h
 }
 
 func runCPE(args []string, stdout, stderr io.Writer) error {
+	if err := checkPaths(args); err != nil {
+		return err
+	}
 	if len(positionals(args)) > 0 {
 		return cpeSources(args, stdout, stderr)
 	}

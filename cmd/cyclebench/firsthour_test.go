@@ -28,7 +28,7 @@ func TestFormatOfPath(t *testing.T) {
 	tests := []struct {
 		path    string
 		allowed []string
-		want    string
+		want    string // "error": a usage error naming the known extensions
 	}{
 		{"old.json", all, formatJSON},
 		{"dir.d/OLD.JSON", all, formatJSON},
@@ -36,16 +36,27 @@ func TestFormatOfPath(t *testing.T) {
 		{"new.txt", all, formatBench},
 		{"new.bench", all, formatBench},
 		{"r.md", all, formatMD},
-		{"r.out", all, ""},
+		{"out.xyz", all, "error"},
+		{"r.svg", all, "error"},
 		{"noext", all, ""},
-		{"new.txt", plain, ""}, // no benchmark format: -format's default stays
-		{"r.md", plain, ""},
+		{"new.txt", plain, ""}, // no benchmark format: -format's default (text) stays
+		{"r.md", plain, "error"},
 		{"r.json", plain, formatJSON},
 	}
 	for _, tt := range tests {
-		if got := formatOfPath(tt.path, tt.allowed); got != tt.want {
-			t.Errorf("formatOfPath(%q, %v) = %q, want %q", tt.path, tt.allowed, got, tt.want)
+		got, err := formatOfPath(tt.path, tt.allowed)
+		var ue *usageError
+		switch {
+		case tt.want == "error" && (!errors.As(err, &ue) || !strings.Contains(err.Error(), ".json, .csv")):
+			t.Errorf("formatOfPath(%q, %v): error %v, want a usage error naming .json, .csv", tt.path, tt.allowed, err)
+		case tt.want != "error" && (got != tt.want || err != nil):
+			t.Errorf("formatOfPath(%q, %v) = %q, %v; want %q", tt.path, tt.allowed, got, err, tt.want)
 		}
+	}
+	// On the command line: exit 2, nothing measured.
+	_, _, err := runCLI(t, "run", "-o", "out.xyz")
+	if code := exitStatus(err, io.Discard); code != exitUsage || !strings.Contains(err.Error(), `".xyz"`) {
+		t.Errorf("run -o out.xyz: exit %d, err %v; want 2 naming the extension", code, err)
 	}
 }
 

@@ -31,14 +31,18 @@ func convergedText(r harness.Result) shown {
 	return shown{V: false, Text: "NO"}
 }
 
-// cyclesCell shows a cycle figure, marked "~" when the core-clock ruler
-// behind it did not converge and "?" when nothing could check it; "-"
-// without cycles (a refused ruler, or none).
+// cyclesCell shows a cycle figure, marked "!" when the core was shared
+// (sharedNote), "~" when the core-clock ruler behind it did not converge
+// and "?" when nothing could check it; "-" without cycles (a refused
+// ruler, or none).
 func cyclesCell(r harness.Result, v float64, digits int) any {
 	if r.CyclesPerTick <= 0 {
 		return nil
 	}
 	mark := ""
+	if r.Shared {
+		mark = "!"
+	}
 	if !r.ReferenceConverged {
 		mark = "~"
 	}
@@ -57,8 +61,10 @@ func uncheckedRuler(r harness.Result) bool {
 	return r.CyclesPerTick > 0 && r.CyclesSource == "ruler" && !r.CyclesChecked && r.Ruler.AddTicksPerOp > 0
 }
 
-// rulerNote is the legend of the "~" mark, uncheckedNote of the "?" mark.
+// rulerNote is the legend of the "~" mark, uncheckedNote of the "?" mark,
+// sharedNote of the "!" mark.
 const (
+	sharedNote    = "! marks figures measured on a shared core (another hardware thread had part of it to the end): code bound by the front end or by branches reads slow"
 	rulerNote     = "~ marks cycles converted with a core-clock ruler (the register ADD chain measured alongside) that did not converge: less certain"
 	uncheckedNote = "? marks cycles from a core-clock ruler that no second chain could check on this processor (see the calibration's warning)"
 )
@@ -99,6 +105,9 @@ func resultWarnings(h results.Header, rs []results.Measurement) []reports.Warnin
 	if slices.ContainsFunc(rs, func(r results.Measurement) bool { return uncheckedRuler(r.Result) }) {
 		ws = append(ws, reports.Warning{Text: uncheckedNote})
 	}
+	if slices.ContainsFunc(rs, func(r results.Measurement) bool { return r.Shared }) {
+		ws = append(ws, reports.Warning{Text: sharedNote})
+	}
 	return ws
 }
 
@@ -115,7 +124,7 @@ func resultTable(h results.Header, rs []results.Measurement) *table {
 		{Name: "disturbed_migrations", CSV: true}, {Name: "disturbed_page_faults", CSV: true},
 		{Name: "spread", Digits: 3}, {Name: "converged", Left: true}, {Name: "usable", CSV: true},
 		{Name: "overhead_ticks", CSV: true}, {Name: "core_cycles_per_tick", CSV: true}, {Name: "ruler_converged", CSV: true},
-		{Name: "cycles_source", CSV: true}, {Name: "tsc_hz", CSV: true}, {Name: "cpu", CSV: true},
+		{Name: "cycles_source", CSV: true}, {Name: "tsc_hz", CSV: true}, {Name: "cpu", CSV: true}, {Name: "shared", CSV: true},
 	}}
 	// One column per extra event counted (Config.Events), when any was.
 	events := events(rs)
@@ -135,7 +144,10 @@ func resultTable(h results.Header, rs []results.Measurement) *table {
 		if r.PerElement {
 			elems, epc, tpe, npe = r.Elements, cyclesCell(r.Result, r.CyclesPerElement, 4), r.TicksPerElement, r.NsPerElement
 		}
-		var ticks any = r.Ticks
+		var ticks, ns any = r.Ticks, r.Nanoseconds
+		if r.Shared && r.CyclesPerTick <= 0 { // no cycle figure to carry the mark
+			ns = shown{V: r.Nanoseconds, Text: "!" + sig(r.Nanoseconds, 6)}
+		}
 		if r.NoTicks {
 			ticks, tpe = nil, nil
 		}
@@ -152,13 +164,13 @@ func resultTable(h results.Header, rs []results.Measurement) *table {
 			dist = fmt.Sprintf("%d/%d/%d", d.ContextSwitches, d.Migrations, d.PageFaults)
 		}
 		row := []any{r.Name, r.Mode.String(), r.Kernel, r.N,
-			cyclesCell(r.Result, r.Cycles, 6), ticks, r.Nanoseconds,
+			cyclesCell(r.Result, r.Cycles, 6), ticks, ns,
 			elems, epc, tpe, npe,
 			orDash(r.Unit), repeat, samples, discarded,
 			dist, d.ContextSwitches, d.Migrations, d.PageFaults,
 			spread, convergedText(r.Result), results.Usable(r.Result),
 			r.OverheadTicks, r.CyclesPerTick, r.ReferenceConverged,
-			r.CyclesSource, r.TicksPerSecond, r.CPU}
+			r.CyclesSource, r.TicksPerSecond, r.CPU, r.Shared}
 		for _, ev := range events {
 			var v any
 			if c, ok := r.CounterValue(ev); ok {
