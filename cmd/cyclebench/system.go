@@ -47,6 +47,7 @@ type system struct {
 	begin       func()                                 // opens the bracket soFar closes
 	soFar       func() (*calibrate.Calibration, error) // the frequency measured since begin
 	crossChecks func(*calibrate.Frequency, calibrate.CPU)
+	siblings    func(cpu int) []int // the CPUs sharing a core with cpu; nil: unknown
 	goVersion   string
 	goos        string
 	goarch      string
@@ -70,6 +71,7 @@ func realSystem() system {
 		begin:       func() { calibrate.Get() },
 		soFar:       calibrate.Refine,
 		crossChecks: calibrate.AddCrossChecks,
+		siblings:    threadSiblings,
 		goVersion:   runtime.Version(),
 		goos:        runtime.GOOS,
 		goarch:      runtime.GOARCH,
