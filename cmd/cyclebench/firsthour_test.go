@@ -331,7 +331,8 @@ func TestCompareFilesVerdicts(t *testing.T) {
 // TestCompareGlob: compare over a glob that caught a file which is not a
 // result file, and two files of one machine: the matrix, one warning for
 // the skipped file, the two files pooled as one machine's runs (so the
-// verdicts count two machines, not three), every line within 100 columns.
+// verdicts count two machines, not three), said in a line on stderr too,
+// every line within 100 columns.
 func TestCompareGlob(t *testing.T) {
 	dir := t.TempDir()
 	copyFile := func(from, to string) string {
@@ -353,8 +354,9 @@ func TestCompareGlob(t *testing.T) {
 	if err != nil {
 		t.Fatalf("compare: %v (stderr %q)", err, errOut)
 	}
-	if lines := strings.Split(strings.TrimSpace(errOut), "\n"); len(lines) != 1 || !strings.HasPrefix(lines[0], "warning: skipped a file: not a result file: "+readme) {
-		t.Errorf("stderr %q, want one warning naming %s", errOut, readme)
+	if lines := strings.Split(strings.TrimSpace(errOut), "\n"); len(lines) != 2 || !strings.HasPrefix(lines[1], "note: ") || !strings.Contains(lines[1], "2 files of one machine") ||
+		!strings.HasPrefix(lines[0], "warning: skipped a file: not a result file: "+readme) {
+		t.Errorf("stderr %q, want a note on the pooled files and one warning naming %s", errOut, readme)
 	}
 	flat := strings.Join(strings.Fields(out), " ")
 	for _, want := range []string{"2 files of one machine", "pooled as the runs of one column", "fastest on both machines", "(up to 6)"} {

@@ -111,6 +111,9 @@ func compareMatrix(o *out, pf *plotFlags, m *matrixFlags, files []results.File) 
 		return inputError("-names: ", err) // names that do not fit: the only bad input left
 	}
 	t.Notes = append(t.Notes, m.pooled...)
+	for _, n := range m.pooled { // on stderr too: pooling changes what a column means
+		o.note("note: %s", n)
+	}
 	if err := o.emit(func(w io.Writer) error { return writeMatrix(w, o.format, t, files) }); err != nil {
 		return err
 	}
