@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/cyclebench/cyclebench/results"
@@ -31,6 +32,7 @@ func metricsTable(c *results.Comparison, perElem bool) *table {
 		{Name: "p", Key: "p_value", Digits: 2}, {Name: "runs", Key: "-"}, {Name: "count_a", CSV: true}, {Name: "count_b", CSV: true},
 		{Name: "verdict", Left: true}, {Name: "reason", CSV: true}}}
 	for _, r := range c.Rows {
+		sa, sb := sharedRuns(c.A, r.Name), sharedRuns(c.B, r.Name)
 		for _, m := range r.Metrics {
 			if !perElem && strings.HasSuffix(m.Unit, "/elem") && len(r.Metrics) > 2 {
 				continue
@@ -39,7 +41,7 @@ func metricsTable(c *results.Comparison, perElem bool) *table {
 			if m.Tested() {
 				ci, p = fmt.Sprintf("[%s, %s]", sig(m.Lo, 5), sig(m.Hi, 5)), m.PValue
 			}
-			t.Add(r.Name, m.Unit, m.A, m.B, m.Ratio, ci, m.Lo, m.Hi, p, fmt.Sprintf("%d/%d", m.CountA, m.CountB), m.CountA, m.CountB, m.VerdictText(), m.Reason)
+			t.Add(r.Name, m.Unit, markShared(m.A, sa), markShared(m.B, sb), m.Ratio, ci, m.Lo, m.Hi, p, fmt.Sprintf("%d/%d", m.CountA, m.CountB), m.CountA, m.CountB, m.VerdictText(), m.Reason)
 		}
 	}
 	return t
@@ -57,13 +59,26 @@ func writeFileComparison(w io.Writer, format string, c *results.Comparison) erro
 		return t.WriteCSV(w)
 	}
 	d := newDoc(format)
+	// The header shows what differs between the sides; what agrees is
+	// named in one line (-format json has every value).
 	meta := &table{Cols: []col{{Name: "", Left: true}, {Name: "A", Left: true}, {Name: "B", Left: true}}}
 	meta.Add("file", c.A.Path, c.B.Path)
-	meta.Add("format", c.A.Format.String(), c.B.Format.String())
+	var same []string
+	rows := [][3]string{{"format", c.A.Format.String(), c.B.Format.String()}}
 	for _, k := range c.Keys {
-		meta.Add(k, orDash(c.A.ConfigValue(k)), orDash(c.B.ConfigValue(k)))
+		rows = append(rows, [3]string{k, orDash(c.A.ConfigValue(k)), orDash(c.B.ConfigValue(k))})
+	}
+	for _, r := range rows {
+		if r[1] == r[2] {
+			same = append(same, r[0]+" "+r[1])
+		} else {
+			meta.Add(r[0], r[1], r[2])
+		}
 	}
 	d.Table(meta)
+	if len(same) > 0 {
+		d.Para(wrapList("the same on both sides: ", same, 100))
+	}
 	if len(c.Rows) > 0 {
 		d.Blank()
 		d.Table(metricsTable(c, false))
@@ -91,6 +106,9 @@ func writeFileComparison(w io.Writer, format string, c *results.Comparison) erro
 		"the spread between runs (Welch's t on the logarithms) and needs 2 runs per side;\n" +
 		"per-element figures (in -format json and csv) have the ratios of the per-op ones.\n" +
 		"cycles are core cycles (frequency-independent); ticks are left out: the two counters may run at different rates")
+	if slices.ContainsFunc(c.Rows, func(r results.CompareRow) bool { return sharedRuns(c.A, r.Name) || sharedRuns(c.B, r.Name) }) {
+		d.Line(sharedNote + "; a side so marked is slower than its code")
+	}
 	if len(c.OnlyA) > 0 {
 		d.Line("only in A: " + strings.Join(c.OnlyA, ", "))
 	}
@@ -101,4 +119,45 @@ func writeFileComparison(w io.Writer, format string, c *results.Comparison) erro
 		d.Line("the same with benchstat (benchmarks run with -count ≥ 6): " + b)
 	}
 	return d.Render(w)
+}
+
+// sharedRuns reports whether a run of benchmark name in f was measured on
+// a shared core (results.Run.Shared).
+func sharedRuns(f results.File, name string) bool {
+	for _, e := range f.Entries {
+		if e.Name == name && slices.ContainsFunc(e.Runs, func(r results.Run) bool { return r.Shared }) {
+			return true
+		}
+	}
+	return false
+}
+
+// markShared is figure v, marked "!" (sharedNote) when shared.
+func markShared(v float64, shared bool) any {
+	if !shared {
+		return v
+	}
+	return shown{V: v, Text: "!" + sig(v, 5)}
+}
+
+// wrapList joins items after head with ", ", breaking lines before width
+// columns.
+func wrapList(head string, items []string, width int) string {
+	var b strings.Builder
+	line := head
+	for i, it := range items {
+		if i < len(items)-1 {
+			it += ","
+		}
+		if i > 0 && len(line)+1+len(it) > width {
+			b.WriteString(line + "\n")
+			line = it
+			continue
+		}
+		if i > 0 {
+			line += " "
+		}
+		line += it
+	}
+	return b.String() + line
 }
