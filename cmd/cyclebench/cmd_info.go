@@ -56,7 +56,7 @@ func runInfo(args []string, stdout, stderr io.Writer) error {
 	}
 	return s.report(r, func() *table {
 		t := infoTable(r)
-		for _, a := range infoAdvice(r, siblings) {
+		for _, a := range r.Advice(siblings) {
 			t.Add("to_do", a)
 		}
 		return t

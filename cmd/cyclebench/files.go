@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cyclebench/cyclebench/internal/tab"
 	"github.com/cyclebench/cyclebench/results"
 )
 
@@ -77,7 +78,7 @@ func writeFileComparison(w io.Writer, format string, c *results.Comparison) erro
 	}
 	d.Table(meta)
 	if len(same) > 0 {
-		d.Para(wrapList("the same on both sides: ", same, 100))
+		d.Para(tab.WrapList("the same on both sides: ", same, 100))
 	}
 	if len(c.Rows) > 0 {
 		d.Blank()
@@ -138,26 +139,4 @@ func markShared(v float64, shared bool) any {
 		return v
 	}
 	return shown{V: v, Text: "!" + sig(v, 5)}
-}
-
-// wrapList joins items after head with ", ", breaking lines before width
-// columns.
-func wrapList(head string, items []string, width int) string {
-	var b strings.Builder
-	line := head
-	for i, it := range items {
-		if i < len(items)-1 {
-			it += ","
-		}
-		if i > 0 && len(line)+1+len(it) > width {
-			b.WriteString(line + "\n")
-			line = it
-			continue
-		}
-		if i > 0 {
-			line += " "
-		}
-		line += it
-	}
-	return b.String() + line
 }

@@ -431,7 +431,7 @@ func TestWarnResults(t *testing.T) {
 		"warning: Sum1 (latency): harness: two modes in 2 results (n=400, n=800); the first, at n=400: the samples form two clusters, from 420 cycles; remedy: " + harness.Remedy("harness: two modes"),
 		"warning: Sum4/n=400: harness: did not converge: spread of the 3 best is 3% after 1000 samples; remedy: raise Config.MaxTime",
 		"warning: Sum4/n=400: harness: many samples discarded: 4 of 32; remedy: " + harness.Remedy("harness: many samples discarded"),
-		"warning: 3 problems in 2 benchmarks, above (-q leaves warnings out)",
+		"warning: 3 problems in 2 benchmarks, above (-q leaves warnings out; -format json has them in full)",
 	}
 	got := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
 	if !slices.Equal(got, want) {

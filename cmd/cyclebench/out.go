@@ -153,15 +153,19 @@ func (o *out) warnAll(msgs []string) {
 }
 
 // warnResults prints ws on stderr unless -q, summarized
-// (reports.WarningLines), and, when any benchmark had a problem, how many
-// problems in how many benchmarks.
+// (reports.WarningLines), each benchmark's line cut short (reports.ShortLine), and,
+// when any benchmark had a problem, how many problems in how many
+// benchmarks.
 func (o *out) warnResults(ws []reports.Warning) {
 	lines, problems, benches := reports.WarningLines(ws)
-	for _, l := range lines {
+	for i, l := range lines {
+		if i >= len(lines)-problems { // a benchmark's, after the run's own
+			l = reports.ShortLine(l, reports.WarningDetail)
+		}
 		o.warn(l)
 	}
 	if problems > 0 {
-		o.warn(fmt.Sprintf("%d %s in %d %s, above (-q leaves warnings out)", problems, plural(float64(problems), "problem"), benches, plural(float64(benches), "benchmark")))
+		o.warn(fmt.Sprintf("%d %s in %d %s, above (-q leaves warnings out; -format json has them in full)", problems, plural(float64(problems), "problem"), benches, plural(float64(benches), "benchmark")))
 	}
 }
 

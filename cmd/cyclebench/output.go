@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -98,7 +99,7 @@ func writeResults(w io.Writer, format string, h results.Header, rs []results.Mea
 // resultWarnings lists every warning of a run for stderr
 // (reports.Warnings), and the legends of the table's marks it needs.
 func resultWarnings(h results.Header, rs []results.Measurement) []reports.Warning {
-	ws := reports.Warnings(h, rs)
+	ws := reports.Warnings(h, withFigures(rs))
 	if slices.ContainsFunc(rs, func(r results.Measurement) bool { return r.CyclesPerTick > 0 && !r.ReferenceConverged }) {
 		ws = append(ws, reports.Warning{Text: rulerNote})
 	}
@@ -181,6 +182,33 @@ func resultTable(h results.Header, rs []results.Measurement) *table {
 		t.Add(append(row, r.Check, warn)...)
 	}
 	return t
+}
+
+// withFigures rewords, for stderr, harness's "no core-cycle estimate" on a
+// result that has a cycle figure all the same (from a ruler that did not
+// converge, marked ~, or from the calibration's ratio): a line beside the
+// figure must not deny it. The remedy is the original warning's; JSON
+// keeps the library's words.
+func withFigures(rs []results.Measurement) []results.Measurement {
+	prefix := harness.ErrNoCycles.Error() + ": "
+	out := slices.Clone(rs)
+	for i, r := range out {
+		if r.CyclesPerTick <= 0 || !slices.ContainsFunc(r.Warnings, func(w error) bool { return strings.HasPrefix(w.Error(), prefix) }) {
+			continue
+		}
+		ws := slices.Clone(r.Warnings)
+		for j, w := range ws {
+			if t := w.Error(); strings.HasPrefix(t, prefix) {
+				text := "harness: cycles less certain: " + strings.TrimSuffix(strings.TrimPrefix(t, prefix), "; the cycle estimate is less certain")
+				if rem := harness.Remedy(t); rem != "" {
+					text += "; remedy: " + rem
+				}
+				ws[j] = errors.New(text)
+			}
+		}
+		out[i].Warnings = ws
+	}
+	return out
 }
 
 // spreadCell shows a K-best spread as a percentage ("-" before K samples).

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"strings"
 	"testing"
 
 	"github.com/cyclebench/cyclebench/harness"
+	"github.com/cyclebench/cyclebench/internal/reports"
 	"github.com/cyclebench/cyclebench/results"
 )
 
@@ -74,5 +76,26 @@ func TestSharedLabel(t *testing.T) {
 		if strings.Contains(child, "-refuse-shared=true") != strict {
 			t.Errorf("strict %v: a child's arguments %q", strict, child)
 		}
+	}
+}
+
+// TestNoDenialBesideAFigure: a result with a cycle figure from a ruler that
+// did not converge gets no "no core-cycle estimate" line on stderr, but
+// one saying the cycles are less certain, with the remedy.
+func TestNoDenialBesideAFigure(t *testing.T) {
+	w := fmt.Errorf("%w: the reference chain did not converge; the cycle estimate is less certain", harness.ErrNoCycles)
+	m := results.Measurement{Result: harness.Result{Name: "Sum", Cycles: 1000, Ticks: 700, CyclesPerTick: 1.43, Converged: true, Warnings: []error{w}}, Check: "ok"}
+	none := m
+	none.Name, none.Cycles, none.CyclesPerTick = "Other", 0, 0
+	lines, _, _ := reports.WarningLines(resultWarnings(results.Header{}, []results.Measurement{m, none}))
+	text := strings.Join(lines, "\n")
+	if !strings.Contains(text, "Sum: harness: cycles less certain: the reference chain did not converge; remedy: a quieter CPU") {
+		t.Errorf("warnings lack the reworded line for Sum:\n%s", text)
+	}
+	if !strings.Contains(text, "Other: harness: no core-cycle estimate") {
+		t.Errorf("a result without cycles keeps the library's words:\n%s", text)
+	}
+	if m.Warnings[0] != w {
+		t.Error("the result's own warnings were changed")
 	}
 }

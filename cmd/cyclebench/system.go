@@ -11,6 +11,7 @@ import (
 	"github.com/cyclebench/cyclebench/affinity"
 	"github.com/cyclebench/cyclebench/calibrate"
 	"github.com/cyclebench/cyclebench/internal/pinned"
+	"github.com/cyclebench/cyclebench/internal/reports"
 	"github.com/cyclebench/cyclebench/perfevent"
 )
 
@@ -71,7 +72,7 @@ func realSystem() system {
 		begin:       func() { calibrate.Get() },
 		soFar:       calibrate.Refine,
 		crossChecks: calibrate.AddCrossChecks,
-		siblings:    threadSiblings,
+		siblings:    reports.ThreadSiblings,
 		goVersion:   runtime.Version(),
 		goos:        runtime.GOOS,
 		goarch:      runtime.GOARCH,

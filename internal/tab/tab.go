@@ -382,3 +382,25 @@ func (d *Doc) Render(w io.Writer) error {
 	_, err := io.WriteString(w, s)
 	return err
 }
+
+// WrapList joins items after head with ", ", breaking lines before width
+// columns.
+func WrapList(head string, items []string, width int) string {
+	var b strings.Builder
+	line := head
+	for i, it := range items {
+		if i < len(items)-1 {
+			it += ","
+		}
+		if i > 0 && len(line)+1+len(it) > width {
+			b.WriteString(line + "\n")
+			line = it
+			continue
+		}
+		if i > 0 {
+			line += " "
+		}
+		line += it
+	}
+	return b.String() + line
+}

@@ -46,3 +46,10 @@ func TestDoc(t *testing.T) {
 		}
 	}
 }
+
+func TestWrapList(t *testing.T) {
+	got := WrapList("same: ", []string{"goos linux", "goarch amd64", "cpu AMD EPYC"}, 32)
+	if want := "same: goos linux, goarch amd64,\ncpu AMD EPYC"; got != want {
+		t.Errorf("WrapList = %q, want %q", got, want)
+	}
+}

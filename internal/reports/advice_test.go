@@ -1,11 +1,9 @@
-package main
+package reports
 
 import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/cyclebench/cyclebench/internal/reports"
 )
 
 // TestInfoAdvice: info ends with what to do on this machine, each line
@@ -14,17 +12,17 @@ import (
 // validate.
 func TestInfoAdvice(t *testing.T) {
 	one := 1.3
-	vm := &reports.InfoReport{Hypervisor: "KVMKVMKVM", Counter: "rdtsc", InvariantTSC: true, CoreCyclesPerTick: &one,
-		AllowedCPUs: []int{0, 1, 2, 3}, PinnedCPU: 3, Priority: reports.PriorityReport{Pin: true}}
-	got := infoAdvice(vm, []int{1, 3})
+	vm := &InfoReport{Hypervisor: "KVMKVMKVM", Counter: "rdtsc", InvariantTSC: true, CoreCyclesPerTick: &one,
+		AllowedCPUs: []int{0, 1, 2, 3}, PinnedCPU: 3, Priority: PriorityReport{Pin: true}}
+	got := vm.Advice([]int{1, 3})
 	for _, want := range []string{"keep CPU 1 idle while measuring: it shares a core with CPU 3", "a virtual machine", "CAP_SYS_NICE", "cyclebench validate"} {
 		if !slices.ContainsFunc(got, func(l string) bool { return strings.Contains(l, want) }) {
 			t.Errorf("advice %q lacks %q", got, want)
 		}
 	}
-	quiet := &reports.InfoReport{Counter: "rdtsc", InvariantTSC: true, CoreCyclesPerTick: &one, AllowedCPUs: []int{0, 1}, PinnedCPU: 1,
-		Priority: reports.PriorityReport{Pin: true, High: true}}
-	if got := infoAdvice(quiet, []int{1}); len(got) != 1 || !strings.Contains(got[0], "validate") {
+	quiet := &InfoReport{Counter: "rdtsc", InvariantTSC: true, CoreCyclesPerTick: &one, AllowedCPUs: []int{0, 1}, PinnedCPU: 1,
+		Priority: PriorityReport{Pin: true, High: true}}
+	if got := quiet.Advice([]int{1}); len(got) != 1 || !strings.Contains(got[0], "validate") {
 		t.Errorf("advice on a quiet bare machine %q: want only validate", got)
 	}
 }

@@ -1,19 +1,19 @@
-package main
+package reports
+
+// What info ends with: what to do on this machine for steadier numbers.
 
 import (
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
-
-	"github.com/cyclebench/cyclebench/internal/reports"
 )
 
-// infoAdvice is what info ends with: what to do on this machine for
-// steadier numbers, as pyperf's system show ends, one line each, most
-// telling first. siblings are the CPUs sharing a core with the pinned CPU
-// (itself included; nil when unknown).
-func infoAdvice(r *reports.InfoReport, siblings []int) []string {
+// Advice is what to do on the machine r describes for steadier numbers,
+// as pyperf's system show ends, one line each, most telling first.
+// siblings are the CPUs sharing a core with r.PinnedCPU (itself included;
+// nil when unknown, [ThreadSiblings]).
+func (r *InfoReport) Advice(siblings []int) []string {
 	var out []string
 	var others []string
 	for _, c := range siblings {
@@ -44,9 +44,9 @@ func infoAdvice(r *reports.InfoReport, siblings []int) []string {
 	return append(out, "cyclebench validate says how noisy the machine is now")
 }
 
-// threadSiblings reads the CPUs that share a core with cpu from Linux's
+// ThreadSiblings reads the CPUs that share a core with cpu from Linux's
 // sysfs (itself included); nil where it cannot tell.
-func threadSiblings(cpu int) []int {
+func ThreadSiblings(cpu int) []int {
 	b, err := os.ReadFile(fmt.Sprintf("/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list", cpu))
 	if err != nil {
 		return nil
