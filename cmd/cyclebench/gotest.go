@@ -333,6 +333,9 @@ func writeComparisons(w io.Writer, format string, h results.Header, cs []results
 	for _, c := range cs {
 		d.Item(c.Name + ": " + c.Summary)
 	}
+	for _, l := range results.PooledVerdicts(cs) {
+		d.Item(l)
+	}
 	d.Blank()
 	d.Para("best A and best B are each side's cycles per call from its K best samples; paired B/A\n" +
 		"is the ratio of typical pairs, measured interleaved (ABBA) in one go test run, with\n" +
