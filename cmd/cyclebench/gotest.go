@@ -188,6 +188,9 @@ func goTestSession(cmd string, args []string, stdout, stderr io.Writer) (*sessio
 	s, _ := packageSession(cmd, g, stdout, stderr)
 	if err := s.open(args, true, func() error {
 		g.Packages = s.fs.args
+		if re := gotest.CompareBench(g.Packages); cmd == "compare" && given(s.fs, "bench") == "" && re != "" {
+			g.Bench = re // only the comparisons: compare has no use for the others
+		}
 		return inputError("", g.Check())
 	}); err != nil {
 		return nil, nil, results.File{}, err
