@@ -68,6 +68,7 @@ type engine struct {
 	rl       rulerState
 	half     [2]halfRecord // the overhead's and the ruler's best samples by half (converge.go)
 	rounds   int
+	stop     stopReason // why the loop stopped (decideStop)
 	wall     time.Duration
 	loop     loopFigures
 	warnings []error // the loop's own: pinning, calibration, ruler, CPU share
@@ -244,6 +245,7 @@ func (e *engine) run() error {
 			}
 		}
 	}
+	e.stop = why
 	e.stopLoopClocks(clocks)
 	e.confirmFrequency()
 	e.finishRuler(mayWait)

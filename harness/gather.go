@@ -32,6 +32,9 @@ func (e *engine) measured(t *target) measured {
 		counters: counters(t.hw, t.overs[0].hw),
 	}
 	m.repeat = t.r
+	if !m.converged {
+		m.stoppedBy = limitName[e.stop]
+	}
 	if e.rl.r != nil {
 		m.probe, m.probeExcess = e.rl.probe, e.rl.probeExcess
 	}

@@ -179,6 +179,10 @@ type Result struct {
 	// Probe is NaN without a ruler (Config.NoCycles) or a probe sample;
 	// ProbeExcess also when no best was known yet.
 	Probe, ProbeExcess float64
+	// StoppedBy names the limit that ended an unconverged measurement:
+	// "MaxSamples" or "MaxTime" (the Config field); "" when it converged,
+	// was cancelled, or the wait for the ruler ended it.
+	StoppedBy string
 
 	// Calls is the number of timed calls of f in the sampling loop,
 	// discarded samples and samples before a retune included. The warm-up,
@@ -254,6 +258,7 @@ type measured struct {
 
 	wall                      time.Duration
 	rulerWait                 time.Duration
+	stoppedBy                 string // Result.StoppedBy
 	shared                    bool
 	probe, probeExcess        float64
 	taken, discarded, retunes int
@@ -297,7 +302,7 @@ func buildResult(m measured) (Result, error) {
 		Converged: m.converged, HalvesApart: m.halvesApart, Best: slices.Clone(m.best), Spread: m.spread,
 		OverheadTicks: math.NaN(), OverheadConverged: m.overheadConverged,
 		Config: cfg.forResult(), Calls: m.calls,
-		Wall: m.wall, RulerWait: m.rulerWait, Shared: m.shared, Probe: m.probe, ProbeExcess: m.probeExcess, ThreadCPU: m.threadCPU, ThreadCPUSource: m.threadSource, Utilisation: m.util,
+		Wall: m.wall, RulerWait: m.rulerWait, StoppedBy: m.stoppedBy, Shared: m.shared, Probe: m.probe, ProbeExcess: m.probeExcess, ThreadCPU: m.threadCPU, ThreadCPUSource: m.threadSource, Utilisation: m.util,
 	}
 	res.Disturbed.Monitored = m.monitored
 	if len(m.overheads) > 0 {
@@ -364,7 +369,11 @@ func buildResult(m measured) (Result, error) {
 		case math.IsNaN(res.Spread):
 			spread = fmt.Sprintf("fewer than K = %d usable samples", cfg.K)
 		}
-		res.Warnings = append(res.Warnings, fmt.Errorf("%w: %s: %s after %d samples in %v (ε %.3g%%)", ErrNotConverged, name, spread, res.Samples, res.Wall.Round(time.Millisecond), cfg.Epsilon*100))
+		limit := ""
+		if res.StoppedBy != "" {
+			limit = "; stopped by " + res.StoppedBy
+		}
+		res.Warnings = append(res.Warnings, fmt.Errorf("%w: %s: %s after %d samples in %v (ε %.3g%%%s)", ErrNotConverged, name, spread, res.Samples, res.Wall.Round(time.Millisecond), cfg.Epsilon*100, limit))
 	}
 	if !res.OverheadConverged {
 		res.Warnings = append(res.Warnings, fmt.Errorf("%w: %s: the overhead subtracted (%s) did not converge in %v; the figure is less certain", ErrNotConverged, name, overheadName(cfg.Mode), res.Wall.Round(time.Millisecond)))

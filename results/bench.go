@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"golang.org/x/perf/benchfmt"
+
+	"github.com/cyclebench/cyclebench/harness"
 )
 
 // Reading the Go benchmark format. benchfmt reads the results and the
@@ -281,6 +283,8 @@ func benchComments(f *File, data []byte, runs []benchRun) {
 						block.run.NotConverged = true
 					case strings.Contains(msg, rulerWarning):
 						block.run.RulerNotConverged = true
+					case strings.Contains(msg, harness.ErrSharedCore.Error()):
+						block.run.Shared = true
 					}
 				default:
 					f.Notes = append(f.Notes, fmt.Sprintf("Benchmark%s: %s: %s", block.name, strings.ToLower(block.kind), msg))
@@ -324,6 +328,7 @@ func benchComments(f *File, data []byte, runs []benchRun) {
 		case strings.HasPrefix(s, "# warning: "):
 			if r := last(line, ""); r != nil {
 				r.Warnings = append(r.Warnings, strings.TrimPrefix(s, "# warning: "))
+				r.Shared = r.Shared || strings.Contains(s, harness.ErrSharedCore.Error())
 			}
 		case strings.HasSuffix(s, rulerLine):
 			if r := last(line, ""); r != nil {

@@ -342,6 +342,11 @@ type Run struct {
 	// go test output where a logged warning is the only record, harness's
 	// warning that the reference chain did not converge.
 	RulerNotConverged bool
+	// Shared is set when the file says the core was shared to the end of
+	// the measurement (harness.Result.Shared: "shared" in JSON, harness's
+	// warning in go test output), by ProbeExcess (0 when it does not say).
+	Shared      bool
+	ProbeExcess float64
 	// Samples is the number of samples taken, Repeat the calls per sample;
 	// 0 when the file does not say.
 	Samples, Repeat int
@@ -463,7 +468,7 @@ func (n NoCycles) MarshalText() ([]byte, error) { return []byte(n.String()), nil
 // Read.
 func (f File) Measurement(e Entry, r Run) Measurement {
 	res := harness.Result{Name: e.Name, Ticks: r.Ticks, Nanoseconds: r.NS, Cycles: r.Cycles, Converged: !r.NotConverged,
-		Samples: r.Samples, Repeat: r.Repeat, CyclesPerTick: r.CyclesPerTick, ReferenceConverged: !r.RulerNotConverged, Quantum: r.Quantum,
+		Samples: r.Samples, Repeat: r.Repeat, CyclesPerTick: r.CyclesPerTick, ReferenceConverged: !r.RulerNotConverged, Quantum: r.Quantum, Shared: r.Shared, ProbeExcess: r.ProbeExcess,
 		TicksPerSecond: f.Machine.CounterHz, Calls: int64(r.Iters), Elements: r.Elements, CyclesPerElement: r.CyclesPerElem, TicksPerElement: r.TicksPerElem, NsPerElement: r.NsPerElem}
 	res.Config.Epsilon = f.Settings.Epsilon
 	if r.NoCycles == HasCycles && res.CyclesPerTick == 0 {

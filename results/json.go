@@ -292,6 +292,8 @@ type jsonResult struct {
 	QuantumTicks  float64  `json:"quantum_ticks"`
 	Check         string   `json:"check"`
 	Warnings      []string `json:"warnings"`
+	Shared        bool     `json:"shared"`
+	ProbeExcess   float64  `json:"probe_excess"`
 }
 
 // result reads one result object (of "results", or a cpe kernel's
@@ -318,6 +320,7 @@ func (jr *jsonReader) result(es *entrySet, el jfield, where, kind, unit, kernel 
 		get(jr, o, where, "quantum", num, &j.Quantum), get(jr, o, where, "quantum_ticks", num, &j.QuantumTicks),
 		get(jr, o, where, "check", str, &j.Check), get(jr, o, where, "ruler_converged", boolean, &j.RulerOK),
 		get(jr, o, where, "warnings", "an array of strings", &j.Warnings),
+		get(jr, o, where, "shared", boolean, &j.Shared), get(jr, o, where, "probe_excess", num, &j.ProbeExcess),
 	} {
 		if g != nil {
 			return g
@@ -351,6 +354,7 @@ func (jr *jsonReader) result(es *entrySet, el jfield, where, kind, unit, kernel 
 	r := Run{
 		Ticks: j.Ticks, NS: j.NS, NotConverged: !j.Converged, Samples: j.Samples, Repeat: j.Repeat,
 		CyclesPerTick: j.CyclesPerTick, Quantum: j.Quantum, Check: j.Check, Warnings: j.Warnings,
+		Shared: j.Shared, ProbeExcess: j.ProbeExcess,
 		Line: lineAt(jr.data, el.off),
 	}
 	if r.Quantum == 0 { // the name cyclebench run -format json writes

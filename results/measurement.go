@@ -60,54 +60,69 @@ func Usable(r harness.Result) bool {
 	return r.Converged || r.Samples > 0 && r.Spread < 2*r.Config.Epsilon
 }
 
-// Failure is the summary line of measurements whose results are not all
-// usable ("" when they are): how many of them (called what: "results")
-// did not converge (with strict, any; else those not [Usable]), how many
-// of those stopped at maxTime, and how many failed their output check.
+// Failure is the summary line of measurements that fail a run ("" when
+// none does): how many of them (called what: "results") failed their
+// output check, and how many have no figure (no usable sample) or, with
+// strict, did not converge or were measured on a shared core, with how
+// many of those stopped at maxTime. Without strict, a result that missed
+// ε is not a failure however far it missed: whether a measurement
+// converges changes from run to run on a busy machine, and an exit status
+// that followed it would make a CI job flaky (its warning and its
+// converged mark say so instead).
 func Failure(rs []Measurement, strict bool, maxTime time.Duration, what string) string {
-	bad, checks, capped := 0, 0, 0
+	bad, shared, checks, capped := 0, 0, 0, 0
 	for _, r := range rs {
 		if r.Check != "" && r.Check != "ok" {
 			checks++
 		}
-		if !r.Converged && (strict || !Usable(r.Result)) {
+		switch {
+		case !HasFigure(r.Result) || strict && !r.Converged:
 			bad++
-			if r.Wall >= maxTime {
+			if !r.Converged && r.Wall >= maxTime {
 				capped++
 			}
+		case strict && r.Shared:
+			shared++
 		}
 	}
-	var msg string
+	var parts []string
 	if bad > 0 {
-		msg = fmt.Sprintf("%d of %d %s did not converge", bad, len(rs), what)
+		msg := fmt.Sprintf("%d of %d %s did not converge", bad, len(rs), what)
 		if !strict {
-			msg += " (not even within 2ε)"
+			msg = fmt.Sprintf("%d of %d %s have no figure", bad, len(rs), what)
 		}
 		if capped > 0 {
 			msg += fmt.Sprintf(", %d stopped at -max-time %v", capped, maxTime)
 		}
+		parts = append(parts, msg)
+	}
+	if shared > 0 {
+		parts = append(parts, fmt.Sprintf("%d of %d %s were measured on a shared core", shared, len(rs), what))
 	}
 	if checks > 0 {
-		if msg != "" {
-			msg += "; "
-		}
-		msg += fmt.Sprintf("%d of %d %s failed their output check", checks, len(rs), what)
+		parts = append(parts, fmt.Sprintf("%d of %d %s failed their output check", checks, len(rs), what))
 	}
-	return msg
+	return strings.Join(parts, "; ")
 }
 
-// SweepFailure is [Failure] for sweeps: the summary line of sweeps with
-// unusable points ("sizes"; "runs" for sweeps read from files) or
-// failed checks, "" when every point is usable.
+// HasFigure reports whether r has a figure: a per-call cost in ticks or
+// nanoseconds (a measurement with no usable sample has none).
+func HasFigure(r harness.Result) bool {
+	return r.Ticks > 0 || r.Nanoseconds > 0 || r.Cycles > 0
+}
+
+// SweepFailure is [Failure] for sweeps, a point per size ("sizes"; "runs"
+// for sweeps read from files) and each sweep's check counted once.
 func SweepFailure(swept []*Sweep, strict bool, maxTime time.Duration) string {
 	what := "sizes"
 	var rs []Measurement
 	for _, s := range swept {
-		for _, p := range s.Points {
-			rs = append(rs, Measurement{Result: p, Check: "ok"})
-		}
-		if s.Check != "" && s.Check != "ok" {
-			rs = append(rs, Measurement{Result: harness.Result{Converged: true}, Check: s.Check})
+		for i, p := range s.Points {
+			check := "ok"
+			if i == 0 { // a sweep's check counts once
+				check = s.Check
+			}
+			rs = append(rs, Measurement{Result: p, Check: check})
 		}
 		if s.LeftOutRule != "" { // read from a file: a point per run
 			what = "runs"
@@ -372,9 +387,17 @@ type ResultJSON struct {
 	WallSeconds    float64              `json:"wall_seconds"`
 	// RulerWaitSeconds is harness.Result.RulerWait: how long the
 	// measurement went on for its ruler's chains to agree; absent when 0.
-	RulerWaitSeconds float64  `json:"ruler_wait_seconds,omitempty"`
-	Check            string   `json:"check,omitempty"`
-	Warnings         []string `json:"warnings"`
+	RulerWaitSeconds float64 `json:"ruler_wait_seconds,omitempty"`
+	// Shared is harness.Result.Shared: the core was shared to the end of
+	// the measurement, by ProbeExcess (0.3: the core-state probe ran 30%
+	// slower than its best); absent when not shared.
+	Shared      bool    `json:"shared,omitempty"`
+	ProbeExcess float64 `json:"probe_excess,omitempty"`
+	// StoppedBy is harness.Result.StoppedBy: the limit that ended a
+	// measurement that did not converge ("MaxSamples", "MaxTime").
+	StoppedBy string   `json:"stopped_by,omitempty"`
+	Check     string   `json:"check,omitempty"`
+	Warnings  []string `json:"warnings"`
 	// PID is the id of the process that measured the result (each run of
 	// cyclebench run -count N is a process of its own); absent when
 	// unknown.
@@ -428,7 +451,7 @@ func (m Measurement) JSON() ResultJSON {
 		CyclesPerTick: m.CyclesPerTick, RulerConverged: m.ReferenceConverged, QuantumTicks: m.Quantum,
 		CyclesSource: m.CyclesSource, Disturbed: m.Disturbed, Counters: m.Counters,
 		TicksPerSecond: m.TicksPerSecond, CPU: m.CPU, Priority: m.Priority,
-		WallSeconds: m.Wall.Seconds(), RulerWaitSeconds: m.RulerWait.Seconds(), Check: m.Check, Warnings: ErrorStrings(m.Warnings), PID: m.PID,
+		WallSeconds: m.Wall.Seconds(), RulerWaitSeconds: m.RulerWait.Seconds(), Shared: m.Shared, StoppedBy: m.StoppedBy, Check: m.Check, Warnings: ErrorStrings(m.Warnings), PID: m.PID,
 	}
 	if j.Best == nil {
 		j.Best = []float64{}
@@ -439,6 +462,9 @@ func (m Measurement) JSON() ResultJSON {
 	}
 	for _, v := range m.Other {
 		j.Metrics = append(j.Metrics, MetricJSON{Unit: v.Unit, Value: finiteOr0(v.Value)})
+	}
+	if m.Shared {
+		j.ProbeExcess = finiteOr0(m.ProbeExcess)
 	}
 	if m.PerElement {
 		j.Elements, j.CyclesPerElement, j.TicksPerElement, j.NsPerElement = m.Elements, cyclesJSON(m.Result, m.CyclesPerElement), m.TicksPerElement, m.NsPerElement

@@ -162,18 +162,19 @@ func (s *Sweep) NotLinearShort() string {
 func r2Text(r2 float64) string { return strconv.FormatFloat(r2, 'f', 7, 64) }
 
 // LeftOutText lists the runs the fit left out: "n = 3200: 6033, 5321
-// cycles (fastest of 6 runs 3219); disturbed: RULE"; "" when none.
+// cycles (4 runs kept: 3219–3221); disturbed: RULE"; "" when none.
 func (s *Sweep) LeftOutText() string {
 	_, unit := s.Primary()
 	var parts []string
 	for i := 0; i < len(s.Points); {
 		j := i
-		var vals, all []float64
+		var vals, kept []float64
 		for ; j < len(s.Points) && s.Sizes[j] == s.Sizes[i]; j++ {
 			y := s.Points[j].In(unit)
-			all = append(all, y)
 			if s.IsLeftOut(j) {
 				vals = append(vals, y)
+			} else {
+				kept = append(kept, y)
 			}
 		}
 		if len(vals) > 0 {
@@ -181,7 +182,11 @@ func (s *Sweep) LeftOutText() string {
 			for k, v := range vals {
 				vs[k] = sigfig.Sig(v, 4)
 			}
-			parts = append(parts, fmt.Sprintf("n = %d: %s %s (fastest of %d runs %s)", s.Sizes[i], strings.Join(vs, ", "), unit, len(all), sigfig.Sig(slices.Min(all), 4)))
+			within := sigfig.Sig(slices.Min(kept), 4)
+			if hi := slices.Max(kept); hi > slices.Min(kept) {
+				within += "–" + sigfig.Sig(hi, 4)
+			}
+			parts = append(parts, fmt.Sprintf("n = %d: %s %s (%d runs kept: %s)", s.Sizes[i], strings.Join(vs, ", "), unit, len(kept), within))
 		}
 		i = j
 	}
@@ -440,31 +445,52 @@ func (s *Sweep) plotSeries(unit string) plot.CPESeries {
 	return ks
 }
 
-// disturbedShare is how much slower than the fastest run of its size a
-// run of a file may be and stay in a fit: runs of a K-best
-// figure agree within ε (1%) run to run; a busy machine moves them by
-// tens of percent.
+// disturbedShare is the width of a cluster of runs of one size: runs of a
+// K-best figure agree within ε (1%) run to run, while a busy machine or
+// another code layout or host state moves them by tens of percent.
 const disturbedShare = 0.05
 
-// disturbedRule is the rule of disturbed in words, for a report.
-var disturbedRule = fmt.Sprintf("runs more than %g%% slower than the fastest run of their size", disturbedShare*100)
+// disturbedMany is the share of a family's runs left out above which the
+// fit warns: past it the runs do not agree on one figure, and which
+// cluster the fit keeps decides the CPE.
+const disturbedMany = 0.25
 
-// Disturbed returns, for the runs ys of one size (costs per call), which
-// are disturbed: more than disturbedShare slower than the fastest. The
-// rule is one-sided because other work on the machine only ever adds
-// time (a K-best measurement taken while another job held the core
-// agrees on a slow figure); it keeps working with two runs of a size and
-// when half the runs of a size are slow, where a median-based rule would
-// keep the slow ones and leave out the right one. Within the share, runs
-// stay in the fit, and their spread is in its interval.
+// disturbedRule is the rule of disturbed in words, for a report.
+var disturbedRule = fmt.Sprintf("runs outside the largest cluster of their size (runs within %g%% of its fastest); never half of the runs or more", disturbedShare*100)
+
+// disturbed returns, for the runs ys of one size (costs per call), which
+// are disturbed: outside the cluster that holds the most runs, a cluster
+// being the runs from one run's figure to disturbedShare above it (the
+// fastest such cluster on a tie). Other work on the machine makes a run
+// slow, but a code layout or a host state makes a fast one as well (five
+// runs at 1,760–1,766 and one at 1,598: the one is the outlier), so the
+// majority decides, not the fastest run. Runs are left out only when they
+// are fewer than half of the size's runs: with no majority there is no
+// consensus to fit, and every run stays (two runs that disagree, three
+// that all do). Within the share, runs stay in the fit, and their spread
+// is in its interval.
 func disturbed(ys []float64) []bool {
 	out := make([]bool, len(ys))
-	if len(ys) < 2 {
+	if len(ys) < 3 {
 		return out
 	}
-	fastest := slices.Min(ys)
+	best, bestN := 0.0, 0
+	for _, lo := range ys {
+		n := 0
+		for _, y := range ys {
+			if y >= lo && y <= lo*(1+disturbedShare) {
+				n++
+			}
+		}
+		if n > bestN || n == bestN && lo < best {
+			best, bestN = lo, n
+		}
+	}
+	if 2*bestN <= len(ys) {
+		return out
+	}
 	for i, y := range ys {
-		out[i] = y > fastest*(1+disturbedShare)
+		out[i] = y < best || y > best*(1+disturbedShare)
 	}
 	return out
 }
@@ -536,6 +562,9 @@ func fitFamily(fam Family, f File, name string, allRuns bool) *Sweep {
 		}
 		copy(s.LeftOut[i:j], disturbed(ys))
 		i = j
+	}
+	if out := countTrue(s.LeftOut); float64(out) > disturbedMany*float64(len(s.LeftOut)) {
+		s.Warnings = append(s.Warnings, fmt.Errorf("%s: %d of %d runs left out as disturbed: the runs of a size disagree (a busy machine, or code whose speed depends on its layout or the host's state), and the fit follows the majority; -all-runs keeps every run", name, out, len(s.LeftOut)))
 	}
 	if s.SizeCount() < minSizes {
 		return s
@@ -633,4 +662,15 @@ func FitFiles(files []File, filter *regexp.Regexp, allRuns bool) ([]*Sweep, []st
 		return nil, nil, fmt.Errorf("%w: %s: %s (a fit needs sub-benchmarks Name/n=SIZE at %d sizes or more, such as harness.ReportSweep writes)", ErrNoSweep, strings.Join(names, ", "), what, minSizes)
 	}
 	return swept, notes, nil
+}
+
+// countTrue is the number of true values in bs.
+func countTrue(bs []bool) int {
+	n := 0
+	for _, b := range bs {
+		if b {
+			n++
+		}
+	}
+	return n
 }

@@ -3,6 +3,7 @@ package results
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math"
 	"reflect"
 	"regexp"
@@ -94,10 +95,19 @@ func TestDisturbed(t *testing.T) {
 	}{
 		{"none", []float64{3219, 3219, 3220, 3221}, []bool{false, false, false, false}},
 		{"two slow of six", []float64{3219, 3219, 3220, 6033, 5321, 3221}, []bool{false, false, false, true, true, false}},
-		{"two runs", []float64{820, 1531}, []bool{false, true}},
-		{"half slow", []float64{1386, 1220, 1390}, []bool{true, false, true}},
+		// Two runs that disagree have no majority: both stay.
+		{"two runs", []float64{820, 1531}, []bool{false, false}},
+		// A fast outlier is left out as a slow one is: the majority decides.
+		{"one fast of three", []float64{1386, 1220, 1390}, []bool{false, true, false}},
+		// The case: five runs agree, one reads 9% faster.
+		{"one fast of six", []float64{1760, 1766, 1598, 1762, 1764, 1761}, []bool{false, false, true, false, false, false}},
 		{"within 5%", []float64{2020, 2045, 2031, 2100}, []bool{false, false, false, false}},
-		{"just over 5%", []float64{1000, 1050.5}, []bool{false, true}},
+		{"just over 5%", []float64{1000, 1000, 1050.5}, []bool{false, false, true}},
+		// Half against half: no majority, nothing left out.
+		{"half and half", []float64{1000, 1001, 1500, 1502}, []bool{false, false, false, false}},
+		{"three clusters", []float64{1000, 1200, 1400}, []bool{false, false, false}},
+		// Equal clusters: the fastest is taken only when it is a majority.
+		{"fastest majority", []float64{1000, 1001, 1002, 1500, 1502}, []bool{false, false, false, true, true}},
 		{"one run", []float64{5}, []bool{false}},
 		{"empty", nil, []bool{}},
 	}
@@ -187,7 +197,7 @@ func TestFitFiles(t *testing.T) {
 			if c := s.Cycles; !s.HasCycles || (math.Abs(c.Slope-1) > 0.02 || c.R2 < 0.999) != tt.allRuns || c.N != tt.runs {
 				t.Errorf("Sum1's cycle fit %+v: want %d runs; about 1 cycle per element and R² ≥ 0.999 unless all runs", c, tt.runs)
 			}
-			if text := s.LeftOutText(); (len(tt.leftOut) > 0) != strings.Contains(text, "n = 3200: 6033, 5321 cycles (fastest of 6 runs 3219); disturbed: "+disturbedRule) {
+			if text := s.LeftOutText(); (len(tt.leftOut) > 0) != strings.Contains(text, "n = 3200: 6033, 5321 cycles (4 runs kept: 3219–3221); disturbed: "+disturbedRule) {
 				t.Errorf("LeftOutText() = %q", text)
 			}
 			if j := s.JSON(); !slices.Equal(j.LeftOut, tt.leftOut) || len(j.Points) != 48 || len(j.Fits) != 3 {
@@ -314,5 +324,65 @@ func TestSweepHeadingAndFitLines(t *testing.T) {
 	}
 	if l := (&Sweep{}).FitLines(); l != nil {
 		t.Errorf("FitLines() of a sweep without a fit = %q, want none", l)
+	}
+}
+
+// TestFitFilesFastOutlier: cpe of -count 6 in which one run at n = 1500
+// read 1,598 and five read 1,760–1,766. The one is left out, not the five,
+// and the fit stays linear; a family whose runs disagree at every size
+// warns that many were left out.
+func TestFitFilesFastOutlier(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("goos: linux\ngoarch: amd64\npkg: example.com/m\n")
+	for _, n := range []int{500, 1000, 1500, 2000} {
+		for run := range 6 {
+			ns := 100 + 1.17*float64(n) + float64(run)
+			if n == 1500 && run == 2 {
+				ns = 1598
+			}
+			fmt.Fprintf(&b, "BenchmarkSweep/n=%d\t1000\t%.1f ns/op\n", n, ns)
+		}
+	}
+	f, err := Parse("sweep.txt", strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss, _, err := FitFiles([]File{f}, nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := ss[0]
+	var left []int
+	for i := range s.Points {
+		if s.IsLeftOut(i) {
+			left = append(left, i)
+		}
+	}
+	if !slices.Equal(left, []int{14}) {
+		t.Errorf("left out %v, want [14] (the 1598 of n = 1500)", left)
+	}
+	if len(s.Warnings) != 0 {
+		t.Errorf("warnings %v: one run of 24 left out is not many", s.Warnings)
+	}
+
+	// Every size: four runs agree, two read 20% slow.
+	b.Reset()
+	for _, n := range []int{500, 1000, 1500} {
+		for run := range 6 {
+			ns := float64(n)
+			if run < 2 {
+				ns *= 1.2
+			}
+			fmt.Fprintf(&b, "BenchmarkSweep/n=%d\t1000\t%.1f ns/op\n", n, ns)
+		}
+	}
+	if f, err = Parse("sweep.txt", strings.NewReader(b.String())); err != nil {
+		t.Fatal(err)
+	}
+	if ss, _, err = FitFiles([]File{f}, nil, false); err != nil {
+		t.Fatal(err)
+	}
+	if w := fmt.Sprint(ss[0].Warnings); !strings.Contains(w, "6 of 18 runs left out as disturbed") {
+		t.Errorf("warnings %s: want one saying 6 of 18 runs were left out", w)
 	}
 }

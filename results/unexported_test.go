@@ -67,16 +67,18 @@ func ExampleFitFiles() {
 	}
 	// Output:
 	// Sum1: 1.001 cycles/element, R² 0.9999331
-	//   left out: n = 3200: 6033, 5321 cycles (fastest of 6 runs 3219); disturbed: runs more than 5% slower than the fastest run of their size
+	//   left out: n = 3200: 6033, 5321 cycles (4 runs kept: 3219–3221); disturbed: runs outside the largest cluster of their size (runs within 5% of its fastest); never half of the runs or more
 	// Sum4: 0.780 cycles/element, R² 0.9998271
 }
 
-// The rule by which a file's run is left out of a fit: more than 5%
-// slower than the fastest run of its size.
+// The rule by which a file's run is left out of a fit: outside the
+// largest cluster of runs of its size, slow or fast.
 func Example_disturbed() {
 	fmt.Println(disturbed([]float64{3219, 3219, 3220, 6033, 5321, 3221}))
+	fmt.Println(disturbed([]float64{1760, 1766, 1598, 1762, 1764, 1761}))
 	// Output:
 	// [false false false true true false]
+	// [false false true false false false]
 }
 
 // TestHoistWarnings: a warning every list has goes to the header once;

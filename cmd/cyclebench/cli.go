@@ -59,14 +59,14 @@ func commandNames() []string {
 }
 
 func printCommands(w io.Writer) {
-	t := &table{cols: []col{{left: true}, {left: true}}, noHead: true}
+	t := &table{Cols: []col{{Left: true}, {Left: true}}, NoHead: true}
 	for _, c := range commands {
-		t.add("  "+c.name, c.summary)
+		t.Add("  "+c.name, c.summary)
 	}
 	var b strings.Builder
 	b.WriteString("cyclebench measures code in TSC ticks, nanoseconds and estimated core cycles.\n\n")
 	b.WriteString("usage: cyclebench <subcommand> [flags] [arguments]\n\nsubcommands:\n")
-	t.writeText(&b)
+	t.WriteText(&b)
 	b.WriteString("\nRun cyclebench <subcommand> -h for its flags and examples; cyclebench --version\n" +
 		"prints the version. Results go to stdout (or -o FILE), warnings and progress to stderr.\n")
 	io.WriteString(w, b.String())

@@ -131,18 +131,18 @@ func (c *calibration) interrupted() {
 // sleep-vs-bracket difference.
 func calibrateTable(r *reports.CalibrateReport) *table {
 	t := kvTable()
-	t.kv("counter", "%s", r.Counter)
+	t.KV("counter", "%s", r.Counter)
 	pinned := reports.PinnedLine(r.PinnedCPU)
-	t.add(pinned[0], pinned[1])
+	t.Add(pinned[0], pinned[1])
 	for _, m := range r.Methods {
-		t.blank()
+		t.Blank()
 		for _, l := range m.Lines() {
-			t.add(l[0], l[1])
+			t.Add(l[0], l[1])
 		}
 	}
 	if r.SleepVsBracketPPM != nil {
-		t.blank()
-		t.kv("sleep_vs_bracket", "%s ppm", sigfig.Signed(*r.SleepVsBracketPPM, 4))
+		t.Blank()
+		t.KV("sleep_vs_bracket", "%s ppm", sigfig.Signed(*r.SleepVsBracketPPM, 4))
 	}
 	return t
 }

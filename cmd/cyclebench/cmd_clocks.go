@@ -137,7 +137,7 @@ func runClocks(args []string, stdout, stderr io.Writer) error {
 		case formatJSON:
 			return writeJSON(w, rep)
 		case formatCSV:
-			return rep.csv().writeCSV(w)
+			return rep.csv().WriteCSV(w)
 		}
 		return rep.text(w)
 	}); err != nil {
@@ -248,25 +248,25 @@ const kbestRow = "cyclebench (K-best)"
 func (r clocksView) text(w io.Writer) error {
 	d := newDoc(formatTable)
 	for _, l := range r.Head() {
-		d.line(l)
+		d.Line(l)
 	}
-	d.blank()
-	t := &table{cols: []col{{name: "clock", left: true}, {name: "resolution"}, {name: "empty interval"}, {name: "source", left: true}}}
+	d.Blank()
+	t := &table{Cols: []col{{Name: "clock", Left: true}, {Name: "resolution"}, {Name: "empty interval"}, {Name: "source", Left: true}}}
 	for _, c := range r.Clocks {
-		t.add(c.Clock, formatNs(c.ResolutionNs), formatNs(c.EmptyNs), c.Source)
+		t.Add(c.Clock, formatNs(c.ResolutionNs), formatNs(c.EmptyNs), c.Source)
 	}
-	d.table(t)
+	d.Table(t)
 	for _, k := range r.Kernels {
 		unit, div := k.DisplayUnit()
-		d.blank()
-		d.heading(fmt.Sprintf("%s (%s; times in %s)", k.Name, orDash(k.Unit), unit))
-		t := &table{cols: []col{{name: "clock", left: true}}}
+		d.Blank()
+		d.Heading(fmt.Sprintf("%s (%s; times in %s)", k.Name, orDash(k.Unit), unit))
+		t := &table{Cols: []col{{Name: "clock", Left: true}}}
 		for i := range r.Reps {
-			t.cols = append(t.cols, col{name: strconv.Itoa(i + 1)})
+			t.Cols = append(t.Cols, col{Name: strconv.Itoa(i + 1)})
 		}
-		t.cols = append(t.cols, col{name: "min"}, col{name: "median"}, col{name: "spread"}, col{name: "resolution"})
+		t.Cols = append(t.Cols, col{Name: "min"}, col{Name: "median"}, col{Name: "spread"}, col{Name: "resolution"})
 		if k.KBest != nil {
-			t.cols = append(t.cols, col{name: "cycles", digits: 7}, col{name: "vs K-best"})
+			t.Cols = append(t.Cols, col{Name: "cycles", Digits: 7}, col{Name: "vs K-best"})
 		}
 		in := func(ns float64) string { return strconv.FormatFloat(ns/div, 'f', 6, 64) }
 		for _, m := range k.Methods {
@@ -286,7 +286,7 @@ func (r clocksView) text(w io.Writer) error {
 				}
 				row = append(row, nil, vs)
 			}
-			t.add(row...)
+			t.Add(row...)
 		}
 		if kb := k.KBestResult; kb != nil {
 			// One figure from many runs: no repetitions, no spread of
@@ -295,32 +295,32 @@ func (r clocksView) text(w io.Writer) error {
 			for range r.Reps {
 				row = append(row, nil)
 			}
-			t.add(append(row, in(kb.Nanoseconds), nil, nil, nil, cyclesCell(*kb, kb.Cycles, 7), kbestConverged(*kb))...)
+			t.Add(append(row, in(kb.Nanoseconds), nil, nil, nil, cyclesCell(*kb, kb.Cycles, 7), kbestConverged(*kb))...)
 		}
-		d.table(t)
+		d.Table(t)
 		verdicts(d, k.Verdict)
 	}
-	return d.writeTo(w)
+	return d.Render(w)
 }
 
 // verdicts writes a report's verdict lines as a list.
 func verdicts(d *doc, vs []string) {
-	d.line("verdict:")
+	d.Line("verdict:")
 	for _, v := range vs {
-		d.item("  " + v)
+		d.Item("  " + v)
 	}
 }
 
 // kbestConverged says whether a K-best figure converged: "converged",
 // "nearly converged" (its K best agree within 2ε), or "NOT converged".
 func kbestConverged(r harness.Result) shown {
-	switch c := convergedText(r); c.text {
+	switch c := convergedText(r); c.Text {
 	case "yes":
-		return shown{true, "converged"}
+		return shown{V: true, Text: "converged"}
 	case "nearly":
-		return shown{false, "nearly converged"}
+		return shown{V: false, Text: "nearly converged"}
 	}
-	return shown{false, "NOT converged"}
+	return shown{V: false, Text: "NOT converged"}
 }
 
 // notes are the report's warnings (reports.ClocksReport.Notes) with the
@@ -343,7 +343,7 @@ func (r clocksView) csv() *table {
 	}
 	names = append(names, "min_ns", "median_ns", "max_ns", "spread", "zeros", "resolves", "reference", "diff_from_reference", "agrees", "diff_from_kbest", "cycles", "converged", "check")
 	for _, n := range names {
-		t.cols = append(t.cols, col{name: n})
+		t.Cols = append(t.Cols, col{Name: n})
 	}
 	opt := func(p *float64) any {
 		if p == nil {
@@ -357,7 +357,7 @@ func (r clocksView) csv() *table {
 			for _, v := range m.ReadingsNs {
 				row = append(row, v)
 			}
-			t.add(append(row, m.MinNs, m.MedianNs, m.MaxNs, opt(m.Spread), m.Zeros, m.Resolves, k.Reference, opt(m.DiffFromReference), m.Agrees, opt(m.DiffFromKBest), nil, nil, k.Check)...)
+			t.Add(append(row, m.MinNs, m.MedianNs, m.MaxNs, opt(m.Spread), m.Zeros, m.Resolves, k.Reference, opt(m.DiffFromReference), m.Agrees, opt(m.DiffFromKBest), nil, nil, k.Check)...)
 		}
 		if kb := k.KBest; kb != nil {
 			// The K-best figure in min_ns (ns per call, overhead
@@ -371,7 +371,7 @@ func (r clocksView) csv() *table {
 			if kb.Cycles != nil && *kb.Cycles > 0 {
 				cycles = *kb.Cycles
 			}
-			t.add(append(row, kb.Nanoseconds, nil, nil, nil, nil, nil, k.Reference, nil, nil, nil, cycles, kb.Converged, k.Check)...)
+			t.Add(append(row, kb.Nanoseconds, nil, nil, nil, nil, nil, k.Reference, nil, nil, nil, cycles, kb.Converged, k.Check)...)
 		}
 	}
 	return t
@@ -410,23 +410,23 @@ func utilisationDemo(ctx context.Context, brand string, cfg lab.Config) (report,
 func (r utilisationView) text(w io.Writer) error {
 	d := newDoc(formatTable)
 	for _, l := range r.Head() {
-		d.line(l)
+		d.Line(l)
 	}
-	d.blank()
+	d.Blank()
 	numCPU := 0
 	for _, k := range r.Kernels {
 		numCPU = max(numCPU, k.NumCPU)
 	}
-	t := &table{cols: []col{{name: "kernel", left: true}, {name: "wall"}, {name: "process cpu"}, {name: "thread cpu"}, {name: "% of one cpu"},
-		{name: fmt.Sprintf("%% of all %d cpus", numCPU)}, {name: "system busy %"}}}
+	t := &table{Cols: []col{{Name: "kernel", Left: true}, {Name: "wall"}, {Name: "process cpu"}, {Name: "thread cpu"}, {Name: "% of one cpu"},
+		{Name: fmt.Sprintf("%% of all %d cpus", numCPU)}, {Name: "system busy %"}}}
 	us := func(ns int64) string { return time.Duration(ns).Round(time.Microsecond).String() }
 	f2 := func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
 	for _, k := range r.Kernels {
-		t.add(k.Name, us(k.WallNs), us(k.ProcessCPUNs), us(k.ThreadCPUNs), f2(k.OfOneCPU), f2(k.OfAllCPUs), f2(k.SystemBusy))
+		t.Add(k.Name, us(k.WallNs), us(k.ProcessCPUNs), us(k.ThreadCPUNs), f2(k.OfOneCPU), f2(k.OfAllCPUs), f2(k.SystemBusy))
 	}
-	d.table(t)
+	d.Table(t)
 	verdicts(d, r.Verdict)
-	return d.writeTo(w)
+	return d.Render(w)
 }
 
 func (r utilisationView) notes() ([]string, []string) { return r.Notes() }
@@ -434,10 +434,10 @@ func (r utilisationView) notes() ([]string, []string) { return r.Notes() }
 func (r utilisationView) csv() *table {
 	t := &table{}
 	for _, n := range []string{"kernel", "wall_ns", "process_cpu_ns", "thread_cpu_ns", "of_one_cpu_pct", "of_all_cpus_pct", "num_cpu", "system_busy_pct", "tick_share_pct", "source", "check"} {
-		t.cols = append(t.cols, col{name: n})
+		t.Cols = append(t.Cols, col{Name: n})
 	}
 	for _, k := range r.Kernels {
-		t.add(k.Name, k.WallNs, k.ProcessCPUNs, k.ThreadCPUNs, k.OfOneCPU, k.OfAllCPUs, k.NumCPU, k.SystemBusy, k.TickShare, k.Source, k.Check)
+		t.Add(k.Name, k.WallNs, k.ProcessCPUNs, k.ThreadCPUNs, k.OfOneCPU, k.OfAllCPUs, k.NumCPU, k.SystemBusy, k.TickShare, k.Source, k.Check)
 	}
 	return t
 }

@@ -76,6 +76,9 @@ per element (per call for kernels without elements) with the runs' spread,
 or a heat map of the ratios to the baseline (-plot-kind).`
 
 func runCompare(args []string, stdout, stderr io.Writer) error {
+	if err := checkPaths(args); err != nil {
+		return err
+	}
 	if packageArgs(args) { // cyclebench compare ./mypkg: go test's harness.ReportCompare results
 		return comparePackages(args, stdout, stderr)
 	}
@@ -248,6 +251,9 @@ func (s *session) compareFiles(mf *matrixFlags, opt harness.CompareOptions, chec
 	var skipped []error
 	paths := s.fs.args
 	if err := s.start(true, append(checks, func() (err error) {
+		if err := filesExist(paths); err != nil {
+			return err
+		}
 		if len(paths) < 2 {
 			return usageErrorf("%d file given (want two or more: cyclebench compare [flags] FILE FILE...)", len(paths))
 		}
@@ -320,7 +326,7 @@ func writeLiveComparison(w io.Writer, format string, h results.Header, c liveCom
 	case formatJSON:
 		return writeJSON(w, reports.NewPairedReport(h, c.Comparison, c.A, c.B))
 	case formatCSV:
-		return liveTable(c).writeCSV(w)
+		return liveTable(c).WriteCSV(w)
 	case formatBench:
 		if err := results.WriteBench(w, h, []results.Measurement{c.A, c.B}); err != nil {
 			return err
@@ -329,17 +335,17 @@ func writeLiveComparison(w io.Writer, format string, h results.Header, c liveCom
 		return err
 	}
 	d := newDoc(format)
-	d.line(fmt.Sprintf("%s  core: %s cycles/tick", h.Line(), sig(c.A.CyclesPerTick, 5)))
-	d.blank()
+	d.Line(fmt.Sprintf("%s  core: %s cycles/tick", h.Line(), sig(c.A.CyclesPerTick, 5)))
+	d.Blank()
 	t := resultTable(results.Header{}, nil)
-	t.cols = append([]col{{name: "", left: true}}, t.cols...)
+	t.Cols = append([]col{{Name: "", Left: true}}, t.Cols...)
 	for _, m := range []results.Measurement{c.A, c.B} {
-		t.rows = append(t.rows, append([]any{m.Bench[:1]}, resultTable(results.Header{}, []results.Measurement{m}).rows[0]...))
+		t.Rows = append(t.Rows, append([]any{m.Bench[:1]}, resultTable(results.Header{}, []results.Measurement{m}).Rows[0]...))
 	}
-	d.table(t)
-	d.blank()
-	d.table(kvLines(reports.ComparisonLines(c.Comparison)))
-	return d.writeTo(w)
+	d.Table(t)
+	d.Blank()
+	d.Table(kvLines(reports.ComparisonLines(c.Comparison)))
+	return d.Render(w)
 }
 
 // liveTable is a live comparison as one CSV row.
@@ -348,9 +354,9 @@ func liveTable(c liveComparison) *table {
 	t := &table{}
 	for _, n := range []string{"a", "b", "cycles_a", "cycles_b", "ticks_a", "ticks_b", "ns_a", "ns_b", "ratio", "ratio_lo", "ratio_hi", "p_value", "pairs", "repeat",
 		"noise_band", "band_source", "detectable", "best_ratio", "best_ratio_lo", "best_ratio_hi", "verdict", "reason", "summary"} {
-		t.cols = append(t.cols, col{name: n})
+		t.Cols = append(t.Cols, col{Name: n})
 	}
-	t.add(c.A.Name, c.B.Name, c.A.Cycles, c.B.Cycles, c.A.Ticks, c.B.Ticks, c.A.Nanoseconds, c.B.Nanoseconds,
+	t.Add(c.A.Name, c.B.Name, c.A.Cycles, c.B.Cycles, c.A.Ticks, c.B.Ticks, c.A.Nanoseconds, c.B.Nanoseconds,
 		s.Ratio, s.Lo, s.Hi, s.PValue, s.N, c.Repeat, s.NoiseBand, s.BandSource, s.Detectable, c.BestRatio, c.BestLo, c.BestHi, c.Verdict, c.Reason, c.Sentence())
 	return t
 }
@@ -402,9 +408,9 @@ func writeCPEComparison(w io.Writer, format string, h results.Header, swept []*r
 	case formatCSV:
 		t := cpeCSV(swept)
 		if compared {
-			t.add("B/A", "slopes", c.Unit, nil, nil, s.Ratio, nil, nil, nil, nil, nil, nil, nil, nil, s.Diff, s.DiffCI, nil, nil, nil, s.Verdict, summary)
+			t.Add("B/A", "slopes", c.Unit, nil, nil, s.Ratio, nil, nil, nil, nil, nil, nil, nil, nil, s.Diff, s.DiffCI, nil, nil, nil, s.Verdict, summary)
 		}
-		return t.writeCSV(w)
+		return t.WriteCSV(w)
 	}
 	if err := writeCPE(w, format, h, swept); err != nil {
 		return err

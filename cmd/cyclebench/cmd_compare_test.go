@@ -47,7 +47,11 @@ func TestCompareUsageErrors(t *testing.T) {
 		{"plot kind", []string{"compare", "-plot-kind", "pie", a, b}, "want one of auto, bars, heat"},
 		{"matrix flag for two files", []string{"compare", "-plot-kind", "heat", a, b}, "-plot-kind is for the matrix"},
 		{"spread", []string{"compare", "-spread", "sd", a, b, b}, "want one of range, iqr"},
-		{"missing file", []string{"compare", a, filepath.Join("testdata", "no_such_file.json")}, "no_such_file.json"},
+		{"missing file", []string{"compare", a, filepath.Join("testdata", "no_such_file.json")}, "no_such_file.json: no such file"},
+		{"one missing file", []string{"compare", "missing.txt"}, "missing.txt: no such file"},
+		{"missing package", []string{"compare", "./nosuchdir"}, "./nosuchdir: no such directory"},
+		{"run missing package", []string{"run", "./nosuchdir"}, "./nosuchdir: no such directory"},
+		{"cpe missing package", []string{"cpe", "../nosuchdir"}, "../nosuchdir: no such directory"},
 		{"output dir", []string{"compare", "-o", filepath.Join(t.TempDir(), "no", "x"), a, b}, "does not exist"},
 	}
 	for _, tt := range tests {
@@ -88,7 +92,7 @@ func TestCompareFileErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			outPath := filepath.Join(dir, "out.cmp") // .txt would ask for the benchmark format
+			outPath := filepath.Join(dir, "out") // without an extension: the table (.txt would ask for the benchmark format)
 			out, _, err := runCLI(t, "compare", "-o", outPath, tt.files[0], tt.files[1])
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err = %v, want one saying %q", err, tt.want)
@@ -148,7 +152,7 @@ func TestCompareFilesGolden(t *testing.T) {
 		})
 	}
 	t.Run("-o", func(t *testing.T) {
-		path := filepath.Join(t.TempDir(), "cmp.out") // an extension that picks no format
+		path := filepath.Join(t.TempDir(), "cmp") // no extension: no format picked
 		out, _, err := runCLI(t, "compare", "-o", path, td("compare_a.json"), td("compare_b.json"))
 		if err != nil || out != "" {
 			t.Fatalf("run: %v, stdout %q", err, out)

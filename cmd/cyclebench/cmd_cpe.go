@@ -187,6 +187,9 @@ func sweepProgress(prog *progress, what, unit string, cfg harness.Config) func(h
 }
 
 func runCPE(args []string, stdout, stderr io.Writer) error {
+	if err := checkPaths(args); err != nil {
+		return err
+	}
 	if len(positionals(args)) > 0 {
 		return cpeSources(args, stdout, stderr)
 	}
@@ -281,7 +284,7 @@ func writeCPE(w io.Writer, format string, h results.Header, swept []*results.Swe
 	case formatJSON:
 		return writeJSON(w, results.NewCPEReport(h, swept))
 	case formatCSV:
-		return cpeCSV(swept).writeCSV(w)
+		return cpeCSV(swept).WriteCSV(w)
 	case formatBench:
 		var rs []results.Measurement
 		var b strings.Builder
@@ -297,28 +300,28 @@ func writeCPE(w io.Writer, format string, h results.Header, swept []*results.Swe
 		return results.WriteBench(w, h, rs)
 	}
 	d := newDoc(format)
-	d.line(h.Line())
+	d.Line(h.Line())
 	for _, s := range swept {
 		writeCPEKernel(d, s)
 	}
-	return d.writeTo(w)
+	return d.Render(w)
 }
 
 // writeCPEKernel writes one kernel's verdict, points and fit.
 func writeCPEKernel(d *doc, s *results.Sweep) {
 	r := s
 	elem := results.ElementWord(s.Unit)
-	d.blank()
-	d.heading(s.Heading())
+	d.Blank()
+	d.Heading(s.Heading())
 	pf, _ := s.Primary()
 	if s.Fitted() {
-		d.line("fit        " + s.LinearityText())
+		d.Line("fit        " + s.LinearityText())
 		if g := s.GrowthText(); g != "" {
-			d.line("growth     " + g)
+			d.Line("growth     " + g)
 		}
 	}
-	t := &table{cols: []col{{name: "n"}, {name: "cycles"}, {name: "cycles/" + elem, digits: 4}, {name: "ticks"}, {name: "ns"},
-		{name: "residual", digits: 3}, {name: "R"}, {name: "samples"}, {name: "converged", left: true}}}
+	t := &table{Cols: []col{{Name: "n"}, {Name: "cycles"}, {Name: "cycles/" + elem, Digits: 4}, {Name: "ticks"}, {Name: "ns"},
+		{Name: "residual", Digits: 3}, {Name: "R"}, {Name: "samples"}, {Name: "converged", Left: true}}}
 	outl := map[int]bool{}
 	for _, i := range pf.Outliers {
 		outl[i] = true
@@ -333,7 +336,7 @@ func writeCPEKernel(d *doc, s *results.Sweep) {
 			if s.IsLeftOut(i) {
 				text += " left out"
 			}
-			res = shown{pf.Residuals[i], text}
+			res = shown{V: pf.Residuals[i], Text: text}
 		}
 		var cyc, cpe, ticks, repeat, samples any
 		if r.HasCycles {
@@ -345,27 +348,27 @@ func writeCPEKernel(d *doc, s *results.Sweep) {
 		if p.Samples > 0 { // a go test line does not say
 			repeat, samples = p.Repeat, p.Samples
 		}
-		t.add(r.Sizes[i], cyc, cpe, ticks, p.Nanoseconds, res, repeat, samples, convergedText(p))
+		t.Add(r.Sizes[i], cyc, cpe, ticks, p.Nanoseconds, res, repeat, samples, convergedText(p))
 	}
 	if s.LeftOutRule != "" { // read from a file: no column of figures it does not hold
-		for j := range t.cols {
-			t.cols[j].csv = !slices.ContainsFunc(t.rows, func(row []any) bool { return row[j] != nil })
+		for j := range t.Cols {
+			t.Cols[j].CSV = !slices.ContainsFunc(t.Rows, func(row []any) bool { return row[j] != nil })
 		}
 	}
-	d.table(t)
+	d.Table(t)
 	if !s.Fitted() {
-		d.line(fmt.Sprintf("fit        none: %d sizes, a fit needs %d", s.SizeCount(), 3))
+		d.Line(fmt.Sprintf("fit        none: %d sizes, a fit needs %d", s.SizeCount(), 3))
 		return
 	}
-	d.table(kvLines(s.FitLines()))
+	d.Table(kvLines(s.FitLines()))
 }
 
 // cpeCSV is one tidy table: a "point" row per size and unit, and a "fit"
 // row per unit with the linearity verdict.
 func cpeCSV(swept []*results.Sweep) *table {
-	t := &table{cols: []col{{name: "kernel"}, {name: "kind"}, {name: "unit"}, {name: "n"}, {name: "elements"}, {name: "value"}, {name: "per_element"},
-		{name: "residual"}, {name: "outlier"}, {name: "repeat"}, {name: "samples"}, {name: "discarded"}, {name: "converged"}, {name: "usable"},
-		{name: "slope"}, {name: "slope_ci95"}, {name: "intercept"}, {name: "intercept_ci95"}, {name: "r2"}, {name: "linearity"}, {name: "linearity_reason"}}}
+	t := &table{Cols: []col{{Name: "kernel"}, {Name: "kind"}, {Name: "unit"}, {Name: "n"}, {Name: "elements"}, {Name: "value"}, {Name: "per_element"},
+		{Name: "residual"}, {Name: "outlier"}, {Name: "repeat"}, {Name: "samples"}, {Name: "discarded"}, {Name: "converged"}, {Name: "usable"},
+		{Name: "slope"}, {Name: "slope_ci95"}, {Name: "intercept"}, {Name: "intercept_ci95"}, {Name: "r2"}, {Name: "linearity"}, {Name: "linearity_reason"}}}
 	for _, s := range swept {
 		r := s
 		fitted := s.Fitted()
@@ -384,12 +387,12 @@ func cpeCSV(swept []*results.Sweep) *table {
 				if s.IsLeftOut(i) {
 					kind = "left out"
 				}
-				t.add(r.Name, kind, uf.Unit, r.Sizes[i], p.Elements, v[0], v[1], res, outl[i], p.Repeat, p.Samples, p.Discarded, p.Converged, results.Usable(p))
+				t.Add(r.Name, kind, uf.Unit, r.Sizes[i], p.Elements, v[0], v[1], res, outl[i], p.Repeat, p.Samples, p.Discarded, p.Converged, results.Usable(p))
 			}
 		}
 		if fitted {
 			for _, uf := range s.Fits() {
-				t.add(r.Name, "fit", uf.Unit, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil,
+				t.Add(r.Name, "fit", uf.Unit, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil,
 					uf.Fit.Slope, uf.Fit.SlopeCI, uf.Fit.Intercept, uf.Fit.InterceptCI, uf.Fit.R2, r.Linearity.Verdict, s.LinearityText())
 			}
 		}
@@ -412,10 +415,12 @@ Every run of every size is a point of the fit (-count 6 gives six per size),
 so the confidence interval of the CPE holds the spread between runs; the
 output, the linearity verdict and -plot are those of a measured sweep.
 
-Disturbed runs: a run more than 5% slower than the fastest run of its size is
-left out of the fit, listed, marked "left out" and drawn hollow. Other jobs on
-the machine make a run slow (6033 cycles instead of 3219 were seen; never
-fast), and one such run would otherwise tilt the line. -all-runs keeps them.
+Disturbed runs: runs outside the largest cluster of their size (runs within 5%
+of each other) are left out of the fit, listed, marked "left out" and drawn
+hollow; never half of a size's runs or more, and a warning says when over a
+quarter of a family's runs are left out. Other jobs make a run slow, a code
+layout or host state fast or slow, and one such run would otherwise tilt the
+line. -all-runs keeps them.
 
 -bench is a regexp: with packages it is go test's (one regexp per level of
 sub-benchmarks); with files only, it selects families by name.`

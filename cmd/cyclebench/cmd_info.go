@@ -21,7 +21,8 @@ start/stop pair, core cycles per tick with the verdict of its two rulers
 (a register ADD chain checked against an IMUL chain), whether this core
 folds small-immediate ADD chains at rename, what the CPU table knows of the
 core, the CPUs this process may use and the priority it could obtain.
-Counter figures are in ticks, not cycles.`
+Counter figures are in ticks, not cycles. The table ends with what to do
+on this machine for steadier numbers (to_do).`
 
 func runInfo(args []string, stdout, stderr io.Writer) error {
 	s := newSession("info", "[-format table|json|csv] [-cpu N] [-duration D]", infoDescription, stdout)
@@ -49,7 +50,17 @@ func runInfo(args []string, stdout, stderr io.Writer) error {
 	} else if err != nil {
 		return err
 	}
-	return s.report(r, func() *table { return infoTable(r) }, r.Warnings)
+	var siblings []int
+	if sys.siblings != nil && r.PinnedCPU >= 0 {
+		siblings = sys.siblings(r.PinnedCPU)
+	}
+	return s.report(r, func() *table {
+		t := infoTable(r)
+		for _, a := range r.Advice(siblings) {
+			t.Add("to_do", a)
+		}
+		return t
+	}, r.Warnings)
 }
 
 // gatherInfo reads the allowed CPU set and the priority capabilities, then

@@ -23,10 +23,17 @@ or more gives benchstat the repetitions it needs for a confidence interval.
 With -count 2 or more (and -o), each run is a process of its own (see -in-process).
 
 The converged column says yes when the result converged: ` + convergedRule + `.
-It says nearly when the K best samples agree within 2ε (usable), NO otherwise.
-A "~" before a cycle figure marks a core-clock ruler that did not converge.`
+It says nearly when the K best samples agree within 2ε, NO otherwise; neither
+changes the exit status unless -strict.
+A "~" before a cycle figure marks a core-clock ruler that did not converge; a "!"
+marks a figure measured on a shared core (another hardware thread had part of it
+to the end of the measurement: front-end- and branch-bound code reads slow), which
+-strict refuses.`
 
 func runRun(args []string, stdout, stderr io.Writer) error {
+	if err := checkPaths(args); err != nil {
+		return err
+	}
 	if packageArgs(args) { // cyclebench run ./mypkg: go test's benchmarks
 		return runPackages(args, stdout, stderr)
 	}
@@ -188,7 +195,7 @@ var slowKernels = map[string]string{
 
 // convergedWords says in words whether r converged, for a progress line.
 func convergedWords(r harness.Result) string {
-	switch convergedText(r).text {
+	switch convergedText(r).Text {
 	case "yes":
 		return "converged"
 	case "nearly":
@@ -210,7 +217,7 @@ func figureText(m results.Measurement) string {
 // samples, when it is NaN).
 func spreadText(v float64) string {
 	if s, ok := spreadCell(v).(shown); ok {
-		return s.text
+		return s.Text
 	}
 	return "-"
 }
@@ -227,9 +234,9 @@ func listKernels(w io.Writer) error {
 		case slowKernels[k.Name] != "":
 			def = " (not in the default selection: " + slowKernels[k.Name] + ")"
 		}
-		t.kv(k.Name, "n=%d %s, %s%s", k.DefaultN, k.Unit, withoutSeeds.Replace(k.Description), def)
+		t.KV(k.Name, "n=%d %s, %s%s", k.DefaultN, k.Unit, withoutSeeds.Replace(k.Description), def)
 	}
-	return t.writeText(w)
+	return t.WriteText(w)
 }
 
 // withoutSeeds rewords the kernels' descriptions, which call the example

@@ -79,9 +79,9 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 		case formatJSON:
 			return writeJSON(w, v.Report())
 		case formatCSV:
-			return checksTable(v).writeCSV(w)
+			return checksTable(v).WriteCSV(w)
 		}
-		return validationTable(v).writeText(w)
+		return validationTable(v).WriteText(w)
 	}); err != nil {
 		return err
 	}
@@ -124,61 +124,61 @@ func checkTruth(c selfcheck.Check) string {
 func validationTable(v *selfcheck.Validation) *table {
 	cal := v.Calibration
 	t := kvTable()
-	t.kv("cpu", "%s (%s), counter %s", orDash(cal.CPU.Brand), orDash(cal.CPU.Hypervisor), cal.CPU.Counter)
-	t.kv("tsc_hz", "%s ± %s ppm (%s)", results.FormatHz(cal.Frequency.Hz), sig(cal.Frequency.PPM, 3), cal.Frequency.Method)
+	t.KV("cpu", "%s (%s), counter %s", orDash(cal.CPU.Brand), orDash(cal.CPU.Hypervisor), cal.CPU.Counter)
+	t.KV("tsc_hz", "%s ± %s ppm (%s)", results.FormatHz(cal.Frequency.Hz), sig(cal.Frequency.PPM, 3), cal.Frequency.Method)
 	for _, cc := range cal.Frequency.CrossChecks {
-		t.kv("cross_check", "%s ppm: %s", sigfig.Signed(cc.DiffPPM, 3), cc.Source)
+		t.KV("cross_check", "%s ppm: %s", sigfig.Signed(cc.DiffPPM, 3), cc.Source)
 	}
-	t.kv("tsc_step", "%s ticks", sig(cal.Step.Step, 4))
-	t.kv("core_cycles_per_tick", "%s", withoutPackages.Replace(reports.CoreClockText(cal)))
-	t.blank()
+	t.KV("tsc_step", "%s ticks", sig(cal.Step.Step, 4))
+	t.KV("core_cycles_per_tick", "%s", withoutPackages.Replace(reports.CoreClockText(cal)))
+	t.Blank()
 	if v.AddCycles.N > 0 {
-		t.kv("ADD chain", "%s ticks/op, %s cycles/op ± %s, R² %s", sig(v.AddTicks.Slope, 5), sig(v.AddCycles.Slope, 5), sig(v.AddCycles.SlopeCI, 2), sig(v.AddCycles.R2, 8))
-		t.kv("IMUL chain", "%s ticks/op, %s cycles/op ± %s, R² %s", sig(v.ImulTicks.Slope, 5), sig(v.ImulCycles.Slope, 5), sig(v.ImulCycles.SlopeCI, 2), sig(v.ImulCycles.R2, 8))
+		t.KV("ADD chain", "%s ticks/op, %s cycles/op ± %s, R² %s", sig(v.AddTicks.Slope, 5), sig(v.AddCycles.Slope, 5), sig(v.AddCycles.SlopeCI, 2), sig(v.AddCycles.R2, 8))
+		t.KV("IMUL chain", "%s ticks/op, %s cycles/op ± %s, R² %s", sig(v.ImulTicks.Slope, 5), sig(v.ImulCycles.Slope, 5), sig(v.ImulCycles.SlopeCI, 2), sig(v.ImulCycles.R2, 8))
 		folded := "not folded"
 		if v.ImmFolded {
 			folded = "folded at rename"
 		}
-		t.kv("immediate ADD chain", "%s ticks/op, %s cycles/op ± %s, R² %s (%s)", sig(v.ImmTicks.Slope, 5), sig(v.ImmCycles.Slope, 5), sig(v.ImmCycles.SlopeCI, 2), sig(v.ImmCycles.R2, 8), folded)
+		t.KV("immediate ADD chain", "%s ticks/op, %s cycles/op ± %s, R² %s (%s)", sig(v.ImmTicks.Slope, 5), sig(v.ImmCycles.Slope, 5), sig(v.ImmCycles.SlopeCI, 2), sig(v.ImmCycles.R2, 8), folded)
 	}
 	if v.LatencyAdd.N > 0 {
 		for _, l := range []struct {
 			name string
 			f    results.FitLine
 		}{{"latency, ADD", results.LineOf(v.LatencyAdd)}, {"latency, IMUL", results.LineOf(v.LatencyImul)}} {
-			t.kv(l.name, "%s cycles/op ± %s + %s ± %s cycles per call (the fenced call beyond the fenced empty one), R² %s; 1000 ops: %s cycles",
+			t.KV(l.name, "%s cycles/op ± %s + %s ± %s cycles per call (the fenced call beyond the fenced empty one), R² %s; 1000 ops: %s cycles",
 				sig(l.f.PerElement, 5), sig(l.f.PerElementCI, 2), sig(l.f.Intercept, 3), sig(l.f.InterceptCI, 2), sig(l.f.R2, 8), sig(l.f.PerElement*1000+l.f.Intercept, 6))
 		}
 		if len(v.LatencyCycles) > 0 {
-			t.kv("", "1000 ADDs, fenced, measured alone %d times: median %s cycles", len(v.LatencyCycles), sig(results.StatOf(v.LatencyCycles, results.SpreadRange).Median, 6))
+			t.KV("", "1000 ADDs, fenced, measured alone %d times: median %s cycles", len(v.LatencyCycles), sig(results.StatOf(v.LatencyCycles, results.SpreadRange).Median, 6))
 		}
 	}
 	if n := len(v.RulerRatios); n > 0 {
 		r := results.StatOf(v.RulerRatios, results.SpreadRange) // the finite ones
-		t.kv("rulers", "%d of %d checked (IMUL/ADD %s to %s), %d refused", v.RulersChecked, n, sig(nanIfNone(r, r.Lo), 4), sig(nanIfNone(r, r.Hi), 4), v.RulersRefused)
+		t.KV("rulers", "%d of %d checked (IMUL/ADD %s to %s), %d refused", v.RulersChecked, n, sig(nanIfNone(r, r.Lo), 4), sig(nanIfNone(r, r.Hi), 4), v.RulersRefused)
 	}
 	if v.EmptyThroughput.Samples > 0 {
-		t.kv("empty function", "%s ticks/call latency (R %d, overhead %s ticks/sample); %s ticks/call throughput, what a call costs back to back (R %d, overhead %s ticks/sample)",
+		t.KV("empty function", "%s ticks/call latency (R %d, overhead %s ticks/sample); %s ticks/call throughput, what a call costs back to back (R %d, overhead %s ticks/sample)",
 			sig(v.Empty.Ticks, 3), v.Empty.Repeat, sig(v.Empty.OverheadTicks, 6), sig(v.EmptyThroughput.Ticks, 3), v.EmptyThroughput.Repeat, sig(v.EmptyThroughput.OverheadTicks, 6))
 	}
-	t.blank()
+	t.Blank()
 	checkLines(t, v, false)
-	t.blank()
+	t.Blank()
 	if len(v.HarnessCycles) > 0 {
-		t.kv("1000-ADD kernel", "cyclebench CV %s%% (throughput), %s%% (latency), over %d each in %v", sig(v.HarnessCV*100, 3), sig(v.LatencyCV*100, 3), len(v.HarnessCycles), (v.HarnessWall + v.LatencyWall).Round(time.Millisecond))
+		t.KV("1000-ADD kernel", "cyclebench CV %s%% (throughput), %s%% (latency), over %d each in %v", sig(v.HarnessCV*100, 3), sig(v.LatencyCV*100, 3), len(v.HarnessCycles), (v.HarnessWall + v.LatencyWall).Round(time.Millisecond))
 	}
 	if len(v.BenchNs) > 0 {
-		t.kv("", "testing.B CV %s%% over %d in %v", sig(v.BenchCV*100, 3), len(v.BenchNs), v.BenchWall.Round(time.Millisecond))
+		t.KV("", "testing.B CV %s%% over %d in %v", sig(v.BenchCV*100, 3), len(v.BenchNs), v.BenchWall.Round(time.Millisecond))
 	}
 	if s := v.State; !math.IsNaN(s.Detectable) {
-		t.kv("A/A comparison", "resolves %s now (a difference detected in 80%% of such runs); %d pairs in %v", pct(s.Detectable, 2), len(v.AA.TicksA), v.AA.Wall.Round(time.Millisecond))
+		t.KV("A/A comparison", "resolves %s now (a difference detected in 80%% of such runs); %d pairs in %v", pct(s.Detectable, 2), len(v.AA.TicksA), v.AA.Wall.Round(time.Millisecond))
 	}
 	if s := v.State; s.Samples > 0 {
-		t.kv("core clock", "moved by %s over the validation (cycles per tick of every ruler)", pct(s.ClockSpread, 2))
-		t.kv("disturbed", "%d of %d samples discarded (migrations, context switches, page faults)", s.Discarded, s.Samples)
+		t.KV("core clock", "moved by %s over the validation (cycles per tick of every ruler)", pct(s.ClockSpread, 2))
+		t.KV("disturbed", "%d of %d samples discarded (migrations, context switches, page faults)", s.Discarded, s.Samples)
 	}
 	if s := v.State; s.Measurements > 0 {
-		t.kv("shared core", "%d of %d measurements waited for the core to be free (%v in all); %d still lagged at the end (the ruler's ADD chain behind its IMUL chain); %d still shared (the probe slow)",
+		t.KV("shared core", "%d of %d measurements waited for the core to be free (%v in all); %d still lagged at the end (the ruler's ADD chain behind its IMUL chain); %d still shared (the probe slow)",
 			s.SharedWaits, s.Measurements, s.SharedWait.Round(time.Millisecond), s.SharedLagging, len(s.CoreShared))
 	}
 	if s := v.State; s.SiblingCPU >= 0 && s.SiblingSlowdown > 0 {
@@ -186,19 +186,19 @@ func validationTable(v *selfcheck.Validation) *table {
 		if s.SiblingSlowdown > 1.25 {
 			shares = "the same physical core: keep it idle while measuring"
 		}
-		t.kv("sibling CPU", "CPU %d: the probe ran %s× as long while it spun: %s", s.SiblingCPU, sig(s.SiblingSlowdown, 3), shares)
+		t.KV("sibling CPU", "CPU %d: the probe ran %s× as long while it spun: %s", s.SiblingCPU, sig(s.SiblingSlowdown, 3), shares)
 	}
 	if s := v.State; s.CoreJudged > 0 {
-		t.kv("core-state probe", "at most %s slower than its best on this machine, over %d measurements", pct(s.ProbeMaxExcess, 2), s.CoreJudged)
+		t.KV("core-state probe", "at most %s slower than its best on this machine, over %d measurements", pct(s.ProbeMaxExcess, 2), s.CoreJudged)
 	}
 	if v.SpeedKernel.Samples > 0 {
-		t.kv("~1 µs kernel", "%s: %s cycles, %s ns, converged %s in %v (median of %d; slowest %v)", v.SpeedKernel.Name, sig(v.SpeedKernel.Cycles, 5), sig(v.SpeedKernel.Nanoseconds, 5), yesNo(v.SpeedKernel.Converged), v.SpeedWall.Round(10*time.Microsecond), len(v.SpeedWalls), slices.Max(v.SpeedWalls).Round(10*time.Microsecond))
+		t.KV("~1 µs kernel", "%s: %s cycles, %s ns, converged %s in %v (median of %d; slowest %v)", v.SpeedKernel.Name, sig(v.SpeedKernel.Cycles, 5), sig(v.SpeedKernel.Nanoseconds, 5), yesNo(v.SpeedKernel.Converged), v.SpeedWall.Round(10*time.Microsecond), len(v.SpeedWalls), slices.Max(v.SpeedWalls).Round(10*time.Microsecond))
 	}
 	if v.SpeedBenchWall > 0 {
-		t.kv("", "testing.Benchmark: %v (%s× longer)", v.SpeedBenchWall.Round(time.Millisecond), sig(v.SpeedBenchWall.Seconds()/v.SpeedWall.Seconds(), 3))
+		t.KV("", "testing.Benchmark: %v (%s× longer)", v.SpeedBenchWall.Round(time.Millisecond), sig(v.SpeedBenchWall.Seconds()/v.SpeedWall.Seconds(), 3))
 	}
 	checkLines(t, v, true)
-	t.kv("machine", "%s", v.State.Verdict)
+	t.KV("machine", "%s", v.State.Verdict)
 	return t
 }
 
@@ -227,7 +227,7 @@ func checkLines(t *table, v *selfcheck.Validation, state bool) {
 		if strings.HasPrefix(c.Name, "R²") {
 			digits = 8 // R² is read by its nines
 		}
-		t.kv(mark, "%s: %s%s (want %s%s) — %s", c.Name, sig(c.Value, digits), unit, checkTruth(c), unit, c.Detail)
+		t.KV(mark, "%s: %s%s (want %s%s) — %s", c.Name, sig(c.Value, digits), unit, checkTruth(c), unit, c.Detail)
 	}
 }
 
@@ -235,10 +235,10 @@ func checkLines(t *table, v *selfcheck.Validation, state bool) {
 func checksTable(v *selfcheck.Validation) *table {
 	t := &table{}
 	for _, n := range []string{"check", "kind", "value", "truth", "tolerance", "bound", "unit", "pass", "detail"} {
-		t.cols = append(t.cols, col{name: n})
+		t.Cols = append(t.Cols, col{Name: n})
 	}
 	for _, c := range v.Checks {
-		t.add(c.Name, c.Kind(), c.Value, c.Truth, c.Tolerance, c.Bound, c.Unit, c.Pass, c.Detail)
+		t.Add(c.Name, c.Kind(), c.Value, c.Truth, c.Tolerance, c.Bound, c.Unit, c.Pass, c.Detail)
 	}
 	return t
 }

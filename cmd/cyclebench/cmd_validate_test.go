@@ -54,7 +54,7 @@ func fakeValidation() *selfcheck.Validation {
 func TestValidationOutputs(t *testing.T) {
 	v := fakeValidation()
 	var b bytes.Buffer
-	if err := validationTable(v).writeText(&b); err != nil {
+	if err := validationTable(v).WriteText(&b); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "validate.golden", b.String())
@@ -64,7 +64,7 @@ func TestValidationOutputs(t *testing.T) {
 	}
 	golden(t, "validate.json.golden", b.String())
 	b.Reset()
-	if err := checksTable(v).writeCSV(&b); err != nil {
+	if err := checksTable(v).WriteCSV(&b); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "validate.csv.golden", b.String())

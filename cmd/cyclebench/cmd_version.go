@@ -44,13 +44,13 @@ func gatherVersion(withDeps bool) reports.VersionReport {
 // versionTable lays r out as a key/value table.
 func versionTable(r reports.VersionReport) *table {
 	t := kvTable()
-	t.kv("cyclebench", "%s", r.Version)
-	t.kv("module", "%s", r.Module)
+	t.KV("cyclebench", "%s", r.Version)
+	t.KV("module", "%s", r.Module)
 	if r.Sum != "" {
-		t.kv("sum", "%s", r.Sum)
+		t.KV("sum", "%s", r.Sum)
 	}
-	t.kv("go", "%s", r.GoVersion)
-	t.kv("platform", "%s", r.Platform)
+	t.KV("go", "%s", r.GoVersion)
+	t.KV("platform", "%s", r.Platform)
 	if r.Revision != "" {
 		rev := r.Revision
 		if r.VCS != "" {
@@ -59,22 +59,22 @@ func versionTable(r reports.VersionReport) *table {
 		if r.Modified {
 			rev += " (modified)"
 		}
-		t.kv("revision", "%s", rev)
+		t.KV("revision", "%s", rev)
 		if r.RevisionTime != "" {
-			t.kv("revision time", "%s", r.RevisionTime)
+			t.KV("revision time", "%s", r.RevisionTime)
 		}
 	}
 	if r.Deps != nil {
-		t.blank()
+		t.Blank()
 		if len(r.Deps) == 0 {
-			t.kv("deps", "none recorded")
+			t.KV("deps", "none recorded")
 		}
 		for _, d := range r.Deps {
 			v := d.Version
 			if d.Replace != "" {
 				v += " => " + d.Replace
 			}
-			t.kv(d.Path, "%s", v)
+			t.KV(d.Path, "%s", v)
 		}
 	}
 	return t

@@ -9,8 +9,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
+	"github.com/cyclebench/cyclebench/internal/tab"
 	"github.com/cyclebench/cyclebench/results"
 )
 
@@ -26,11 +28,12 @@ func unreadable(err error) error {
 // metricsTable is one row per benchmark and unit; the text table leaves out
 // the per-element units, whose ratios are those per op (the names hold n).
 func metricsTable(c *results.Comparison, perElem bool) *table {
-	t := &table{cols: []col{{name: "name", left: true}, {name: "unit", left: true}, {name: "A", key: "a", digits: 5}, {name: "B", key: "b", digits: 5},
-		{name: "B/A", key: "ratio", digits: 5}, {name: "95% CI", key: "-", left: true}, {name: "ratio_lo", csv: true}, {name: "ratio_hi", csv: true},
-		{name: "p", key: "p_value", digits: 2}, {name: "runs", key: "-"}, {name: "count_a", csv: true}, {name: "count_b", csv: true},
-		{name: "verdict", left: true}, {name: "reason", csv: true}}}
+	t := &table{Cols: []col{{Name: "name", Left: true}, {Name: "unit", Left: true}, {Name: "A", Key: "a", Digits: 5}, {Name: "B", Key: "b", Digits: 5},
+		{Name: "B/A", Key: "ratio", Digits: 5}, {Name: "95% CI", Key: "-", Left: true}, {Name: "ratio_lo", CSV: true}, {Name: "ratio_hi", CSV: true},
+		{Name: "p", Key: "p_value", Digits: 2}, {Name: "runs", Key: "-"}, {Name: "count_a", CSV: true}, {Name: "count_b", CSV: true},
+		{Name: "verdict", Left: true}, {Name: "reason", CSV: true}}}
 	for _, r := range c.Rows {
+		sa, sb := sharedRuns(c.A, r.Name), sharedRuns(c.B, r.Name)
 		for _, m := range r.Metrics {
 			if !perElem && strings.HasSuffix(m.Unit, "/elem") && len(r.Metrics) > 2 {
 				continue
@@ -39,7 +42,7 @@ func metricsTable(c *results.Comparison, perElem bool) *table {
 			if m.Tested() {
 				ci, p = fmt.Sprintf("[%s, %s]", sig(m.Lo, 5), sig(m.Hi, 5)), m.PValue
 			}
-			t.add(r.Name, m.Unit, m.A, m.B, m.Ratio, ci, m.Lo, m.Hi, p, fmt.Sprintf("%d/%d", m.CountA, m.CountB), m.CountA, m.CountB, m.VerdictText(), m.Reason)
+			t.Add(r.Name, m.Unit, markShared(m.A, sa), markShared(m.B, sb), m.Ratio, ci, m.Lo, m.Hi, p, fmt.Sprintf("%d/%d", m.CountA, m.CountB), m.CountA, m.CountB, m.VerdictText(), m.Reason)
 		}
 	}
 	return t
@@ -52,53 +55,88 @@ func writeFileComparison(w io.Writer, format string, c *results.Comparison) erro
 	case formatCSV:
 		t := metricsTable(c, true)
 		for _, f := range c.Fits {
-			t.add(f.Name+"/cpe", f.Unit, f.A, f.B, f.Ratio, nil, nil, nil, nil, nil, 1, 1, f.Verdict, f.Reason)
+			t.Add(f.Name+"/cpe", f.Unit, f.A, f.B, f.Ratio, nil, nil, nil, nil, nil, 1, 1, f.Verdict, f.Reason)
 		}
-		return t.writeCSV(w)
+		return t.WriteCSV(w)
 	}
 	d := newDoc(format)
-	meta := &table{cols: []col{{name: "", left: true}, {name: "A", left: true}, {name: "B", left: true}}}
-	meta.add("file", c.A.Path, c.B.Path)
-	meta.add("format", c.A.Format.String(), c.B.Format.String())
+	// The header shows what differs between the sides; what agrees is
+	// named in one line (-format json has every value).
+	meta := &table{Cols: []col{{Name: "", Left: true}, {Name: "A", Left: true}, {Name: "B", Left: true}}}
+	meta.Add("file", c.A.Path, c.B.Path)
+	var same []string
+	rows := [][3]string{{"format", c.A.Format.String(), c.B.Format.String()}}
 	for _, k := range c.Keys {
-		meta.add(k, orDash(c.A.ConfigValue(k)), orDash(c.B.ConfigValue(k)))
+		rows = append(rows, [3]string{k, orDash(c.A.ConfigValue(k)), orDash(c.B.ConfigValue(k))})
 	}
-	d.table(meta)
+	for _, r := range rows {
+		if r[1] == r[2] {
+			same = append(same, r[0]+" "+r[1])
+		} else {
+			meta.Add(r[0], r[1], r[2])
+		}
+	}
+	d.Table(meta)
+	if len(same) > 0 {
+		d.Para(tab.WrapList("the same on both sides: ", same, 100))
+	}
 	if len(c.Rows) > 0 {
-		d.blank()
-		d.table(metricsTable(c, false))
-		d.blank()
+		d.Blank()
+		d.Table(metricsTable(c, false))
+		d.Blank()
 		noTest := false
 		for _, r := range c.Rows {
-			d.item(r.Name + ": " + r.Summary)
+			d.Item(r.Name + ": " + r.Summary)
 			noTest = noTest || !r.Metrics[0].Tested()
 		}
 		if noTest {
-			d.line("no test with 1 run on a side: " + c.Remedy())
+			d.Line("no test with 1 run on a side: " + c.Remedy())
 		}
 	}
 	if len(c.Fits) > 0 {
-		d.blank()
-		t := &table{cols: []col{{name: "CPE", left: true}, {name: "A"}, {name: "B"}, {name: "B/A", digits: 5}, {name: "verdict", left: true}}}
+		d.Blank()
+		t := &table{Cols: []col{{Name: "CPE", Left: true}, {Name: "A"}, {Name: "B"}, {Name: "B/A", Digits: 5}, {Name: "verdict", Left: true}}}
 		for _, f := range c.Fits {
-			t.add(f.Name+" ("+f.Unit+")", sig(f.A, 5)+" ± "+sig(f.ACI, 2), sig(f.B, 5)+" ± "+sig(f.BCI, 2), f.Ratio, f.Reason)
+			t.Add(f.Name+" ("+f.Unit+")", sig(f.A, 5)+" ± "+sig(f.ACI, 2), sig(f.B, 5)+" ± "+sig(f.BCI, 2), f.Ratio, f.Reason)
 		}
-		d.table(t)
-		d.line("a sweep's ± is its own run's interval; a difference between runs needs the sweep repeated on each side")
+		d.Table(t)
+		d.Line("a sweep's ± is its own run's interval; a difference between runs needs the sweep repeated on each side")
 	}
-	d.blank()
-	d.para("A and B are the geometric means of each side's runs (runs: A/B); the test compares\n" +
+	d.Blank()
+	d.Para("A and B are the geometric means of each side's runs (runs: A/B); the test compares\n" +
 		"the spread between runs (Welch's t on the logarithms) and needs 2 runs per side;\n" +
 		"per-element figures (in -format json and csv) have the ratios of the per-op ones.\n" +
 		"cycles are core cycles (frequency-independent); ticks are left out: the two counters may run at different rates")
+	if slices.ContainsFunc(c.Rows, func(r results.CompareRow) bool { return sharedRuns(c.A, r.Name) || sharedRuns(c.B, r.Name) }) {
+		d.Line(sharedNote + "; a side so marked is slower than its code")
+	}
 	if len(c.OnlyA) > 0 {
-		d.line("only in A: " + strings.Join(c.OnlyA, ", "))
+		d.Line("only in A: " + strings.Join(c.OnlyA, ", "))
 	}
 	if len(c.OnlyB) > 0 {
-		d.line("only in B: " + strings.Join(c.OnlyB, ", "))
+		d.Line("only in B: " + strings.Join(c.OnlyB, ", "))
 	}
 	if b := c.Benchstat(); b != "" {
-		d.line("the same with benchstat (benchmarks run with -count ≥ 6): " + b)
+		d.Line("the same with benchstat (benchmarks run with -count ≥ 6): " + b)
 	}
-	return d.writeTo(w)
+	return d.Render(w)
+}
+
+// sharedRuns reports whether a run of benchmark name in f was measured on
+// a shared core (results.Run.Shared).
+func sharedRuns(f results.File, name string) bool {
+	for _, e := range f.Entries {
+		if e.Name == name && slices.ContainsFunc(e.Runs, func(r results.Run) bool { return r.Shared }) {
+			return true
+		}
+	}
+	return false
+}
+
+// markShared is figure v, marked "!" (sharedNote) when shared.
+func markShared(v float64, shared bool) any {
+	if !shared {
+		return v
+	}
+	return shown{V: v, Text: "!" + sig(v, 5)}
 }

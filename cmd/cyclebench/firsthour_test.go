@@ -28,7 +28,7 @@ func TestFormatOfPath(t *testing.T) {
 	tests := []struct {
 		path    string
 		allowed []string
-		want    string
+		want    string // "error": a usage error naming the known extensions
 	}{
 		{"old.json", all, formatJSON},
 		{"dir.d/OLD.JSON", all, formatJSON},
@@ -36,16 +36,27 @@ func TestFormatOfPath(t *testing.T) {
 		{"new.txt", all, formatBench},
 		{"new.bench", all, formatBench},
 		{"r.md", all, formatMD},
-		{"r.out", all, ""},
+		{"out.xyz", all, "error"},
+		{"r.svg", all, "error"},
 		{"noext", all, ""},
-		{"new.txt", plain, ""}, // no benchmark format: -format's default stays
-		{"r.md", plain, ""},
+		{"new.txt", plain, ""}, // no benchmark format: -format's default (text) stays
+		{"r.md", plain, "error"},
 		{"r.json", plain, formatJSON},
 	}
 	for _, tt := range tests {
-		if got := formatOfPath(tt.path, tt.allowed); got != tt.want {
-			t.Errorf("formatOfPath(%q, %v) = %q, want %q", tt.path, tt.allowed, got, tt.want)
+		got, err := formatOfPath(tt.path, tt.allowed)
+		var ue *usageError
+		switch {
+		case tt.want == "error" && (!errors.As(err, &ue) || !strings.Contains(err.Error(), ".json, .csv")):
+			t.Errorf("formatOfPath(%q, %v): error %v, want a usage error naming .json, .csv", tt.path, tt.allowed, err)
+		case tt.want != "error" && (got != tt.want || err != nil):
+			t.Errorf("formatOfPath(%q, %v) = %q, %v; want %q", tt.path, tt.allowed, got, err, tt.want)
 		}
+	}
+	// On the command line: exit 2, nothing measured.
+	_, _, err := runCLI(t, "run", "-o", "out.xyz")
+	if code := exitStatus(err, io.Discard); code != exitUsage || !strings.Contains(err.Error(), `".xyz"`) {
+		t.Errorf("run -o out.xyz: exit %d, err %v; want 2 naming the extension", code, err)
 	}
 }
 
@@ -320,7 +331,8 @@ func TestCompareFilesVerdicts(t *testing.T) {
 // TestCompareGlob: compare over a glob that caught a file which is not a
 // result file, and two files of one machine: the matrix, one warning for
 // the skipped file, the two files pooled as one machine's runs (so the
-// verdicts count two machines, not three), every line within 100 columns.
+// verdicts count two machines, not three), said in a line on stderr too,
+// every line within 100 columns.
 func TestCompareGlob(t *testing.T) {
 	dir := t.TempDir()
 	copyFile := func(from, to string) string {
@@ -342,8 +354,9 @@ func TestCompareGlob(t *testing.T) {
 	if err != nil {
 		t.Fatalf("compare: %v (stderr %q)", err, errOut)
 	}
-	if lines := strings.Split(strings.TrimSpace(errOut), "\n"); len(lines) != 1 || !strings.HasPrefix(lines[0], "warning: skipped a file: not a result file: "+readme) {
-		t.Errorf("stderr %q, want one warning naming %s", errOut, readme)
+	if lines := strings.Split(strings.TrimSpace(errOut), "\n"); len(lines) != 2 || !strings.HasPrefix(lines[1], "note: ") || !strings.Contains(lines[1], "2 files of one machine") ||
+		!strings.HasPrefix(lines[0], "warning: skipped a file: not a result file: "+readme) {
+		t.Errorf("stderr %q, want a note on the pooled files and one warning naming %s", errOut, readme)
 	}
 	flat := strings.Join(strings.Fields(out), " ")
 	for _, want := range []string{"2 files of one machine", "pooled as the runs of one column", "fastest on both machines", "(up to 6)"} {
@@ -373,25 +386,25 @@ func TestCompareGlob(t *testing.T) {
 // header does not depend on the data; a table without rows keeps its
 // header.
 func TestTableHidesEmptyColumns(t *testing.T) {
-	tab := &table{cols: []col{{name: "name", left: true}, {name: "R"}, {name: "unit", left: true}, {name: "spread"}, {name: "cycles"}}}
-	tab.add("a", nil, "-", math.NaN(), 1.5)
-	tab.add("b", nil, "", nil, 2.5)
+	tab := &table{Cols: []col{{Name: "name", Left: true}, {Name: "R"}, {Name: "unit", Left: true}, {Name: "spread"}, {Name: "cycles"}}}
+	tab.Add("a", nil, "-", math.NaN(), 1.5)
+	tab.Add("b", nil, "", nil, 2.5)
 	var text, csvOut strings.Builder
-	if err := tab.writeText(&text); err != nil {
+	if err := tab.WriteText(&text); err != nil {
 		t.Fatal(err)
 	}
 	if want := "name  cycles\na        1.5\nb        2.5\n"; text.String() != want {
 		t.Errorf("text:\n%s\nwant:\n%s", text.String(), want)
 	}
-	if err := tab.writeCSV(&csvOut); err != nil {
+	if err := tab.WriteCSV(&csvOut); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(csvOut.String(), "name,R,unit,spread,cycles\n") {
 		t.Errorf("CSV header %q, want every column", csvOut.String())
 	}
-	empty := &table{cols: tab.cols}
+	empty := &table{Cols: tab.Cols}
 	text.Reset()
-	empty.writeText(&text)
+	empty.WriteText(&text)
 	if text.String() != "name  R  unit  spread  cycles\n" {
 		t.Errorf("a table without rows: %q", text.String())
 	}
@@ -418,7 +431,7 @@ func TestWarnResults(t *testing.T) {
 		"warning: Sum1 (latency): harness: two modes in 2 results (n=400, n=800); the first, at n=400: the samples form two clusters, from 420 cycles; remedy: " + harness.Remedy("harness: two modes"),
 		"warning: Sum4/n=400: harness: did not converge: spread of the 3 best is 3% after 1000 samples; remedy: raise Config.MaxTime",
 		"warning: Sum4/n=400: harness: many samples discarded: 4 of 32; remedy: " + harness.Remedy("harness: many samples discarded"),
-		"warning: 3 problems in 2 benchmarks, above (-q leaves warnings out)",
+		"warning: 3 problems in 2 benchmarks, above (-q leaves warnings out; -format json has them in full)",
 	}
 	got := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
 	if !slices.Equal(got, want) {

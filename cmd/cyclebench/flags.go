@@ -53,11 +53,12 @@ func (fs *flagSet) example(cmdline, what string) {
 const (
 	exitsPlain = `0 success; 1 a measurement or an output check failed; 2 a usage error;
 130 or 143 after SIGINT or SIGTERM (what was measured is written first).`
-	exitsMeasure = `0 when every result is usable: converged, or its K best agree within 2ε
-(missed ε by less than ε; the table marks it "nearly");
-1 when a result is unusable or a kernel's output check failed (with -strict:
-when any result did not converge); 2 a usage error; 130 or 143 after SIGINT or
-SIGTERM (what was measured so far is written first, marked not converged).`
+	exitsMeasure = `0 when every result has a figure and every output check passed, converged or not
+(convergence changes from run to run on a busy machine: the converged column and a
+warning say it, and the status stays steady); 1 when a result has no figure or a
+kernel's output check failed, and with -strict when any result did not converge or
+was measured on a shared core; 2 a usage error; 130 or 143 after SIGINT or SIGTERM
+(what was measured so far is written first, marked not converged).`
 )
 
 func (fs *flagSet) usage() {

@@ -191,6 +191,9 @@ func goTestSession(cmd string, args []string, stdout, stderr io.Writer) (*sessio
 	s, _ := packageSession(cmd, g, stdout, stderr)
 	if err := s.open(args, true, func() error {
 		g.Packages = s.fs.args
+		if re := gotest.CompareBench(g.Packages); cmd == "compare" && given(s.fs, "bench") == "" && re != "" {
+			g.Bench = re // only the comparisons: compare has no use for the others
+		}
 		return inputError("", g.Check())
 	}); err != nil {
 		return nil, nil, results.File{}, err
@@ -321,18 +324,18 @@ lines as go test printed them.`
 // comparisonsTable is the comparisons, one row per run; the text shows
 // the main columns, CSV all.
 func comparisonsTable(cs []results.Paired) *table {
-	t := &table{cols: []col{{name: "name", left: true}, {name: "B/A", key: "b_over_a", left: true}, {name: "best A", key: "cycles_a"}, {name: "best B", key: "cycles_b"},
-		{name: "ticks_a", csv: true}, {name: "ticks_b", csv: true},
-		{name: "paired B/A", key: "ratio", digits: 5}, {name: "95% CI", key: "-", left: true}, {name: "ratio_lo", csv: true}, {name: "ratio_hi", csv: true},
-		{name: "p", key: "p_value", digits: 2}, {name: "noise band", key: "noise_band", digits: 2}, {name: "pairs", csv: true}, {name: "calls", csv: true},
-		{name: "verdict", left: true}, {name: "reason", csv: true}, {name: "summary", csv: true}, {name: "warnings", csv: true}}}
+	t := &table{Cols: []col{{Name: "name", Left: true}, {Name: "B/A", Key: "b_over_a", Left: true}, {Name: "best A", Key: "cycles_a"}, {Name: "best B", Key: "cycles_b"},
+		{Name: "ticks_a", CSV: true}, {Name: "ticks_b", CSV: true},
+		{Name: "paired B/A", Key: "ratio", Digits: 5}, {Name: "95% CI", Key: "-", Left: true}, {Name: "ratio_lo", CSV: true}, {Name: "ratio_hi", CSV: true},
+		{Name: "p", Key: "p_value", Digits: 2}, {Name: "noise band", Key: "noise_band", Digits: 2}, {Name: "pairs", CSV: true}, {Name: "calls", CSV: true},
+		{Name: "verdict", Left: true}, {Name: "reason", CSV: true}, {Name: "summary", CSV: true}, {Name: "warnings", CSV: true}}}
 	for _, c := range cs {
 		var cycA, cycB any
 		if c.CyclesA > 0 {
 			cycA, cycB = c.CyclesA, c.CyclesB
 		}
-		t.add(c.Name, c.B+"/"+c.A, cycA, cycB, c.TicksA, c.TicksB, c.Ratio, fmt.Sprintf("[%s, %s]", sig(c.Lo, 5), sig(c.Hi, 5)), c.Lo, c.Hi,
-			shown{c.PValue, results.PValueText(c.PValue)}, shown{c.NoiseBand, "±" + pct(c.NoiseBand, 2)}, c.Pairs, c.Calls, c.Verdict, c.Reason, c.Summary, strings.Join(c.Warnings, "\n"))
+		t.Add(c.Name, c.B+"/"+c.A, cycA, cycB, c.TicksA, c.TicksB, c.Ratio, fmt.Sprintf("[%s, %s]", sig(c.Lo, 5), sig(c.Hi, 5)), c.Lo, c.Hi,
+			shown{V: c.PValue, Text: results.PValueText(c.PValue)}, shown{V: c.NoiseBand, Text: "±" + pct(c.NoiseBand, 2)}, c.Pairs, c.Calls, c.Verdict, c.Reason, c.Summary, strings.Join(c.Warnings, "\n"))
 	}
 	return t
 }
@@ -346,24 +349,27 @@ func writeComparisons(w io.Writer, format string, h results.Header, cs []results
 			Comparisons []results.Paired `json:"comparisons"`
 		}{h, cs})
 	case formatCSV:
-		return comparisonsTable(cs).writeCSV(w)
+		return comparisonsTable(cs).WriteCSV(w)
 	case formatBench:
 		return results.WritePairedBench(w, h, cs)
 	}
 	d := newDoc(format)
-	d.line(h.Line())
-	d.blank()
-	d.table(comparisonsTable(cs))
-	d.blank()
+	d.Line(h.Line())
+	d.Blank()
+	d.Table(comparisonsTable(cs))
+	d.Blank()
 	for _, c := range cs {
-		d.item(c.Name + ": " + c.Summary)
+		d.Item(c.Name + ": " + c.Summary)
 	}
-	d.blank()
-	d.para("best A and best B are each side's cycles per call from its K best samples; paired B/A\n" +
+	for _, l := range results.PooledVerdicts(cs) {
+		d.Item(l)
+	}
+	d.Blank()
+	d.Para("best A and best B are each side's cycles per call from its K best samples; paired B/A\n" +
 		"is the ratio of typical pairs, measured interleaved (ABBA) in one go test run, with\n" +
 		"a 95% interval and p-value from its blocks' ratios. When the two disagree\n" +
 		"beyond their intervals, or a side did not converge, the verdict is inconclusive.")
-	return d.writeTo(w)
+	return d.Render(w)
 }
 
 // comparePackages is compare with package patterns.

@@ -28,13 +28,15 @@
 //
 // # Exit status
 //
-// 0 when every result is usable: it converged, or its K best samples agree
-// within 2ε (it missed ε by less than ε); 1 when a result is unusable, a
-// kernel's output check or a validation check failed, or anything else
-// failed (with -strict: when any result did not converge), after the
-// results are written and with a one-line summary on stderr; 2 for a usage
-// error; 130 or 143 after SIGINT or SIGTERM, once everything measured so
-// far is written.
+// 0 when every result has a figure and every check passed, converged or
+// not: whether a measurement converges changes from run to run on a busy
+// machine, so the status does not follow it (the converged column and a
+// warning say it; -strict makes it count). 1 when a result has no figure,
+// a kernel's output check or a validation check failed, or anything else
+// failed (with -strict: also when any result did not converge or was
+// measured on a shared core), after the results are written and with a
+// one-line summary on stderr; 2 for a usage error; 130 or 143 after SIGINT
+// or SIGTERM, once everything measured so far is written.
 package main
 
 import (

@@ -111,6 +111,9 @@ func compareMatrix(o *out, pf *plotFlags, m *matrixFlags, files []results.File) 
 		return inputError("-names: ", err) // names that do not fit: the only bad input left
 	}
 	t.Notes = append(t.Notes, m.pooled...)
+	for _, n := range m.pooled { // on stderr too: pooling changes what a column means
+		o.note("note: %s", n)
+	}
 	if err := o.emit(func(w io.Writer) error { return writeMatrix(w, o.format, t, files) }); err != nil {
 		return err
 	}
@@ -128,7 +131,7 @@ func writeMatrix(w io.Writer, format string, t *results.Table, files []results.F
 	case formatJSON:
 		return writeJSON(w, t)
 	case formatCSV:
-		return matrixCSV(t).writeCSV(w)
+		return matrixCSV(t).WriteCSV(w)
 	case formatBench:
 		return t.WriteBench(w, files)
 	case formatMD:
@@ -144,40 +147,40 @@ func writeMatrix(w io.Writer, format string, t *results.Table, files []results.F
 // notes as lists.
 func writeMatrixMarkdown(w io.Writer, t *results.Table) error {
 	d := newDoc(formatMD)
-	d.heading("machines")
+	d.Heading("machines")
 	for ci, c := range t.Columns {
 		name := c.Name
 		if ci == t.Baseline {
 			name += " (baseline)"
 		}
-		d.item(fmt.Sprintf("**%s**: %s; %s (%s)", name, c.Machine, c.Path, c.Format))
+		d.Item(fmt.Sprintf("**%s**: %s; %s (%s)", name, c.Machine, c.Path, c.Format))
 	}
 	rows := t.TextRows()
 	mt := &table{}
 	for i, h := range rows[0] {
-		mt.cols = append(mt.cols, col{name: h, left: i == 0})
+		mt.Cols = append(mt.Cols, col{Name: h, Left: i == 0})
 	}
 	for _, r := range rows[1:] {
 		cells := make([]any, len(r))
 		for i, c := range r {
 			cells[i] = c
 		}
-		mt.add(cells...)
+		mt.Add(cells...)
 	}
-	d.table(mt)
+	d.Table(mt)
 	if len(t.Verdicts) > 0 {
-		d.heading("fastest variants")
+		d.Heading("fastest variants")
 		for _, v := range t.Verdicts {
-			d.item(v.Text)
+			d.Item(v.Text)
 		}
 	}
 	if len(t.Notes) > 0 {
-		d.heading("notes")
+		d.Heading("notes")
 		for _, n := range t.Notes {
-			d.item(n)
+			d.Item(n)
 		}
 	}
-	return d.writeTo(w)
+	return d.Render(w)
 }
 
 // matrixCSV is the matrix in long form: one row per benchmark and machine,
@@ -188,7 +191,7 @@ func matrixCSV(t *results.Table) *table {
 	for _, n := range []string{"benchmark", "pkg", "kernel", "size_key", "n", "mode", "cpe_fit", "unit", "machine", "baseline", "machine_label", "file",
 		"missing", "runs", "cycles", "cycles_lo", "cycles_hi", "cycles_per_elem", "cycles_per_elem_lo", "cycles_per_elem_hi",
 		"ns", "ns_lo", "ns_hi", "ns_per_elem", "ns_per_elem_lo", "ns_per_elem_hi", "ratio", "no_cycles", "not_converged", "check_failed"} {
-		ct.cols = append(ct.cols, col{name: n})
+		ct.Cols = append(ct.Cols, col{Name: n})
 	}
 	stat := func(s results.Stat) []any {
 		if s.N == 0 {
@@ -201,7 +204,7 @@ func matrixCSV(t *results.Table) *table {
 			cl := t.Columns[ci]
 			row := []any{r.Name, r.Pkg, r.Kernel, r.SizeKey, r.N, r.Mode, r.Fit, r.Unit, cl.Name, ci == t.Baseline, cl.Machine.String(), cl.Path, c.Missing}
 			if c.Missing {
-				ct.add(row...)
+				ct.Add(row...)
 				continue
 			}
 			row = append(row, c.Runs)
@@ -215,7 +218,7 @@ func matrixCSV(t *results.Table) *table {
 			if c.NoCycles != results.HasCycles {
 				why = c.NoCycles.String()
 			}
-			ct.add(append(row, ratio, why, c.NotConverged, c.CheckFailed)...)
+			ct.Add(append(row, ratio, why, c.NotConverged, c.CheckFailed)...)
 		}
 	}
 	return ct

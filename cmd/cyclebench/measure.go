@@ -38,6 +38,7 @@ func addMeasureFlags(fs *flagSet, withBoth bool) *measureFlags {
 	fs.BoolVar(&c.NoCycles, "no-cycles", false, "skip the core-clock reference chain (no cycle figures, ticks and ns only)")
 	m.events = fs.String("events", "", "also count these performance-counter `EVENTS` per call, comma-separated perf names\n(cycles, instructions, branch-misses, cache-misses, ...; cyclebench info lists what this machine can count)")
 	fs.BoolVar(&c.NoSettle, "no-wait", false, "do not wait (up to 250 ms) for a shared core to be free (the ruler's ADD chain lags its\nIMUL chain, or the core-state probe runs slow): stop as soon as the samples converge, and\nonly label the figure")
+	fs.BoolVar(&c.RefuseShared, "refuse-shared", false, "give no cycle figure for a measurement whose core was shared to its end (marked ! in\nthe table); set where results are strict")
 	fs.BoolVar(&c.NoDisturbances, "no-disturb", false, "do not read the thread's context switches and page faults\naround each sample to discard disturbed ones")
 	modes := []string{harness.Throughput.String(), harness.Latency.String()}
 	usage := "what a call's cost means: throughput (calls back to back) or latency (calls fenced apart)"

@@ -34,11 +34,17 @@ const (
 // formatOfPath is the output format -o FILE's extension asks for among
 // allowed: .json, .csv, .md, and .txt or .bench for the Go benchmark format
 // (go test -bench > old.txt is the convention benchstat users know); ""
-// when the extension says nothing, or names a format the subcommand does
-// not write (then -format's default stays).
-func formatOfPath(path string, allowed []string) string {
+// without an extension, or for .txt where the subcommand writes no
+// benchmark format (then -format's default, text, stays). Any other
+// extension, or one of a format the subcommand does not write, is a
+// *usageError naming the extensions it knows: a file named out.xyz must
+// not silently get a table.
+func formatOfPath(path string, allowed []string) (string, error) {
+	ext := strings.ToLower(filepath.Ext(path))
 	var f string
-	switch strings.ToLower(filepath.Ext(path)) {
+	switch ext {
+	case "":
+		return "", nil
 	case ".json":
 		f = formatJSON
 	case ".csv":
@@ -48,10 +54,25 @@ func formatOfPath(path string, allowed []string) string {
 	case ".txt", ".bench":
 		f = formatBench
 	}
-	if !slices.Contains(allowed, f) {
-		return ""
+	switch {
+	case slices.Contains(allowed, f):
+		return f, nil
+	case ext == ".txt":
+		return "", nil
 	}
-	return f
+	return "", usageErrorf("-o %s: the extension %q names no format this subcommand writes (%s; or give -format %s)",
+		path, filepath.Ext(path), strings.Join(extensions(allowed), ", "), strings.Join(allowed, "|"))
+}
+
+// extensions lists the extensions of -o that pick one of formats.
+func extensions(formats []string) []string {
+	var ext []string
+	for _, e := range []struct{ ext, format string }{{".json", formatJSON}, {".csv", formatCSV}, {".txt", formatBench}, {".bench", formatBench}, {".md", formatMD}} {
+		if slices.Contains(formats, e.format) || e.ext == ".txt" {
+			ext = append(ext, e.ext)
+		}
+	}
+	return ext
 }
 
 // out is where a subcommand's output goes: results to stdout or to -o
@@ -81,16 +102,18 @@ func addOutputFlags(fs *flagSet, stdout, stderr io.Writer, withStrict bool, form
 	fs.StringVar(&o.path, "o", "", outUsage(formats))
 	fs.BoolVar(&o.quiet, "q", false, "quiet: no warnings, progress or \"wrote FILE\" on stderr (errors and the failure summary remain)")
 	if withStrict {
-		fs.BoolVar(&o.strict, "strict", false, "exit 1 when any result did not converge, even one that missed ε by less than ε")
+		fs.BoolVar(&o.strict, "strict", false, "exit 1 when any result did not converge or was measured on a shared core (and, where this\nprocess measures, give the latter no cycle figure)")
 		fs.exits = exitsMeasure
 	}
 	fs.after = append(fs.after, func() error {
-		if o.path != "" && given(fs, "format", "json") == "" {
-			if f := formatOfPath(o.path, formats); f != "" {
-				o.format = f
-			}
+		if o.path == "" || given(fs, "format", "json") != "" {
+			return nil
 		}
-		return nil
+		f, err := formatOfPath(o.path, formats)
+		if f != "" {
+			o.format = f
+		}
+		return err
 	})
 	return o
 }
@@ -130,15 +153,19 @@ func (o *out) warnAll(msgs []string) {
 }
 
 // warnResults prints ws on stderr unless -q, summarized
-// (reports.WarningLines), and, when any benchmark had a problem, how many
-// problems in how many benchmarks.
+// (reports.WarningLines), each benchmark's line cut short (reports.ShortLine), and,
+// when any benchmark had a problem, how many problems in how many
+// benchmarks.
 func (o *out) warnResults(ws []reports.Warning) {
 	lines, problems, benches := reports.WarningLines(ws)
-	for _, l := range lines {
+	for i, l := range lines {
+		if i >= len(lines)-problems { // a benchmark's, after the run's own
+			l = reports.ShortLine(l, reports.WarningDetail)
+		}
 		o.warn(l)
 	}
 	if problems > 0 {
-		o.warn(fmt.Sprintf("%d %s in %d %s, above (-q leaves warnings out)", problems, plural(float64(problems), "problem"), benches, plural(float64(benches), "benchmark")))
+		o.warn(fmt.Sprintf("%d %s in %d %s, above (-q leaves warnings out; -format json has them in full)", problems, plural(float64(problems), "problem"), benches, plural(float64(benches), "benchmark")))
 	}
 }
 
@@ -173,7 +200,7 @@ func (o *out) emitReport(v any, t func() *table) error {
 		if o.format == formatJSON {
 			return writeJSON(w, v)
 		}
-		return t().write(w, o.format)
+		return t().Write(w, o.format)
 	})
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -24,21 +25,25 @@ const convergedRule = "with the core-clock ruler (the default), the cycle figure
 func convergedText(r harness.Result) shown {
 	switch {
 	case r.Converged:
-		return shown{true, "yes"}
+		return shown{V: true, Text: "yes"}
 	case results.Usable(r):
-		return shown{false, "nearly"}
+		return shown{V: false, Text: "nearly"}
 	}
-	return shown{false, "NO"}
+	return shown{V: false, Text: "NO"}
 }
 
-// cyclesCell shows a cycle figure, marked "~" when the core-clock ruler
-// behind it did not converge and "?" when nothing could check it; "-"
-// without cycles (a refused ruler, or none).
+// cyclesCell shows a cycle figure, marked "!" when the core was shared
+// (sharedNote), "~" when the core-clock ruler behind it did not converge
+// and "?" when nothing could check it; "-" without cycles (a refused
+// ruler, or none).
 func cyclesCell(r harness.Result, v float64, digits int) any {
 	if r.CyclesPerTick <= 0 {
 		return nil
 	}
 	mark := ""
+	if r.Shared {
+		mark = "!"
+	}
 	if !r.ReferenceConverged {
 		mark = "~"
 	}
@@ -46,7 +51,7 @@ func cyclesCell(r harness.Result, v float64, digits int) any {
 		mark += "?"
 	}
 	if mark != "" {
-		return shown{v, mark + sig(v, digits)}
+		return shown{V: v, Text: mark + sig(v, digits)}
 	}
 	return v
 }
@@ -57,8 +62,10 @@ func uncheckedRuler(r harness.Result) bool {
 	return r.CyclesPerTick > 0 && r.CyclesSource == "ruler" && !r.CyclesChecked && r.Ruler.AddTicksPerOp > 0
 }
 
-// rulerNote is the legend of the "~" mark, uncheckedNote of the "?" mark.
+// rulerNote is the legend of the "~" mark, uncheckedNote of the "?" mark,
+// sharedNote of the "!" mark.
 const (
+	sharedNote    = "! marks figures measured on a shared core (another hardware thread had part of it to the end): code bound by the front end or by branches reads slow"
 	rulerNote     = "~ marks cycles converted with a core-clock ruler (the register ADD chain measured alongside) that did not converge: less certain"
 	uncheckedNote = "? marks cycles from a core-clock ruler that no second chain could check on this processor (see the calibration's warning)"
 )
@@ -72,7 +79,7 @@ func writeResults(w io.Writer, format string, h results.Header, rs []results.Mea
 	case formatJSON:
 		return writeJSON(w, results.NewRunReport(h, rs))
 	case formatCSV:
-		return resultTable(h, rs).writeCSV(w)
+		return resultTable(h, rs).WriteCSV(w)
 	}
 	modes := modes(rs)
 	d := newDoc(format)
@@ -80,24 +87,27 @@ func writeResults(w io.Writer, format string, h results.Header, rs []results.Mea
 	if len(modes) == 1 && !h.ModeUnknown {
 		line += "  mode: " + modes[0].String()
 	}
-	d.line(line)
+	d.Line(line)
 	t := resultTable(h, rs)
 	if len(modes) > 1 {
 		t = bothModesTable(rs)
 	}
-	d.table(t)
-	return d.writeTo(w)
+	d.Table(t)
+	return d.Render(w)
 }
 
 // resultWarnings lists every warning of a run for stderr
 // (reports.Warnings), and the legends of the table's marks it needs.
 func resultWarnings(h results.Header, rs []results.Measurement) []reports.Warning {
-	ws := reports.Warnings(h, rs)
+	ws := reports.Warnings(h, withFigures(rs))
 	if slices.ContainsFunc(rs, func(r results.Measurement) bool { return r.CyclesPerTick > 0 && !r.ReferenceConverged }) {
 		ws = append(ws, reports.Warning{Text: rulerNote})
 	}
 	if slices.ContainsFunc(rs, func(r results.Measurement) bool { return uncheckedRuler(r.Result) }) {
 		ws = append(ws, reports.Warning{Text: uncheckedNote})
+	}
+	if slices.ContainsFunc(rs, func(r results.Measurement) bool { return r.Shared }) {
+		ws = append(ws, reports.Warning{Text: sharedNote})
 	}
 	return ws
 }
@@ -105,41 +115,44 @@ func resultWarnings(h results.Header, rs []results.Measurement) []reports.Warnin
 // resultTable is the table of results: one row per result; the text
 // rendering shows the main figures, CSV every column.
 func resultTable(h results.Header, rs []results.Measurement) *table {
-	t := &table{cols: []col{
-		{name: "name", left: true}, {name: "mode", csv: true}, {name: "kernel", csv: true}, {name: "n", csv: true},
-		{name: "cycles"}, {name: "ticks"}, {name: "ns"},
-		{name: "elements", csv: true}, {name: "cycles/elem", key: "cycles_per_element", digits: 4},
-		{name: "ticks_per_element", csv: true}, {name: "ns_per_element", csv: true},
-		{name: "unit", left: true}, {name: "R", key: "repeat"}, {name: "samples"}, {name: "discarded"},
-		{name: "cs/mig/pf", key: "-"}, {name: "disturbed_context_switches", csv: true},
-		{name: "disturbed_migrations", csv: true}, {name: "disturbed_page_faults", csv: true},
-		{name: "spread", digits: 3}, {name: "converged", left: true}, {name: "usable", csv: true},
-		{name: "overhead_ticks", csv: true}, {name: "core_cycles_per_tick", csv: true}, {name: "ruler_converged", csv: true},
-		{name: "cycles_source", csv: true}, {name: "tsc_hz", csv: true}, {name: "cpu", csv: true},
+	t := &table{Cols: []col{
+		{Name: "name", Left: true}, {Name: "mode", CSV: true}, {Name: "kernel", CSV: true}, {Name: "n", CSV: true},
+		{Name: "cycles"}, {Name: "ticks"}, {Name: "ns"},
+		{Name: "elements", CSV: true}, {Name: "cycles/elem", Key: "cycles_per_element", Digits: 4},
+		{Name: "ticks_per_element", CSV: true}, {Name: "ns_per_element", CSV: true},
+		{Name: "unit", Left: true}, {Name: "R", Key: "repeat"}, {Name: "samples"}, {Name: "discarded"},
+		{Name: "cs/mig/pf", Key: "-"}, {Name: "disturbed_context_switches", CSV: true},
+		{Name: "disturbed_migrations", CSV: true}, {Name: "disturbed_page_faults", CSV: true},
+		{Name: "spread", Digits: 3}, {Name: "converged", Left: true}, {Name: "usable", CSV: true},
+		{Name: "overhead_ticks", CSV: true}, {Name: "core_cycles_per_tick", CSV: true}, {Name: "ruler_converged", CSV: true},
+		{Name: "cycles_source", CSV: true}, {Name: "tsc_hz", CSV: true}, {Name: "cpu", CSV: true}, {Name: "shared", CSV: true},
 	}}
 	// One column per extra event counted (Config.Events), when any was.
 	events := events(rs)
 	for _, ev := range events {
-		t.cols = append(t.cols, col{name: ev + "/op", key: strings.ReplaceAll(ev, "-", "_") + "_per_op"})
+		t.Cols = append(t.Cols, col{Name: ev + "/op", Key: strings.ReplaceAll(ev, "-", "_") + "_per_op"})
 	}
 	others := otherUnits(rs) // B/op, allocs/op, MB/s, a benchmark's own units
 	for _, u := range others {
-		t.cols = append(t.cols, col{name: u, key: unitKey(u)})
+		t.Cols = append(t.Cols, col{Name: u, Key: unitKey(u)})
 	}
-	t.cols = append(t.cols, col{name: "check", csv: true}, col{name: "warnings", csv: true})
+	t.Cols = append(t.Cols, col{Name: "check", CSV: true}, col{Name: "warnings", CSV: true})
 	if len(rs) == 0 && len(h.Warnings) > 0 {
 		// No result to carry them: one row with only the warnings, so that
 		// a run interrupted before its first result still says why.
-		row := make([]any, len(t.cols))
+		row := make([]any, len(t.Cols))
 		row[len(row)-1] = strings.Join(h.Warnings, "\n")
-		t.add(row...)
+		t.Add(row...)
 	}
 	for _, r := range rs {
 		var epc, tpe, npe, elems any
 		if r.PerElement {
 			elems, epc, tpe, npe = r.Elements, cyclesCell(r.Result, r.CyclesPerElement, 4), r.TicksPerElement, r.NsPerElement
 		}
-		var ticks any = r.Ticks
+		var ticks, ns any = r.Ticks, r.Nanoseconds
+		if r.Shared && r.CyclesPerTick <= 0 { // no cycle figure to carry the mark
+			ns = shown{V: r.Nanoseconds, Text: "!" + sig(r.Nanoseconds, 6)}
+		}
 		if r.NoTicks {
 			ticks, tpe = nil, nil
 		}
@@ -156,13 +169,13 @@ func resultTable(h results.Header, rs []results.Measurement) *table {
 			dist = fmt.Sprintf("%d/%d/%d", d.ContextSwitches, d.Migrations, d.PageFaults)
 		}
 		row := []any{r.Name, r.Mode.String(), r.Kernel, r.N,
-			cyclesCell(r.Result, r.Cycles, 6), ticks, r.Nanoseconds,
+			cyclesCell(r.Result, r.Cycles, 6), ticks, ns,
 			elems, epc, tpe, npe,
 			orDash(r.Unit), repeat, samples, discarded,
 			dist, d.ContextSwitches, d.Migrations, d.PageFaults,
 			spread, convergedCell(r), results.Usable(r.Result),
 			r.OverheadTicks, r.CyclesPerTick, r.ReferenceConverged,
-			r.CyclesSource, r.TicksPerSecond, r.CPU}
+			r.CyclesSource, r.TicksPerSecond, r.CPU, r.Shared}
 		for _, ev := range events {
 			var v any
 			if c, ok := r.CounterValue(ev); ok {
@@ -171,9 +184,36 @@ func resultTable(h results.Header, rs []results.Measurement) *table {
 			row = append(row, v)
 		}
 		row = append(row, otherCells(r, others)...)
-		t.add(append(row, r.Check, warn)...)
+		t.Add(append(row, r.Check, warn)...)
 	}
 	return t
+}
+
+// withFigures rewords, for stderr, harness's "no core-cycle estimate" on a
+// result that has a cycle figure all the same (from a ruler that did not
+// converge, marked ~, or from the calibration's ratio): a line beside the
+// figure must not deny it. The remedy is the original warning's; JSON
+// keeps the library's words.
+func withFigures(rs []results.Measurement) []results.Measurement {
+	prefix := harness.ErrNoCycles.Error() + ": "
+	out := slices.Clone(rs)
+	for i, r := range out {
+		if r.CyclesPerTick <= 0 || !slices.ContainsFunc(r.Warnings, func(w error) bool { return strings.HasPrefix(w.Error(), prefix) }) {
+			continue
+		}
+		ws := slices.Clone(r.Warnings)
+		for j, w := range ws {
+			if t := w.Error(); strings.HasPrefix(t, prefix) {
+				text := "harness: cycles less certain: " + strings.TrimSuffix(strings.TrimPrefix(t, prefix), "; the cycle estimate is less certain")
+				if rem := harness.Remedy(t); rem != "" {
+					text += "; remedy: " + rem
+				}
+				ws[j] = errors.New(text)
+			}
+		}
+		out[i].Warnings = ws
+	}
+	return out
 }
 
 // spreadCell shows a K-best spread as a percentage ("-" before K samples).
@@ -181,7 +221,7 @@ func spreadCell(v float64) any {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return nil
 	}
-	return shown{v, pct(v, 3)}
+	return shown{V: v, Text: pct(v, 3)}
 }
 
 // bothModesTable lays out results of both modes side by side: one row per
@@ -189,8 +229,8 @@ func spreadCell(v float64) any {
 // column. A result without its partner (an interrupted run) leaves the
 // other columns "-".
 func bothModesTable(rs []results.Measurement) *table {
-	t := &table{cols: []col{{name: "name", left: true}, {name: "cycles thru"}, {name: "cycles lat"}, {name: "ticks thru"}, {name: "ticks lat"},
-		{name: "ns thru"}, {name: "ns lat"}, {name: "cycles/elem thru", digits: 4}, {name: "cycles/elem lat", digits: 4}, {name: "unit", left: true}, {name: "converged", left: true}}}
+	t := &table{Cols: []col{{Name: "name", Left: true}, {Name: "cycles thru"}, {Name: "cycles lat"}, {Name: "ticks thru"}, {Name: "ticks lat"},
+		{Name: "ns thru"}, {Name: "ns lat"}, {Name: "cycles/elem thru", Digits: 4}, {Name: "cycles/elem lat", Digits: 4}, {Name: "unit", Left: true}, {Name: "converged", Left: true}}}
 	for i := 0; i < len(rs); i++ {
 		var side [2]*results.Measurement // throughput, latency
 		side[rs[i].Mode] = &rs[i]
@@ -221,11 +261,11 @@ func bothModesTable(rs []results.Measurement) *table {
 		conv := []string{"-", "-"}
 		for j, r := range side {
 			if r != nil {
-				conv[j] = convergedText(r.Result).text
+				conv[j] = convergedText(r.Result).Text
 			}
 		}
 		row = append(row, orDash(rs[i].Unit), conv[0]+"/"+conv[1])
-		t.add(row...)
+		t.Add(row...)
 	}
 	return t
 }

@@ -209,7 +209,7 @@ func badInputs(t *testing.T) []badInput {
 		{name: "cli cpe plot format", needs: "cpe", args: []string{"cpe", "-bench", "AddChain", "-sizes", "100,200,300", "-plot", "out.gif"}, want: []string{"out.gif", ".svg, .png or .pdf"}, exit: 2},
 
 		// command lines: a measurement that fails, exit status 1
-		{name: "cli run not converged", args: []string{"run", "-bench", "^AddChain$", "-k", "1000", "-m", "1000", "-max-time", "1ms", "-format", "csv"}, exit: 1},
+		{name: "cli run not converged", args: []string{"run", "-strict", "-bench", "^AddChain$", "-k", "1000", "-m", "1000", "-max-time", "1ms", "-format", "csv"}, exit: 1},
 	}
 	// Every subcommand this build has, present now or added later (cpe,
 	// compare, ...), rejects an unknown flag.

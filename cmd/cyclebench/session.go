@@ -72,6 +72,9 @@ func (s *session) start(takesArgs bool, checks ...func() error) error {
 		checks = append(checks, s.o.check)
 	}
 	if s.mf != nil {
+		if s.o != nil && s.o.strict { // as a flag, so that each run's process gets it
+			s.fs.Set("refuse-shared", "true")
+		}
 		checks = append(checks, func() (err error) { s.cfg, err = s.mf.config(); return err })
 	}
 	for _, check := range checks {

@@ -11,6 +11,7 @@ import (
 	"github.com/cyclebench/cyclebench/affinity"
 	"github.com/cyclebench/cyclebench/calibrate"
 	"github.com/cyclebench/cyclebench/internal/pinned"
+	"github.com/cyclebench/cyclebench/internal/reports"
 	"github.com/cyclebench/cyclebench/perfevent"
 )
 
@@ -47,6 +48,7 @@ type system struct {
 	begin       func()                                 // opens the bracket soFar closes
 	soFar       func() (*calibrate.Calibration, error) // the frequency measured since begin
 	crossChecks func(*calibrate.Frequency, calibrate.CPU)
+	siblings    func(cpu int) []int // the CPUs sharing a core with cpu; nil: unknown
 	goVersion   string
 	goos        string
 	goarch      string
@@ -70,6 +72,7 @@ func realSystem() system {
 		begin:       func() { calibrate.Get() },
 		soFar:       calibrate.Refine,
 		crossChecks: calibrate.AddCrossChecks,
+		siblings:    reports.ThreadSiblings,
 		goVersion:   runtime.Version(),
 		goos:        runtime.GOOS,
 		goarch:      runtime.GOARCH,
