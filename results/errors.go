@@ -26,9 +26,6 @@ var (
 	ErrIncomparable = errors.New("results: not comparable")
 	// ErrNoSweep: files without a family of sizes to fit (Sweeps).
 	ErrNoSweep = errors.New("results: no sweep to fit")
-	// ErrWrite: a file could not be written (the operating system's error
-	// is wrapped too).
-	ErrWrite = errors.New("results: cannot write")
 
 	// ErrSkippedLine (a warning in File.Warnings): a line of a benchmark
 	// file that could not be read was skipped. It wraps the

@@ -6,6 +6,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/cyclebench/cyclebench/internal/atomicfile"
 	"io"
 	"strings"
 
@@ -156,7 +157,7 @@ func exitStatus(err error, stderr io.Writer) int {
 // says nothing a user needs before the message that follows.
 var libSentinels = strings.NewReplacer(results.ErrBadInput.Error()+": ", "", results.ErrNoSweep.Error()+": ", "",
 	results.ErrIncomparable.Error()+": ", "", gotest.ErrGoTest.Error()+": ", "",
-	gotest.ErrProcess.Error()+": ", "", results.ErrWrite.Error()+": ", "")
+	gotest.ErrProcess.Error()+": ", "", atomicfile.ErrWrite.Error()+": ", "", atomicfile.ErrBadPath.Error()+": ", "")
 
 // reworded is an error with another message; it unwraps to the original.
 type reworded struct {

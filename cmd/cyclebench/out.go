@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/cyclebench/cyclebench/internal/atomicfile"
 	"io"
 	"os"
 	"os/signal"
@@ -19,7 +20,6 @@ import (
 
 	"github.com/cyclebench/cyclebench/internal/reports"
 	"github.com/cyclebench/cyclebench/internal/sigfig"
-	"github.com/cyclebench/cyclebench/results"
 )
 
 // Output formats.
@@ -246,7 +246,7 @@ func checkWritable(path, flag string) error {
 	// behind: hold signals for that moment and raise them again after.
 	held := make(chan os.Signal, 2)
 	signal.Notify(held, os.Interrupt, syscall.SIGTERM)
-	f, err := results.CreateTemp(path)
+	f, err := atomicfile.CreateTemp(path)
 	if err == nil {
 		f.Close()
 		os.Remove(f.Name())
@@ -262,16 +262,16 @@ func checkWritable(path, flag string) error {
 	return fileError(flag, err)
 }
 
-// writeFileAtomic writes data to path atomically (results.WriteFile);
+// writeFileAtomic writes data to path atomically (atomicfile.WriteFile);
 // flag names the option in errors.
 func writeFileAtomic(path, flag string, data []byte) error {
-	return fileError(flag, results.WriteFile(path, data))
+	return fileError(flag, atomicfile.WriteFile(path, data))
 }
 
-// fileError is err of results.WriteFile or CreateTemp after flag: a
+// fileError is err of atomicfile.WriteFile or CreateTemp after flag: a
 // *usageError for bad input.
 func fileError(flag string, err error) error {
-	if errors.Is(err, results.ErrBadInput) {
+	if errors.Is(err, atomicfile.ErrBadPath) {
 		return inputError(flag+" ", err)
 	}
 	if err != nil {

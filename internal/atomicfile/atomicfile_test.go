@@ -1,4 +1,4 @@
-package results_test
+package atomicfile_test
 
 import (
 	"errors"
@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cyclebench/cyclebench/results"
+	"github.com/cyclebench/cyclebench/internal/atomicfile"
 )
 
 // TestWriteFile writes a file whole, replaces it, leaves no temporary
@@ -16,7 +16,7 @@ func TestWriteFile(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "r.json")
 	for _, text := range []string{"first\n", "second\n"} {
-		if err := results.WriteFile(path, []byte(text)); err != nil {
+		if err := atomicfile.WriteFile(path, []byte(text)); err != nil {
 			t.Fatal(err)
 		}
 		if b, err := os.ReadFile(path); err != nil || string(b) != text {
@@ -33,7 +33,7 @@ func TestWriteFile(t *testing.T) {
 		{filepath.Join(dir, "no", "r.json"), "does not exist"},
 		{dir, "is a directory"},
 	} {
-		if err := results.WriteFile(bad.path, nil); !errors.Is(err, results.ErrBadInput) || !strings.Contains(err.Error(), bad.path) || !strings.Contains(err.Error(), bad.says) {
+		if err := atomicfile.WriteFile(bad.path, nil); !errors.Is(err, atomicfile.ErrBadPath) || !strings.Contains(err.Error(), bad.path) || !strings.Contains(err.Error(), bad.says) {
 			t.Errorf("WriteFile(%s) = %v, want ErrBadInput naming it and saying %q", bad.path, err, bad.says)
 		}
 	}
