@@ -306,6 +306,9 @@ func (s *session) compareFiles(mf *matrixFlags, opt harness.CompareOptions, chec
 		}
 	}
 	s.o.warnAll(results.FileWarnings(files))
+	if c.Apart != "" {
+		s.o.warn(c.Apart)
+	}
 	return nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	benchexamples "github.com/cyclebench/cyclebench/bench_examples"
 	"github.com/cyclebench/cyclebench/harness"
@@ -32,6 +33,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	}
 	s := newSession("run", "[-bench REGEXP] [-n N] [-count N] [-format table|bench|json|csv] [-o FILE] [flags]", runDescription, stdout)
 	s.fs.more = func() string { return packageHelp("run") }
+	start := time.Now()
 	fs := s.fs
 	bench := fs.String("bench", "", "`REGEXP` selecting kernels by name (default: the default kernels, those that take a few seconds in all; see -list)")
 	n := fs.Int("n", 0, "size `N` of every selected kernel (default: each kernel's own)")
@@ -100,6 +102,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		return &exitError{code: s.in.exitCode()}
 	}
 	s.partial(fmt.Sprintf(" after %d of %d measurements", len(rs), total), "; the last one stopped before it converged")
+	s.h.Provenance = kernelProvenance(start)
 	if err := s.o.emit(func(w io.Writer) error { return writeResults(w, s.o.format, s.h, rs) }); err != nil {
 		return err
 	}

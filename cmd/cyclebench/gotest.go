@@ -15,6 +15,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/cyclebench/cyclebench/calibrate"
 	"github.com/cyclebench/cyclebench/harness"
@@ -186,8 +187,12 @@ func packageSession(cmd string, g *gotest.GoTest, stdout, stderr io.Writer) (s *
 func goTestSession(cmd string, args []string, stdout, stderr io.Writer) (*session, *gotest.GoTest, results.File, error) {
 	g := &gotest.GoTest{}
 	s, _ := packageSession(cmd, g, stdout, stderr)
+	start := time.Now()
 	if err := s.open(args, true, func() error {
 		g.Packages = s.fs.args
+		if cmd == "run" && s.o.path != "" && given(s.fs, "count") == "" {
+			g.Count = results.FileRuns // files compare by the spread between runs
+		}
 		return inputError("", g.Check())
 	}); err != nil {
 		return nil, nil, results.File{}, err
@@ -198,6 +203,7 @@ func goTestSession(cmd string, args []string, stdout, stderr io.Writer) (*sessio
 		return nil, nil, results.File{}, err
 	}
 	s.h = withThisMachine(f.Header(cmd), g)
+	s.h.Provenance = packageProvenance(s.in.ctx, g.Dir(), start, nil)
 	return s, g, f, nil
 }
 
