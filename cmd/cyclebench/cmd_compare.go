@@ -76,6 +76,9 @@ per element (per call for kernels without elements) with the runs' spread,
 or a heat map of the ratios to the baseline (-plot-kind).`
 
 func runCompare(args []string, stdout, stderr io.Writer) error {
+	if revisionFlagSet(args) { // cyclebench compare -base REF ./mypkg: two revisions over layouts
+		return compareRevisions(args, stdout, stderr)
+	}
 	if packageArgs(args) { // cyclebench compare ./mypkg: go test's harness.ReportCompare results
 		return comparePackages(args, stdout, stderr)
 	}

@@ -7,6 +7,7 @@ package revision
 // permutes layouts between the sides.
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -95,6 +96,25 @@ type LayoutComparison struct {
 	Detectable float64 `json:"detectable"`
 	Verdict    string  `json:"verdict"`
 	Reason     string  `json:"reason"`
+}
+
+// MarshalJSON writes c with the figures that are not numbers (the
+// within-layout spread and the sensitivity with one process per layout,
+// an infinite detectable change) as null.
+func (c LayoutComparison) MarshalJSON() ([]byte, error) {
+	type plain LayoutComparison
+	num := func(v float64) *float64 {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil
+		}
+		return &v
+	}
+	return json.Marshal(struct {
+		plain
+		Within      *float64 `json:"process_spread"`
+		Sensitivity *float64 `json:"layout_sensitivity"`
+		Detectable  *float64 `json:"detectable"`
+	}{plain(c), num(c.Within), num(c.Sensitivity), num(c.Detectable)})
 }
 
 // ErrFigures: the figures given cannot be compared.
