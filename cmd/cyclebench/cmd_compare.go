@@ -83,7 +83,7 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 		return comparePackages(args, stdout, stderr)
 	}
 	s := newSession("compare", "-a NAME -b NAME [-n SIZE] [-sizes LIST | -range FROM:TO:STEP | -log FROM:TO:COUNT] [flags]\n       cyclebench compare [flags] FILE FILE [FILE...]", compareDescription, stdout)
-	s.fs.more = func() string { return packageHelp("compare") }
+	s.fs.more = func() string { return revisionHelp() + packageHelp("compare") }
 	fs := s.fs
 	nameA := fs.String("a", "", "kernel `NAME` of A, the baseline")
 	nameB := fs.String("b", "", "kernel `NAME` of B, compared with A")

@@ -12,6 +12,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -34,7 +36,7 @@ const compareRevisionsDescription = `Compare two revisions of Go packages: the p
 (checked out in a temporary git worktree; your working tree and index are
 not touched) against the working tree (or -head REF). Each side's test
 binary is built in -layouts L code layouts (go test -c
--ldflags=-randlayout=SEED, seeds 1 to L, the same seeds on both sides),
+-ldflags=-randlayout=N, N from 1 to L, the same layouts on both sides),
 because an edit anywhere moves the code's layout, and the layout alone can
 move a branchy kernel by 40%. The processes run alternated, A B B A ..., so
 both sides share the host's slow stretches; each process is one layout.
@@ -53,18 +55,27 @@ summary. The base's builds are cached by commit (-no-cache to rebuild).
 by more than it, for CI.`
 
 // revisionFlagSet reports whether args ask for a comparison of
-// revisions (-base given).
+// revisions: a flag only compare -base has (-base, -head, -threshold,
+// -no-cache), or -layouts without a package (with one, -layouts is the
+// package mode's).
 func revisionFlagSet(args []string) bool {
+	layouts := false
 	for _, a := range args {
 		if a == "--" {
-			return false
+			break
+		}
+		if !strings.HasPrefix(a, "-") {
+			continue
 		}
 		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if strings.HasPrefix(a, "-") && name == "base" {
+		switch name {
+		case "base", "head", "threshold", "no-cache":
 			return true
+		case "layouts":
+			layouts = true
 		}
 	}
-	return false
+	return layouts && !packageArgs(args)
 }
 
 // revisionComparison is one benchmark's verdict over layouts, as the
@@ -107,25 +118,82 @@ type revisionReport struct {
 	Comparisons []revisionComparison `json:"comparisons"`
 }
 
-func compareRevisions(args []string, stdout, stderr io.Writer) error {
-	start := time.Now()
+// revisionSession is compare -base's session with its flags.
+type revisionSession struct {
+	s                *session
+	g                *gotest.GoTest
+	base, head       *string
+	layouts          *int
+	alpha, threshold *float64
+	noCache          *bool
+}
+
+// newRevisionSession defines compare -base's flags.
+func newRevisionSession(stdout, stderr io.Writer) *revisionSession {
 	s := newSession("compare", "-base REF [-head REF] [-layouts L] [-count N] [flags] PACKAGE...", compareRevisionsDescription, stdout)
 	fs := s.fs
 	fs.packages = true
-	base := fs.String("base", "", "the base revision `REF` (A): a commit, branch or tag git rev-parse takes")
-	head := fs.String("head", "", "the head revision `REF` (B); default: the working tree as it is")
-	layouts := fs.Int("layouts", DefaultLayouts, fmt.Sprintf("code layouts per side, `L` from 1 to %d (seeds 1 to L)", revision.MaxLayouts))
-	g := &gotest.GoTest{}
-	fs.StringVar(&g.Bench, "bench", ".", "run the benchmarks matching `REGEXP` (go test -bench)")
-	fs.IntVar(&g.Count, "count", 1, "processes per layout and side, `N` from 1 to 10000 (the best of them is the layout's figure)")
-	fs.StringVar(&g.Benchtime, "benchtime", "", "go test -benchtime: `D` (such as 2s) or Nx, per process")
-	fs.BoolVar(&g.Benchmem, "benchmem", false, "go test -benchmem")
-	alpha := fs.Float64("alpha", 0.05, "significance level `α` of the test (0 < α < 1)")
-	threshold := fs.Float64("threshold", math.Inf(1), "exit with status 1 when a benchmark is significantly slower by more than `FRACTION` (0.05: 5%)")
-	noCache := fs.Bool("no-cache", false, "build every binary anew, neither reading nor writing the cache of base builds")
+	r := &revisionSession{s: s, g: &gotest.GoTest{}}
+	r.base = fs.String("base", "", "the base revision `REF` (A): a commit, branch or tag git rev-parse takes")
+	r.head = fs.String("head", "", "the head revision `REF` (B); default: the working tree as it is")
+	r.layouts = fs.Int("layouts", DefaultLayouts, fmt.Sprintf("code layouts per side, `L` from 1 to %d (go test -c -ldflags=-randlayout=1 to L)", revision.MaxLayouts))
+	fs.StringVar(&r.g.Bench, "bench", ".", "run the benchmarks matching `REGEXP` (go test -bench)")
+	fs.IntVar(&r.g.Count, "count", 1, "processes per layout and side, `N` from 1 to 10000 (the best of them is the layout's figure)")
+	fs.StringVar(&r.g.Benchtime, "benchtime", "", "go test -benchtime: `D` (such as 2s) or Nx, per process")
+	fs.BoolVar(&r.g.Benchmem, "benchmem", false, "go test -benchmem")
+	r.alpha = fs.Float64("alpha", 0.05, "significance level `α` of the test (0 < α < 1)")
+	r.threshold = new(math.Inf(1))
+	fs.Var(thresholdValue{r.threshold}, "threshold", "exit with status 1 when a benchmark is significantly slower by more than `FRACTION` (0.05: 5%; default: none)")
+	r.noCache = fs.Bool("no-cache", false, "build every binary anew, neither reading nor writing the cache of base builds")
 	s.o = addOutputFlags(fs, stdout, stderr, false, formatTable, formatJSON, formatCSV)
 	fs.example("cyclebench compare -base main ./mypkg", "the working tree against main, 8 layouts a side")
 	fs.example("cyclebench compare -base HEAD~1 -head HEAD -threshold 0.05 ./...", "in CI: exit 1 when a benchmark got more than 5% slower")
+	return r
+}
+
+// thresholdValue is -threshold: a fraction ≥ 0, +Inf (shown as "") for
+// none.
+type thresholdValue struct{ v *float64 }
+
+func (t thresholdValue) String() string {
+	if t.v == nil || math.IsInf(*t.v, 1) {
+		return ""
+	}
+	return strconv.FormatFloat(*t.v, 'g', -1, 64)
+}
+
+func (t thresholdValue) Set(s string) error {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(v) || v < 0 {
+		return fmt.Errorf("%q: want a fraction ≥ 0, such as 0.05", s)
+	}
+	*t.v = v
+	return nil
+}
+
+// revisionHelp is the section of compare's -h about two revisions, with
+// the flags of compare -base.
+func revisionHelp() string {
+	r := newRevisionSession(io.Discard, io.Discard)
+	var b strings.Builder
+	b.WriteString("\nTwo revisions: cyclebench compare -base REF [-head REF] [flags] PACKAGE...\n" +
+		"builds the packages' test binaries at REF (in a temporary git worktree) and in the\n" +
+		"working tree (or at -head), each in -layouts L code layouts, runs them alternated\n" +
+		"and judges each benchmark over the layouts. cyclebench compare -base REF -h tells more.\n" +
+		"Flags with -base, besides the go test flags of packages (below; count is the\nprocesses per layout and side):\n")
+	defer b.WriteString("\n")
+	// The go test flags are the package mode's, below (its count: the
+	// processes per layout and side).
+	goTest := []string{"bench", "count", "benchtime", "benchmem", "json"}
+	r.s.fs.writeFlags(&b, func(name string) bool { return slices.Contains(outputFlagNames, name) || slices.Contains(goTest, name) }, "%s with -base")
+	return b.String()
+}
+
+func compareRevisions(args []string, stdout, stderr io.Writer) error {
+	start := time.Now()
+	r0 := newRevisionSession(stdout, stderr)
+	s, g, fs := r0.s, r0.g, r0.s.fs
+	base, head, layouts, alpha, threshold, noCache := r0.base, r0.head, r0.layouts, r0.alpha, r0.threshold, r0.noCache
 	if err := s.open(args, true, func() error {
 		if *base == "" {
 			return usageErrorf("-base: empty (want a revision, such as main or HEAD~1)")
@@ -135,9 +203,6 @@ func compareRevisions(args []string, stdout, stderr io.Writer) error {
 		}
 		if a := *alpha; math.IsNaN(a) || a <= 0 || a >= 1 {
 			return usageErrorf("-alpha %v: out of range (allowed: 0 < α < 1)", a)
-		}
-		if t := *threshold; math.IsNaN(t) || t < 0 {
-			return usageErrorf("-threshold %v: out of range (allowed: a fraction ≥ 0, such as 0.05)", t)
 		}
 		if len(fs.args) == 0 {
 			return usageErrorf("give the packages to compare (./mypkg, ./...)")
@@ -213,7 +278,7 @@ func compareRevisions(args []string, stdout, stderr io.Writer) error {
 			return libError(err)
 		}
 		rc := revisionComparison{Name: b.Name, LayoutComparison: c,
-			Summary: stats.Sentence("base", "head", c.Ratio, c.Lo, c.Hi, c.Verdict, c.Reason) + " (" + c.Unit + ", " + plural(float64(len(r.Seeds)), "layout") + " a side)"}
+			Summary: stats.Sentence("base", "head", c.Ratio, c.Lo, c.Hi, c.Verdict, c.Reason) + fmt.Sprintf(" (%s, %d layouts a side)", c.Unit, len(r.Seeds))}
 		rep.Comparisons = append(rep.Comparisons, rc)
 		if c.Significant && c.Ratio > 1+*threshold && b.Unit != "B/A" {
 			slower = append(slower, fmt.Sprintf("%s %+.3g%%", b.Name, (c.Ratio-1)*100))
@@ -274,7 +339,7 @@ func writeRevisionReport(w io.Writer, format string, rep revisionReport) error {
 	if rep.HeadDirty {
 		head += " + changes in the working tree"
 	}
-	d.line(fmt.Sprintf("A: %s   B: %s   %d layouts a side (seeds %d to %d), %d process(es) per layout, alternated A B B A; %d builds (%d from the cache), %.1f s",
+	d.line(fmt.Sprintf("A: %s   B: %s   %d layouts a side (-randlayout=%d to %d), %d process(es) per layout, alternated A B B A; %d builds (%d from the cache), %.1f s",
 		shortRev(rep.Base), head, rep.Layouts, rep.Seeds[0], rep.Seeds[len(rep.Seeds)-1], rep.Count, rep.Builds, rep.Cached, rep.Took))
 	if rep.Partial != "" {
 		d.line("PARTIAL: " + rep.Partial)

@@ -50,6 +50,11 @@ type GoTest struct {
 	// package's test binary once (go test -c) and runs it Count times,
 	// each run a process of its own ([Processes] says why).
 	InProcess bool
+	// LayoutSeeds, when not empty, builds each package's test binary once
+	// per seed with the linker's -randlayout=SEED and takes each run in a
+	// process of the binary of its layout, run i in LayoutSeeds[i mod L]
+	// ([GoTest.RunSeeds]); the runs are then at least L ([GoTest.Runs]).
+	LayoutSeeds []int64
 
 	// dir, when not "", is the root of the module the packages are in
 	// (directories given as ./x, /abs/x, x/...): go test runs there, on
@@ -304,6 +309,9 @@ func (w lockedWriter) Write(p []byte) (int, error) {
 func (g *GoTest) Run(ctx context.Context) (results.File, []byte, error) {
 	if ctx == nil {
 		ctx = context.Background()
+	}
+	if len(g.LayoutSeeds) > 0 {
+		return g.runLayouts(ctx)
 	}
 	if g.Separate() {
 		return g.runBinaries(ctx)
