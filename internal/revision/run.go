@@ -178,6 +178,10 @@ func (r *Revisions) Run(ctx context.Context) (Outcome, error) {
 	if err != nil {
 		return o, err
 	}
+	headCommit := "" // the working tree
+	if r.Head != "" {
+		headCommit = o.HeadCommit
+	}
 	index := map[string]int{}
 	for i, s := range slots {
 		for _, p := range pkgs {
@@ -189,13 +193,13 @@ func (r *Revisions) Run(ctx context.Context) (Outcome, error) {
 				return o, nil
 			}
 			if err != nil {
-				return o, fmt.Errorf("side %v (%s), layout %d, %s: %w", s.Side, short(o.BaseCommit, s.Side, o), r.Seeds[s.Layout], p.importPath, err)
+				return o, fmt.Errorf("side %v (%s), layout %d, %s: %w", s.Side, short(headCommit, s.Side, o), r.Seeds[s.Layout], p.importPath, err)
 			}
 			f, err := results.Parse(fmt.Sprintf("the output of %s", p.importPath), bytes.NewReader(out))
 			if err != nil {
 				return o, fmt.Errorf("side %v, layout %d, %s: %w", s.Side, r.Seeds[s.Layout], p.importPath, err)
 			}
-			o.collect(f, s, len(r.Seeds), index)
+			o.collect(f, s, len(r.Seeds), len(pkgs) > 1, index)
 		}
 	}
 	o.Took = time.Since(start)
@@ -235,10 +239,14 @@ func (r *Revisions) progress(what string, done, total int) {
 
 // collect adds the figures of one process's file f to o: cycles per op
 // where the run has them (harness.Report), ns per op otherwise, and for
-// comparisons (harness.ReportCompare) their ratio B/A.
-func (o *Outcome) collect(f results.File, s Slot, layouts int, index map[string]int) {
+// comparisons (harness.ReportCompare) their ratio B/A. With several
+// packages, names are prefixed by their package's import path.
+func (o *Outcome) collect(f results.File, s Slot, layouts int, withPkg bool, index map[string]int) {
 	for _, e := range f.Entries {
 		name := e.Name
+		if withPkg && e.Pkg != "" {
+			name = e.Pkg + "." + name
+		}
 		if e.Mode == results.Latency {
 			name += "/mode=latency"
 		}
