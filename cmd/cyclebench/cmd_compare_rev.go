@@ -23,14 +23,16 @@ import (
 	"github.com/cyclebench/cyclebench/stats"
 )
 
-// DefaultLayouts is compare -base's layouts per side. The lower quartile
-// of L layouts rests on the best quarter of them: with 8, two layouts,
-// and a mode of the best layouts as common as a third (issue 33's sort:
-// 5 of 16) is missed by one side in 0.69^8 = 5% of comparisons. 8 per
-// side, one process each, is 16 processes: within the minute a
-// comparison may take on 2 vCPUs for benchmarks of a second or two. The
-// targets in docs/compare.md measure whether it holds.
-const DefaultLayouts = 8
+// DefaultLayouts is compare -base's layouts per side. The verdict rests
+// on each side's best mode, so the slower side must not miss the faster
+// side's best mode by chance: simulated on issue 33's insertion sort (its
+// best mode in 5 of 16 layouts; revision.compareBestModes), a +21% change
+// is found in 48% of comparisons with 8 layouts a side, 78% with 12 and
+// 92% with 16, an A/A difference in 7 to 9%. 16 a side is 32
+// processes and, the base's builds cached, 16 links: about a minute on 2
+// vCPUs for benchmarks of a second. docs/measurements/revision-targets.sh
+// measures the targets on a real machine.
+const DefaultLayouts = 16
 
 const compareRevisionsDescription = `Compare two revisions of Go packages: the package's benchmarks at -base REF
 (checked out in a temporary git worktree; your working tree and index are
@@ -43,10 +45,11 @@ both sides share the host's slow stretches; each process is one layout.
 
 Each benchmark's figure is cycles/op (harness.Report), ns/op (plain
 testing.B), or B/A for harness.ReportCompare. A layout's figure is the best
-of its -count processes; a side's figure is the lower quartile of its
-layouts' figures (the best layouts carry the work a change adds, where the
-median mixes the modes layouts fall into); the test permutes layouts
-between the sides, and the interval inverts it. The output shows each
+of its -count processes. Layouts fall into modes, and a side's figure is
+the median of its best mode (the best layouts carry the work a change adds,
+where the median of all mixes the modes); the test compares the two best
+modes' layouts (t on their logarithms) and stands only when the slower side
+is unlikely to have missed the faster side's best mode by chance. The output shows each
 side's layouts grouped into modes, the layout sensitivity (the spread
 between layouts against the spread between processes of one layout, with
 -count 2 or more), the smallest change the comparison would detect, and a
@@ -146,7 +149,7 @@ func newRevisionSession(stdout, stderr io.Writer) *revisionSession {
 	fs.Var(thresholdValue{r.threshold}, "threshold", "exit with status 1 when a benchmark is significantly slower by more than `FRACTION` (0.05: 5%; default: none)")
 	r.noCache = fs.Bool("no-cache", false, "build every binary anew, neither reading nor writing the cache of base builds")
 	s.o = addOutputFlags(fs, stdout, stderr, false, formatTable, formatJSON, formatCSV)
-	fs.example("cyclebench compare -base main ./mypkg", "the working tree against main, 8 layouts a side")
+	fs.example("cyclebench compare -base main ./mypkg", "the working tree against main, 16 layouts a side")
 	fs.example("cyclebench compare -base HEAD~1 -head HEAD -threshold 0.05 ./...", "in CI: exit 1 when a benchmark got more than 5% slower")
 	return r
 }
@@ -352,8 +355,8 @@ func writeRevisionReport(w io.Writer, format string, rep revisionReport) error {
 		d.item(c.Name + ": " + c.Summary)
 	}
 	d.blank()
-	d.para("A and B are each side's " + revision.Estimator + ";\n" +
-		"the test permutes layouts between the sides (p), the interval inverts it. layout sens. is the\n" +
+	d.para("A and B are each side's " + revision.EstimatorBestMode + ";\n" +
+		"p compares the best modes' layouts. layout sens. is the\n" +
 		"spread between layouts over the spread between processes of one layout (-count 2 or more);\n" +
 		"detectable is the change this comparison finds 80% of the time.")
 	return d.writeTo(w)

@@ -121,7 +121,7 @@ func TestCompareRevisions(t *testing.T) {
 	if !errors.As(err, &ee) || ee.code != exitFailure || !strings.Contains(err.Error(), "threshold") {
 		t.Errorf("-threshold 0.5: %v, want exit status 1 naming the threshold\n%s", err, errOut)
 	}
-	if !strings.Contains(out, "(4 from the cache)") || !strings.Contains(out, "lower quartile") {
+	if !strings.Contains(out, "(4 from the cache)") || !strings.Contains(out, "best mode") {
 		t.Errorf("text output lacks the cache count or the estimator:\n%s", out)
 	}
 }

@@ -45,6 +45,12 @@ type Options struct {
 	Permutations int
 	// Seed seeds the random splits, so that a comparison is reproducible.
 	Seed uint64
+	// Quartile takes the verdict from the lower quartile of the layouts'
+	// figures with the permutation test; the default is the best mode's
+	// verdict (mode.go), which finds a change that moves the modes where
+	// the quartile's test cannot, and falls back to the quartile's when
+	// the best modes hold one layout each.
+	Quartile bool
 }
 
 // Mode is a group of layouts whose figures lie within 3% of the next
@@ -172,6 +178,11 @@ func CompareLayouts(unit string, a, b [][]float64, opt Options) (LayoutCompariso
 		c.LayoutsB = append(c.LayoutsB, layoutFigure(l))
 	}
 	c.ModesA, c.ModesB = modes(c.LayoutsA), modes(c.LayoutsB)
+	c.Between, c.Within = spreads(a, b, la, lb)
+	c.Sensitivity = c.Between / c.Within
+	if !opt.Quartile && compareBestModes(&c, opt.Alpha) {
+		return c, nil
+	}
 	buf := make([]float64, 0, len(la)+len(lb))
 	ea, eb := estimate(la, buf), estimate(lb, buf)
 	c.A, c.B = math.Exp(ea), math.Exp(eb)
@@ -181,8 +192,6 @@ func CompareLayouts(unit string, a, b [][]float64, opt Options) (LayoutCompariso
 	c.Significant = c.PValue < opt.Alpha
 	lo, hi := t.interval(eb-ea, opt.Alpha)
 	c.Lo, c.Hi = math.Exp(lo), math.Exp(hi)
-	c.Between, c.Within = spreads(a, b, la, lb)
-	c.Sensitivity = c.Between / c.Within
 	c.Detectable = t.detectable(opt.Alpha)
 	switch {
 	case !c.Significant:

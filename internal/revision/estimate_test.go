@@ -2,6 +2,7 @@ package revision_test
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"testing"
 
@@ -34,7 +35,8 @@ var (
 	issueAfter  = append(append(append(repeat(8, 226), 314, 318, 322, 326, 330), 362, 398), 585)
 )
 
-func TestCompareLayouts(t *testing.T) {
+// TestCompareLayoutsQuartile: the lower quartile's permutation test.
+func TestCompareLayoutsQuartile(t *testing.T) {
 	for _, c := range []struct {
 		name        string
 		a, b        [][]float64
@@ -50,7 +52,7 @@ func TestCompareLayouts(t *testing.T) {
 		{"faster", layouts(repeat(8, 200)...), layouts(repeat(8, 150)...), stats.VerdictFaster, 0.75, 0.75, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			r, err := revision.CompareLayouts("cycles/op", c.a, c.b, revision.Options{})
+			r, err := revision.CompareLayouts("cycles/op", c.a, c.b, revision.Options{Quartile: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -83,7 +85,7 @@ func TestCompareLayouts(t *testing.T) {
 // carry the best level, which is what the interval and the detectable
 // change say.
 func TestCompareLayoutsIssue(t *testing.T) {
-	r, err := revision.CompareLayouts("cycles/op", layouts(issueBefore...), layouts(issueAfter...), revision.Options{})
+	r, err := revision.CompareLayouts("cycles/op", layouts(issueBefore...), layouts(issueAfter...), revision.Options{Quartile: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,6 +94,54 @@ func TestCompareLayoutsIssue(t *testing.T) {
 	}
 	if !(r.PValue < 0.1) || !(r.Lo <= r.Ratio && r.Ratio <= r.Hi) || !(r.Detectable > 0.1) {
 		t.Errorf("p %v, interval [%v, %v], detectable %v: want p < 0.1, the ratio inside, a detectable change above 10%%", r.PValue, r.Lo, r.Hi, r.Detectable)
+	}
+}
+
+// TestCompareLayoutsBestMode: the default verdict, from each side's best
+// mode, on tables.
+func TestCompareLayoutsBestMode(t *testing.T) {
+	for _, c := range []struct {
+		name        string
+		a, b        [][]float64
+		verdict     string
+		ratio       float64 // within 0.5%
+		significant bool
+	}{
+		// The best layouts moved +21%, the work added: 226/187.
+		{"issue's change", layouts(issueBefore...), layouts(issueAfter...), stats.VerdictSlower, 226.0 / 187, true},
+		// The same population, another draw: the best modes agree.
+		{"A/A", layouts(issueBefore...), layouts(append(append([]float64{}, issueBefore[8:]...), issueBefore[:8]...)...), stats.VerdictSame, 1, false},
+		// 8 layouts a side, the best mode in 3 of A's: B missing it by
+		// chance has probability (5/8)^8 = 2.3%.
+		{"8 layouts", layouts(187, 187.1, 187.2, 272, 272, 290, 430, 440), layouts(226, 226.1, 226.2, 226, 314, 330, 362, 585), stats.VerdictSlower, 226.05 / 187.1, true},
+		// The best mode in 1 of A's 8: B misses it by chance in 34%.
+		{"rare best mode", layouts(187, 272, 272.2, 272.1, 290, 430, 440, 272), layouts(226, 226.1, 226.2, 226, 314, 330, 362, 585), stats.VerdictSame, 226.05 / 187, false},
+		// A layout-insensitive kernel: +0.1% on every layout.
+		{"insensitive +0.1%", layouts(10000, 10001, 10000, 10002, 10001, 10000, 10001, 10000), layouts(10010, 10011, 10010, 10012, 10011, 10010, 10011, 10010), stats.VerdictSlower, 1.001, true},
+		{"faster", layouts(repeat(8, 200)...), layouts(repeat(8, 150)...), stats.VerdictFaster, 0.75, true},
+		// Layouts that do not cluster (a busy machine): each best mode
+		// is one layout, so the quartile's permutation test decides, and
+		// 4 against 4 all apart gives p = 2/70.
+		{"scattered", layouts(100, 110, 121, 133), layouts(1000, 1100, 1210, 1331), stats.VerdictSlower, 10, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r, err := revision.CompareLayouts("cycles/op", c.a, c.b, revision.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Verdict != c.verdict || r.Significant != c.significant {
+				t.Errorf("verdict %q (significant %v, p %v: %s), want %q", r.Verdict, r.Significant, r.PValue, r.Reason, c.verdict)
+			}
+			if math.Abs(r.Ratio/c.ratio-1) > 0.005 {
+				t.Errorf("ratio %v, want %v", r.Ratio, c.ratio)
+			}
+			if !(r.Lo <= r.Ratio && r.Ratio <= r.Hi) {
+				t.Errorf("interval [%v, %v] does not hold the ratio %v", r.Lo, r.Hi, r.Ratio)
+			}
+			if r.Reason == "" || r.Estimator != revision.EstimatorBestMode && c.name != "scattered" {
+				t.Errorf("reason %q, estimator %q", r.Reason, r.Estimator)
+			}
+		})
 	}
 }
 
@@ -126,10 +176,10 @@ func TestCompareLayoutsSensitivity(t *testing.T) {
 	}
 }
 
-// TestCompareLayoutsTooFew: two layouts a side allow no verdict, and say
-// so; the detectable change is then infinite.
+// TestCompareLayoutsTooFew: two layouts a side allow the quartile's test
+// no verdict, and say so; the detectable change is then infinite.
 func TestCompareLayoutsTooFew(t *testing.T) {
-	r, err := revision.CompareLayouts("ns/op", layouts(100, 101), layouts(200, 201), revision.Options{})
+	r, err := revision.CompareLayouts("ns/op", layouts(100, 101), layouts(200, 201), revision.Options{Quartile: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,9 +208,16 @@ func TestCompareLayoutsBad(t *testing.T) {
 
 // TestFalsePositives: layouts drawn from one bimodal population for both
 // sides are called different in about alpha of comparisons (the
-// permutation test's promise), here with 8 layouts a side.
+// permutation test's promise; the best mode's, when its mode is as common
+// as here), with 8 layouts a side.
 func TestFalsePositives(t *testing.T) {
-	if testing.Short() {
+	for _, quartile := range []bool{false, true} {
+		t.Run(fmt.Sprintf("quartile=%v", quartile), func(t *testing.T) { falsePositives(t, quartile) })
+	}
+}
+
+func falsePositives(t *testing.T, quartile bool) {
+	if testing.Short() && quartile {
 		t.Skip("many comparisons")
 	}
 	rng := newRand(7)
@@ -178,7 +235,7 @@ func TestFalsePositives(t *testing.T) {
 			}
 			return layouts(figs...)
 		}
-		r, err := revision.CompareLayouts("cycles/op", draw(), draw(), revision.Options{Permutations: 500, Seed: uint64(i)})
+		r, err := revision.CompareLayouts("cycles/op", draw(), draw(), revision.Options{Permutations: 500, Seed: uint64(i), Quartile: quartile})
 		if err != nil {
 			t.Fatal(err)
 		}
