@@ -14,7 +14,7 @@ package revision
 // side, 20,000 times; the figures in cmd/cyclebench's DefaultLayouts), the
 // +21% is found in about half the comparisons with 8 layouts a side and 9
 // of 10 with 16, where the lower quartile's permutation test finds it in
-// under a tenth; an A/A comparison calls a difference in 7 to 9%.
+// 4 to 11%; an A/A comparison calls a difference in 7 to 9%.
 
 import (
 	"fmt"
