@@ -107,6 +107,9 @@ type Comparison struct {
 	Fits []FitComparison
 	// OnlyA and OnlyB name the benchmarks only one file has.
 	OnlyA, OnlyB []string
+	// Apart says that the two files were measured at different times, and
+	// how to measure two revisions interleaved ([MeasuredApart]).
+	Apart string
 }
 
 // CompareRow is one benchmark present in both files, with the verdict of
@@ -170,7 +173,7 @@ type FitComparison struct {
 // when the files have no benchmark name in common.
 func Compare(a, b File, opt stats.CompareOptions) (*Comparison, error) {
 	// Empty, not nil: JSON shows [].
-	c := &Comparison{A: a, B: b, Rows: []CompareRow{}, Fits: []FitComparison{}, OnlyA: []string{}, OnlyB: []string{}}
+	c := &Comparison{A: a, B: b, Rows: []CompareRow{}, Fits: []FitComparison{}, OnlyA: []string{}, OnlyB: []string{}, Apart: MeasuredApart(a, b)}
 	ca, cb := a.Config(), b.Config()
 	for i, kv := range ca {
 		if kv[1] != "" || cb[i][1] != "" {
@@ -214,9 +217,14 @@ func (c *Comparison) compareEntries(name string, ea, eb Entry, opt stats.Compare
 		return CompareRow{}, fmt.Errorf("%w: %s counts %s in %s but %s in %s: its per-element figures cannot be compared", ErrIncomparable, name, ea.Unit, a.Path, eb.Unit, b.Path)
 	}
 	shared := func(u string) bool { return len(ra.values[u]) > 0 && len(rb.values[u]) > 0 }
+	// The timing units first (the row's verdict is the first's), then
+	// every other unit both sides have (B/op, allocs/op, a benchmark's
+	// own metrics), as benchstat compares them.
 	units := slices.DeleteFunc(slices.Clone(compareUnits), func(u string) bool { return !shared(u) })
-	if len(units) == 0 {
-		units = slices.DeleteFunc(slices.Clone(ra.units), func(u string) bool { return !shared(u) })
+	for _, u := range ra.units {
+		if shared(u) && !slices.Contains(units, u) && !strings.HasPrefix(u, "ticks/") {
+			units = append(units, u)
+		}
 	}
 	if len(units) == 0 {
 		return CompareRow{}, fmt.Errorf("%w: %s has units [%s] in %s but [%s] in %s: no figure to compare", ErrIncomparable, name, strings.Join(ra.units, " "), a.Path, strings.Join(rb.units, " "), b.Path)
@@ -426,9 +434,11 @@ func (c *Comparison) MarshalJSON() ([]byte, error) {
 		Path string            `json:"path"`
 		Kind string            `json:"format"`
 		Meta map[string]string `json:"meta"`
+		// Provenance is where the file's measurements came from.
+		Provenance *Provenance `json:"provenance,omitempty"`
 	}
 	sideOf := func(f File) side {
-		s := side{Path: f.Path, Kind: f.Format.String(), Meta: map[string]string{}}
+		s := side{Path: f.Path, Kind: f.Format.String(), Meta: map[string]string{}, Provenance: f.Provenance}
 		for _, kv := range f.Config() {
 			if kv[1] != "" {
 				s.Meta[kv[0]] = kv[1]
@@ -444,5 +454,6 @@ func (c *Comparison) MarshalJSON() ([]byte, error) {
 		OnlyA     []string        `json:"only_a"`
 		OnlyB     []string        `json:"only_b"`
 		Benchstat string          `json:"benchstat,omitempty"`
-	}{sideOf(c.A), sideOf(c.B), c.Rows, c.Fits, c.OnlyA, c.OnlyB, c.Benchstat()})
+		Apart     string          `json:"measured_apart,omitempty"`
+	}{sideOf(c.A), sideOf(c.B), c.Rows, c.Fits, c.OnlyA, c.OnlyB, c.Benchstat(), c.Apart})
 }

@@ -86,6 +86,10 @@ type File struct {
 	// "partial" field of a JSON header, a "# partial:" line): a signal
 	// stopped the command that wrote it before it had measured all.
 	Partial string
+	// Provenance is where the measurements came from (the JSON header's
+	// "provenance"); nil when the file does not say (files of earlier
+	// versions, the benchmark format).
+	Provenance *Provenance
 	// Notes are the warnings the file itself records about its
 	// measurement (the header's "warnings", "# warning:" lines before the
 	// first result): what the tool said when it measured.
@@ -566,6 +570,7 @@ func (f File) Header(command string) Header {
 		eps := f.Settings.Epsilon
 		h.Epsilon = &eps
 	}
+	h.Provenance = f.Provenance
 	if h.Warnings == nil {
 		h.Warnings = []string{}
 	}

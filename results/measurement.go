@@ -167,7 +167,9 @@ type Header struct {
 	GOARCH        string            `json:"goarch"`
 	GoVersion     string            `json:"go_version"`
 	Extra         map[string]string `json:"extra,omitempty"`
-	Warnings      []string          `json:"warnings"`
+	// Provenance is where the measurements came from; nil when unknown.
+	Provenance *Provenance `json:"provenance,omitempty"`
+	Warnings   []string    `json:"warnings"`
 	// Partial, when not "", says why the output holds less than was asked
 	// for (a signal stopped the command): a reader must not take it for a
 	// whole run.

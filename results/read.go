@@ -105,7 +105,11 @@ func Parse(name string, r io.Reader) (File, error) {
 	case len(t) == 0:
 		return File{}, fmt.Errorf("%w: %s: the file is empty", ErrFormat, name)
 	case t[0] == '{':
-		return parseJSON(name, data)
+		f, err := parseJSON(name, data)
+		if err == nil {
+			readProvenance(data, &f)
+		}
+		return f, err
 	case t[0] == '[':
 		return File{}, fmt.Errorf("%w: %s:%d: a JSON array: want a cyclebench report, a JSON object with \"results\" (run) or \"kernels\" (cpe)", ErrFormat, name, lineAt(data, int64(len(data)-len(t))))
 	}

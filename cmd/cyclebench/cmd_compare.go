@@ -76,6 +76,9 @@ per element (per call for kernels without elements) with the runs' spread,
 or a heat map of the ratios to the baseline (-plot-kind).`
 
 func runCompare(args []string, stdout, stderr io.Writer) error {
+	if revisionFlagSet(args) { // cyclebench compare -base REF ./mypkg: two revisions over layouts
+		return compareRevisions(args, stdout, stderr)
+	}
 	if err := checkPaths(args); err != nil {
 		return err
 	}
@@ -83,7 +86,7 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 		return comparePackages(args, stdout, stderr)
 	}
 	s := newSession("compare", "-a NAME -b NAME [-n SIZE] [-sizes LIST | -range FROM:TO:STEP | -log FROM:TO:COUNT] [flags]\n       cyclebench compare [flags] FILE FILE [FILE...]", compareDescription, stdout)
-	s.fs.more = func() string { return packageHelp("compare") }
+	s.fs.more = func() string { return revisionHelp() + packageHelp("compare") }
 	fs := s.fs
 	nameA := fs.String("a", "", "kernel `NAME` of A, the baseline")
 	nameB := fs.String("b", "", "kernel `NAME` of B, compared with A")
@@ -312,6 +315,9 @@ func (s *session) compareFiles(mf *matrixFlags, opt harness.CompareOptions, chec
 		}
 	}
 	s.o.warnAll(results.FileWarnings(files))
+	if c.Apart != "" {
+		s.o.warn(c.Apart)
+	}
 	return nil
 }
 

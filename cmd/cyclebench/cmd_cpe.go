@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	benchexamples "github.com/cyclebench/cyclebench/bench_examples"
 	"github.com/cyclebench/cyclebench/harness"
@@ -230,6 +231,7 @@ func runCPE(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer s.close()
+	start := time.Now()
 	if err := s.calibrate("cpe"); err != nil {
 		return err
 	}
@@ -250,6 +252,7 @@ func runCPE(args []string, stdout, stderr io.Writer) error {
 	done := sweepsOf(swept[:len(rs)])
 	s.h.HoistSweeps(done)
 	s.partial(": the sweep is incomplete", "")
+	s.h.Provenance = kernelProvenance(start)
 	return s.writeSweeps(done, logSpaced, len(done) > 0 && len(done[0].Points) > 0, results.SweepFailure(done, s.o.strict, s.cfg.MaxTime))
 }
 
@@ -445,7 +448,7 @@ func cpeSources(args []string, stdout, stderr io.Writer) error {
 		if len(g.Packages) > 0 {
 			return inputError("", g.Check())
 		}
-		if f := given(s.fs, "count", "benchtime", "benchmem"); f != "" {
+		if f := given(s.fs, "count", "benchtime", "benchmem", "layouts"); f != "" {
 			return usageErrorf("%s: passed on to go test, so it needs a package pattern (./mypkg); files are read as they are", f)
 		}
 		var err error
@@ -468,6 +471,7 @@ func cpeSources(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer s.close()
+	start := time.Now()
 	if len(g.Packages) > 0 {
 		f, err := s.runGoTest(g)
 		if err != nil {
@@ -482,6 +486,7 @@ func cpeSources(args []string, stdout, stderr io.Writer) error {
 	s.h = files[0].Header("cpe")
 	if len(paths) == 0 {
 		s.h = withThisMachine(s.h, g) // go test ran here
+		s.h.Provenance = packageProvenance(s.in.ctx, g.Dir(), start, g.RunSeeds())
 	}
 	s.h.Warnings = append(s.h.Warnings, results.FileWarnings(files[1:])...)
 	s.h.Warnings = append(s.h.Warnings, notes...)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	benchexamples "github.com/cyclebench/cyclebench/bench_examples"
 	"github.com/cyclebench/cyclebench/harness"
@@ -39,12 +40,16 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	}
 	s := newSession("run", "[-bench REGEXP] [-n N] [-count N] [-format table|bench|json|csv] [-o FILE] [flags]", runDescription, stdout)
 	s.fs.more = func() string { return packageHelp("run") }
+	start := time.Now()
 	fs := s.fs
 	bench := fs.String("bench", "", "`REGEXP` selecting kernels by name (default: the default kernels, those that take a few seconds in all; see -list)")
 	n := fs.Int("n", 0, "size `N` of every selected kernel (default: each kernel's own)")
 	count := fs.Int("count", 1, fmt.Sprintf("measure each kernel `N` times, 1 to 10000 (default 1; %d with -o FILE, so that two saved\nruns compare by the spread between runs: cyclebench compare old.json new.json)", results.FileRuns))
 	list := fs.Bool("list", false, "list the kernels with their sizes and exit")
 	inProcess := inProcessFlag(fs)
+	var seeds []int64
+	fs.Var(layoutsValue{&seeds}, "layouts", "from a source checkout of cyclebench: rebuild it in `L` code layouts (go build -ldflags=-randlayout=N,\n"+
+		"N from 1 to L) and take each run in a process of its own layout's build, at least L runs (default 0: this binary)")
 	s.o = addOutputFlags(fs, stdout, stderr, true, resultFormats...)
 	s.mf = addMeasureFlags(fs, true)
 	fs.example("cyclebench run", "every default kernel, as a table")
@@ -88,10 +93,20 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		total, done, *count = perRun*child.count, perRun*child.index, 1
 	}
 	var rs []results.Measurement
-	if child == nil && *count >= 2 && !*inProcess {
+	var runSeeds []int64
+	switch {
+	case child == nil && len(seeds) > 0:
+		if *inProcess {
+			return usageErrorf("-layouts and -in-process: each layout is a build of its own, so its runs cannot share this process")
+		}
+		if rs, runSeeds, err = s.runKernelLayouts(*count, seeds); err != nil {
+			return err
+		}
+		total = perRun * max(*count, len(seeds))
+	case child == nil && *count >= 2 && !*inProcess:
 		rs, err = s.runProcesses(*count)
 	}
-	if startErr := err; child != nil || *count < 2 || *inProcess || gotest.CannotStart(err) {
+	if startErr := err; len(seeds) == 0 && (child != nil || *count < 2 || *inProcess || gotest.CannotStart(err)) {
 		if rs, err = s.measureKernels(kernels, *n, *count, done, total); startErr != nil {
 			s.h.Warnings = append(s.h.Warnings, gotest.SharedProcessWarning(startErr))
 		}
@@ -107,6 +122,8 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		return &exitError{code: s.in.exitCode()}
 	}
 	s.partial(fmt.Sprintf(" after %d of %d measurements", len(rs), total), "; the last one stopped before it converged")
+	s.h.Provenance = kernelProvenance(start)
+	s.h.Provenance.LayoutSeeds = runSeeds
 	if err := s.o.emit(func(w io.Writer) error { return writeResults(w, s.o.format, s.h, rs) }); err != nil {
 		return err
 	}

@@ -15,6 +15,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/cyclebench/cyclebench/calibrate"
 	"github.com/cyclebench/cyclebench/harness"
@@ -82,6 +83,7 @@ func addGoTestFlags(fs *flagSet, g *gotest.GoTest) {
 	fs.StringVar(&g.Bench, "bench", ".", "run the benchmarks matching `REGEXP` (go test -bench: one regexp per level of sub-benchmarks, split at '/')")
 	fs.IntVar(&g.Count, "count", 1, "run each benchmark `N` times (go test -count, 1 to 10000); a CPE fit and benchstat want 6 or more")
 	fs.StringVar(&g.Benchtime, "benchtime", "", "go test -benchtime: `D` (such as 2s) is the measurement's time budget (Config.MaxTime),\nNx its samples (Config.MaxSamples; a comparison's pairs); default: the benchmark's Config")
+	fs.Var(layoutsValue{&g.LayoutSeeds}, "layouts", layoutsUsage)
 	fs.BoolVar(&g.Benchmem, "benchmem", false, "go test -benchmem: B/op and allocs/op of one call of the measured function")
 	fs.BoolVar(&g.InProcess, "in-process", false, "run go test -count N, every run of a package in one test process; by default the test\n"+
 		"binary is built once and each run is a process of its own, because a process's memory layout\n"+
@@ -189,10 +191,14 @@ func packageSession(cmd string, g *gotest.GoTest, stdout, stderr io.Writer) (s *
 func goTestSession(cmd string, args []string, stdout, stderr io.Writer) (*session, *gotest.GoTest, results.File, error) {
 	g := &gotest.GoTest{}
 	s, _ := packageSession(cmd, g, stdout, stderr)
+	start := time.Now()
 	if err := s.open(args, true, func() error {
 		g.Packages = s.fs.args
 		if re := gotest.CompareBench(g.Packages); cmd == "compare" && given(s.fs, "bench") == "" && re != "" {
 			g.Bench = re // only the comparisons: compare has no use for the others
+		}
+		if cmd == "run" && s.o.path != "" && given(s.fs, "count") == "" {
+			g.Count = results.FileRuns // files compare by the spread between runs
 		}
 		return inputError("", g.Check())
 	}); err != nil {
@@ -216,6 +222,7 @@ func goTestSession(cmd string, args []string, stdout, stderr io.Writer) (*sessio
 		}
 		s.h.Extra["plain-cycles"] = plainCyclesSource()
 	}
+	s.h.Provenance = packageProvenance(s.in.ctx, g.Dir(), start, g.RunSeeds())
 	return s, g, f, nil
 }
 

@@ -59,6 +59,11 @@ type GoTest struct {
 	// package's CYCLEBENCH_MODE and the like, harness.ApplyEnv), added to
 	// this process's environment for go test and the test binaries.
 	Env []string
+	// LayoutSeeds, when not empty, builds each package's test binary once
+	// per seed with the linker's -randlayout=SEED and takes each run in a
+	// process of the binary of its layout, run i in LayoutSeeds[i mod L]
+	// ([GoTest.RunSeeds]); the runs are then at least L ([GoTest.Runs]).
+	LayoutSeeds []int64
 
 	// dir, when not "", is the root of the module the packages are in
 	// (directories given as ./x, /abs/x, x/...): go test runs there, on
@@ -316,6 +321,9 @@ func (w lockedWriter) Write(p []byte) (int, error) {
 func (g *GoTest) Run(ctx context.Context) (results.File, []byte, error) {
 	if ctx == nil {
 		ctx = context.Background()
+	}
+	if len(g.LayoutSeeds) > 0 {
+		return g.runLayouts(ctx)
 	}
 	if g.Separate() {
 		return g.runBinaries(ctx)

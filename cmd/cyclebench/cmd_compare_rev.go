@@ -1,0 +1,371 @@
+package main
+
+// compare -base REF [-head REF] PACKAGE...: two revisions of Go
+// packages, each side's test binaries built in several code layouts, the
+// processes alternated, the verdict over layouts (internal/revision).
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cyclebench/cyclebench/internal/gotest"
+	"github.com/cyclebench/cyclebench/internal/revision"
+	"github.com/cyclebench/cyclebench/results"
+	"github.com/cyclebench/cyclebench/stats"
+)
+
+// DefaultLayouts is compare -base's layouts per side. The verdict rests
+// on each side's best mode, so the slower side must not miss the faster
+// side's best mode by chance: simulated on issue 33's insertion sort (its
+// best mode in 5 of 16 layouts; revision.compareBestModes), a +21% change
+// is found in 48% of comparisons with 8 layouts a side, 78% with 12 and
+// 92% with 16, an A/A difference in 7 to 9%. 16 a side is 32
+// processes and, the base's builds cached, 16 links: about a minute on 2
+// vCPUs for benchmarks of a second. docs/measurements/revision-targets.sh
+// measures the targets on a real machine.
+const DefaultLayouts = 16
+
+const compareRevisionsDescription = `Compare two revisions of Go packages: the package's benchmarks at -base REF
+(checked out in a temporary git worktree; your working tree and index are
+not touched) against the working tree (or -head REF). Each side's test
+binary is built in -layouts L code layouts (go test -c
+-ldflags=-randlayout=N, N from 1 to L, the same layouts on both sides),
+because an edit anywhere moves the code's layout, and the layout alone can
+move a branchy kernel by 40%. The processes run alternated, A B B A ..., so
+both sides share the host's slow stretches; each process is one layout.
+
+Each benchmark's figure is cycles/op (harness.Report), ns/op (plain
+testing.B), or B/A for harness.ReportCompare. A layout's figure is the best
+of its -count processes. Layouts fall into modes, and a side's figure is
+the median of its best mode (the best layouts carry the work a change adds,
+where the median of all mixes the modes); the test compares the two best
+modes' layouts (t on their logarithms) and stands only when the slower side
+is unlikely to have missed the faster side's best mode by chance. The output shows each
+side's layouts grouped into modes, the layout sensitivity (the spread
+between layouts against the spread between processes of one layout, with
+-count 2 or more), the smallest change the comparison would detect, and a
+summary. The base's builds are cached by commit (-no-cache to rebuild).
+-threshold makes the exit status 1 when a benchmark is significantly slower
+by more than it, for CI.`
+
+// revisionFlagSet reports whether args ask for a comparison of
+// revisions: a flag only compare -base has (-base, -head, -threshold,
+// -no-cache), or -layouts without a package (with one, -layouts is the
+// package mode's).
+func revisionFlagSet(args []string) bool {
+	layouts := false
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if !strings.HasPrefix(a, "-") {
+			continue
+		}
+		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		switch name {
+		case "base", "head", "threshold", "no-cache":
+			return true
+		case "layouts":
+			layouts = true
+		}
+	}
+	return layouts && !packageArgs(args)
+}
+
+// revisionComparison is one benchmark's verdict over layouts, as the
+// JSON report lists it: its name, the verdict's fields and the summary.
+type revisionComparison struct {
+	Name string
+	revision.LayoutComparison
+	Summary string
+}
+
+// MarshalJSON writes the name and summary beside the verdict's own
+// fields (whose MarshalJSON the embedding would otherwise take alone).
+func (c revisionComparison) MarshalJSON() ([]byte, error) {
+	b, err := json.Marshal(c.LayoutComparison)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	m["name"], _ = json.Marshal(c.Name)
+	m["summary"], _ = json.Marshal(c.Summary)
+	return json.Marshal(m)
+}
+
+// revisionReport is compare -base's JSON report.
+type revisionReport struct {
+	results.Header
+	Base        string               `json:"base"`
+	Head        string               `json:"head"`
+	HeadDirty   bool                 `json:"head_dirty"`
+	Layouts     int                  `json:"layouts"`
+	Seeds       []int64              `json:"layout_seeds"`
+	Count       int                  `json:"count"`
+	Threshold   float64              `json:"threshold,omitempty"`
+	Builds      int                  `json:"builds"`
+	Cached      int                  `json:"cached_builds"`
+	Took        float64              `json:"took_seconds"`
+	Comparisons []revisionComparison `json:"comparisons"`
+}
+
+// revisionSession is compare -base's session with its flags.
+type revisionSession struct {
+	s                *session
+	g                *gotest.GoTest
+	base, head       *string
+	layouts          *int
+	alpha, threshold *float64
+	noCache          *bool
+}
+
+// newRevisionSession defines compare -base's flags.
+func newRevisionSession(stdout, stderr io.Writer) *revisionSession {
+	s := newSession("compare", "-base REF [-head REF] [-layouts L] [-count N] [flags] PACKAGE...", compareRevisionsDescription, stdout)
+	fs := s.fs
+	fs.packages = true
+	r := &revisionSession{s: s, g: &gotest.GoTest{}}
+	r.base = fs.String("base", "", "the base revision `REF` (A): a commit, branch or tag git rev-parse takes")
+	r.head = fs.String("head", "", "the head revision `REF` (B); default: the working tree as it is")
+	r.layouts = fs.Int("layouts", DefaultLayouts, fmt.Sprintf("code layouts per side, `L` from 1 to %d (go test -c -ldflags=-randlayout=1 to L)", revision.MaxLayouts))
+	fs.StringVar(&r.g.Bench, "bench", ".", "run the benchmarks matching `REGEXP` (go test -bench)")
+	fs.IntVar(&r.g.Count, "count", 1, "processes per layout and side, `N` from 1 to 10000 (the best of them is the layout's figure)")
+	fs.StringVar(&r.g.Benchtime, "benchtime", "", "go test -benchtime: `D` (such as 2s) or Nx, per process")
+	fs.BoolVar(&r.g.Benchmem, "benchmem", false, "go test -benchmem")
+	r.alpha = fs.Float64("alpha", 0.05, "significance level `α` of the test (0 < α < 1)")
+	r.threshold = new(math.Inf(1))
+	fs.Var(thresholdValue{r.threshold}, "threshold", "exit with status 1 when a benchmark is significantly slower by more than `FRACTION` (0.05: 5%; default: none)")
+	r.noCache = fs.Bool("no-cache", false, "build every binary anew, neither reading nor writing the cache of base builds")
+	s.o = addOutputFlags(fs, stdout, stderr, false, formatTable, formatJSON, formatCSV)
+	fs.example("cyclebench compare -base main ./mypkg", "the working tree against main, 16 layouts a side")
+	fs.example("cyclebench compare -base HEAD~1 -head HEAD -threshold 0.05 ./...", "in CI: exit 1 when a benchmark got more than 5% slower")
+	return r
+}
+
+// thresholdValue is -threshold: a fraction ≥ 0, +Inf (shown as "") for
+// none.
+type thresholdValue struct{ v *float64 }
+
+func (t thresholdValue) String() string {
+	if t.v == nil || math.IsInf(*t.v, 1) {
+		return ""
+	}
+	return strconv.FormatFloat(*t.v, 'g', -1, 64)
+}
+
+func (t thresholdValue) Set(s string) error {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(v) || v < 0 {
+		return fmt.Errorf("%q: want a fraction ≥ 0, such as 0.05", s)
+	}
+	*t.v = v
+	return nil
+}
+
+// revisionHelp is the section of compare's -h about two revisions, with
+// the flags of compare -base.
+func revisionHelp() string {
+	r := newRevisionSession(io.Discard, io.Discard)
+	var b strings.Builder
+	b.WriteString("\nTwo revisions: cyclebench compare -base REF [-head REF] [flags] PACKAGE...\n" +
+		"builds the packages' test binaries at REF (in a temporary git worktree) and in the\n" +
+		"working tree (or at -head), each in -layouts L code layouts, runs them alternated\n" +
+		"and judges each benchmark over the layouts. cyclebench compare -base REF -h tells more.\n" +
+		"Flags with -base, besides the go test flags of packages (below; count is the\nprocesses per layout and side):\n")
+	defer b.WriteString("\n")
+	// The go test flags are the package mode's, below (its count: the
+	// processes per layout and side).
+	goTest := []string{"bench", "count", "benchtime", "benchmem", "json"}
+	r.s.fs.writeFlags(&b, func(name string) bool { return slices.Contains(outputFlagNames, name) || slices.Contains(goTest, name) }, "%s with -base")
+	return b.String()
+}
+
+func compareRevisions(args []string, stdout, stderr io.Writer) error {
+	start := time.Now()
+	r0 := newRevisionSession(stdout, stderr)
+	s, g, fs := r0.s, r0.g, r0.s.fs
+	base, head, layouts, alpha, threshold, noCache := r0.base, r0.head, r0.layouts, r0.alpha, r0.threshold, r0.noCache
+	if err := s.open(args, true, func() error {
+		if *base == "" {
+			return usageErrorf("-base: empty (want a revision, such as main or HEAD~1)")
+		}
+		if *layouts < 1 || *layouts > revision.MaxLayouts {
+			return usageErrorf("-layouts %d: out of range (allowed: 1 to %d)", *layouts, revision.MaxLayouts)
+		}
+		if a := *alpha; math.IsNaN(a) || a <= 0 || a >= 1 {
+			return usageErrorf("-alpha %v: out of range (allowed: 0 < α < 1)", a)
+		}
+		if len(fs.args) == 0 {
+			return usageErrorf("give the packages to compare (./mypkg, ./...)")
+		}
+		g.Packages = fs.args
+		return inputError("", g.Check())
+	}); err != nil {
+		return err
+	}
+	defer s.close()
+	modDir := g.Dir()
+	if modDir == "" {
+		modDir, _ = os.Getwd()
+	}
+	top, err := revision.Toplevel(s.in.ctx, modDir)
+	if err != nil {
+		return usageErrorf("%s is not in a git working tree: %w", modDir, err)
+	}
+	modRel, err := filepath.Rel(top, modDir)
+	if err != nil {
+		return libError(err)
+	}
+	tc, err := revision.DetectToolchain(s.in.ctx, g.Go, modDir)
+	if err != nil {
+		return libError(err)
+	}
+	cache := ""
+	if !*noCache {
+		if dir, err := os.UserCacheDir(); err == nil {
+			cache = filepath.Join(dir, "cyclebench")
+		}
+	}
+	args2 := g.Args()
+	r := revision.Revisions{Toolchain: tc, Repo: top, ModRel: modRel, Patterns: args2[len(args2)-len(g.Packages):], Base: *base, Head: *head,
+		Seeds: revision.Seeds(*layouts), Count: g.Count, BinaryArgs: g.BinaryArgs(), CacheDir: cache, Stderr: io.Discard}
+	if !s.o.quiet {
+		r.Stderr = stderr
+	}
+	lastWhat := ""
+	r.Progress = func(what string, done, total int) {
+		if kind, _, _ := strings.Cut(what, " "); kind != lastWhat {
+			lastWhat = kind
+			s.o.note("%s (%d steps)", what, total)
+		}
+	}
+	o, err := r.Run(s.in.ctx)
+	if err != nil {
+		if errors.Is(err, results.ErrBadInput) || errors.Is(err, revision.ErrGit) {
+			return usageErrorf("%w", err)
+		}
+		return libError(err)
+	}
+	h := results.Header{Command: "compare", CPU: sys.detectCPU().Brand, GOOS: tc.GOOS, GOARCH: tc.GOARCH, GoVersion: tc.GoVersion, Warnings: []string{}}
+	h.Provenance = packageProvenance(s.in.ctx, modDir, start, r.Seeds)
+	h.Provenance.Revision, h.Provenance.Dirty = o.HeadCommit, o.HeadDirty
+	if o.Interrupted {
+		s.partial(" before every process ran", "")
+		h.Partial, h.Warnings = s.h.Partial, append(h.Warnings, s.h.Warnings...)
+	}
+	rep := revisionReport{Header: h, Base: o.BaseCommit, Head: o.HeadCommit, HeadDirty: o.HeadDirty, Layouts: len(r.Seeds), Seeds: r.Seeds, Count: r.Count,
+		Builds: o.Builds, Cached: o.Cached, Took: o.Took.Seconds(), Comparisons: []revisionComparison{}}
+	if !math.IsInf(*threshold, 1) {
+		rep.Threshold = *threshold
+	}
+	var slower []string
+	for _, b := range o.Benchmarks {
+		if !complete(b) {
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: not measured in every layout of both sides: left out", b.Name))
+			continue
+		}
+		c, err := revision.CompareLayouts(b.Unit, b.Figures[revision.A], b.Figures[revision.B], revision.Options{Alpha: *alpha})
+		if err != nil {
+			return libError(err)
+		}
+		rc := revisionComparison{Name: b.Name, LayoutComparison: c,
+			Summary: stats.Sentence("base", "head", c.Ratio, c.Lo, c.Hi, c.Verdict, c.Reason) + fmt.Sprintf(" (%s, %d layouts a side)", c.Unit, len(r.Seeds))}
+		rep.Comparisons = append(rep.Comparisons, rc)
+		if c.Significant && c.Ratio > 1+*threshold && b.Unit != "B/A" {
+			slower = append(slower, fmt.Sprintf("%s %+.3g%%", b.Name, (c.Ratio-1)*100))
+		}
+	}
+	if err := s.o.emit(func(w io.Writer) error { return writeRevisionReport(w, s.o.format, rep) }); err != nil {
+		return err
+	}
+	s.o.warnAll(rep.Warnings)
+	failed := ""
+	if len(slower) > 0 {
+		failed = fmt.Sprintf("significantly slower by more than the threshold %s: %s", pct(*threshold, 3), strings.Join(slower, ", "))
+	}
+	return s.o.status(s.in, failed)
+}
+
+// complete reports whether b has a figure in every layout of both sides.
+func complete(b revision.Benchmark) bool {
+	for _, side := range b.Figures {
+		for _, l := range side {
+			if len(l) == 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// revisionTable is the comparisons, one row per benchmark; the text shows
+// the main columns, CSV all.
+func revisionTable(cs []revisionComparison) *table {
+	t := &table{Cols: []col{{Name: "name", Left: true}, {Name: "unit", Left: true}, {Name: "A", Key: "a", Digits: 5}, {Name: "B", Key: "b", Digits: 5},
+		{Name: "B/A", Key: "ratio", Digits: 5}, {Name: "95% CI", Key: "-", Left: true}, {Name: "ratio_lo", CSV: true}, {Name: "ratio_hi", CSV: true},
+		{Name: "p", Key: "p_value", Digits: 2}, {Name: "layout sens.", Key: "layout_sensitivity", Digits: 3}, {Name: "detectable", Digits: 2},
+		{Name: "significant", CSV: true}, {Name: "verdict", Left: true}, {Name: "modes_a", CSV: true}, {Name: "modes_b", CSV: true}, {Name: "summary", CSV: true}}}
+	for _, c := range cs {
+		det := any(shown{V: c.Detectable, Text: "±" + pct(c.Detectable, 2)})
+		if math.IsInf(c.Detectable, 1) {
+			det = shown{V: c.Detectable, Text: "none"}
+		}
+		t.Add(c.Name, c.Unit, c.A, c.B, c.Ratio, fmt.Sprintf("[%s, %s]", sig(c.Lo, 5), sig(c.Hi, 5)), c.Lo, c.Hi,
+			shown{V: c.PValue, Text: results.PValueText(c.PValue)}, c.Sensitivity, det, c.Significant, c.Verdict,
+			revision.ModesText(c.ModesA), revision.ModesText(c.ModesB), c.Summary)
+	}
+	return t
+}
+
+// writeRevisionReport writes rep in format.
+func writeRevisionReport(w io.Writer, format string, rep revisionReport) error {
+	switch format {
+	case formatJSON:
+		return writeJSON(w, rep)
+	case formatCSV:
+		return revisionTable(rep.Comparisons).WriteCSV(w)
+	}
+	d := newDoc(format)
+	head := shortRev(rep.Head)
+	if rep.HeadDirty {
+		head += " + changes in the working tree"
+	}
+	d.Line(fmt.Sprintf("A: %s   B: %s   %d layouts a side (-randlayout=%d to %d), %d process(es) per layout, alternated A B B A; %d builds (%d from the cache), %.1f s",
+		shortRev(rep.Base), head, rep.Layouts, rep.Seeds[0], rep.Seeds[len(rep.Seeds)-1], rep.Count, rep.Builds, rep.Cached, rep.Took))
+	if rep.Partial != "" {
+		d.Line("PARTIAL: " + rep.Partial)
+	}
+	d.Blank()
+	d.Table(revisionTable(rep.Comparisons))
+	d.Blank()
+	for _, c := range rep.Comparisons {
+		d.Item(fmt.Sprintf("%s: layouts of A %s; of B %s", c.Name, revision.ModesText(c.ModesA), revision.ModesText(c.ModesB)))
+		d.Item(c.Name + ": " + c.Summary)
+	}
+	d.Blank()
+	d.Para("A and B are each side's " + revision.EstimatorBestMode + ";\n" +
+		"p compares the best modes' layouts. layout sens. is the\n" +
+		"spread between layouts over the spread between processes of one layout (-count 2 or more);\n" +
+		"detectable is the change this comparison finds 80% of the time.")
+	return d.Render(w)
+}
+
+// shortRev is a commit's first 12 hex digits.
+func shortRev(c string) string {
+	if len(c) > 12 {
+		return c[:12]
+	}
+	return c
+}

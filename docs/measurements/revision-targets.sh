@@ -1,0 +1,124 @@
+#!/bin/sh
+# The targets of compare -base (issue 33), measured on this machine. Run
+# from the repository root, on a quiet machine:
+#
+#   sh docs/measurements/revision-targets.sh [RUNS [LAYOUTS]]
+#
+# It makes a git repository with a user's package (an insertion sort of
+# 300 ints, layout-sensitive; the bundled register ADD chain,
+# layout-insensitive; both through harness.Report) and four head
+# revisions of it, then counts the comparisons that call a difference:
+#
+#   aa-sort   B = A plus an unused function in another file   want <= 1 of 20 (19 of 20 find none)
+#   sort+20%  B sorts 329 ints (329^2/300^2 = 1.20)           want >= 9 of 10, each <= 60 s
+#   aa-add    the ADD chain, B = A plus an unused function    want <= 1 of 20
+#   add+0.1%  the ADD chain of 10010 instead of 10000 ADDs    want >= 9 of 10
+#
+# RUNS (default 20 for A/A, half for the changes) and LAYOUTS (default:
+# compare's own) set the effort. Each line of the output: the case, how
+# many comparisons called a difference, the slowest comparison's seconds,
+# and the median detectable change the comparisons printed (to check its
+# honesty: a change of that size should be found in >= 7 of 10).
+set -eu
+runs=${1:-20}
+layoutsFlag=""
+[ $# -ge 2 ] && layoutsFlag="-layouts $2"
+repo=$(pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+go build -o "$tmp/cyclebench" ./cmd/cyclebench
+
+newrepo() { # newrepo DIR SORTN ADDN
+	mkdir -p "$1/sorts"
+	cat > "$1/go.mod" <<MOD
+module example.com/user
+
+go 1.26
+
+require github.com/cyclebench/cyclebench v0.0.0
+
+replace github.com/cyclebench/cyclebench => $repo
+MOD
+	cp go.sum "$1/go.sum"
+	cat > "$1/sorts/sort.go" <<'GO'
+package sorts
+
+// Insertion sorts xs in place.
+//
+//go:noinline
+func Insertion(xs []int) {
+	for i := 1; i < len(xs); i++ {
+		for j := i; j > 0 && xs[j] < xs[j-1]; j-- {
+			xs[j], xs[j-1] = xs[j-1], xs[j]
+		}
+	}
+}
+GO
+	printf 'package sorts\n\nconst sortN, addN = %s, %s\n' "$2" "$3" > "$1/sorts/n.go"
+	cat > "$1/sorts/sort_test.go" <<'GO'
+package sorts
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	benchexamples "github.com/cyclebench/cyclebench/bench_examples"
+	"github.com/cyclebench/cyclebench/harness"
+)
+
+func BenchmarkInsertion(b *testing.B) {
+	in := rand.New(rand.NewPCG(1, 2)).Perm(sortN)
+	xs := make([]int, len(in))
+	harness.Report(b, harness.DefaultConfig(), harness.Target{Name: "Insertion", Setup: func() { copy(xs, in) }, Run: func() { Insertion(xs) }})
+}
+
+func BenchmarkAdd(b *testing.B) {
+	k, err := benchexamples.Lookup("AddChain")
+	if err != nil {
+		b.Fatal(err)
+	}
+	t, err := k.New(addN)
+	if err != nil {
+		b.Fatal(err)
+	}
+	harness.Report(b, harness.DefaultConfig(), t)
+}
+GO
+	(cd "$1" && go mod tidy && git init -q -b main && git add . && git -c user.name=t -c user.email=t@example.com commit -q -m A && git tag base)
+}
+
+commit() { # commit DIR MESSAGE
+	(cd "$1" && git add . && git -c user.name=t -c user.email=t@example.com commit -q -m "$2")
+}
+
+measure() { # measure CASE DIR BENCH N
+	hits=0
+	slowest=0
+	dets=""
+	i=0
+	while [ "$i" -lt "$4" ]; do
+		out=$(cd "$2" && "$tmp/cyclebench" compare -base base -head HEAD $layoutsFlag -bench "$3" -format json -q ./sorts) || { echo "$1: a comparison failed (its message is above)"; exit 1; }
+		echo "$out" | grep -q '"significant": true' && hits=$((hits + 1))
+		took=$(echo "$out" | sed -n 's/.*"took_seconds": \([0-9.]*\).*/\1/p')
+		slowest=$(echo "$slowest $took" | awk '{ print ($2 > $1 ? $2 : $1) }')
+		dets="$dets $(echo "$out" | sed -n 's/.*"detectable": \([0-9.e+-]*\).*/\1/p')"
+		i=$((i + 1))
+	done
+	det=$(echo "$dets" | tr ' ' '\n' | grep . | sort -g | awk '{ a[NR] = $1 } END { if (NR) printf "%.3g%%", a[int((NR + 1) / 2)] * 100 }')
+	echo "$1: $hits of $4 called a difference; slowest comparison ${slowest} s; median detectable change $det"
+}
+
+"$tmp/cyclebench" info -q | head -1
+newrepo "$tmp/aa" 300 10000
+printf 'package sorts\n\n// Unused moves the code layout.\nfunc Unused(x int) int { return x*7 + 1 }\n' > "$tmp/aa/sorts/unused.go"
+commit "$tmp/aa" "B: an unused function"
+measure aa-sort "$tmp/aa" '^BenchmarkInsertion$' "$runs"
+measure aa-add "$tmp/aa" '^BenchmarkAdd$' "$runs"
+newrepo "$tmp/sort20" 300 10000
+printf 'package sorts\n\nconst sortN, addN = 329, 10000\n' > "$tmp/sort20/sorts/n.go"
+commit "$tmp/sort20" "B: 20% more work"
+measure sort+20% "$tmp/sort20" '^BenchmarkInsertion$' $((runs / 2))
+newrepo "$tmp/add" 300 10000
+printf 'package sorts\n\nconst sortN, addN = 300, 10010\n' > "$tmp/add/sorts/n.go"
+commit "$tmp/add" "B: 0.1% more ADDs"
+measure add+0.1% "$tmp/add" '^BenchmarkAdd$' $((runs / 2))
