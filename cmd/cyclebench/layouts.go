@@ -34,4 +34,4 @@ func (v layoutsValue) Set(s string) error {
 // layoutsUsage is the -layouts flag's help.
 const layoutsUsage = "build each package's test binary in `L` code layouts (go test -c -ldflags=-randlayout=N, N from 1 to L)\n" +
 	"and take each run from the binary of its own layout, so that the spread between runs includes the layout;\n" +
-	"the runs are then at least L (default 0: one binary, the linker's layout)"
+	"the runs are then at least L; 0, the default, builds one binary in the linker's layout"
