@@ -83,7 +83,8 @@
 //   - selfcheck: validate's report, beside the validation it describes.
 //   - plot: the pictures; [Table.Comparison], [Table.HeatMap] and
 //     [PlotSweeps] give it its inputs.
-//   - internal/sigfig: significant-digit formatting, shared by all.
+//   - internal/sigfig: the formatters shared by all: significant digits,
+//     frequencies (sigfig.Hz) and p-values (sigfig.PValue).
 //
 // Nothing in the package prints, logs or panics; errors wrap the sentinel
 // errors below, and soft problems are warnings in [File.Warnings].

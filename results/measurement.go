@@ -15,6 +15,7 @@ import (
 
 	"github.com/cyclebench/cyclebench/calibrate"
 	"github.com/cyclebench/cyclebench/harness"
+	"github.com/cyclebench/cyclebench/internal/sigfig"
 )
 
 // Measurement is one harness.Result as a report gives it: with the kernel
@@ -76,7 +77,7 @@ func Failure(rs []Measurement, strict bool, maxTime time.Duration, what string) 
 			checks++
 		}
 		switch {
-		case !HasFigure(r.Result) || strict && !r.Converged:
+		case !hasFigure(r.Result) || strict && !r.Converged:
 			bad++
 			if !r.Converged && r.Wall >= maxTime {
 				capped++
@@ -105,9 +106,9 @@ func Failure(rs []Measurement, strict bool, maxTime time.Duration, what string) 
 	return strings.Join(parts, "; ")
 }
 
-// HasFigure reports whether r has a figure: a per-call cost in ticks or
+// hasFigure reports whether r has a figure: a per-call cost in ticks or
 // nanoseconds (a measurement with no usable sample has none).
-func HasFigure(r harness.Result) bool {
+func hasFigure(r harness.Result) bool {
 	return r.Ticks > 0 || r.Nanoseconds > 0 || r.Cycles > 0
 }
 
@@ -218,7 +219,7 @@ func (h Header) Line() string {
 		s = "PARTIAL: " + h.Partial + "\n" + s
 	}
 	if h.Counter != "" || h.TSCHz > 0 {
-		s += fmt.Sprintf("  counter: %s at %s", h.Counter, FormatHz(h.TSCHz))
+		s += fmt.Sprintf("  counter: %s at %s", h.Counter, sigfig.Hz(h.TSCHz))
 	}
 	if h.K > 0 && h.Epsilon != nil {
 		s += fmt.Sprintf("  k=%d eps=%g m=%d", h.K, *h.Epsilon, h.MaxSamples)
@@ -227,13 +228,6 @@ func (h Header) Line() string {
 		s += "  pkg: " + p
 	}
 	return s
-}
-
-// FormatHz formats a frequency as the reports show it: in whole Hz, with
-// the same figure in MHz ("2596141819 Hz (2596.141819 MHz)").
-func FormatHz(hz float64) string {
-	r := math.Round(hz)
-	return fmt.Sprintf("%.0f Hz (%.6f MHz)", r, r/1e6)
 }
 
 // NewHeader is the header of command's results measured here with the

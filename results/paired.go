@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"github.com/cyclebench/cyclebench/plot"
 	"github.com/cyclebench/cyclebench/stats"
 )
@@ -186,17 +187,8 @@ func WritePairedBench(w io.Writer, h Header, cs []Paired) error {
 		for _, v := range c.Run.Other {
 			fmt.Fprintf(&b, "\t%s %s", benchValue(v.Value), v.Unit)
 		}
-		fmt.Fprintf(&b, "\n# compare %s: %s/%s = %.5g [%.5g, %.5g], p = %s: %s\n", c.Name, c.B, c.A, c.Ratio, c.Lo, c.Hi, PValueText(c.PValue), c.Verdict)
+		fmt.Fprintf(&b, "\n# compare %s: %s/%s = %.5g [%.5g, %.5g], p = %s: %s\n", c.Name, c.B, c.A, c.Ratio, c.Lo, c.Hi, sigfig.PValue(c.PValue), c.Verdict)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-// PValueText writes a p-value with two significant digits: 0.65, 0.0044,
-// 2.1e-11; one that underflowed to 0 as "< 1e-300".
-func PValueText(p float64) string {
-	if p == 0 {
-		return "< 1e-300"
-	}
-	return strconv.FormatFloat(p, 'g', 2, 64)
 }

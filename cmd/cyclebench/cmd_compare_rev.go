@@ -19,6 +19,7 @@ import (
 
 	"github.com/cyclebench/cyclebench/internal/gotest"
 	"github.com/cyclebench/cyclebench/internal/revision"
+	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"github.com/cyclebench/cyclebench/results"
 	"github.com/cyclebench/cyclebench/stats"
 )
@@ -323,7 +324,7 @@ func revisionTable(cs []revisionComparison) *table {
 			det = shown{V: c.Detectable, Text: "none"}
 		}
 		t.Add(c.Name, c.Unit, c.A, c.B, c.Ratio, fmt.Sprintf("[%s, %s]", sig(c.Lo, 5), sig(c.Hi, 5)), c.Lo, c.Hi,
-			shown{V: c.PValue, Text: results.PValueText(c.PValue)}, c.Sensitivity, det, c.Significant, c.Verdict,
+			shown{V: c.PValue, Text: sigfig.PValue(c.PValue)}, c.Sensitivity, det, c.Significant, c.Verdict,
 			revision.ModesText(c.ModesA), revision.ModesText(c.ModesB), c.Summary)
 	}
 	return t

@@ -2,14 +2,15 @@ package main
 
 import (
 	"fmt"
-	"github.com/cyclebench/cyclebench/internal/reports"
-	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"io"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/cyclebench/cyclebench/internal/reports"
+	"github.com/cyclebench/cyclebench/internal/sigfig"
 
 	"github.com/cyclebench/cyclebench/harness"
 	"github.com/cyclebench/cyclebench/results"
@@ -125,7 +126,7 @@ func validationTable(v *selfcheck.Validation) *table {
 	cal := v.Calibration
 	t := kvTable()
 	t.KV("cpu", "%s (%s), counter %s", orDash(cal.CPU.Brand), orDash(cal.CPU.Hypervisor), cal.CPU.Counter)
-	t.KV("tsc_hz", "%s ± %s ppm (%s)", results.FormatHz(cal.Frequency.Hz), sig(cal.Frequency.PPM, 3), cal.Frequency.Method)
+	t.KV("tsc_hz", "%s ± %s ppm (%s)", sigfig.Hz(cal.Frequency.Hz), sig(cal.Frequency.PPM, 3), cal.Frequency.Method)
 	for _, cc := range cal.Frequency.CrossChecks {
 		t.KV("cross_check", "%s ppm: %s", sigfig.Signed(cc.DiffPPM, 3), cc.Source)
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/cyclebench/cyclebench/harness"
 	"github.com/cyclebench/cyclebench/internal/gotest"
 	"github.com/cyclebench/cyclebench/internal/reports"
+	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"github.com/cyclebench/cyclebench/plot"
 	"github.com/cyclebench/cyclebench/results"
 )
@@ -342,7 +343,7 @@ func comparisonsTable(cs []results.Paired) *table {
 			cycA, cycB = c.CyclesA, c.CyclesB
 		}
 		t.Add(c.Name, c.B+"/"+c.A, cycA, cycB, c.TicksA, c.TicksB, c.Ratio, fmt.Sprintf("[%s, %s]", sig(c.Lo, 5), sig(c.Hi, 5)), c.Lo, c.Hi,
-			shown{V: c.PValue, Text: results.PValueText(c.PValue)}, shown{V: c.NoiseBand, Text: "±" + pct(c.NoiseBand, 2)}, c.Pairs, c.Calls, c.Verdict, c.Reason, c.Summary, strings.Join(c.Warnings, "\n"))
+			shown{V: c.PValue, Text: sigfig.PValue(c.PValue)}, shown{V: c.NoiseBand, Text: "±" + pct(c.NoiseBand, 2)}, c.Pairs, c.Calls, c.Verdict, c.Reason, c.Summary, strings.Join(c.Warnings, "\n"))
 	}
 	return t
 }

@@ -284,7 +284,7 @@ func (r ClocksReport) Head() []string {
 	}
 	head := []string{what, machineLine(r.CPU, r.PinnedCPU, r.Priority)}
 	if r.TSCHz > 0 {
-		head = append(head, fmt.Sprintf("tsc: %s (%s)", results.FormatHz(r.TSCHz), r.TSCHzSource))
+		head = append(head, fmt.Sprintf("tsc: %s (%s)", sigfig.Hz(r.TSCHz), r.TSCHzSource))
 	}
 	return append(head, "nesting, outer to inner: "+strings.Join(r.Nesting, ", "))
 }

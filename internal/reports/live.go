@@ -142,7 +142,7 @@ func ComparisonLines(c harness.Comparison) [][2]string {
 			line("B/A", "%.5f  (typical pairs, %d blocks' Hodges–Lehmann ratios, each weighted by its interval: 95%% CI %.5f to %.5f; the same in cycles, ticks and ns: A and B ran interleaved)",
 				s.Ratio, n, s.Lo, s.Hi)
 			line("p", "%s  (t test of the %d blocks, %d dof; %d pairs of %d calls, %d equal; all pairs as one sample: %.5f, p = %s)",
-				results.PValueText(s.PValue), n, n-1, s.N, c.Repeat, s.Zeros, s.PairsRatio, results.PValueText(s.PairsPValue))
+				sigfig.PValue(s.PValue), n, n-1, s.N, c.Repeat, s.Zeros, s.PairsRatio, sigfig.PValue(s.PairsPValue))
 		} else {
 			exact := "normal approximation"
 			if s.Exact {
@@ -150,7 +150,7 @@ func ComparisonLines(c harness.Comparison) [][2]string {
 			}
 			line("B/A", "%.5f  (typical pairs, Hodges–Lehmann: 95%% CI %.5f to %.5f; the same in cycles, ticks and ns: A and B ran interleaved)",
 				s.Ratio, s.Lo, s.Hi)
-			line("p", "%s  (Wilcoxon signed-rank, %s; %d pairs of %d calls, %d equal)", results.PValueText(s.PValue), exact, s.N, c.Repeat, s.Zeros)
+			line("p", "%s  (Wilcoxon signed-rank, %s; %d pairs of %d calls, %d equal)", sigfig.PValue(s.PValue), exact, s.N, c.Repeat, s.Zeros)
 		}
 		line("best B/A", "%.5f  (the two sides' best samples, the figures above: %.5f to %.5f within their K best)", c.BestRatio, c.BestLo, c.BestHi)
 		if n > 1 {
@@ -182,7 +182,7 @@ func ComparisonComments(c harness.Comparison) []string {
 	}
 	return []string{
 		fmt.Sprintf("# compare: B/A = %.5f, 95%% CI [%.5f, %.5f], p = %s (%s, %d pairs of %d calls, ABBA interleaved): %s",
-			s.Ratio, s.Lo, s.Hi, results.PValueText(s.PValue), s.Test, s.N, c.Repeat, verdictLine(c.Verdict, c.Reason, s.Ratio)),
+			s.Ratio, s.Lo, s.Hi, sigfig.PValue(s.PValue), s.Test, s.N, c.Repeat, verdictLine(c.Verdict, c.Reason, s.Ratio)),
 		"# compare: " + c.Sentence(),
 	}
 }
@@ -193,5 +193,5 @@ func ComparisonComments(c harness.Comparison) []string {
 func SlopesSummary(c harness.CPEComparison, elem string) string {
 	s := c.Slopes
 	return fmt.Sprintf("CPE B/A = %s, B − A = %s ± %s %s/%s (95%%), p = %s (Welch's t on the slopes, %s dof): %s",
-		sigfig.Sig(s.Ratio, 5), sigfig.Signed(s.Diff, 4), sigfig.Sig(s.DiffCI, 2), c.Unit, elem, results.PValueText(s.PValue), sigfig.Sig(s.DoF, 3), s.Verdict)
+		sigfig.Sig(s.Ratio, 5), sigfig.Signed(s.Diff, 4), sigfig.Sig(s.DiffCI, 2), c.Unit, elem, sigfig.PValue(s.PValue), sigfig.Sig(s.DoF, 3), s.Verdict)
 }

@@ -217,7 +217,7 @@ func (r *InfoReport) Lines() [][2]string {
 	line("counter", "%s", r.Counter)
 	line("rdtscp", "%s", yesNo(r.RDTSCP))
 	line("invariant_tsc", "%s", yesNo(r.InvariantTSC))
-	line("tsc_hz", "%s", results.FormatHz(r.TSCHz))
+	line("tsc_hz", "%s", sigfig.Hz(r.TSCHz))
 	line("tsc_hz_source", "%s: %s, over %.3fs", r.TSCHzMethod, r.TSCHzSource, r.Calibration)
 	line("tsc_hz_ppm", "±%s", sigfig.Sig(r.TSCHzPPM, 3))
 	lines = append(lines, CrossCheckLines(r.CrossChecks)...)
@@ -391,7 +391,7 @@ type FrequencyReport struct {
 // them: the method, the frequency with its uncertainty and source, the
 // interval, the ticks, the brackets (bracket only), the cross-checks.
 func (f FrequencyReport) Lines() [][2]string {
-	lines := [][2]string{{"method", f.Method}, {"tsc_hz", results.FormatHz(f.Hz)}, {"tsc_hz_ppm", "±" + sigfig.Sig(f.PPM, 3)},
+	lines := [][2]string{{"method", f.Method}, {"tsc_hz", sigfig.Hz(f.Hz)}, {"tsc_hz_ppm", "±" + sigfig.Sig(f.PPM, 3)},
 		{"source", f.Source}, {"interval", fmt.Sprintf("%.6fs", f.Seconds)}, {"ticks", strconv.FormatUint(f.Ticks, 10)}}
 	if f.Brackets != nil {
 		lines = append(lines, [2]string{"bracket_ticks", fmt.Sprintf("start %d, end %d", f.Brackets[0], f.Brackets[1])})

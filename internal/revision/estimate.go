@@ -16,7 +16,6 @@ import (
 	"strings"
 
 	"github.com/cyclebench/cyclebench/internal/sigfig"
-	"github.com/cyclebench/cyclebench/results"
 	"github.com/cyclebench/cyclebench/stats"
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -196,7 +195,7 @@ func CompareLayouts(unit string, a, b [][]float64, opt Options) (LayoutCompariso
 	switch {
 	case !c.Significant:
 		c.Verdict = stats.VerdictSame
-		c.Reason = fmt.Sprintf("p = %s ≥ %v over %d and %d layouts", results.PValueText(c.PValue), opt.Alpha, len(a), len(b))
+		c.Reason = fmt.Sprintf("p = %s ≥ %v over %d and %d layouts", sigfig.PValue(c.PValue), opt.Alpha, len(a), len(b))
 		if t.minP() >= opt.Alpha {
 			c.Reason = fmt.Sprintf("%d and %d layouts cannot give p < %v: take more layouts (-layouts)", len(a), len(b), opt.Alpha)
 		}
@@ -206,7 +205,7 @@ func CompareLayouts(unit string, a, b [][]float64, opt Options) (LayoutCompariso
 		c.Verdict = stats.VerdictFaster
 	}
 	if c.Significant {
-		c.Reason = fmt.Sprintf("p = %s < %v: B's layouts are not A's, by the permutation test over %d and %d layouts", results.PValueText(c.PValue), opt.Alpha, len(a), len(b))
+		c.Reason = fmt.Sprintf("p = %s < %v: B's layouts are not A's, by the permutation test over %d and %d layouts", sigfig.PValue(c.PValue), opt.Alpha, len(a), len(b))
 	}
 	return c, nil
 }

@@ -21,7 +21,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/cyclebench/cyclebench/results"
+	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"github.com/cyclebench/cyclebench/stats"
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -127,11 +127,11 @@ func compareBestModes(c *LayoutComparison, alpha float64) bool {
 	}
 	switch {
 	case c.PValue >= alpha:
-		c.Reason = fmt.Sprintf("p = %s ≥ %v between the best modes (%d and %d of %d and %d layouts)", results.PValueText(c.PValue), alpha, len(ma), len(mb), la, lb)
+		c.Reason = fmt.Sprintf("p = %s ≥ %v between the best modes (%d and %d of %d and %d layouts)", sigfig.PValue(c.PValue), alpha, len(ma), len(mb), la, lb)
 	case miss >= alpha:
-		c.Reason = fmt.Sprintf("the best modes differ (p = %s), but the faster one holds so few layouts that the other side would miss it by chance in %.0f%% of comparisons (take more layouts)", results.PValueText(c.PValue), miss*100)
+		c.Reason = fmt.Sprintf("the best modes differ (p = %s), but the faster one holds so few layouts that the other side would miss it by chance in %.0f%% of comparisons (take more layouts)", sigfig.PValue(c.PValue), miss*100)
 	default:
-		c.Reason = fmt.Sprintf("p = %s < %v between the best modes (%d and %d of %d and %d layouts), which the slower side misses by chance in %.1g%% of comparisons", results.PValueText(c.PValue), alpha, len(ma), len(mb), la, lb, miss*100)
+		c.Reason = fmt.Sprintf("p = %s < %v between the best modes (%d and %d of %d and %d layouts), which the slower side misses by chance in %.1g%% of comparisons", sigfig.PValue(c.PValue), alpha, len(ma), len(mb), la, lb, miss*100)
 	}
 	return true
 }

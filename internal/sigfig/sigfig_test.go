@@ -53,6 +53,23 @@ func TestPercent(t *testing.T) {
 	}
 }
 
+func TestPValue(t *testing.T) {
+	for _, tt := range []struct {
+		p    float64
+		want string
+	}{{0.65, "0.65"}, {0.00441, "0.0044"}, {2.1e-11, "2.1e-11"}, {0, "< 1e-300"}} {
+		if got := sigfig.PValue(tt.p); got != tt.want {
+			t.Errorf("PValue(%v) = %q, want %q", tt.p, got, tt.want)
+		}
+	}
+}
+
+func TestHz(t *testing.T) {
+	if got, want := sigfig.Hz(2596141819.4), "2596141819 Hz (2596.141819 MHz)"; got != want {
+		t.Errorf("Hz = %q, want %q", got, want)
+	}
+}
+
 func ExampleSig() {
 	fmt.Println(sigfig.Sig(0.023912, 3), sigfig.Sig(2.977, 3), sigfig.Sig(1234.6, 3), sigfig.Signed(-0.5, 3), sigfig.Percent(0.25, 3))
 	// Output: 0.0239 2.98 1235 -0.5 25%
