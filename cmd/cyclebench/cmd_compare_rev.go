@@ -5,7 +5,6 @@ package main
 // processes alternated, the verdict over layouts (internal/revision).
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -19,21 +18,8 @@ import (
 
 	"github.com/cyclebench/cyclebench/internal/gotest"
 	"github.com/cyclebench/cyclebench/internal/revision"
-	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"github.com/cyclebench/cyclebench/results"
-	"github.com/cyclebench/cyclebench/stats"
 )
-
-// DefaultLayouts is compare -base's layouts per side. The verdict rests
-// on each side's best mode, so the slower side must not miss the faster
-// side's best mode by chance: simulated on issue 33's insertion sort (its
-// best mode in 5 of 16 layouts; revision.compareBestModes), a +21% change
-// is found in 48% of comparisons with 8 layouts a side, 78% with 12 and
-// 92% with 16, an A/A difference in 7 to 9%. 16 a side is 32
-// processes and, the base's builds cached, 16 links: about a minute on 2
-// vCPUs for benchmarks of a second. docs/measurements/revision-targets.sh
-// measures the targets on a real machine.
-const DefaultLayouts = 16
 
 const compareRevisionsDescription = `Compare two revisions of Go packages: the package's benchmarks at -base REF
 (checked out in a temporary git worktree; your working tree and index are
@@ -82,46 +68,6 @@ func revisionFlagSet(args []string) bool {
 	return layouts && !packageArgs(args)
 }
 
-// revisionComparison is one benchmark's verdict over layouts, as the
-// JSON report lists it: its name, the verdict's fields and the summary.
-type revisionComparison struct {
-	Name string
-	revision.LayoutComparison
-	Summary string
-}
-
-// MarshalJSON writes the name and summary beside the verdict's own
-// fields (whose MarshalJSON the embedding would otherwise take alone).
-func (c revisionComparison) MarshalJSON() ([]byte, error) {
-	b, err := json.Marshal(c.LayoutComparison)
-	if err != nil {
-		return nil, err
-	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, err
-	}
-	m["name"], _ = json.Marshal(c.Name)
-	m["summary"], _ = json.Marshal(c.Summary)
-	return json.Marshal(m)
-}
-
-// revisionReport is compare -base's JSON report.
-type revisionReport struct {
-	results.Header
-	Base        string               `json:"base"`
-	Head        string               `json:"head"`
-	HeadDirty   bool                 `json:"head_dirty"`
-	Layouts     int                  `json:"layouts"`
-	Seeds       []int64              `json:"layout_seeds"`
-	Count       int                  `json:"count"`
-	Threshold   float64              `json:"threshold,omitempty"`
-	Builds      int                  `json:"builds"`
-	Cached      int                  `json:"cached_builds"`
-	Took        float64              `json:"took_seconds"`
-	Comparisons []revisionComparison `json:"comparisons"`
-}
-
 // revisionSession is compare -base's session with its flags.
 type revisionSession struct {
 	s                *session
@@ -140,7 +86,7 @@ func newRevisionSession(stdout, stderr io.Writer) *revisionSession {
 	r := &revisionSession{s: s, g: &gotest.GoTest{}}
 	r.base = fs.String("base", "", "the base revision `REF` (A): a commit, branch or tag git rev-parse takes")
 	r.head = fs.String("head", "", "the head revision `REF` (B); default: the working tree as it is")
-	r.layouts = fs.Int("layouts", DefaultLayouts, fmt.Sprintf("code layouts per side, `L` from 1 to %d (go test -c -ldflags=-randlayout=1 to L)", revision.MaxLayouts))
+	r.layouts = fs.Int("layouts", revision.DefaultLayouts, fmt.Sprintf("code layouts per side, `L` from 1 to %d (go test -c -ldflags=-randlayout=1 to L)", revision.MaxLayouts))
 	fs.StringVar(&r.g.Bench, "bench", ".", "run the benchmarks matching `REGEXP` (go test -bench)")
 	fs.IntVar(&r.g.Count, "count", 1, "processes per layout and side, `N` from 1 to 10000 (the best of them is the layout's figure)")
 	fs.StringVar(&r.g.Benchtime, "benchtime", "", "go test -benchtime: `D` (such as 2s) or Nx, per process")
@@ -266,27 +212,14 @@ func compareRevisions(args []string, stdout, stderr io.Writer) error {
 		s.partial(" before every process ran", "")
 		h.Partial, h.Warnings = s.h.Partial, append(h.Warnings, s.h.Warnings...)
 	}
-	rep := revisionReport{Header: h, Base: o.BaseCommit, Head: o.HeadCommit, HeadDirty: o.HeadDirty, Layouts: len(r.Seeds), Seeds: r.Seeds, Count: r.Count,
-		Builds: o.Builds, Cached: o.Cached, Took: o.Took.Seconds(), Comparisons: []revisionComparison{}}
+	rep := revision.Report{Header: h, Base: o.BaseCommit, Head: o.HeadCommit, HeadDirty: o.HeadDirty, Layouts: len(r.Seeds), Seeds: r.Seeds, Count: r.Count,
+		Builds: o.Builds, Cached: o.Cached, Took: o.Took.Seconds(), Comparisons: []revision.Comparison{}}
 	if !math.IsInf(*threshold, 1) {
 		rep.Threshold = *threshold
 	}
-	var slower []string
-	for _, b := range o.Benchmarks {
-		if !complete(b) {
-			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: not measured in every layout of both sides: left out", b.Name))
-			continue
-		}
-		c, err := revision.CompareLayouts(b.Unit, b.Figures[revision.A], b.Figures[revision.B], revision.Options{Alpha: *alpha})
-		if err != nil {
-			return libError(err)
-		}
-		rc := revisionComparison{Name: b.Name, LayoutComparison: c,
-			Summary: stats.Sentence("base", "head", c.Ratio, c.Lo, c.Hi, c.Verdict, c.Reason) + fmt.Sprintf(" (%s, %d layouts a side)", c.Unit, len(r.Seeds))}
-		rep.Comparisons = append(rep.Comparisons, rc)
-		if c.Significant && c.Ratio > 1+*threshold && b.Unit != "B/A" {
-			slower = append(slower, fmt.Sprintf("%s %+.3g%%", b.Name, (c.Ratio-1)*100))
-		}
+	slower, err := rep.Judge(o.Benchmarks, revision.Options{Alpha: *alpha}, *threshold)
+	if err != nil {
+		return libError(err)
 	}
 	if err := s.o.emit(func(w io.Writer) error { return writeRevisionReport(w, s.o.format, rep) }); err != nil {
 		return err
@@ -299,74 +232,13 @@ func compareRevisions(args []string, stdout, stderr io.Writer) error {
 	return s.o.status(s.in, failed)
 }
 
-// complete reports whether b has a figure in every layout of both sides.
-func complete(b revision.Benchmark) bool {
-	for _, side := range b.Figures {
-		for _, l := range side {
-			if len(l) == 0 {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// revisionTable is the comparisons, one row per benchmark; the text shows
-// the main columns, CSV all.
-func revisionTable(cs []revisionComparison) *table {
-	t := &table{Cols: []col{{Name: "name", Left: true}, {Name: "unit", Left: true}, {Name: "A", Key: "a", Digits: 5}, {Name: "B", Key: "b", Digits: 5},
-		{Name: "B/A", Key: "ratio", Digits: 5}, {Name: "95% CI", Key: "-", Left: true}, {Name: "ratio_lo", CSV: true}, {Name: "ratio_hi", CSV: true},
-		{Name: "p", Key: "p_value", Digits: 2}, {Name: "layout sens.", Key: "layout_sensitivity", Digits: 3}, {Name: "detectable", Digits: 2},
-		{Name: "significant", CSV: true}, {Name: "verdict", Left: true}, {Name: "modes_a", CSV: true}, {Name: "modes_b", CSV: true}, {Name: "summary", CSV: true}}}
-	for _, c := range cs {
-		det := any(shown{V: c.Detectable, Text: "±" + pct(c.Detectable, 2)})
-		if math.IsInf(c.Detectable, 1) {
-			det = shown{V: c.Detectable, Text: "none"}
-		}
-		t.Add(c.Name, c.Unit, c.A, c.B, c.Ratio, fmt.Sprintf("[%s, %s]", sig(c.Lo, 5), sig(c.Hi, 5)), c.Lo, c.Hi,
-			shown{V: c.PValue, Text: sigfig.PValue(c.PValue)}, c.Sensitivity, det, c.Significant, c.Verdict,
-			revision.ModesText(c.ModesA), revision.ModesText(c.ModesB), c.Summary)
-	}
-	return t
-}
-
 // writeRevisionReport writes rep in format.
-func writeRevisionReport(w io.Writer, format string, rep revisionReport) error {
+func writeRevisionReport(w io.Writer, format string, rep revision.Report) error {
 	switch format {
 	case formatJSON:
 		return writeJSON(w, rep)
 	case formatCSV:
-		return revisionTable(rep.Comparisons).WriteCSV(w)
+		return rep.Table().WriteCSV(w)
 	}
-	d := newDoc(format)
-	head := shortRev(rep.Head)
-	if rep.HeadDirty {
-		head += " + changes in the working tree"
-	}
-	d.Line(fmt.Sprintf("A: %s   B: %s   %d layouts a side (-randlayout=%d to %d), %d process(es) per layout, alternated A B B A; %d builds (%d from the cache), %.1f s",
-		shortRev(rep.Base), head, rep.Layouts, rep.Seeds[0], rep.Seeds[len(rep.Seeds)-1], rep.Count, rep.Builds, rep.Cached, rep.Took))
-	if rep.Partial != "" {
-		d.Line("PARTIAL: " + rep.Partial)
-	}
-	d.Blank()
-	d.Table(revisionTable(rep.Comparisons))
-	d.Blank()
-	for _, c := range rep.Comparisons {
-		d.Item(fmt.Sprintf("%s: layouts of A %s; of B %s", c.Name, revision.ModesText(c.ModesA), revision.ModesText(c.ModesB)))
-		d.Item(c.Name + ": " + c.Summary)
-	}
-	d.Blank()
-	d.Para("A and B are each side's " + revision.EstimatorBestMode + ";\n" +
-		"p compares the best modes' layouts. layout sens. is the\n" +
-		"spread between layouts over the spread between processes of one layout (-count 2 or more);\n" +
-		"detectable is the change this comparison finds 80% of the time.")
-	return d.Render(w)
-}
-
-// shortRev is a commit's first 12 hex digits.
-func shortRev(c string) string {
-	if len(c) > 12 {
-		return c[:12]
-	}
-	return c
+	return rep.Doc(format == formatMD).Render(w)
 }

@@ -3,8 +3,9 @@
 // module, git revision, dirty flag), a git revision checked out in a
 // temporary worktree ([Worktree]), test binaries built with the linker's
 // -randlayout in many layouts and cached by commit ([Builder]), the order
-// in which the two sides' processes run, alternated ([Schedule]), and the
-// verdict over layouts ([CompareLayouts]).
+// in which the two sides' processes run, alternated ([Schedule]), the
+// verdict over layouts ([CompareLayouts]), and compare -base's report of
+// it as JSON, a table and text ([Report]).
 //
 // It is internal because it runs git, the go command and processes; the
 // CLI decides when to, and package results holds what is written.
