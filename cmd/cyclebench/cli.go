@@ -6,9 +6,10 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/cyclebench/cyclebench/internal/atomicfile"
 	"io"
 	"strings"
+
+	"github.com/cyclebench/cyclebench/internal/atomicfile"
 
 	"github.com/cyclebench/cyclebench/internal/gotest"
 	"github.com/cyclebench/cyclebench/results"

@@ -5,13 +5,14 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/cyclebench/cyclebench/internal/reports"
-	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"io"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/cyclebench/cyclebench/internal/reports"
+	"github.com/cyclebench/cyclebench/internal/sigfig"
 
 	benchexamples "github.com/cyclebench/cyclebench/bench_examples"
 	"github.com/cyclebench/cyclebench/cputime"
@@ -295,7 +296,7 @@ func (r clocksView) text(w io.Writer) error {
 			for range r.Reps {
 				row = append(row, nil)
 			}
-			t.Add(append(row, in(kb.Nanoseconds), nil, nil, nil, cyclesCell(*kb, kb.Cycles, 7), kbestConverged(*kb))...)
+			t.Add(append(row, in(kb.Nanoseconds), nil, nil, nil, reports.CyclesCell(*kb, kb.Cycles, 7), kbestConverged(*kb))...)
 		}
 		d.Table(t)
 		verdicts(d, k.Verdict)
@@ -314,7 +315,7 @@ func verdicts(d *doc, vs []string) {
 // kbestConverged says whether a K-best figure converged: "converged",
 // "nearly converged" (its K best agree within 2ε), or "NOT converged".
 func kbestConverged(r harness.Result) shown {
-	switch c := convergedText(r); c.Text {
+	switch c := reports.ConvergedText(r); c.Text {
 	case "yes":
 		return shown{V: true, Text: "converged"}
 	case "nearly":
@@ -328,7 +329,7 @@ func kbestConverged(r harness.Result) shown {
 func (r clocksView) notes() ([]string, []string) {
 	warnings, failed := r.Notes()
 	if r.RulerUnconverged() {
-		warnings = append(warnings, rulerNote)
+		warnings = append(warnings, reports.RulerNote)
 	}
 	return warnings, failed
 }

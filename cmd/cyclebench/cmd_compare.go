@@ -222,7 +222,7 @@ func (s *session) compareKernels(ka, kb benchexamples.Kernel, sizeA, sizeB int, 
 		}
 	}
 	sides := []results.Measurement{cmp.A, cmp.B}
-	s.o.warnResults(resultWarnings(s.h, sides))
+	s.o.warnResults(reports.ResultWarnings(s.h, sides))
 	return s.o.status(s.in, results.Failure(sides, s.o.strict, s.cfg.MaxTime, "sides"))
 }
 
@@ -343,10 +343,10 @@ func writeLiveComparison(w io.Writer, format string, h results.Header, c liveCom
 	d := newDoc(format)
 	d.Line(fmt.Sprintf("%s  core: %s cycles/tick", h.Line(), sig(c.A.CyclesPerTick, 5)))
 	d.Blank()
-	t := resultTable(results.Header{}, nil)
+	t := reports.ResultTable(results.Header{}, nil)
 	t.Cols = append([]col{{Name: "", Left: true}}, t.Cols...)
 	for _, m := range []results.Measurement{c.A, c.B} {
-		t.Rows = append(t.Rows, append([]any{m.Bench[:1]}, resultTable(results.Header{}, []results.Measurement{m}).Rows[0]...))
+		t.Rows = append(t.Rows, append([]any{m.Bench[:1]}, reports.ResultTable(results.Header{}, []results.Measurement{m}).Rows[0]...))
 	}
 	d.Table(t)
 	d.Blank()

@@ -343,7 +343,7 @@ func writeCPEKernel(d *doc, s *results.Sweep) {
 		}
 		var cyc, cpe, ticks, repeat, samples any
 		if r.HasCycles {
-			cyc, cpe = cyclesCell(p, p.Cycles, 6), cyclesCell(p, p.CyclesPerElement, 4)
+			cyc, cpe = reports.CyclesCell(p, p.Cycles, 6), reports.CyclesCell(p, p.CyclesPerElement, 4)
 		}
 		if !s.NoTicks {
 			ticks = p.Ticks
@@ -351,7 +351,7 @@ func writeCPEKernel(d *doc, s *results.Sweep) {
 		if p.Samples > 0 { // a go test line does not say
 			repeat, samples = p.Repeat, p.Samples
 		}
-		t.Add(r.Sizes[i], cyc, cpe, ticks, p.Nanoseconds, res, repeat, samples, convergedText(p))
+		t.Add(r.Sizes[i], cyc, cpe, ticks, p.Nanoseconds, res, repeat, samples, reports.ConvergedText(p))
 	}
 	if s.LeftOutRule != "" { // read from a file: no column of figures it does not hold
 		for j := range t.Cols {

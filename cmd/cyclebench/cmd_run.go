@@ -12,6 +12,7 @@ import (
 	benchexamples "github.com/cyclebench/cyclebench/bench_examples"
 	"github.com/cyclebench/cyclebench/harness"
 	"github.com/cyclebench/cyclebench/internal/gotest"
+	"github.com/cyclebench/cyclebench/internal/reports"
 	"github.com/cyclebench/cyclebench/results"
 )
 
@@ -127,7 +128,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if err := s.o.emit(func(w io.Writer) error { return writeResults(w, s.o.format, s.h, rs) }); err != nil {
 		return err
 	}
-	s.o.warnResults(resultWarnings(s.h, rs))
+	s.o.warnResults(reports.ResultWarnings(s.h, rs))
 	return s.o.status(s.in, results.Failure(rs, s.o.strict, s.cfg.MaxTime, "results"))
 }
 
@@ -212,7 +213,7 @@ var slowKernels = map[string]string{
 
 // convergedWords says in words whether r converged, for a progress line.
 func convergedWords(r harness.Result) string {
-	switch convergedText(r).Text {
+	switch reports.ConvergedText(r).Text {
 	case "yes":
 		return "converged"
 	case "nearly":
@@ -233,7 +234,7 @@ func figureText(m results.Measurement) string {
 // spreadText formats a K-best spread for the progress line ("-" before K
 // samples, when it is NaN).
 func spreadText(v float64) string {
-	if s, ok := spreadCell(v).(shown); ok {
+	if s, ok := reports.SpreadCell(v).(shown); ok {
 		return s.Text
 	}
 	return "-"

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cyclebench/cyclebench/internal/reports"
 	"github.com/cyclebench/cyclebench/internal/tab"
 	"github.com/cyclebench/cyclebench/results"
 )
@@ -108,7 +109,7 @@ func writeFileComparison(w io.Writer, format string, c *results.Comparison) erro
 		"per-element figures (in -format json and csv) have the ratios of the per-op ones.\n" +
 		"cycles are core cycles (frequency-independent); ticks are left out: the two counters may run at different rates")
 	if slices.ContainsFunc(c.Rows, func(r results.CompareRow) bool { return sharedRuns(c.A, r.Name) || sharedRuns(c.B, r.Name) }) {
-		d.Line(sharedNote + "; a side so marked is slower than its code")
+		d.Line(reports.SharedNote + "; a side so marked is slower than its code")
 	}
 	if len(c.OnlyA) > 0 {
 		d.Line("only in A: " + strings.Join(c.OnlyA, ", "))
@@ -133,7 +134,7 @@ func sharedRuns(f results.File, name string) bool {
 	return false
 }
 
-// markShared is figure v, marked "!" (sharedNote) when shared.
+// markShared is figure v, marked "!" (reports.SharedNote) when shared.
 func markShared(v float64, shared bool) any {
 	if !shared {
 		return v

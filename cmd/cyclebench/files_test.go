@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cyclebench/cyclebench/internal/reports"
 )
 
 // TestFileComparisonHeader: the header of a two-file comparison shows the
@@ -41,7 +43,7 @@ func TestFileComparisonHeader(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out, "!1005") || !strings.Contains(out, sharedNote) || strings.Contains(out, "!1008") {
+	if !strings.Contains(out, "!1005") || !strings.Contains(out, reports.SharedNote) || strings.Contains(out, "!1008") {
 		t.Errorf("B's AddChain (1005 cycles) not marked shared, or A marked:\n%s", out)
 	}
 }

@@ -308,7 +308,7 @@ func runPackages(args []string, stdout, stderr io.Writer) error {
 	if err := s.o.emit(func(w io.Writer) error { return writeResults(w, s.o.format, s.h, rs) }); err != nil {
 		return err
 	}
-	ws := resultWarnings(s.h, rs)
+	ws := reports.ResultWarnings(s.h, rs)
 	if len(comparisons) > 0 {
 		ws = append(ws, reports.Warning{Text: fmt.Sprintf("left out %s: harness.ReportCompare results (see cyclebench compare %s -bench ...)", strings.Join(comparisons, ", "), strings.Join(g.Packages, " "))})
 	}

@@ -7,7 +7,6 @@ package main
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/cyclebench/cyclebench/calibrate"
 	"github.com/cyclebench/cyclebench/internal/gotest"
@@ -70,46 +69,4 @@ func plainCyclesSource() string {
 		}
 	}
 	return gotest.SourceNsRuler + " (ns/op × the core clock read on the benchmark's CPU before and after its run; no PMU cycles: " + why + ")"
-}
-
-// convergedCell is a result's converged cell: "n/a (testing.B)" for a
-// benchmark the testing package timed (there are no K best samples to
-// agree), else convergedText.
-func convergedCell(m results.Measurement) any {
-	if m.TestingB() {
-		return "n/a (testing.B)"
-	}
-	return convergedText(m.Result)
-}
-
-// otherUnits are the units of the results' other figures (B/op,
-// allocs/op, MB/s, a benchmark's own), in the order first seen.
-func otherUnits(rs []results.Measurement) []string {
-	var units []string
-	for _, r := range rs {
-		for _, v := range r.Other {
-			if !slices.Contains(units, v.Unit) {
-				units = append(units, v.Unit)
-			}
-		}
-	}
-	return units
-}
-
-// otherCells are r's figures in units, nil ("-") where r has none.
-func otherCells(r results.Measurement, units []string) []any {
-	cells := make([]any, len(units))
-	for i, u := range units {
-		for _, v := range r.Other {
-			if v.Unit == u {
-				cells[i] = v.Value
-			}
-		}
-	}
-	return cells
-}
-
-// unitKey is a unit as a CSV column name: "B/op" is "B_per_op".
-func unitKey(u string) string {
-	return strings.NewReplacer("/", "_per_", " ", "_", "-", "_").Replace(u)
 }

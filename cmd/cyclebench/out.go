@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/cyclebench/cyclebench/internal/atomicfile"
 	"io"
 	"os"
 	"os/signal"
@@ -17,6 +16,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/cyclebench/cyclebench/internal/atomicfile"
 
 	"github.com/cyclebench/cyclebench/internal/reports"
 	"github.com/cyclebench/cyclebench/internal/sigfig"

@@ -12,6 +12,7 @@ import (
 	"github.com/cyclebench/cyclebench/affinity"
 	"github.com/cyclebench/cyclebench/calibrate"
 	"github.com/cyclebench/cyclebench/harness"
+	"github.com/cyclebench/cyclebench/internal/reports"
 	"github.com/cyclebench/cyclebench/results"
 )
 
@@ -117,7 +118,7 @@ func stderrOf(format string, h results.Header, rs []results.Measurement) string 
 		return ""
 	}
 	var b bytes.Buffer
-	(&out{stderr: &b}).warnResults(resultWarnings(h, rs))
+	(&out{stderr: &b}).warnResults(reports.ResultWarnings(h, rs))
 	return b.String()
 }
 

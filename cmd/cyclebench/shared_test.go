@@ -33,8 +33,8 @@ func TestSharedLabel(t *testing.T) {
 		t.Errorf("JSON shared %v, probe_excess %v: want true, 0.31", j.Shared, j.ProbeExcess)
 	}
 	var legend bool
-	for _, w := range resultWarnings(results.Header{}, []results.Measurement{m}) {
-		legend = legend || w.Text == sharedNote
+	for _, w := range reports.ResultWarnings(results.Header{}, []results.Measurement{m}) {
+		legend = legend || w.Text == reports.SharedNote
 	}
 	if !legend {
 		t.Error("no legend of the ! mark among the warnings")
@@ -87,7 +87,7 @@ func TestNoDenialBesideAFigure(t *testing.T) {
 	m := results.Measurement{Result: harness.Result{Name: "Sum", Cycles: 1000, Ticks: 700, CyclesPerTick: 1.43, Converged: true, Warnings: []error{w}}, Check: "ok"}
 	none := m
 	none.Name, none.Cycles, none.CyclesPerTick = "Other", 0, 0
-	lines, _, _ := reports.WarningLines(resultWarnings(results.Header{}, []results.Measurement{m, none}))
+	lines, _, _ := reports.WarningLines(reports.ResultWarnings(results.Header{}, []results.Measurement{m, none}))
 	text := strings.Join(lines, "\n")
 	if !strings.Contains(text, "Sum: harness: cycles less certain: the reference chain did not converge; remedy: a quieter CPU") {
 		t.Errorf("warnings lack the reworded line for Sum:\n%s", text)

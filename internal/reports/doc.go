@@ -1,7 +1,8 @@
 // Package reports holds what cyclebench's subcommands print beyond the
 // figures of a result file: the JSON envelopes and text lines of info and
 // calibrate (machine.go), clocks (clocks.go) and version (version.go), the
-// reports of comparisons measured in this process (live.go), and the
+// reports of comparisons measured in this process (live.go), the table
+// of a run's results with the marks on its figures (results.go), and the
 // warnings of a report summarized for a person (warnings.go).
 //
 // Result files themselves (their model, formats and analysis) are
