@@ -412,7 +412,7 @@ func writeCPEComparison(w io.Writer, format string, h results.Header, swept []*r
 		}
 		return writeJSON(w, reports.NewSlopesReport(h, swept[0], b, c, compared))
 	case formatCSV:
-		t := cpeCSV(swept)
+		t := reports.CPETable(swept)
 		if compared {
 			t.Add("B/A", "slopes", c.Unit, nil, nil, s.Ratio, nil, nil, nil, nil, nil, nil, nil, nil, s.Diff, s.DiffCI, nil, nil, nil, s.Verdict, summary)
 		}

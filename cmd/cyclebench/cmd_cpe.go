@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"regexp"
-	"slices"
 	"strings"
 	"time"
 
@@ -14,7 +13,6 @@ import (
 	"github.com/cyclebench/cyclebench/harness"
 	"github.com/cyclebench/cyclebench/internal/gotest"
 	"github.com/cyclebench/cyclebench/internal/reports"
-	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"github.com/cyclebench/cyclebench/plot"
 	"github.com/cyclebench/cyclebench/results"
 )
@@ -287,7 +285,7 @@ func writeCPE(w io.Writer, format string, h results.Header, swept []*results.Swe
 	case formatJSON:
 		return writeJSON(w, results.NewCPEReport(h, swept))
 	case formatCSV:
-		return cpeCSV(swept).WriteCSV(w)
+		return reports.CPETable(swept).WriteCSV(w)
 	case formatBench:
 		var rs []results.Measurement
 		var b strings.Builder
@@ -302,105 +300,7 @@ func writeCPE(w io.Writer, format string, h results.Header, swept []*results.Swe
 		}
 		return results.WriteBench(w, h, rs)
 	}
-	d := newDoc(format)
-	d.Line(h.Line())
-	for _, s := range swept {
-		writeCPEKernel(d, s)
-	}
-	return d.Render(w)
-}
-
-// writeCPEKernel writes one kernel's verdict, points and fit.
-func writeCPEKernel(d *doc, s *results.Sweep) {
-	r := s
-	elem := results.ElementWord(s.Unit)
-	d.Blank()
-	d.Heading(s.Heading())
-	pf, _ := s.Primary()
-	if s.Fitted() {
-		d.Line("fit        " + s.LinearityText())
-		if g := s.GrowthText(); g != "" {
-			d.Line("growth     " + g)
-		}
-	}
-	t := &table{Cols: []col{{Name: "n"}, {Name: "cycles"}, {Name: "cycles/" + elem, Digits: 4}, {Name: "ticks"}, {Name: "ns"},
-		{Name: "residual", Digits: 3}, {Name: "R"}, {Name: "samples"}, {Name: "converged", Left: true}}}
-	outl := map[int]bool{}
-	for _, i := range pf.Outliers {
-		outl[i] = true
-	}
-	for i, p := range r.Points {
-		var res any
-		if i < len(pf.Residuals) {
-			text := sigfig.Signed(pf.Residuals[i], 3)
-			if outl[i] {
-				text += " *"
-			}
-			if s.IsLeftOut(i) {
-				text += " left out"
-			}
-			res = shown{V: pf.Residuals[i], Text: text}
-		}
-		var cyc, cpe, ticks, repeat, samples any
-		if r.HasCycles {
-			cyc, cpe = reports.CyclesCell(p, p.Cycles, 6), reports.CyclesCell(p, p.CyclesPerElement, 4)
-		}
-		if !s.NoTicks {
-			ticks = p.Ticks
-		}
-		if p.Samples > 0 { // a go test line does not say
-			repeat, samples = p.Repeat, p.Samples
-		}
-		t.Add(r.Sizes[i], cyc, cpe, ticks, p.Nanoseconds, res, repeat, samples, reports.ConvergedText(p))
-	}
-	if s.LeftOutRule != "" { // read from a file: no column of figures it does not hold
-		for j := range t.Cols {
-			t.Cols[j].CSV = !slices.ContainsFunc(t.Rows, func(row []any) bool { return row[j] != nil })
-		}
-	}
-	d.Table(t)
-	if !s.Fitted() {
-		d.Line(fmt.Sprintf("fit        none: %d sizes, a fit needs %d", s.SizeCount(), 3))
-		return
-	}
-	d.Table(kvLines(s.FitLines()))
-}
-
-// cpeCSV is one tidy table: a "point" row per size and unit, and a "fit"
-// row per unit with the linearity verdict.
-func cpeCSV(swept []*results.Sweep) *table {
-	t := &table{Cols: []col{{Name: "kernel"}, {Name: "kind"}, {Name: "unit"}, {Name: "n"}, {Name: "elements"}, {Name: "value"}, {Name: "per_element"},
-		{Name: "residual"}, {Name: "outlier"}, {Name: "repeat"}, {Name: "samples"}, {Name: "discarded"}, {Name: "converged"}, {Name: "usable"},
-		{Name: "slope"}, {Name: "slope_ci95"}, {Name: "intercept"}, {Name: "intercept_ci95"}, {Name: "r2"}, {Name: "linearity"}, {Name: "linearity_reason"}}}
-	for _, s := range swept {
-		r := s
-		fitted := s.Fitted()
-		for _, uf := range s.Fits() {
-			outl := map[int]bool{}
-			for _, i := range uf.Fit.Outliers {
-				outl[i] = true
-			}
-			for i, p := range r.Points {
-				v := map[string][2]float64{"cycles": {p.Cycles, p.CyclesPerElement}, "ticks": {p.Ticks, p.TicksPerElement}, "ns": {p.Nanoseconds, p.NsPerElement}}[uf.Unit]
-				var res any
-				if fitted && i < len(uf.Fit.Residuals) {
-					res = uf.Fit.Residuals[i]
-				}
-				kind := "point"
-				if s.IsLeftOut(i) {
-					kind = "left out"
-				}
-				t.Add(r.Name, kind, uf.Unit, r.Sizes[i], p.Elements, v[0], v[1], res, outl[i], p.Repeat, p.Samples, p.Discarded, p.Converged, results.Usable(p))
-			}
-		}
-		if fitted {
-			for _, uf := range s.Fits() {
-				t.Add(r.Name, "fit", uf.Unit, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil,
-					uf.Fit.Slope, uf.Fit.SlopeCI, uf.Fit.Intercept, uf.Fit.InterceptCI, uf.Fit.R2, r.Linearity.Verdict, s.LinearityText())
-			}
-		}
-	}
-	return t
+	return reports.CPEDoc(h, swept, format == formatMD).Render(w)
 }
 
 // ---- cpe FILE|PACKAGE...
