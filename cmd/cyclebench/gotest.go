@@ -21,7 +21,6 @@ import (
 	"github.com/cyclebench/cyclebench/harness"
 	"github.com/cyclebench/cyclebench/internal/gotest"
 	"github.com/cyclebench/cyclebench/internal/reports"
-	"github.com/cyclebench/cyclebench/internal/sigfig"
 	"github.com/cyclebench/cyclebench/plot"
 	"github.com/cyclebench/cyclebench/results"
 )
@@ -329,25 +328,6 @@ intervals. The command is go test -run '^$' -bench REGEXP [-count N]
 when it fails, all it printed. -format bench writes the comparisons' benchmark
 lines as go test printed them.`
 
-// comparisonsTable is the comparisons, one row per run; the text shows
-// the main columns, CSV all.
-func comparisonsTable(cs []results.Paired) *table {
-	t := &table{Cols: []col{{Name: "name", Left: true}, {Name: "B/A", Key: "b_over_a", Left: true}, {Name: "best A", Key: "cycles_a"}, {Name: "best B", Key: "cycles_b"},
-		{Name: "ticks_a", CSV: true}, {Name: "ticks_b", CSV: true},
-		{Name: "paired B/A", Key: "ratio", Digits: 5}, {Name: "95% CI", Key: "-", Left: true}, {Name: "ratio_lo", CSV: true}, {Name: "ratio_hi", CSV: true},
-		{Name: "p", Key: "p_value", Digits: 2}, {Name: "noise band", Key: "noise_band", Digits: 2}, {Name: "pairs", CSV: true}, {Name: "calls", CSV: true},
-		{Name: "verdict", Left: true}, {Name: "reason", CSV: true}, {Name: "summary", CSV: true}, {Name: "warnings", CSV: true}}}
-	for _, c := range cs {
-		var cycA, cycB any
-		if c.CyclesA > 0 {
-			cycA, cycB = c.CyclesA, c.CyclesB
-		}
-		t.Add(c.Name, c.B+"/"+c.A, cycA, cycB, c.TicksA, c.TicksB, c.Ratio, fmt.Sprintf("[%s, %s]", sig(c.Lo, 5), sig(c.Hi, 5)), c.Lo, c.Hi,
-			shown{V: c.PValue, Text: sigfig.PValue(c.PValue)}, shown{V: c.NoiseBand, Text: "±" + pct(c.NoiseBand, 2)}, c.Pairs, c.Calls, c.Verdict, c.Reason, c.Summary, strings.Join(c.Warnings, "\n"))
-	}
-	return t
-}
-
 // writeComparisons writes the comparisons in format.
 func writeComparisons(w io.Writer, format string, h results.Header, cs []results.Paired) error {
 	switch format {
@@ -357,27 +337,11 @@ func writeComparisons(w io.Writer, format string, h results.Header, cs []results
 			Comparisons []results.Paired `json:"comparisons"`
 		}{h, cs})
 	case formatCSV:
-		return comparisonsTable(cs).WriteCSV(w)
+		return reports.PairedTable(cs).WriteCSV(w)
 	case formatBench:
 		return results.WritePairedBench(w, h, cs)
 	}
-	d := newDoc(format)
-	d.Line(h.Line())
-	d.Blank()
-	d.Table(comparisonsTable(cs))
-	d.Blank()
-	for _, c := range cs {
-		d.Item(c.Name + ": " + c.Summary)
-	}
-	for _, l := range results.PooledVerdicts(cs) {
-		d.Item(l)
-	}
-	d.Blank()
-	d.Para("best A and best B are each side's cycles per call from its K best samples; paired B/A\n" +
-		"is the ratio of typical pairs, measured interleaved (ABBA) in one go test run, with\n" +
-		"a 95% interval and p-value from its blocks' ratios. When the two disagree\n" +
-		"beyond their intervals, or a side did not converge, the verdict is inconclusive.")
-	return d.Render(w)
+	return reports.PairedDoc(h, cs, format == formatMD).Render(w)
 }
 
 // comparePackages is compare with package patterns.

@@ -4,8 +4,9 @@
 // clocks_table.go) and version (version.go), the reports of comparisons
 // measured in this process (live.go), the table of a run's results with
 // the marks on its figures (results.go), cpe's sweeps as text and CSV
-// (cpe.go), and the warnings of a report summarized for a person
-// (warnings.go).
+// (cpe.go), a matrix of files as markdown and CSV (matrix.go), go test
+// runs' comparisons as text and CSV (paired.go), and the warnings of a
+// report summarized for a person (warnings.go).
 //
 // Result files themselves (their model, formats and analysis) are
 // package results; this package only shapes a command's own output, so it
