@@ -79,7 +79,12 @@
 //     processes, read back as a [File] (gotest.GoTest, gotest.Processes).
 //   - internal/reports: what the subcommands print beyond a result file:
 //     the reports of info, calibrate, clocks and version, of comparisons
-//     measured in the process, and the warnings summary.
+//     measured in the process, and the warnings summary; and the text and
+//     CSV renderings of files' contents (a run's results table, cpe's
+//     sweeps, the matrix, go test comparisons with their verdicts pooled
+//     over runs, reports.PooledVerdicts).
+//   - internal/revision: compare -base's report of two revisions over
+//     code layouts.
 //   - selfcheck: validate's report, beside the validation it describes.
 //   - plot: the pictures; [Table.Comparison], [Table.HeatMap] and
 //     [PlotSweeps] give it its inputs.

@@ -42,7 +42,7 @@ func PairedDoc(h results.Header, cs []results.Paired, md bool) *tab.Doc {
 	for _, c := range cs {
 		d.Item(c.Name + ": " + c.Summary)
 	}
-	for _, l := range results.PooledVerdicts(cs) {
+	for _, l := range PooledVerdicts(cs) {
 		d.Item(l)
 	}
 	d.Blank()

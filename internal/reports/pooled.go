@@ -1,4 +1,4 @@
-package results
+package reports
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cyclebench/cyclebench/internal/sigfig"
+	"github.com/cyclebench/cyclebench/results"
 	"github.com/cyclebench/cyclebench/stats"
 )
 
@@ -15,7 +16,7 @@ import (
 // found it; runs that disagree give none, because each run is one process
 // and one code layout, and a verdict that flips between them is the
 // layout's or the host's, not the code's.
-func PooledVerdicts(cs []Paired) []string {
+func PooledVerdicts(cs []results.Paired) []string {
 	type group struct {
 		name   string
 		ratios []float64

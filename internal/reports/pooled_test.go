@@ -1,19 +1,20 @@
-package results
+package reports
 
 import (
 	"slices"
 	"testing"
 
+	"github.com/cyclebench/cyclebench/results"
 	"github.com/cyclebench/cyclebench/stats"
 )
 
 // TestPooledVerdicts: compare ./pkg -count N gets one verdict per
 // comparison over its runs: a direction only when every run found it.
 func TestPooledVerdicts(t *testing.T) {
-	p := func(name string, ratio float64, verdict string) Paired {
-		return Paired{Name: name, Ratio: ratio, Verdict: verdict}
+	p := func(name string, ratio float64, verdict string) results.Paired {
+		return results.Paired{Name: name, Ratio: ratio, Verdict: verdict}
 	}
-	cs := []Paired{
+	cs := []results.Paired{
 		p("Sum4vsSum1", 0.781, stats.VerdictFaster), p("Once", 1.2, stats.VerdictSlower), p("Sum4vsSum1", 0.779, stats.VerdictFaster),
 		p("Flip", 0.95, stats.VerdictFaster), p("Flip", 1.05, stats.VerdictSlower), p("Flip", 1.0, stats.VerdictSame),
 		p("Sum4vsSum1", 0.790, stats.VerdictFaster),
