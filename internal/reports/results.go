@@ -67,7 +67,7 @@ const (
 )
 
 // ResultWarnings lists every warning of a run for stderr
-// (Warnings), and the legends of the table's marks it needs.
+// ([Warnings]), and the legends of the table's marks it needs.
 func ResultWarnings(h results.Header, rs []results.Measurement) []Warning {
 	ws := Warnings(h, withFigures(rs))
 	if slices.ContainsFunc(rs, func(r results.Measurement) bool { return r.CyclesPerTick > 0 && !r.ReferenceConverged }) {
