@@ -18,6 +18,7 @@ func TestRunPackageFile(t *testing.T) {
 	dir := revisionRepo(t) // the head has uncommitted changes
 	out := filepath.Join(t.TempDir(), "new.json")
 	if _, errOut, err := runCLI(t, "run", "-benchtime", "10x", "-layouts", "2", "-o", out, "-q", filepath.Join(dir, "sum")); err != nil {
+		skipIfBinariesCannotStart(t, err)
 		t.Fatalf("%v\n%s", err, errOut)
 	}
 	f, err := results.Read(out)
@@ -36,5 +37,17 @@ func TestRunPackageFile(t *testing.T) {
 	}
 	if got := len(p.LayoutSeeds); got != results.FileRuns || p.LayoutSeeds[0] != 1 || p.LayoutSeeds[1] != 2 || p.LayoutSeeds[2] != 1 {
 		t.Errorf("layout seeds %v, want [1 2 1]", p.LayoutSeeds)
+	}
+}
+
+// skipIfBinariesCannotStart skips a test whose package test binaries
+// cannot be started here: under user-mode emulation (qemu-user without
+// binfmt_misc) a binary of the emulated architecture cannot be exec'd by
+// the emulated process.
+func skipIfBinariesCannotStart(t *testing.T, err error) {
+	t.Helper()
+	skipIfCannotExec(t, err)
+	if strings.Contains(err.Error(), "exec format error") {
+		t.Skipf("the test binaries cannot be started here (%v): user-mode emulation without binfmt_misc", err)
 	}
 }
