@@ -202,7 +202,7 @@ func Measure(o Options) (*Calibration, error) {
 	}
 	addCrossChecks(&c.Frequency, c.CPU, c.kernel)
 	c.Core = c.Core.withCounterHz(c.Frequency.Hz, o.Core.thresholds())
-	if !c.Core.Refused() && c.Core.Checked {
+	if !c.Core.Refused() && c.Core.Checked && c.CPU.Emulated == "" {
 		NoteProbe(c.Core.ProbeCycles)
 	}
 	c.Warnings = c.warnings()

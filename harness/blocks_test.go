@@ -89,14 +89,21 @@ func TestCompareRecordedBlocks(t *testing.T) {
 		for _, b := range readBlocks(t, path) {
 			byKind[b.Kind] = append(byKind[b.Kind], b)
 		}
-		for _, kind := range []string{"aa", "ab"} {
+		kinds, step := []string{"aa", "ab"}, 1
+		if _, ok := want[name]; !ok {
+			// A/A only: judging the windows of +0.03% would check nothing;
+			// and every other window, which halves the time under
+			// emulation (CI's arm64 run) and still judges the share.
+			kinds, step = kinds[:1], 2
+		}
+		for _, kind := range kinds {
 			var bs []compareBlock
 			for _, b := range byKind[kind] {
 				bs = append(bs, b.part())
 			}
 			var detected [2]int
 			windows, used := 0, 0
-			for i := 0; i+defaultBlocks <= len(bs); i++ {
+			for i := 0; i+defaultBlocks <= len(bs); i += step {
 				n := defaultBlocks
 				for n < maxB && i+n < len(bs) && unresolved(bs[i:i+n], stats.CompareOptions{}) {
 					n++

@@ -60,9 +60,15 @@ func (w *Waits) record(inVain bool) {
 // they stand; mayWait is false once the loop has ended.
 func (e *engine) decideCycles(mayWait bool, waited time.Duration) calibrate.CycleVerdict {
 	r := e.rl.r
+	// Under emulation the probe's cost is the emulator's, which says
+	// nothing of a shared core: it is not judged.
+	alone := 0.0
+	if e.cal.CPU.Emulated == "" {
+		alone = calibrate.ProbeAlone()
+	}
 	return calibrate.DecideCycles(calibrate.CycleInputs{
 		Ruler: r.Figures(), Converged: r.Converged(), Resolution: r.Resolution(e.rl.q),
-		Calibration: e.cal.Core, ProbeAlone: calibrate.ProbeAlone(), MayWait: mayWait, Waited: waited, WaitsInVain: e.rl.waits.get(),
+		Calibration: e.cal.Core, ProbeAlone: alone, MayWait: mayWait, Waited: waited, WaitsInVain: e.rl.waits.get(),
 	}, calibrate.DefaultRulerThresholds)
 }
 
