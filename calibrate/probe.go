@@ -8,7 +8,10 @@ package calibrate
 // costs alone is not documented per core, so it is learned: the best it
 // has shown here. A process that starts while the core is shared would
 // learn a slow best and see nothing; so the best is also kept in the
-// user's cache directory, per processor, for the next process.
+// user's cache directory, per processor, for the next process. One reading
+// from a ruler that was off would make every later figure look shared, and
+// the best only ever falls: so the few lowest readings are kept, and the
+// best is the third of them, which two bad readings cannot move.
 
 import (
 	"encoding/json"
@@ -17,6 +20,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
 )
 
@@ -25,40 +29,75 @@ import (
 // fixed cost (a few ticks in 60) stay below a tenth of a percent.
 const ProbeIters = 2000
 
-// probeSlack is how much faster than the kept best a new reading must be to
-// be written to the cache file: a reading that only repeats the best does
-// not rewrite it.
+// probeSlack is how much faster than a kept reading a new one must be to
+// take its place: a reading that only repeats one does not rewrite the
+// file.
 const probeSlack = 0.001
+
+// probeKept is how many of the lowest readings are kept, and probeRank
+// which of them is the best ([ProbeAlone]): the third, so that two
+// readings from a ruler that was off (a lying ruler in a test, a moment
+// the ruler's check missed) cannot make every later figure look shared.
+const (
+	probeKept = 5
+	probeRank = 3
+)
 
 var probe struct {
 	mu     sync.Mutex
 	loaded bool
-	best   float64 // cycles per iteration; +Inf when none
-	file   float64 // what the cache file holds for this processor; +Inf when none
+	low    []float64 // the lowest readings, ascending, at most probeKept
+	file   []float64 // what the cache file holds for this processor
 }
 
 // ProbeAlone returns the best the core-state probe has shown on this
 // processor, in core cycles per iteration of [ProbeIters] iterations of
-// [chain.Branch] (the timing's fixed cost included): the lowest of the
-// calibration's reading, the readings passed to [NoteProbe] in this
-// process, and the cache file's (see [ProbeCachePath]). It returns 0 when
-// there is none. It is safe for concurrent use.
+// [chain.Branch] (the timing's fixed cost included), from the lowest
+// readings of the calibration, of [NoteProbe] in this process and of the
+// cache file (see [ProbeCachePath]): the third lowest, or the highest of
+// fewer. It returns 0 when there is none. It is safe for concurrent use.
 func ProbeAlone() float64 {
 	probe.mu.Lock()
 	defer probe.mu.Unlock()
 	loadProbe()
-	if math.IsInf(probe.best, 1) {
+	return rankedBest(probe.low)
+}
+
+// rankedBest is the probeRank-th lowest of low (ascending), or the highest
+// of fewer; 0 for none.
+func rankedBest(low []float64) float64 {
+	if len(low) == 0 {
 		return 0
 	}
-	return probe.best
+	return low[min(probeRank, len(low))-1]
+}
+
+// keepLow adds v to low (ascending, at most probeKept) when it is lower
+// than a kept reading by more than probeSlack or there is room; it
+// reports whether low changed.
+func keepLow(low []float64, v float64) ([]float64, bool) {
+	if len(low) == probeKept && v >= low[len(low)-1]*(1-probeSlack) {
+		return low, false
+	}
+	for _, x := range low {
+		if math.Abs(x-v) <= probeSlack*x {
+			return low, false // a repeat of a kept reading
+		}
+	}
+	low = append(low, v)
+	slices.Sort(low)
+	if len(low) > probeKept {
+		low = low[:probeKept]
+	}
+	return low, true
 }
 
 // NoteProbe records a reading of the probe in core cycles per iteration
-// (a measurement's best, with a checked ruler): [ProbeAlone] keeps the
-// lowest, and a reading lower than the cache file's by more than a tenth
-// of a percent is written there. Readings that are not positive and finite
-// are ignored; a cache file that cannot be written is left as it is (the
-// best then lasts for this process).
+// (a measurement's best, with a checked ruler): the lowest readings are
+// kept (see [ProbeAlone]) and written to the cache file when they change.
+// Readings that are not positive and finite are ignored; a cache file that
+// cannot be written is left as it is (the readings then last for this
+// process).
 func NoteProbe(cycles float64) {
 	if !usable(cycles) {
 		return
@@ -66,9 +105,9 @@ func NoteProbe(cycles float64) {
 	probe.mu.Lock()
 	defer probe.mu.Unlock()
 	loadProbe()
-	probe.best = math.Min(probe.best, cycles)
-	if cycles < probe.file*(1-probeSlack) && writeProbe(cycles) == nil {
-		probe.file = cycles
+	var changed bool
+	if probe.low, changed = keepLow(probe.low, cycles); changed && !slices.Equal(probe.low, probe.file) && writeProbe(probe.low) == nil {
+		probe.file = slices.Clone(probe.low)
 	}
 }
 
@@ -76,7 +115,7 @@ func NoteProbe(cycles float64) {
 // cyclebench/core-probe.json in os.UserCacheDir, or the file
 // CYCLEBENCH_PROBE_CACHE names; "" when CYCLEBENCH_PROBE_CACHE is "off" or
 // there is no cache directory. The file maps a processor (architecture,
-// vendor, family, model, stepping, brand) to its best.
+// vendor, family, model, stepping, brand) to its lowest readings.
 func ProbeCachePath() string {
 	if p := os.Getenv("CYCLEBENCH_PROBE_CACHE"); p != "" {
 		if p == "off" {
@@ -103,16 +142,19 @@ func loadProbe() {
 		return
 	}
 	probe.loaded = true
-	probe.best, probe.file = math.Inf(1), math.Inf(1)
-	if v, ok := readProbeFile(ProbeCachePath())[probeKey()]; ok && usable(v) {
-		probe.best, probe.file = v, v
+	probe.low, probe.file = nil, nil
+	for _, v := range readProbeFile(ProbeCachePath())[probeKey()] {
+		if usable(v) {
+			probe.low, _ = keepLow(probe.low, v)
+		}
 	}
+	probe.file = slices.Clone(probe.low)
 }
 
 // readProbeFile returns the cache file's entries (none when it is missing
 // or unreadable: a cache, not a record).
-func readProbeFile(path string) map[string]float64 {
-	m := map[string]float64{}
+func readProbeFile(path string) map[string][]float64 {
+	m := map[string][]float64{}
 	if path == "" {
 		return m
 	}
@@ -121,20 +163,20 @@ func readProbeFile(path string) map[string]float64 {
 		return m
 	}
 	if json.Unmarshal(b, &m) != nil {
-		return map[string]float64{}
+		return map[string][]float64{} // another version's file, or a broken one
 	}
 	return m
 }
 
 // writeProbe sets this processor's entry of the cache file to v, written
 // whole to a temporary file and renamed over it.
-func writeProbe(v float64) error {
+func writeProbe(v []float64) error {
 	path := ProbeCachePath()
 	if path == "" {
 		return os.ErrNotExist
 	}
 	m := readProbeFile(path)
-	m[probeKey()] = v
+	m[probeKey()] = slices.Clone(v)
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return err

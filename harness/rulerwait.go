@@ -107,7 +107,10 @@ func (e *engine) finishRuler(allowed bool) {
 	rl.cpt, rl.from, rl.checked, rl.refOK = f.cyclesPerTick, f.from, f.checked, f.refOK
 	e.warnings = append(e.warnings, f.warnings...)
 	rl.probe, rl.probeExcess = v.Probe, v.ProbeExcess
-	if v.Action == calibrate.CyclesAccept && v.Checked && !v.Lagging {
+	// The probe's reading teaches the machine's best only from a ruler
+	// that was checked, not lagging and not a test's stand-in: a reading
+	// too low would make later figures look shared.
+	if v.Action == calibrate.CyclesAccept && v.Checked && v.Ruler.Converged && !v.Lagging && rulerChains.add == nil && rulerChains.imul == nil {
 		calibrate.NoteProbe(v.Probe)
 	}
 	if !v.SharedCore() {

@@ -164,7 +164,9 @@ type FitComparison struct {
 // systematic error of the unit, whichever is larger (the tolerance of the
 // core-clock ruler for cycles; for ns and ticks, how far the two files'
 // rulers say the core clock moved between them). A side with runs that
-// did not converge gets no verdict but "inconclusive"; a side with one
+// did not converge gets no verdict but "inconclusive", and so does a
+// difference found where a side has runs measured on a shared core
+// (Run.Shared); a side with one
 // run no test, and the reason says how to get runs. The CPE fits of two
 // cpe files are compared too, without a test (one sweep per file).
 //
@@ -235,13 +237,19 @@ func (c *Comparison) compareEntries(name string, ea, eb Entry, opt stats.Compare
 	}
 	// A run whose K best samples did not agree is not a figure the tool
 	// vouches for: no verdict rests on it.
-	var unsettled []string
+	var unsettled, onShared []string
 	for _, side := range []struct {
 		name string
 		e    Entry
 	}{{"A", ea}, {"B", eb}} {
 		if n := notConverged(side.e); n > 0 {
 			unsettled = append(unsettled, fmt.Sprintf("%d of %d runs of %s did not converge", n, len(side.e.Runs), side.name))
+		}
+		// A run measured while another thread had part of the core is the
+		// code with less of a core: a difference resting on it is not the
+		// code's.
+		if n := sharedRuns(side.e); n > 0 {
+			onShared = append(onShared, fmt.Sprintf("%d of %d runs of %s were measured on a shared core", n, len(side.e.Runs), side.name))
 		}
 	}
 	for _, u := range units {
@@ -268,6 +276,8 @@ func (c *Comparison) compareEntries(name string, ea, eb Entry, opt stats.Compare
 			m.Reason += "; " + c.Remedy()
 		case len(unsettled) > 0:
 			m.Verdict, m.Reason = stats.VerdictInconclusive, strings.Join(unsettled, ", ")+" (the test alone: "+rc.Verdict+")"
+		case len(onShared) > 0 && rc.Significant:
+			m.Verdict, m.Reason = stats.VerdictInconclusive, strings.Join(onShared, ", ")+", so the difference need not be the code's (the test alone: "+rc.Verdict+")"
 		}
 		row.Metrics = append(row.Metrics, m)
 	}
@@ -304,6 +314,18 @@ func (c *Comparison) compareFits(r Row, opt stats.CompareOptions) error {
 	c.Fits = append(c.Fits, FitComparison{Name: Row{Name: fa.Kernel, Mode: fa.Mode}.Label(), Unit: ua + "/" + ElementWord(fa.Unit),
 		A: la.PerElement, ACI: la.PerElementCI, B: lb.PerElement, BCI: lb.PerElementCI, Ratio: rc.Ratio, Verdict: rc.Verdict, Reason: rc.Reason})
 	return nil
+}
+
+// sharedRuns counts the runs of e that the file says were measured while
+// the core was shared (Run.Shared).
+func sharedRuns(e Entry) int {
+	n := 0
+	for _, r := range e.Runs {
+		if r.Shared {
+			n++
+		}
+	}
+	return n
 }
 
 // notConverged counts the runs of e that the file says did not converge.

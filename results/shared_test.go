@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/cyclebench/cyclebench/harness"
+	"github.com/cyclebench/cyclebench/stats"
 )
 
 // TestSharedReadBack: harness.Result.Shared survives a result file: the
@@ -47,6 +48,55 @@ func TestSharedReadBack(t *testing.T) {
 				if r := f.Measurement(f.Entries[0], f.Entries[0].Runs[0]); r.ProbeExcess != 0.3 {
 					t.Errorf("ProbeExcess %v, want 0.3", r.ProbeExcess)
 				}
+			}
+		})
+	}
+}
+
+// TestCompareSharedSide: two files of one unchanged kernel, one measured
+// while the core was shared: no faster or slower verdict rests on the
+// shared runs, and the reason says so; without the label the same
+// figures give a verdict.
+func TestCompareSharedSide(t *testing.T) {
+	file := func(name string, cycles []float64, shared bool) File {
+		var ms []Measurement
+		for _, c := range cycles {
+			ms = append(ms, Measurement{Result: harness.Result{Name: "SumLoop/n=20000", Ticks: c / 1.2, Nanoseconds: c / 3, Cycles: c, CyclesPerTick: 1.2,
+				ReferenceConverged: true, Converged: true, Samples: 50, Shared: shared, ProbeExcess: 0.9}, Kernel: "SumLoop", N: 20000, Check: "ok", Bench: "SumLoop/n=20000"})
+		}
+		var js bytes.Buffer
+		if err := json.NewEncoder(&js).Encode(NewRunReport(Header{Command: "run"}, ms)); err != nil {
+			t.Fatal(err)
+		}
+		f, err := Parse(name, strings.NewReader(js.String()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	quiet := file("new.json", []float64{20025, 20031, 20029}, false)
+	for _, tt := range []struct {
+		name    string
+		shared  bool
+		verdict string
+	}{
+		{"the slow side shared: inconclusive", true, stats.VerdictInconclusive},
+		{"the same figures unlabelled: a verdict", false, stats.VerdictFaster},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Compare(file("old.json", []float64{35582, 35610, 35570}, tt.shared), quiet, stats.CompareOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(c.Rows) != 1 {
+				t.Fatalf("%d rows, want 1", len(c.Rows))
+			}
+			m := c.Rows[0].Metrics[0]
+			if m.Verdict != tt.verdict {
+				t.Fatalf("verdict %q (%s), want %q", m.Verdict, m.Reason, tt.verdict)
+			}
+			if tt.shared && !strings.Contains(m.Reason, "3 of 3 runs of A were measured on a shared core") {
+				t.Errorf("reason %q does not say which runs were shared", m.Reason)
 			}
 		})
 	}
