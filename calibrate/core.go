@@ -156,11 +156,12 @@ type RulerThresholds struct {
 //   - GiveUp, 2: a lag that outlasts two whole waits is the CPU's own or a
 //     core shared for long, and waiting on every later measurement of the
 //     same run would only cost time; they still warn.
-//   - Shared, 5%: the probe (one taken branch per iteration) repeats to
-//     about 1% with the core alone, and runs 25% to 100% slower while a
-//     sibling shares the core; 5% sits between the two with room on both
-//     sides. harness's TestReplayStretches replays the recordings of every
-//     machine kind met and fails when another threshold labels better.
+//   - Shared, 5%: the probe (one taken branch per iteration) reads within
+//     2% of its best in nine quiet readings of ten, and 25% to 100% slower
+//     while a sibling shares the core; 5% sits between the two with room
+//     on both sides. harness's TestReplayStretches replays the recordings
+//     of every machine kind met and fails when another threshold gets
+//     clearly fewer figures wrong.
 var DefaultRulerThresholds = RulerThresholds{Agree: 0.10, MaxAgree: 0.5, MinCoreHz: 0.2e9, MaxCoreHz: 7e9, Lag: 0.001, Wait: 250 * time.Millisecond, GiveUp: 2, Shared: 0.05}
 
 func (t RulerThresholds) check() error {

@@ -81,6 +81,10 @@ func (s *stretchScore) add(o stretchScore) {
 	s.falseLabels += o.falseLabels
 }
 
+// wrong is the figures the threshold reports wrongly; judged all of them.
+func (s stretchScore) wrong() int  { return s.missed + s.falseLabels }
+func (s stretchScore) judged() int { return s.slow + s.quiet }
+
 func (s stretchScore) falseShare() float64 {
 	return float64(s.falseLabels) / math.Max(1, float64(s.quiet))
 }
@@ -137,8 +141,9 @@ func scoreStretches(kernels []string, rounds []stretchRound, th float64) map[str
 
 // TestReplayStretches replays every recorded stretch file under candidate
 // thresholds of the probe's excess and fails when another candidate than
-// calibrate.DefaultRulerThresholds.Shared leaves fewer slow figures
-// unlabelled while labelling at most 1 figure in 20 of the recordings made
+// calibrate.DefaultRulerThresholds.Shared gets fewer figures wrong (slow
+// ones unlabelled, quiet ones labelled) by more than 1% of the figures
+// judged, while labelling at most 1 figure in 20 of the recordings made
 // at a quiet moment (a label in a busy recording is no error: the core was
 // shared, whether or not the kernel felt it). The data are fixed, so the
 // counts are too: this is not a timing test. Slow figures no threshold
@@ -192,10 +197,13 @@ func TestReplayStretches(t *testing.T) {
 		}
 	}
 	fmt.Fprintf(&table, "%-45s", "all")
+	// A threshold is judged by its wrong figures, each counted once: slow
+	// figures it leaves unlabelled and quiet ones it labels; and it may
+	// label at most 1 quiet figure in 20.
 	best := -1
 	for i, s := range total {
 		fmt.Fprintf(&table, " %14s", fmt.Sprintf("%d/%d; %.1f%%", s.missed, s.slow, 100*s.falseShare()))
-		if s.falseShare() <= 0.05 && (best < 0 || s.missed < total[best].missed) {
+		if s.falseShare() <= 0.05 && (best < 0 || s.wrong() < total[best].wrong()) {
 			best = i
 		}
 	}
@@ -209,7 +217,9 @@ func TestReplayStretches(t *testing.T) {
 	switch {
 	case total[d].falseShare() > 0.05:
 		t.Errorf("the default %g labels %.1f%% of the quiet figures, want at most 5%%", def, 100*total[d].falseShare())
-	case best >= 0 && total[best].missed < total[d].missed:
-		t.Errorf("a threshold of %g leaves %d slow figures unlabelled, the default %g %d: choose it", candidates[best], total[best].missed, def, total[d].missed)
+	case best >= 0 && float64(total[d].wrong()-total[best].wrong()) > 0.01*float64(total[d].judged()):
+		// More than 1% of the figures judged: a smaller margin is a few
+		// figures of one machine's few minutes, not a preference.
+		t.Errorf("a threshold of %g gets %d figures wrong, the default %g %d of %d: choose it", candidates[best], total[best].wrong(), def, total[d].wrong(), total[d].judged())
 	}
 }
