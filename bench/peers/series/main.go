@@ -144,7 +144,7 @@ func run(bin, bench string, dur, every time.Duration) error {
 			if f.labeled {
 				l = " L"
 			}
-			fmt.Fprintf(&b, " %.0f:%.6g%s", f.at.Seconds(), f.cycles, l)
+			fmt.Fprintf(&b, " %.0f:%s:%.6g%s", f.at.Seconds(), f.load, f.cycles, l)
 		}
 		fmt.Printf("- %s:%s\n", name, b.String())
 	}
