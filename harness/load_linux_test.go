@@ -76,16 +76,21 @@ func TestLoad(t *testing.T) {
 		{"burner on the same cpu, normal priority", x, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			// Retry rule: an idle measurement, then one with the burner, up
-			// to three times; the test fails when no pair has both converged
-			// and within 2% of each other. Other guests of the host can slow
-			// one measurement of a pair by a few percent (seen: 3.6% once in
-			// four runs while other jobs ran) or keep it from converging in
-			// M samples (seen: the idle one, spread 1.2% after 1000 samples,
-			// once in five CI runs in a busy hour); a harness that cannot
-			// keep the burner out fails every time.
+			// Retry rule: an idle measurement, then one with the burner,
+			// until one pair has both converged within 2% of each other.
+			// A failed pair either of whose measurements the probe found on a
+			// shared core (Result.Shared: another guest's thread on the
+			// physical core, which this test neither causes nor controls,
+			// seen for whole CI runs) is set aside; the test fails when
+			// three pairs on a core alone fail, and is skipped, with the
+			// count, when eight pairs leave fewer than three to judge.
+			// Other guests can still slow one measurement of a pair by a
+			// few percent below the probe's threshold, or keep it from
+			// converging in M samples, hence three; a harness that cannot
+			// keep the burner out fails every pair it is judged on.
 			var last string
-			for attempt := 1; attempt <= 3; attempt++ {
+			failed, shared := 0, 0
+			for attempt := 1; attempt <= 8 && failed < 3; attempt++ {
 				idle := measure(t, "idle", false)
 				stop := startBurner(t, tt.cpu)
 				r := measure(t, tt.name, tt.keepPriority)
@@ -99,9 +104,18 @@ func TestLoad(t *testing.T) {
 				default:
 					return
 				}
+				if idle.Shared || r.Shared {
+					shared++
+					t.Logf("attempt %d: set aside, the core was shared (idle %v, %s %v): %s", attempt, idle.Shared, tt.name, r.Shared, last)
+					continue
+				}
+				failed++
 				t.Logf("attempt %d: %s", attempt, last)
 			}
-			t.Errorf("%s: no attempt of three converged within 2%% of idle; the last: %s", tt.name, last)
+			if failed < 3 {
+				t.Skipf("%s: the host shared the core in %d of %d pairs, leaving %d failed pair(s) on a core alone: too few to judge the harness (the last: %s)", tt.name, shared, shared+failed, failed, last)
+			}
+			t.Errorf("%s: three pairs on a core alone did not converge within 2%% of idle (%d more set aside as shared); the last: %s", tt.name, shared, last)
 		})
 	}
 }
