@@ -200,10 +200,12 @@ type RulerFigures struct {
 	// relative spreads of the K best samples of the long ADD and IMUL
 	// streams, added (0 when unknown). It widens the tolerance.
 	Spread float64
-	// ProbeTicks is the core-state probe's best sample in ticks per
+	// ProbeTicks is the core-state probe's reading in ticks per
 	// iteration, the timing's fixed cost included (NaN or 0 when not
-	// measured); [DecideCycles] compares it, in cycles, with the best the
-	// probe has shown on the machine.
+	// measured): [Ruler.Figures] gives its best sample; a caller may judge
+	// another reading instead (harness: the probe's samples beside its
+	// target's best samples). [DecideCycles] compares it, in cycles, with
+	// the best the probe has shown on the machine.
 	ProbeTicks float64
 }
 

@@ -310,7 +310,7 @@ func TestPlanRound(t *testing.T) {
 			case slotOverhead:
 				out = append(out, "O")
 			case slotRuler:
-				out = append(out, map[calibrate.RulerStream]string{calibrate.AddShort: "S", calibrate.AddLong: "L", calibrate.ImulShort: "s", calibrate.ImulLong: "l"}[s.rs])
+				out = append(out, map[calibrate.RulerStream]string{calibrate.AddShort: "S", calibrate.AddLong: "L", calibrate.ImulShort: "s", calibrate.ImulLong: "l", calibrate.Probe: "P"}[s.rs])
 			}
 		}
 		return strings.Join(out, " ")
@@ -333,6 +333,9 @@ func TestPlanRound(t *testing.T) {
 		{[]*target{a, c}, 1, false, "L S O C A L A C"},
 		{[]*target{d}, 0, false, "D L D O O O O S L"}, // the overhead of every R variant
 		{[]*target{a, d}, 1, false, "L S O O O O D A L A D"},
+		// The probe next to the targets, whichever way the round runs.
+		{[]*target{a, b}, 0, false, "A B L B A P O S L s l"},
+		{[]*target{a, b}, 1, false, "l s L S O P B A L A B"},
 		{[]*target{a, b}, 0, true, "A B B A O"},
 		{[]*target{a, b}, 1, true, "O B A A B"},
 	} {
@@ -341,6 +344,9 @@ func TestPlanRound(t *testing.T) {
 			e.rl.streams = nil
 		} else if strings.Contains(tt.want, " s") { // the IMUL streams
 			e.rl.streams = checked
+		}
+		if strings.Contains(tt.want, "P") {
+			e.rl.streams = append(slices.Clone(checked), calibrate.Probe)
 		}
 		if got := layout(e); got != tt.want {
 			t.Errorf("%d targets, round %d, NoCycles %v: %q, want %q", len(tt.targets), tt.rounds, tt.noCycles, got, tt.want)

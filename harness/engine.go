@@ -50,6 +50,7 @@ type target struct {
 	half    [2]halfRecord  // best samples of the even and the odd rounds (converge.go)
 	agree   bool           // the halves' cycle figures agree (halvesAgree)
 	apart   float64        // how far apart they are, relative; NaN without both
+	beside  []beside       // the best samples of its rounds with their probe samples (beside.go)
 }
 
 // engine measures one or more targets interleaved, with one ruler.
@@ -163,7 +164,7 @@ func newEngine(ctx context.Context, cfg Config, cal *calibrate.Calibration, th *
 	if cfg.Mode == Latency {
 		e.ctr.sampler = sampleFenced
 	}
-	e.rl.waitFrom, e.rl.waits = -1, spec.waits
+	e.rl.waitFrom, e.rl.waits, e.rl.roundProbe = -1, spec.waits, math.NaN()
 	if e.rl.waits == nil {
 		e.rl.waits = cfg.Waits
 	}

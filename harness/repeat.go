@@ -106,6 +106,7 @@ func (e *engine) reset(t *target) error {
 		return fmt.Errorf("%w: %v", ErrBadConfig, err)
 	}
 	t.kb = kb
+	t.beside = t.beside[:0]
 	t.vmin = make([]float64, len(t.rs))
 	t.overs = make([]*stream, len(t.rs))
 	for j, r := range t.rs {

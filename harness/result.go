@@ -163,8 +163,8 @@ type Result struct {
 	// low. It waits at most 250 ms; a lag left at the end is a warning
 	// (ErrRulerLag).
 	RulerWait time.Duration
-	// Shared reports that the core-state probe, sampled in the same rounds
-	// as the target, ran more than calibrate.DefaultRulerThresholds.Shared
+	// Shared reports that the core-state probe, sampled in the rounds that
+	// gave the target's best samples, ran more than calibrate.DefaultRulerThresholds.Shared
 	// slower than its best on this machine (calibrate.ProbeAlone) to the
 	// end of the measurement, after the wait: another hardware thread had
 	// part of the core, and the figure is that of the code with less of a
@@ -172,9 +172,11 @@ type Result struct {
 	// Code bound by the front end or by branches reads slow by up to the
 	// probe's excess; dependent chains barely move.
 	Shared bool
-	// Probe is the probe's best in this measurement in core cycles per
-	// iteration (calibrate.ProbeIters iterations, the timing's fixed cost
-	// included), and ProbeExcess how much slower that is than its best on
+	// Probe is the probe beside the target's best samples in core cycles
+	// per iteration (calibrate.ProbeIters iterations, the timing's fixed
+	// cost included): the lowest of the probe's samples in the rounds that
+	// gave the K best samples (with Compare, of the target whose probe read
+	// slowest), and ProbeExcess how much slower that is than its best on
 	// this machine: Probe/calibrate.ProbeAlone() − 1 (0.02: 2% slower).
 	// Probe is NaN without a ruler (Config.NoCycles) or a probe sample;
 	// ProbeExcess also when no best was known yet.

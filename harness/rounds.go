@@ -31,11 +31,12 @@ type slot struct {
 // plan lists the samples of the next round in order. A round visits the
 // targets there and back with the ruler's long ADD chain at the turn (A B
 // L B A for two; T L T for one), each in the round's R variant, then the
-// overhead of every R variant (the empty region in throughput mode, the
-// fenced empty loop in latency mode: overheadRepeat) and the ruler's
-// streams (ADD short and long, then IMUL short and long where the IMUL
-// chain checks the ADD chain): O S L. Every other round runs backwards and
-// starts from the other end (L S O B A L A B), so each target takes the
+// core-state probe (P, next to the targets: beside.go), the overhead of
+// every R variant (the empty region in throughput mode, the fenced empty
+// loop in latency mode: overheadRepeat) and the ruler's other streams
+// (ADD short and long, then IMUL short and long where the IMUL chain
+// checks the ADD chain): P O S L. Every other round runs backwards and
+// starts from the other end (L S O P B A L A B), so each target takes the
 // first, the outer and the inner places equally often.
 //
 // The long chain is sampled twice a round, as often as each target: the
@@ -60,6 +61,11 @@ func (e *engine) plan(slots []slot) []slot {
 		slots = append(slots, slots[i])
 	}
 	block := len(slots) // the targets' block, a palindrome
+	// The probe next to the targets' block, so that the sample beside
+	// each round's target samples is microseconds from them (beside.go).
+	if slices.Contains(e.rl.streams, calibrate.Probe) {
+		slots = append(slots, slot{kind: slotRuler, rs: calibrate.Probe})
+	}
 	for _, t := range e.targets {
 		for j, s := range t.overs {
 			if !slices.ContainsFunc(slots[block:], func(x slot) bool { return x.s == s }) {
@@ -68,7 +74,9 @@ func (e *engine) plan(slots []slot) []slot {
 		}
 	}
 	for _, rs := range e.rl.streams {
-		slots = append(slots, slot{kind: slotRuler, rs: rs})
+		if rs != calibrate.Probe {
+			slots = append(slots, slot{kind: slotRuler, rs: rs})
+		}
 	}
 	if e.rounds%2 == 1 {
 		// The others first, backwards.
@@ -120,6 +128,9 @@ func (e *engine) do(s slot) {
 		if s.rs == calibrate.AddLong {
 			e.checkRulerQuantum(v, ok)
 		}
+		if s.rs == calibrate.Probe && ok {
+			e.rl.roundProbe = float64(v)
+		}
 		if tracer != nil {
 			tracer(traceSample{Round: e.rounds, Kind: 'R', Index: int(s.rs), N: r.Ops(s.rs), Ticks: v, OK: ok})
 		}
@@ -165,7 +176,8 @@ func (e *engine) doTarget(t *target) {
 	}
 }
 
-// endRound records Compare's pair, re-checks the quantum where due and
+// endRound records Compare's pair and each target's best sample of the
+// round with the round's probe sample (beside.go), re-checks the quantum where due and
 // counts the round. A retune restarts a target's samples, so it is not
 // done in the second half of MaxTime (it would leave too little time to
 // measure again) nor after a choice of R that ran out of time (its samples
@@ -177,6 +189,10 @@ func (e *engine) endRound(elapsed time.Duration) {
 			a.pairs = append(a.pairs, [2]rawSample{a.last, b.last})
 		}
 	}
+	for _, t := range e.targets {
+		e.noteBeside(t)
+	}
+	e.rl.roundProbe = math.NaN()
 	e.rounds++
 	e.judgeHalves()
 	for _, t := range e.targets {

@@ -55,8 +55,9 @@ type rulerState struct {
 	checked bool                // a second chain checked cpt
 	refOK   bool                // both ADD streams converged
 
+	roundProbe  float64 // this round's probe sample in ticks; NaN before it or when discarded
 	shared      bool    // the probe said the core was shared to the end
-	probe       float64 // the probe's best, cycles per iteration; NaN without one
+	probe       float64 // the probe beside the targets' best samples, cycles per iteration; NaN without one
 	probeExcess float64 // the probe's excess over its best on the machine; NaN when not judged
 }
 

@@ -8,6 +8,7 @@ package harness
 
 import (
 	"fmt"
+	"math"
 	"sync"
 	"time"
 
@@ -61,13 +62,18 @@ func (w *Waits) record(inVain bool) {
 func (e *engine) decideCycles(mayWait bool, waited time.Duration) calibrate.CycleVerdict {
 	r := e.rl.r
 	// Under emulation the probe's cost is the emulator's, which says
-	// nothing of a shared core: it is not judged.
+	// nothing of a shared core: it is not judged. What is judged is the
+	// probe beside the targets' best samples (beside.go).
 	alone := 0.0
 	if e.cal.CPU.Emulated == "" {
 		alone = calibrate.ProbeAlone()
 	}
+	f := r.Figures()
+	if p := e.probeBesideTicks(); !math.IsNaN(p) {
+		f.ProbeTicks = p
+	}
 	return calibrate.DecideCycles(calibrate.CycleInputs{
-		Ruler: r.Figures(), Converged: r.Converged(), Resolution: r.Resolution(e.rl.q),
+		Ruler: f, Converged: r.Converged(), Resolution: r.Resolution(e.rl.q),
 		Calibration: e.cal.Core, ProbeAlone: alone, MayWait: mayWait, Waited: waited, WaitsInVain: e.rl.waits.get(),
 	}, calibrate.DefaultRulerThresholds)
 }
@@ -107,11 +113,12 @@ func (e *engine) finishRuler(allowed bool) {
 	rl.cpt, rl.from, rl.checked, rl.refOK = f.cyclesPerTick, f.from, f.checked, f.refOK
 	e.warnings = append(e.warnings, f.warnings...)
 	rl.probe, rl.probeExcess = v.Probe, v.ProbeExcess
-	// The probe's reading teaches the machine's best only from a ruler
-	// that was checked, not lagging and not a test's stand-in: a reading
-	// too low would make later figures look shared.
-	if v.Action == calibrate.CyclesAccept && v.Checked && v.Ruler.Converged && !v.Lagging && rulerChains.add == nil && rulerChains.imul == nil {
-		calibrate.NoteProbe(v.Probe)
+	// The probe's best sample anywhere in the measurement teaches the
+	// machine's best, only from a ruler that was checked, not lagging and
+	// not a test's stand-in: a reading too low would make later figures
+	// look shared.
+	if f := rl.r.Figures(); v.Action == calibrate.CyclesAccept && v.Checked && v.Ruler.Converged && !v.Lagging && rulerChains.add == nil && rulerChains.imul == nil {
+		calibrate.NoteProbe(f.ProbeTicks / f.AddTicksPerOp)
 	}
 	if !v.SharedCore() {
 		rl.waits.record(false)
