@@ -43,11 +43,7 @@ type Provenance struct {
 func (p Provenance) Line() string {
 	s := p.Module
 	if p.Revision != "" {
-		rev := p.Revision
-		if len(rev) > 12 {
-			rev = rev[:12]
-		}
-		s += " at " + rev
+		s += " at " + ShortRevision(p.Revision)
 		if p.Dirty {
 			s += " (dirty)"
 		}
@@ -65,6 +61,16 @@ func (p Provenance) Line() string {
 		s += fmt.Sprintf(", %d runs over layouts %v", n, distinctSeeds(p.LayoutSeeds))
 	}
 	return s
+}
+
+// ShortRevision is a revision as a line shows it: its first 12
+// characters (a git commit's, unambiguous in any repository of a size
+// people measure).
+func ShortRevision(rev string) string {
+	if len(rev) > 12 {
+		return rev[:12]
+	}
+	return rev
 }
 
 // distinctSeeds is seeds without repeats, in the order first seen.

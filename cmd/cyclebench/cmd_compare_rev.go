@@ -32,11 +32,11 @@ both sides share the host's slow stretches; each process is one layout.
 
 Each benchmark's figure is cycles/op (harness.Report), ns/op (plain
 testing.B), or B/A for harness.ReportCompare. A layout's figure is the best
-of its -count processes. Layouts fall into modes, and a side's figure is
-the median of its best mode (the best layouts carry the work a change adds,
-where the median of all mixes the modes); the test compares the two best
-modes' layouts (t on their logarithms) and stands only when the slower side
-is unlikely to have missed the faster side's best mode by chance. The output shows each
+of its -count processes. B/A is the shift between the sides' layouts (the
+median ratio over every pair of an A and a B layout), tested by the rank
+test over layouts, whose false alarms stay at alpha whatever modes the
+layouts fall into; when the modes lie far apart, it needs more layouts
+(-layouts) to find a change, and its interval says so. The output shows each
 side's layouts grouped into modes, the layout sensitivity (the spread
 between layouts against the spread between processes of one layout, with
 -count 2 or more), the smallest change the comparison would detect, and a

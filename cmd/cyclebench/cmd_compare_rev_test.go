@@ -131,7 +131,7 @@ func TestCompareRevisions(t *testing.T) {
 	case !strings.Contains(out, "slower"):
 		t.Logf("the second comparison did not find the slowdown this time, so the gate was not exercised:\n%s", out)
 	}
-	if !strings.Contains(out, "(4 from the cache)") || !strings.Contains(out, "best mode") {
+	if !strings.Contains(out, "(4 from the cache)") || !strings.Contains(out, "rank") {
 		t.Errorf("text output lacks the cache count or the estimator:\n%s", out)
 	}
 }

@@ -19,11 +19,7 @@ func toolVersion() string {
 	r := gatherVersion(false)
 	v := r.Version
 	if r.Revision != "" {
-		rev := r.Revision
-		if len(rev) > 12 {
-			rev = rev[:12]
-		}
-		v += " " + rev
+		v += " " + results.ShortRevision(r.Revision)
 		if r.Modified {
 			v += " (modified)"
 		}

@@ -2,9 +2,11 @@ package revision
 
 // The verdict over layouts. Each layout's figure is the best of its
 // processes (a process caught in a host's slow stretch is slower, never
-// faster: the K-best rule's reasoning, applied to processes). Each side's
-// figure is the lower quartile of its layouts' figures, and the test
-// permutes layouts between the sides.
+// faster: the K-best rule's reasoning, applied to processes). By default
+// the sides' layouts are compared as a whole (shift.go); on request, each
+// side's figure is the lower quartile of its layouts' figures, with a
+// test that permutes layouts between the sides, or its best mode
+// (mode.go).
 
 import (
 	"encoding/json"
@@ -45,11 +47,13 @@ type Options struct {
 	// Seed seeds the random splits, so that a comparison is reproducible.
 	Seed uint64
 	// Quartile takes the verdict from the lower quartile of the layouts'
-	// figures with the permutation test; the default is the best mode's
-	// verdict (mode.go), which finds a change that moves the modes where
-	// the quartile's test cannot, and falls back to the quartile's when
-	// the best modes hold one layout each.
-	Quartile bool
+	// figures with the permutation test, and BestMode from each side's
+	// best mode (mode.go), which finds a change that moves the modes where
+	// the other tests cannot but calls A/A comparisons different more
+	// often than alpha, falling back to the quartile's when the best modes
+	// hold one layout each. The default is the shift between the sides'
+	// layouts with the rank test (shift.go).
+	Quartile, BestMode bool
 }
 
 // Mode is a group of layouts whose figures lie within 3% of the next
@@ -179,7 +183,11 @@ func CompareLayouts(unit string, a, b [][]float64, opt Options) (LayoutCompariso
 	c.ModesA, c.ModesB = modes(c.LayoutsA), modes(c.LayoutsB)
 	c.Between, c.Within = spreads(a, b, la, lb)
 	c.Sensitivity = c.Between / c.Within
-	if !opt.Quartile && compareBestModes(&c, opt.Alpha) {
+	switch {
+	case opt.BestMode && !opt.Quartile && compareBestModes(&c, opt.Alpha):
+		return c, nil
+	case !opt.BestMode && !opt.Quartile:
+		compareShift(&c, la, lb, opt.Alpha)
 		return c, nil
 	}
 	buf := make([]float64, 0, len(la)+len(lb))

@@ -1,9 +1,13 @@
 package revision_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/cyclebench/cyclebench/internal/revision"
@@ -97,8 +101,8 @@ func TestCompareLayoutsIssue(t *testing.T) {
 	}
 }
 
-// TestCompareLayoutsBestMode: the default verdict, from each side's best
-// mode, on tables.
+// TestCompareLayoutsBestMode: the verdict from each side's best mode
+// (Options.BestMode), on tables.
 func TestCompareLayoutsBestMode(t *testing.T) {
 	for _, c := range []struct {
 		name        string
@@ -125,7 +129,7 @@ func TestCompareLayoutsBestMode(t *testing.T) {
 		{"scattered", layouts(100, 110, 121, 133), layouts(1000, 1100, 1210, 1331), stats.VerdictSlower, 10, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			r, err := revision.CompareLayouts("cycles/op", c.a, c.b, revision.Options{})
+			r, err := revision.CompareLayouts("cycles/op", c.a, c.b, revision.Options{BestMode: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -207,17 +211,17 @@ func TestCompareLayoutsBad(t *testing.T) {
 }
 
 // TestFalsePositives: layouts drawn from one bimodal population for both
-// sides are called different in about alpha of comparisons (the
-// permutation test's promise; the best mode's, when its mode is as common
-// as here), with 8 layouts a side.
+// sides are called different in about alpha of comparisons (the rank and
+// the permutation tests' promise; the best mode's, when its mode is as
+// common as here), with 8 layouts a side.
 func TestFalsePositives(t *testing.T) {
-	for _, quartile := range []bool{false, true} {
-		t.Run(fmt.Sprintf("quartile=%v", quartile), func(t *testing.T) { falsePositives(t, quartile) })
+	for _, opt := range []revision.Options{{}, {BestMode: true}, {Quartile: true}} {
+		t.Run(fmt.Sprintf("quartile=%v,bestmode=%v", opt.Quartile, opt.BestMode), func(t *testing.T) { falsePositives(t, opt) })
 	}
 }
 
-func falsePositives(t *testing.T, quartile bool) {
-	if testing.Short() && quartile {
+func falsePositives(t *testing.T, opt revision.Options) {
+	if testing.Short() && opt.Quartile {
 		t.Skip("many comparisons")
 	}
 	rng := newRand(7)
@@ -235,7 +239,9 @@ func falsePositives(t *testing.T, quartile bool) {
 			}
 			return layouts(figs...)
 		}
-		r, err := revision.CompareLayouts("cycles/op", draw(), draw(), revision.Options{Permutations: 500, Seed: uint64(i), Quartile: quartile})
+		o := opt
+		o.Permutations, o.Seed = 500, uint64(i)
+		r, err := revision.CompareLayouts("cycles/op", draw(), draw(), o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -245,5 +251,90 @@ func falsePositives(t *testing.T, quartile bool) {
 	}
 	if hits > n/10 {
 		t.Errorf("%d of %d A/A comparisons significant, want about 5%% (at most 10%%)", hits, n)
+	}
+}
+
+// TestCompareLayoutsShift: the default verdict, the shift between the
+// sides' layouts with the rank test.
+func TestCompareLayoutsShift(t *testing.T) {
+	for _, c := range []struct {
+		name        string
+		a, b        [][]float64
+		verdict     string
+		ratio       float64 // within 0.5%
+		significant bool
+	}{
+		{"A/A shuffled", layouts(issueBefore...), layouts(append(append([]float64{}, issueBefore[8:]...), issueBefore[:8]...)...), stats.VerdictSame, 1, false},
+		{"insensitive +0.1%", layouts(10000, 10001, 10000, 10002, 10001, 10000, 10001, 10000), layouts(10010, 10011, 10010, 10012, 10011, 10010, 10011, 10010), stats.VerdictSlower, 1.001, true},
+		{"faster", layouts(repeat(8, 200)...), layouts(repeat(8, 150)...), stats.VerdictFaster, 0.75, true},
+		// Every mode moved by a fifth, the modes' shares kept: the shift
+		// reads it, but over 8 layouts whose modes lie 1.8× apart the
+		// rank test cannot tell it from a draw of one population, and
+		// the interval says so (the best mode's verdict would call it;
+		// it also calls A/A draws different more often than alpha).
+		{"modes +20%, 8 layouts", layouts(100, 100.2, 100.1, 140, 140.3, 140.1, 140.2, 180), layouts(120, 120.2, 120.1, 168, 168.3, 168.1, 168.2, 216), stats.VerdictSame, 1.2, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r, err := revision.CompareLayouts("cycles/op", c.a, c.b, revision.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Verdict != c.verdict || r.Significant != c.significant {
+				t.Errorf("verdict %q (significant %v, p %v: %s), want %q", r.Verdict, r.Significant, r.PValue, r.Reason, c.verdict)
+			}
+			if math.Abs(r.Ratio/c.ratio-1) > 0.005 {
+				t.Errorf("ratio %v, want %v", r.Ratio, c.ratio)
+			}
+			if !(r.Lo <= r.Ratio && r.Ratio <= r.Hi) || c.significant == (r.Lo <= 1 && r.Hi >= 1) {
+				t.Errorf("interval [%v, %v] for ratio %v, significant %v", r.Lo, r.Hi, r.Ratio, c.significant)
+			}
+			if r.Estimator != revision.EstimatorShift || r.Reason == "" {
+				t.Errorf("estimator %q, reason %q", r.Estimator, r.Reason)
+			}
+		})
+	}
+	// Two layouts a side cannot give p < 0.05 (2/C(4,2) = 1/3).
+	r, err := revision.CompareLayouts("ns/op", layouts(100, 101), layouts(200, 201), revision.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Significant || !math.IsInf(r.Detectable, 1) || !strings.Contains(r.Reason, "take more layouts") {
+		t.Errorf("2 and 2 layouts: significant %v, detectable %v, reason %q", r.Significant, r.Detectable, r.Reason)
+	}
+}
+
+// TestCompareLayoutsRecorded replays comparisons recorded on a machine
+// (testdata/layouts-*.json; docs/measurements/revision-targets.sh makes
+// the repositories): the default verdict calls none of the A/A
+// comparisons different and finds every change of a fifth more work.
+func TestCompareLayoutsRecorded(t *testing.T) {
+	files, err := filepath.Glob("testdata/layouts-*.json")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no recordings (%v)", err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rec struct {
+			Comparisons []struct {
+				Case string
+				A, B []float64
+			}
+		}
+		if err := json.Unmarshal(b, &rec); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		for i, c := range rec.Comparisons {
+			r, err := revision.CompareLayouts("cycles/op", layouts(c.A...), layouts(c.B...), revision.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s #%d %s: ratio %.4f [%.4f, %.4f] p %.3g", f, i, c.Case, r.Ratio, r.Lo, r.Hi, r.PValue)
+			if want := c.Case != "aa"; r.Significant != want {
+				t.Errorf("%s, comparison %d (%s): significant %v (ratio %.4f, p %.3g), want %v", f, i, c.Case, r.Significant, r.Ratio, r.PValue, want)
+			}
+		}
 	}
 }

@@ -11,15 +11,15 @@ import (
 	"github.com/cyclebench/cyclebench/stats"
 )
 
-// DefaultLayouts is compare -base's layouts per side. The verdict rests
-// on each side's best mode, so the slower side must not miss the faster
-// side's best mode by chance: simulated on issue 33's insertion sort (its
-// best mode in 5 of 16 layouts; compareBestModes), a +21% change
-// is found in 48% of comparisons with 8 layouts a side, 78% with 12 and
-// 92% with 16, an A/A difference in 7 to 9%. 16 a side is 32
-// processes and, the base's builds cached, 16 links: about a minute on 2
-// vCPUs for benchmarks of a second. docs/measurements/revision-targets.sh
-// measures the targets on a real machine.
+// DefaultLayouts is compare -base's layouts per side. The rank test
+// over layouts needs enough of them that the sides' samples of the
+// layouts' modes agree: with 16 a side, it found a fifth more work in 4 of
+// 4 comparisons of the insertion sort on the Intel guest, whose layouts
+// spread by ±15%, and none of 6 A/A comparisons different
+// (TestCompareLayoutsRecorded). 16 a side is 32 processes and, the base's
+// builds cached, 16 links: about a minute on 2 vCPUs for benchmarks of a
+// second. docs/measurements/revision-targets.sh measures the targets on a
+// real machine.
 const DefaultLayouts = 16
 
 // Comparison is one benchmark's verdict over layouts, as the JSON report
@@ -124,12 +124,12 @@ func (rep Report) Table() *tab.Table {
 // mean.
 func (rep Report) Doc(md bool) *tab.Doc {
 	d := tab.NewDoc(md)
-	head := shortRev(rep.Head)
+	head := results.ShortRevision(rep.Head)
 	if rep.HeadDirty {
 		head += " + changes in the working tree"
 	}
 	d.Line(fmt.Sprintf("A: %s   B: %s   %d layouts a side (-randlayout=%d to %d), %d process(es) per layout, alternated A B B A; %d builds (%d from the cache), %.1f s",
-		shortRev(rep.Base), head, rep.Layouts, rep.Seeds[0], rep.Seeds[len(rep.Seeds)-1], rep.Count, rep.Builds, rep.Cached, rep.Took))
+		results.ShortRevision(rep.Base), head, rep.Layouts, rep.Seeds[0], rep.Seeds[len(rep.Seeds)-1], rep.Count, rep.Builds, rep.Cached, rep.Took))
 	if rep.Partial != "" {
 		d.Line("PARTIAL: " + rep.Partial)
 	}
@@ -141,17 +141,9 @@ func (rep Report) Doc(md bool) *tab.Doc {
 		d.Item(c.Name + ": " + c.Summary)
 	}
 	d.Blank()
-	d.Para("A and B are each side's " + EstimatorBestMode + ";\n" +
-		"p compares the best modes' layouts. layout sens. is the\n" +
+	d.Para("A is the median of A's layouts and B/A " + EstimatorShift + ";\n" +
+		"the interval holds the pairs' ratios between the test's critical ranks. layout sens. is the\n" +
 		"spread between layouts over the spread between processes of one layout (-count 2 or more);\n" +
 		"detectable is the change this comparison finds 80% of the time.")
 	return d
-}
-
-// shortRev is a commit's first 12 hex digits.
-func shortRev(c string) string {
-	if len(c) > 12 {
-		return c[:12]
-	}
-	return c
 }

@@ -216,10 +216,8 @@ func short(commit string, side Side, o Outcome) string {
 		return "the working tree, with changes"
 	case commit == "":
 		return "the working tree"
-	case len(commit) > 12:
-		return commit[:12]
 	}
-	return commit
+	return results.ShortRevision(commit)
 }
 
 func indexOf(pkgs []testPkg, p testPkg) int {
