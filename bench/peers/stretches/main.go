@@ -6,8 +6,11 @@
 // Combine4, BubbleSort) or do not (a continued register ADD chain), and
 // writes one line per round: seconds since the start, /proc/loadavg's
 // first figure, and for each kernel its core cycles per element and the
-// core-state probe's best in the same measurement (cycles per iteration of
-// the probe sampled beside it by harness; NaN when not judged). Its output is
+// core-state probe beside its best samples in the same measurement
+// (Result.Probe: cycles per iteration of the probe sampled next to it by
+// harness; NaN when not judged; recordings made before the probe was
+// judged beside the best samples hold its best anywhere in the
+// measurement). Its output is
 // the recording that harness's stretch replay test reads
 // (harness/testdata/stretches; see stretch_test.go there for how to record
 // on a new machine kind).
