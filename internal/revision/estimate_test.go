@@ -101,6 +101,23 @@ func TestCompareLayoutsIssue(t *testing.T) {
 	}
 }
 
+// compareAndCheck compares a and b with opt and checks the verdict, its
+// significance and the ratio (within 0.5%).
+func compareAndCheck(t *testing.T, a, b [][]float64, opt revision.Options, verdict string, significant bool, ratio float64) revision.LayoutComparison {
+	t.Helper()
+	r, err := revision.CompareLayouts("cycles/op", a, b, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict != verdict || r.Significant != significant {
+		t.Errorf("verdict %q (significant %v, p %v: %s), want %q", r.Verdict, r.Significant, r.PValue, r.Reason, verdict)
+	}
+	if math.Abs(r.Ratio/ratio-1) > 0.005 {
+		t.Errorf("ratio %v, want %v", r.Ratio, ratio)
+	}
+	return r
+}
+
 // TestCompareLayoutsBestMode: the verdict from each side's best mode
 // (Options.BestMode), on tables.
 func TestCompareLayoutsBestMode(t *testing.T) {
@@ -129,16 +146,7 @@ func TestCompareLayoutsBestMode(t *testing.T) {
 		{"scattered", layouts(100, 110, 121, 133), layouts(1000, 1100, 1210, 1331), stats.VerdictSlower, 10, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			r, err := revision.CompareLayouts("cycles/op", c.a, c.b, revision.Options{BestMode: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if r.Verdict != c.verdict || r.Significant != c.significant {
-				t.Errorf("verdict %q (significant %v, p %v: %s), want %q", r.Verdict, r.Significant, r.PValue, r.Reason, c.verdict)
-			}
-			if math.Abs(r.Ratio/c.ratio-1) > 0.005 {
-				t.Errorf("ratio %v, want %v", r.Ratio, c.ratio)
-			}
+			r := compareAndCheck(t, c.a, c.b, revision.Options{BestMode: true}, c.verdict, c.significant, c.ratio)
 			if !(r.Lo <= r.Ratio && r.Ratio <= r.Hi) {
 				t.Errorf("interval [%v, %v] does not hold the ratio %v", r.Lo, r.Hi, r.Ratio)
 			}
@@ -275,16 +283,7 @@ func TestCompareLayoutsShift(t *testing.T) {
 		{"modes +20%, 8 layouts", layouts(100, 100.2, 100.1, 140, 140.3, 140.1, 140.2, 180), layouts(120, 120.2, 120.1, 168, 168.3, 168.1, 168.2, 216), stats.VerdictSame, 1.2, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			r, err := revision.CompareLayouts("cycles/op", c.a, c.b, revision.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if r.Verdict != c.verdict || r.Significant != c.significant {
-				t.Errorf("verdict %q (significant %v, p %v: %s), want %q", r.Verdict, r.Significant, r.PValue, r.Reason, c.verdict)
-			}
-			if math.Abs(r.Ratio/c.ratio-1) > 0.005 {
-				t.Errorf("ratio %v, want %v", r.Ratio, c.ratio)
-			}
+			r := compareAndCheck(t, c.a, c.b, revision.Options{}, c.verdict, c.significant, c.ratio)
 			if !(r.Lo <= r.Ratio && r.Ratio <= r.Hi) || c.significant == (r.Lo <= 1 && r.Hi >= 1) {
 				t.Errorf("interval [%v, %v] for ratio %v, significant %v", r.Lo, r.Hi, r.Ratio, c.significant)
 			}
