@@ -243,6 +243,36 @@ func TestDecideStop(t *testing.T) {
 	}
 }
 
+func TestDecideWait(t *testing.T) {
+	const budget = 250 * time.Millisecond
+	shared := func(v bool) func() bool { return func() bool { return v } }
+	for _, tt := range []struct {
+		name string
+		why  stopReason
+		s    waitState
+		want bool
+	}{
+		{"running: nothing to decide", "", waitState{Shared: shared(true)}, false},
+		{"time is up", stopMaxTime, waitState{Waiting: true, Shared: shared(true)}, false},
+		{"cancelled", stopCancelled, waitState{Waiting: true, Shared: shared(true)}, false},
+		{"done, core free", stopDone, waitState{Converged: true, Shared: shared(false)}, false},
+		{"done, core shared: wait", stopDone, waitState{Converged: true, Shared: shared(true)}, true},
+		{"at M, converged, shared: wait", stopSamples, waitState{Converged: true, Shared: shared(true)}, true},
+		{"at M, unconverged, no wait begun: stop", stopSamples, waitState{Shared: shared(true)}, false},
+		// The hunt's case: the wait took the loop past M; a sample from the
+		// freed core unsettled a target. The probe now reads alone, but
+		// the loop goes on until the figures settle.
+		{"in a wait, a new best unsettled a target", stopSamples, waitState{Waiting: true, Waited: budget / 2, Budget: budget, Shared: shared(false)}, true},
+		{"in a wait, unsettled, budget spent", stopSamples, waitState{Waiting: true, Waited: budget, Budget: budget, Shared: shared(false)}, false},
+		{"in a wait, settled, core free", stopSamples, waitState{Waiting: true, Waited: budget / 2, Budget: budget, Converged: true, Shared: shared(false)}, false},
+		{"in a wait, settled, still shared", stopDone, waitState{Waiting: true, Waited: budget / 2, Budget: budget, Converged: true, Shared: shared(true)}, true},
+	} {
+		if got := decideWait(tt.why, tt.s); got != tt.want {
+			t.Errorf("%s: decideWait(%q, %+v) = %v, want %v", tt.name, tt.why, tt.s, got, tt.want)
+		}
+	}
+}
+
 func TestFindModes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 3))
 	mode := func(n int, at, width float64) []float64 {

@@ -228,7 +228,7 @@ func (e *engine) run() error {
 			Busy: e.busy() || (e.spec.extra != nil && e.spec.extra(e)), Pending: !e.othersDone(), Exhausted: e.exhausted(),
 			MinTime: cfg.MinTime,
 		}, cfg.MaxTime)
-		if (why == stopDone || why == stopSamples && e.allConverged()) && e.rulerWaits(mayWait, since()) {
+		if e.rulerWaits(why, mayWait, since()) {
 			why = ""
 		}
 		if why != "" {

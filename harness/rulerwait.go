@@ -78,10 +78,10 @@ func (e *engine) decideCycles(mayWait bool, waited time.Duration) calibrate.Cycl
 	}, calibrate.DefaultRulerThresholds)
 }
 
-// rulerWaits reports whether the loop, which has otherwise converged, goes
-// on for the ruler's chains to agree; now is the loop's elapsed time and
-// allowed false for a Compare's pairs and with Config.NoSettle.
-func (e *engine) rulerWaits(allowed bool, now time.Duration) bool {
+// rulerWaits reports whether the loop, which decideStop ends for why, goes
+// on for the core to be free ([decideWait]); now is the loop's elapsed time
+// and allowed false for a Compare's pairs and with Config.NoSettle.
+func (e *engine) rulerWaits(why stopReason, allowed bool, now time.Duration) bool {
 	rl := &e.rl
 	if rl.r == nil {
 		return false
@@ -91,7 +91,10 @@ func (e *engine) rulerWaits(allowed bool, now time.Duration) bool {
 		waited = now - rl.waitFrom
 		rl.waited = waited
 	}
-	wait := e.decideCycles(allowed, waited).Action == calibrate.CyclesWait
+	wait := decideWait(why, waitState{
+		Waiting: rl.waitFrom >= 0, Waited: waited, Budget: calibrate.DefaultRulerThresholds.Wait, Converged: e.allConverged(),
+		Shared: func() bool { return e.decideCycles(allowed, waited).Action == calibrate.CyclesWait },
+	})
 	if wait && rl.waitFrom < 0 {
 		rl.waitFrom = now
 	}
