@@ -27,10 +27,11 @@ import (
 )
 
 type result struct {
-	Name     string   `json:"name"`
-	Cycles   float64  `json:"cycles"`
-	Shared   bool     `json:"shared"`
-	Warnings []string `json:"warnings"`
+	Name      string   `json:"name"`
+	Cycles    float64  `json:"cycles"`
+	Shared    bool     `json:"shared"`
+	Converged bool     `json:"converged"`
+	Warnings  []string `json:"warnings"`
 }
 
 type report struct {
@@ -38,10 +39,11 @@ type report struct {
 }
 
 type figure struct {
-	at      time.Duration
-	cycles  float64
-	labeled bool
-	load    string
+	at        time.Duration
+	cycles    float64
+	labeled   bool
+	converged bool
+	load      string
 }
 
 func main() {
@@ -92,15 +94,15 @@ func run(bin, bench string, dur, every time.Duration) error {
 				names = append(names, x.Name)
 			}
 			labeled := x.Shared || slices.ContainsFunc(x.Warnings, func(w string) bool { return strings.Contains(w, "the core was shared") })
-			figs[x.Name] = append(figs[x.Name], figure{at, x.Cycles, labeled, load})
+			figs[x.Name] = append(figs[x.Name], figure{at, x.Cycles, labeled, x.Converged, load})
 		}
 		n++
 		time.Sleep(time.Until(next))
 	}
 	fmt.Printf("# One cyclebench process every %v for %v\n\n", every, dur)
-	fmt.Printf("`cyclebench run -bench '%s'`, %d processes. A figure is slow when it reads more than 1%% above the kernel's quiet figure (the median of its unlabelled figures); labelled when the process said the core was shared.\n\n", bench, n)
-	fmt.Println("| kernel | quiet figure (cycles) | figures | labelled | slow, labelled | slow, unlabelled | slow unlabelled, how slow |")
-	fmt.Println("|---|---|---|---|---|---|---|")
+	fmt.Printf("`cyclebench run -bench '%s'`, %d processes. A figure is slow when it reads more than 1%% above the kernel's quiet figure (the median of its unlabelled figures); labelled when the process said the core was shared; a slow unlabelled figure that said it did not converge is marked so; low when it reads more than 1%% below the quiet figure (a cycle figure below the code's cost is wrong whatever its label).\n\n", bench, n)
+	fmt.Println("| kernel | quiet figure (cycles) | figures | labelled | slow, labelled | slow, unlabelled | slow unlabelled, how slow | low |")
+	fmt.Println("|---|---|---|---|---|---|---|---|")
 	for _, name := range names {
 		fs := figs[name]
 		var calm []float64
@@ -114,10 +116,13 @@ func run(bin, bench string, dur, every time.Duration) error {
 			slices.Sort(calm)
 			quiet = calm[len(calm)/2]
 		}
-		var labelled, slowL, slowU int
-		var how []string
+		var labelled, slowL, slowU, slowUU int
+		var how, low []string
 		for _, f := range fs {
 			slow := f.cycles > 1.01*quiet
+			if f.cycles > 0 && f.cycles < 0.99*quiet {
+				low = append(low, fmt.Sprintf("%.1f%% at %.0fs", 100*(f.cycles/quiet-1), f.at.Seconds()))
+			}
 			switch {
 			case f.labeled && slow:
 				labelled++
@@ -126,13 +131,21 @@ func run(bin, bench string, dur, every time.Duration) error {
 				labelled++
 			case slow:
 				slowU++
-				how = append(how, fmt.Sprintf("+%.1f%% at %.0fs", 100*(f.cycles/quiet-1), f.at.Seconds()))
+				unconverged := ""
+				if !f.converged {
+					unconverged = " (did not converge)"
+					slowUU++
+				}
+				how = append(how, fmt.Sprintf("+%.1f%% at %.0fs%s", 100*(f.cycles/quiet-1), f.at.Seconds(), unconverged))
 			}
 		}
 		if len(how) > 8 {
 			how = append(how[:8], "…")
 		}
-		fmt.Printf("| %s | %.6g | %d | %d | %d | %d | %s |\n", name, quiet, len(fs), labelled, slowL, slowU, strings.Join(how, ", "))
+		if len(low) > 8 {
+			low = append(low[:8], "…")
+		}
+		fmt.Printf("| %s | %.6g | %d | %d | %d | %d (%d did not converge) | %s | %d %s |\n", name, quiet, len(fs), labelled, slowL, slowU, slowUU, strings.Join(how, ", "), len(low), strings.Join(low, ", "))
 	}
 	fmt.Println()
 	fmt.Println("Every figure, in order (seconds since the start, load, cycles, L when labelled):")
