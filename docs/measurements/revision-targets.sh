@@ -13,7 +13,12 @@
 #   sort+20%  B sorts 329 ints (329^2/300^2 = 1.20)           want >= 9 of 10, each <= 60 s
 #   aa-add    the ADD chain, B = A plus an unused function    want <= 1 of 20
 #   add+0.1%  the ADD chain of 10010 instead of 10000 ADDs    want >= 9 of 10
+#   sort+det  B sorts the N ints whose inversions exceed the 300's by
+#             aa-sort's median detectable change              want >= 7 of 10
 #
+# An insertion sort's work is its inversions, and a permutation of N ints
+# has N^2/4 of them give or take 4%, so sort+det picks N by counting them
+# (the ratio it reaches is printed) rather than by N^2.
 # RUNS (default 20 for A/A, half for the changes) and LAYOUTS (default:
 # compare's own) set the effort. Each line of the output: the case, how
 # many comparisons called a difference, the slowest comparison's seconds,
@@ -113,6 +118,7 @@ newrepo "$tmp/aa" 300 10000
 printf 'package sorts\n\n// Unused moves the code layout.\nfunc Unused(x int) int { return x*7 + 1 }\n' > "$tmp/aa/sorts/unused.go"
 commit "$tmp/aa" "B: an unused function"
 measure aa-sort "$tmp/aa" '^BenchmarkInsertion$' "$runs"
+sortDet=$det
 measure aa-add "$tmp/aa" '^BenchmarkAdd$' "$runs"
 newrepo "$tmp/sort20" 300 10000
 printf 'package sorts\n\nconst sortN, addN = 329, 10000\n' > "$tmp/sort20/sorts/n.go"
@@ -122,3 +128,45 @@ newrepo "$tmp/add" 300 10000
 printf 'package sorts\n\nconst sortN, addN = 300, 10010\n' > "$tmp/add/sorts/n.go"
 commit "$tmp/add" "B: 0.1% more ADDs"
 measure add+0.1% "$tmp/add" '^BenchmarkAdd$' $((runs / 2))
+# sort+det: the N whose inversions come closest above (1 + det) times the 300's.
+mkdir -p "$tmp/inv"
+cat > "$tmp/inv/main.go" <<'GO'
+package main
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strconv"
+)
+
+func inversions(n int) int {
+	p := rand.New(rand.NewPCG(1, 2)).Perm(n)
+	c := 0
+	for i := range p {
+		for j := i + 1; j < len(p); j++ {
+			if p[j] < p[i] {
+				c++
+			}
+		}
+	}
+	return c
+}
+
+func main() {
+	want, _ := strconv.ParseFloat(os.Args[1], 64)
+	base := inversions(300)
+	for n := 301; n < 600; n++ {
+		if r := float64(inversions(n)) / float64(base); r >= 1+want/100 {
+			fmt.Printf("%d %.4f\n", n, r)
+			return
+		}
+	}
+}
+GO
+set -- $(cd "$tmp/inv" && go run main.go "${sortDet%\%}")
+newrepo "$tmp/sortdet" 300 10000
+printf 'package sorts\n\nconst sortN, addN = %s, 10000\n' "$1" > "$tmp/sortdet/sorts/n.go"
+commit "$tmp/sortdet" "B: the detectable change"
+printf '(sort+det: B sorts %s ints, inversions %s times the 300s)\n' "$1" "$2"
+measure "sort+det" "$tmp/sortdet" '^BenchmarkInsertion$' $((runs / 2))
