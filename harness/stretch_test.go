@@ -155,7 +155,7 @@ func TestReplayStretches(t *testing.T) {
 		t.Fatal("no recorded stretches in testdata/stretches")
 	}
 	def := calibrate.DefaultRulerThresholds.Shared
-	candidates := []float64{0.01, 0.02, 0.03, def, 0.1, 0.2, 0.3, 0.5}
+	candidates := []float64{0.01, 0.02, 0.03, 0.05, def, 0.1, 0.2, 0.3, 0.5}
 	slices.Sort(candidates)
 	candidates = slices.Compact(candidates)
 	total := make([]stretchScore, len(candidates))
