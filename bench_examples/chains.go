@@ -69,7 +69,7 @@ func chainSpec(name, description string, run func(uint64, int) uint64, imul bool
 			Default:     true,
 			CPE:         true,
 		},
-		build: func(n int) (harness.Target, any) {
+		build: func(n, offset int) (harness.Target, any) {
 			s := &chainState{name: name, n: n, run: run, imul: imul}
 			if imul {
 				s.acc = 1

@@ -11,9 +11,11 @@ import (
 // for every call with the same n. Integer values keep every sum exact in
 // float64 up to n = 2⁴⁹ (and in float32 up to n = 2²⁰), so all Combine
 // variants, which add in different orders, must agree to the last bit.
-func smallInts(n int) []float64 {
+//
+// The slice starts offset bytes past a 4 KiB boundary (placed).
+func smallInts(n, offset int) []float64 {
 	r := rand.New(rand.NewPCG(pcgSeed1, pcgSeed2))
-	v := make([]float64, n)
+	v := placed[float64](n, offset)
 	for i := range v {
 		v[i] = float64(r.IntN(16))
 	}
@@ -78,9 +80,11 @@ func (s *psumState) check() error {
 	return nil
 }
 
-func newPsumState(name string, n int) *psumState {
-	v := smallInts(n)
-	s := &psumState{name: name, a: make([]float32, n), p: make([]float32, n)}
+func newPsumState(name string, n, offset int) *psumState {
+	v := smallInts(n, -1)
+	// The input is placed; the output is not, so that the two do not
+	// alias by 4 KiB at every offset.
+	s := &psumState{name: name, a: placed[float32](n, offset), p: make([]float32, n)}
 	for i, x := range v {
 		s.a[i] = float32(x)
 	}
@@ -105,8 +109,8 @@ func psumSpec(which int) spec {
 			Default:     true,
 			CPE:         true,
 		},
-		build: func(n int) (harness.Target, any) {
-			s := newPsumState(name, n)
+		build: func(n, offset int) (harness.Target, any) {
+			s := newPsumState(name, n, offset)
 			run := s.run1
 			if which == 2 {
 				run = s.run2
@@ -268,8 +272,8 @@ func (s *combineState) check() error {
 	return nil
 }
 
-func newCombineState(which, n int) *combineState {
-	s := &combineState{name: fmt.Sprintf("Combine%d", which), fn: combines[which], v: vec{data: smallInts(n)}}
+func newCombineState(which, n, offset int) *combineState {
+	s := &combineState{name: fmt.Sprintf("Combine%d", which), fn: combines[which], v: vec{data: smallInts(n, offset)}}
 	for _, x := range s.v.data {
 		s.want += x
 	}
@@ -289,8 +293,8 @@ func combineSpec(which int) spec {
 			Default:     true,
 			CPE:         true,
 		},
-		build: func(n int) (harness.Target, any) {
-			s := newCombineState(which, n)
+		build: func(n, offset int) (harness.Target, any) {
+			s := newCombineState(which, n, offset)
 			return harness.Target{Run: s.run, Check: s.check, Elements: float64(n)}, s
 		},
 	}

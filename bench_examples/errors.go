@@ -14,6 +14,9 @@ var (
 	ErrNoMatch = errors.New("benchexamples: no kernel matches")
 	// ErrBadSize: a Kernel's New was given a size outside [Kernel.MinN, Kernel.MaxN].
 	ErrBadSize = errors.New("benchexamples: size out of range")
+	// ErrBadOffset: a Kernel's NewAt was given a data offset it cannot
+	// place data at.
+	ErrBadOffset = errors.New("benchexamples: bad data offset")
 	// ErrWrongResult: a kernel's Check found that the most recent Run did
 	// not produce the right output.
 	ErrWrongResult = errors.New("benchexamples: wrong result")

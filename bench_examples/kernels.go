@@ -51,6 +51,12 @@ type Kernel struct {
 	// candidate tried), computed by one untimed dry run. A Target is not
 	// safe for concurrent use: Run writes into its state.
 	New func(n int) (harness.Target, error)
+	// NewAt is New with the kernel's input (the slice the sorts sort, the
+	// vector Combine reads, Psum's input) starting offset bytes past a
+	// 4 KiB boundary (0 to 4088, a multiple of 8; −1: where Go puts
+	// them, as New does; else an error wrapping [ErrBadOffset]). Kernels
+	// without data ignore it.
+	NewAt func(n, offset int) (harness.Target, error)
 }
 
 // spec is the unexported description of a kernel from which [All] builds
@@ -58,7 +64,7 @@ type Kernel struct {
 // returns the kernel's state beside its Target, for this package's tests.
 type spec struct {
 	k     Kernel
-	build func(n int) (harness.Target, any)
+	build func(n, offset int) (harness.Target, any)
 }
 
 // specs lists the kernels in the documented order of [All]. It is a function,
@@ -104,19 +110,26 @@ func All() []Kernel {
 func (s spec) kernel() Kernel {
 	k := s.k
 	k.New = func(n int) (harness.Target, error) {
-		t, _, err := s.newState(n)
+		t, _, err := s.newState(n, -1)
+		return t, err
+	}
+	k.NewAt = func(n, offset int) (harness.Target, error) {
+		t, _, err := s.newState(n, offset)
 		return t, err
 	}
 	return k
 }
 
-// newState is New with the kernel's state, for this package's tests.
-func (s spec) newState(n int) (harness.Target, any, error) {
+// newState is NewAt with the kernel's state, for this package's tests.
+func (s spec) newState(n, offset int) (harness.Target, any, error) {
 	k := s.k
 	if n < k.MinN || n > k.MaxN {
 		return harness.Target{}, nil, fmt.Errorf("%w: %s n=%d, allowed %d to %d", ErrBadSize, k.Name, n, k.MinN, k.MaxN)
 	}
-	t, state := s.build(n)
+	if err := CheckDataOffset(offset); err != nil {
+		return harness.Target{}, nil, fmt.Errorf("%s: %w", k.Name, err)
+	}
+	t, state := s.build(n, offset)
 	t.Name = fmt.Sprintf("%s/n=%d", k.Name, n)
 	return t, state, nil
 }

@@ -50,7 +50,7 @@ func mustNew(t *testing.T, k Kernel, n int) instance {
 	if i < 0 {
 		t.Fatalf("no spec for %s", k.Name)
 	}
-	tg, state, err := specs()[i].newState(n)
+	tg, state, err := specs()[i].newState(n, -1)
 	if err != nil {
 		t.Fatalf("%s.New(%d): %v", k.Name, n, err)
 	}
@@ -471,14 +471,14 @@ func TestKnownValues(t *testing.T) {
 }
 
 func TestInputsAreDeterministic(t *testing.T) {
-	a, b := newSortState("x", 1000), newSortState("x", 1000)
+	a, b := newSortState("x", 1000, -1), newSortState("x", 1000, -1)
 	if !slices.Equal(a.pristine, b.pristine) {
 		t.Errorf("two shuffles of the same size differ")
 	}
 	if slices.IsSorted(a.pristine) {
 		t.Errorf("the shuffled input is already sorted")
 	}
-	if !slices.Equal(smallInts(100), smallInts(100)) {
+	if !slices.Equal(smallInts(100, -1), smallInts(100, -1)) {
 		t.Errorf("two vectors of the same size differ")
 	}
 }

@@ -65,7 +65,7 @@ func sumLoopSpec() spec {
 			Default:     true,
 			CPE:         true,
 		},
-		build: func(n int) (harness.Target, any) {
+		build: func(n, offset int) (harness.Target, any) {
 			s := &sumLoopState{n: n}
 			return harness.Target{Run: s.run, Check: s.check, Elements: float64(n)}, s
 		},
@@ -119,7 +119,7 @@ func hashLoopSpec() spec {
 			Default:     true,
 			CPE:         true,
 		},
-		build: func(n int) (harness.Target, any) {
+		build: func(n, offset int) (harness.Target, any) {
 			s := &hashLoopState{n: uint64(n)}
 			return harness.Target{Run: s.run, Check: s.check, Elements: float64(n)}, s
 		},
@@ -161,7 +161,7 @@ func sleepSpec() spec {
 			Default:     false,
 			CPE:         false,
 		},
-		build: func(n int) (harness.Target, any) {
+		build: func(n, offset int) (harness.Target, any) {
 			s := &sleepState{d: time.Duration(n) * time.Millisecond}
 			return harness.Target{Run: s.run, Check: s.check, Elements: float64(n)}, s
 		},
@@ -180,14 +180,18 @@ type sortState struct {
 	work     []int
 }
 
-func newSortState(name string, n int) *sortState {
+// newSortState places the slice Run sorts at offset (placed); the pristine
+// copy is only read by Setup.
+func newSortState(name string, n, offset int) *sortState {
 	p := make([]int, n)
 	for i := range p {
 		p[i] = i
 	}
 	r := rand.New(rand.NewPCG(pcgSeed1, pcgSeed2))
 	r.Shuffle(n, func(i, j int) { p[i], p[j] = p[j], p[i] })
-	return &sortState{name: name, pristine: p, work: slices.Clone(p)}
+	work := placed[int](n, offset)
+	copy(work, p)
+	return &sortState{name: name, pristine: p, work: work}
 }
 
 func (s *sortState) setup() { copy(s.work, s.pristine) }
@@ -236,8 +240,8 @@ func sortIntsSpec() spec {
 			Unit:        "elements",
 			Default:     true,
 		},
-		build: func(n int) (harness.Target, any) {
-			s := newSortState("SortInts", n)
+		build: func(n, offset int) (harness.Target, any) {
+			s := newSortState("SortInts", n, offset)
 			return harness.Target{Run: s.sortInts, Setup: s.setup, Check: s.check, Elements: float64(n)}, s
 		},
 	}
@@ -255,8 +259,8 @@ func bubbleSortSpec() spec {
 			Unit:        "elements",
 			Default:     true,
 		},
-		build: func(n int) (harness.Target, any) {
-			s := newSortState("BubbleSort", n)
+		build: func(n, offset int) (harness.Target, any) {
+			s := newSortState("BubbleSort", n, offset)
 			return harness.Target{Run: s.bubble, Setup: s.setup, Check: s.check, Elements: float64(n)}, s
 		},
 	}
@@ -355,7 +359,7 @@ func factorizeSpec() spec {
 			Unit:        "divisions",
 			Default:     true,
 		},
-		build: func(n int) (harness.Target, any) {
+		build: func(n, offset int) (harness.Target, any) {
 			s := &factorState{n: uint64(n)}
 			s.want = smallestDivisor(s.n)
 			return harness.Target{Run: s.run, Check: s.check, Elements: float64(divisions(s.n, s.want))}, s

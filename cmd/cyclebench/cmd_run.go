@@ -47,6 +47,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	n := fs.Int("n", 0, "size `N` of every selected kernel (default: each kernel's own)")
 	count := fs.Int("count", 1, fmt.Sprintf("measure each kernel `N` times, 1 to 10000 (default 1; %d with -o FILE, so that two saved\nruns compare by the spread between runs: cyclebench compare old.json new.json)", results.FileRuns))
 	list := fs.Bool("list", false, "list the kernels with their sizes and exit")
+	dataOffset := fs.Int("data-offset", -1, "start each kernel's input `BYTES` past a 4 KiB boundary, 0 to 4088 in steps of 8; -1 leaves it\nwhere Go puts it, the same in every process of one build (the offset moves some kernels'\nfigures: docs/measurements/layouts.sh)")
 	inProcess := inProcessFlag(fs)
 	var seeds []int64
 	fs.Var(layoutsValue{&seeds}, "layouts", "from a source checkout of cyclebench: rebuild it in `L` code layouts (go build -ldflags=-randlayout=N,\n"+
@@ -67,6 +68,9 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		}
 		if kernels, err = benchexamples.Select(*bench); err != nil {
 			return kernelError("-bench", *bench, err)
+		}
+		if err := benchexamples.CheckDataOffset(*dataOffset); err != nil {
+			return kernelError("-data-offset", fmt.Sprint(*dataOffset), err)
 		}
 		if *bench == "" {
 			kernels = slices.DeleteFunc(kernels, func(k benchexamples.Kernel) bool { return slowKernels[k.Name] != "" })
@@ -108,7 +112,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		rs, err = s.runProcesses(*count)
 	}
 	if startErr := err; len(seeds) == 0 && (child != nil || *count < 2 || *inProcess || gotest.CannotStart(err)) {
-		if rs, err = s.measureKernels(kernels, *n, *count, done, total); startErr != nil {
+		if rs, err = s.measureKernels(kernels, *n, *dataOffset, *count, done, total); startErr != nil {
 			s.h.Warnings = append(s.h.Warnings, gotest.SharedProcessWarning(startErr))
 		}
 	}
@@ -133,10 +137,11 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 }
 
 // measureKernels measures count runs of kernels at size n (0: each
-// kernel's own) in this process, after calibrating; its progress lines
+// kernel's own), their inputs at offset (-1: Go's placement; the header
+// says which), in this process, after calibrating; its progress lines
 // count done measurements before them, of total. After a signal it
 // returns what it measured, the last one marked when it was cut short.
-func (s *session) measureKernels(kernels []benchexamples.Kernel, n, count, done, total int) ([]results.Measurement, error) {
+func (s *session) measureKernels(kernels []benchexamples.Kernel, n, offset, count, done, total int) ([]results.Measurement, error) {
 	// A signal while the counter is calibrated stops the run before it
 	// measures, leaving -o untouched.
 	if err := s.calibrate("run"); err != nil {
@@ -144,6 +149,12 @@ func (s *session) measureKernels(kernels []benchexamples.Kernel, n, count, done,
 	}
 	if code := s.in.exitCode(); code != 0 {
 		return nil, &exitError{code: code}
+	}
+	if offset >= 0 {
+		if s.h.Extra == nil {
+			s.h.Extra = map[string]string{}
+		}
+		s.h.Extra["data-offset"] = fmt.Sprintf("%d bytes past a 4 KiB boundary", offset)
 	}
 	prog := newProgress(s.o)
 	defer prog.done()
@@ -156,7 +167,7 @@ measuring:
 			if n > 0 {
 				size = n
 			}
-			inst, err := k.New(size)
+			inst, err := k.NewAt(size, offset)
 			if err != nil {
 				return nil, kernelError("-n", fmt.Sprint(size), err)
 			}

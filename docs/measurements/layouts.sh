@@ -16,10 +16,9 @@
 #                    through run -layouts
 #   environment size the default build, run with 0, 1, 2 and 4 KiB more environment
 #                    (which moves the initial stack)
+#   data alignment   the default build, the kernel's input at 0, 8, 32, 64, 1024, 2048 and
+#                    4032 bytes past a 4 KiB boundary (run -data-offset)
 #   host stretches   the default build, PROCESSES x 4 processes a few seconds apart
-#
-# Data alignment (a kernel's slice at other offsets) is not a knob of the
-# command line: this script does not vary it.
 #
 # A setting's figure is the best of its processes (cycles per call); each
 # row gives the settings' figures from best to worst and the spread
@@ -52,11 +51,12 @@ rows() {
 		END { for (k in v) printf "| %s | %s | %s | %+.1f%% |\n", k, label, v[k], (hi[k] / lo[k] - 1) * 100 }' | sort
 }
 
+extra="" # more flags of run, for one factor
 run() { # run BINARY OUT [ENV...]: PROCESSES runs of the kernels, one process each
 	bin=$1
 	o=$2
 	shift 2
-	env "$@" "$bin" run -bench "$kernels" -count "$procs" -format csv -q -o "$o"
+	env "$@" "$bin" run -bench "$kernels" -count "$procs" -format csv -q -o "$o" $extra
 }
 
 # Code layout: the command in LAYOUTS layouts.
@@ -78,6 +78,16 @@ for kib in 0 1 2 4; do
 	files="$files $tmp/env-$kib.csv"
 done
 envRows=$(rows "environment +0/1/2/4 KiB" $files)
+
+# Data alignment: the kernel's input at other offsets from a 4 KiB boundary.
+files=""
+for off in 0 8 32 64 1024 2048 4032; do
+	extra="-data-offset $off"
+	run "$tmp/cb-0" "$tmp/align-$off.csv"
+	files="$files $tmp/align-$off.csv"
+done
+extra=""
+alignRows=$(rows "data at +0/8/32/64/1024/2048/4032 B" $files)
 
 # The host's stretches: the same binary, over time.
 files=""
@@ -148,8 +158,7 @@ userRows=$(awk -F, 'FNR == 1 { for (i = 1; i <= NF; i++) { if ($i == "name") n =
 	echo "$layoutRows"
 	echo "$userRows"
 	echo "$envRows"
+	echo "$alignRows"
 	echo "$timeRows"
-	echo
-	echo "Data alignment is not varied: the command line has no knob for a kernel's slice offset."
 } > "$out"
 echo "wrote $out"
