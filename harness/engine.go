@@ -228,7 +228,9 @@ func (e *engine) run() error {
 			Busy: e.busy() || (e.spec.extra != nil && e.spec.extra(e)), Pending: !e.othersDone(), Exhausted: e.exhausted(),
 			MinTime: cfg.MinTime,
 		}, cfg.MaxTime)
-		if e.rulerWaits(why, mayWait, since()) {
+		// Only a loop that would stop asks: rulerWaits reads every
+		// target's convergence, which a running loop need not.
+		if (why == stopDone || why == stopSamples) && e.rulerWaits(why, mayWait, since()) {
 			why = ""
 		}
 		if why != "" {

@@ -16,14 +16,12 @@ package harness
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"fmt"
 	"os"
 	"testing"
 	"time"
 
-	"github.com/cyclebench/cyclebench/calibrate"
 	"github.com/cyclebench/cyclebench/internal/chain"
 	"github.com/cyclebench/cyclebench/tsc"
 )
@@ -54,16 +52,8 @@ func TestRecordWrongFigures(t *testing.T) {
 			t.Fatalf("CYCLEBENCH_HUNT_FOR %q: %v (allowed: a duration such as 10m)", s, err)
 		}
 	}
-	cal, err := calibrate.Get()
-	if err != nil {
-		t.Fatal(err)
-	}
-	load, _ := os.ReadFile("/proc/loadavg")
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "# cyclebench wrong-figure hunt: round kind index n ticks at (ticks -1: discarded; at: counter ticks since the measurement's first sample); M starts a measurement\n")
-	fmt.Fprintf(&b, "# machine: %s %s family %d model %d, hypervisor %s, counter %s at %.0f Hz, step %.4g, core %.4g cycles/tick\n",
-		cal.CPU.Vendor, cal.CPU.Brand, cal.CPU.Family, cal.CPU.Model, cal.CPU.Hypervisor, cal.CPU.Counter, cal.Frequency.Hz, cal.Step.Step, cal.Core.CyclesPerTick)
-	fmt.Fprintf(&b, "# load before: %s", load)
+	cal := recordingHeader(t, &b, "wrong-figure hunt: round kind index n ticks at (ticks -1: discarded; at: counter ticks since the measurement's first sample); M starts a measurement")
 	t.Cleanup(func() { tracer = nil })
 	ks := huntKernels()
 	var n, wrong, kept int
@@ -107,21 +97,8 @@ func TestRecordWrongFigures(t *testing.T) {
 				r.Cycles, 100*off, r.CyclesPerTick, r.Ruler.ImulAddRatio, r.Converged, r.Shared, r.Probe, 100*r.ProbeExcess, r.RulerWait, r.Warnings)
 		}
 	}
-	load, _ = os.ReadFile("/proc/loadavg")
+	load, _ := os.ReadFile("/proc/loadavg")
 	fmt.Fprintf(&b, "# load after: %s# %d measurements, %d wrong, the samples of %d kept\n", load, n, wrong, kept)
 	t.Logf("%d measurements, %d wrong, the samples of %d kept", n, wrong, kept)
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	zw := gzip.NewWriter(f)
-	if _, err := zw.Write(b.Bytes()); err != nil {
-		t.Fatal(err)
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
+	writeGzip(t, path, b.String())
 }

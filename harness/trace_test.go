@@ -19,6 +19,7 @@ import (
 	"compress/gzip"
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -78,16 +79,8 @@ func TestRecordStreams(t *testing.T) {
 	if path == "" {
 		t.Skip("records only when CYCLEBENCH_RECORD names the file to write (see trace_test.go)")
 	}
-	cal, err := calibrate.Get()
-	if err != nil {
-		t.Fatal(err)
-	}
-	load, _ := os.ReadFile("/proc/loadavg")
 	var b strings.Builder
-	fmt.Fprintf(&b, "# cyclebench sample streams: round kind index n ticks (ticks -1: discarded); M starts a measurement\n")
-	fmt.Fprintf(&b, "# machine: %s %s family %d model %d, hypervisor %s, counter %s at %.0f Hz, step %.4g, core %.4g cycles/tick\n",
-		cal.CPU.Vendor, cal.CPU.Brand, cal.CPU.Family, cal.CPU.Model, cal.CPU.Hypervisor, cal.CPU.Counter, cal.Frequency.Hz, cal.Step.Step, cal.Core.CyclesPerTick)
-	fmt.Fprintf(&b, "# load before: %s", load)
+	cal := recordingHeader(t, &b, "sample streams: round kind index n ticks (ticks -1: discarded); M starts a measurement")
 	t.Cleanup(func() { tracer = nil })
 	ks := streamKernels()
 	for rep := range 10 {
@@ -110,14 +103,36 @@ func TestRecordStreams(t *testing.T) {
 			fmt.Fprintf(&b, "# result %.6g cycles, converged %v\n", r.Cycles, r.Converged)
 		}
 	}
-	load, _ = os.ReadFile("/proc/loadavg")
+	load, _ := os.ReadFile("/proc/loadavg")
 	fmt.Fprintf(&b, "# load after: %s", load)
+	writeGzip(t, path, b.String())
+}
+
+// recordingHeader calibrates and writes a recording's first lines to b:
+// what it holds, the machine and the load before.
+func recordingHeader(t *testing.T, b io.Writer, what string) *calibrate.Calibration {
+	t.Helper()
+	cal, err := calibrate.Get()
+	if err != nil {
+		t.Fatal(err)
+	}
+	load, _ := os.ReadFile("/proc/loadavg")
+	fmt.Fprintf(b, "# cyclebench %s\n", what)
+	fmt.Fprintf(b, "# machine: %s %s family %d model %d, hypervisor %s, counter %s at %.0f Hz, step %.4g, core %.4g cycles/tick\n",
+		cal.CPU.Vendor, cal.CPU.Brand, cal.CPU.Family, cal.CPU.Model, cal.CPU.Hypervisor, cal.CPU.Counter, cal.Frequency.Hz, cal.Step.Step, cal.Core.CyclesPerTick)
+	fmt.Fprintf(b, "# load before: %s", load)
+	return cal
+}
+
+// writeGzip writes text, gzipped, to the file at path.
+func writeGzip(t *testing.T, path, text string) {
+	t.Helper()
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	zw := gzip.NewWriter(f)
-	if _, err := zw.Write([]byte(b.String())); err != nil {
+	if _, err := zw.Write([]byte(text)); err != nil {
 		t.Fatal(err)
 	}
 	if err := zw.Close(); err != nil {
