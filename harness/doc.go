@@ -103,6 +103,16 @@
 // error, so a recording from a new machine kind that favours another rule
 // shows it.
 //
+// # Code without a floor
+//
+// K-best assumes the code has a floor it reaches again and again. When
+// fewer than half of 200 or more samples (those whose round's core-state
+// probe read alone) come within ε of the best, the code's cost varies from
+// call to call and its best sample is a rare call: the figure is then the
+// samples' 5th percentile (Result.Quantile, ErrNoFloor), which repeats, and
+// convergence is judged on it (floor.go; TestReplayFloors chooses the rule
+// from recordings).
+//
 // # Resolution from the samples
 //
 // R is chosen so that a sample spans at least Config.MinRegionSteps counter

@@ -51,6 +51,7 @@ type target struct {
 	agree   bool           // the halves' cycle figures agree (halvesAgree)
 	apart   float64        // how far apart they are, relative; NaN without both
 	beside  []beside       // the best samples of its rounds with their probe samples (beside.go)
+	fl      floorState     // the floor check (floor.go), for a target measured alone
 }
 
 // engine measures one or more targets interleaved, with one ruler.

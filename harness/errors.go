@@ -45,4 +45,14 @@ var (
 	// thread shared the core, and the figure is that of the code with
 	// less of a core (Result.Shared).
 	ErrSharedCore = errors.New("harness: the core was shared")
+	// ErrNoFloor (a warning): the code's cost varies from call to call and
+	// its best sample was a rare call (fewer than half of the samples came
+	// within ε of it), so the figure is the samples' 5th percentile
+	// (Result.Quantile).
+	ErrNoFloor = errors.New("harness: no floor")
+	// ErrFloorUnjudged (a warning): fewer than half of the samples came
+	// within ε of the best, and too few were taken to tell a floor the code
+	// reaches often from a rare call; the figure is the best sample, which
+	// more samples may lower.
+	ErrFloorUnjudged = errors.New("harness: floor not judged")
 )

@@ -42,9 +42,12 @@ func (e *engine) measured(t *target) measured {
 		m.overheads = append(m.overheads, t.overhead(j))
 		m.overheadConverged = m.overheadConverged && o.kb.Converged()
 	}
-	m.perCall = make([]float64, len(t.raw))
-	for i, s := range t.raw {
-		m.perCall[i] = t.net(s)
+	m.perCall = t.perCall()
+	m.floorShare, m.floor = math.NaN(), floorNotJudged
+	if len(e.targets) == 1 && !e.rl.shared {
+		m.floorJudged = true
+		m.alone, _ = t.alone(e.aloneLimit(t))
+		m.floorShare, m.floor = decideFloor(m.alone, t.floorTol(e.cfg))
 	}
 	return m
 }

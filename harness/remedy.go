@@ -18,6 +18,8 @@ var remedies = []struct{ warning, remedy string }{
 	{ErrNotConverged.Error(), "more samples or time (Config.MaxSamples, Config.MaxTime; go test -benchtime 10000x or 3s; cyclebench -m, -max-time), a larger ε (Config.Epsilon, -eps 0.02), or a quieter CPU"},
 	{ErrModes.Error(), "none for the figure, which is the faster mode; latency mode (Config.Mode = harness.Latency, -mode latency) or a quieter CPU may leave one mode"},
 	{ErrSharedCore.Error(), "measuring again later (cyclebench -count, go test -count: which runs it touched shows in their labels), or a core whose SMT sibling is idle; Config.RefuseShared (-strict) refuses such figures"},
+	{ErrNoFloor.Error(), "none for the figure, which repeats where the best sample would not; to compare two versions of such code, cyclebench compare and harness.Compare rank every sample"},
+	{ErrFloorUnjudged.Error(), "more samples or time (Config.MaxSamples, Config.MinTime; go test -benchtime 10000x; cyclebench -m 1000, -min-time 2s): 200 samples judge it"},
 	{ErrRulerLag.Error(), "measuring again (a shared core's stretches lasted 50 to 250 ms where seen; go test -count, cyclebench -count, show which runs one touched), or a core whose SMT sibling is idle"},
 	{ErrDiscards.Error(), "a quieter CPU: other work interrupted the samples"},
 	{ErrBlocks.Error(), "a quieter CPU, unless the function sleeps or waits by design"},

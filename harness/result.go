@@ -29,7 +29,9 @@ type Result struct {
 	// back) or Latency (calls fenced apart).
 	Mode Mode
 	// Ticks is counter ticks per call: (v1(target) − OverheadTicks) / Repeat,
-	// the smallest over the R variants.
+	// the smallest over the R variants; or, when the code has no floor
+	// (Quantile > 0), that quantile of the samples per call, overhead
+	// subtracted.
 	Ticks float64
 	// Nanoseconds is Ticks converted with TicksPerSecond.
 	Nanoseconds float64
@@ -181,6 +183,19 @@ type Result struct {
 	// Probe is NaN without a ruler (Config.NoCycles) or a probe sample;
 	// ProbeExcess also when no best was known yet.
 	Probe, ProbeExcess float64
+	// FloorShare is the share of the accepted samples that came within ε
+	// (or AbsSteps counter quanta) of the best one: how often the code
+	// reached its floor. NaN when not judged (Compare's targets).
+	FloorShare float64
+	// Quantile is 0 when the figures come from the best sample (the K-best
+	// rule), and 0.05 when they are the 5th percentile of the samples per
+	// call: fewer than half of 200 or more samples (those taken with the
+	// core alone) came within ε of the best, so the code's cost varies
+	// from call to call (a branchy sort), the best was a rare call, and the
+	// least of N samples falls as N grows; the 5th percentile repeats. A warning wrapping ErrNoFloor says so.
+	// Converged then means the 5th percentiles of the even and the odd
+	// rounds agree within ε.
+	Quantile float64
 	// StoppedBy names the limit that ended an unconverged measurement:
 	// "MaxSamples" or "MaxTime" (the Config field); "" when it converged,
 	// was cancelled, or the wait for the ruler ended it.
@@ -280,6 +295,10 @@ type measured struct {
 	threadSource              string
 	util                      cputime.Utilisation
 	perCall                   []float64 // the accepted samples, ticks per call, overhead subtracted
+	floorJudged               bool      // the floor check applies (a target measured alone)
+	alone                     []float64 // the samples it judges (floor.go: target.alone)
+	floorShare                float64   // share of perCall within the tolerance of the best (floor.go)
+	floor                     floorVerdict
 
 	verdict       calibrate.CoreClock // the ruler's verdict
 	cyclesPerTick float64             // 0 when the ruler was refused
@@ -304,7 +323,7 @@ func buildResult(m measured) (Result, error) {
 		Converged: m.converged, HalvesApart: m.halvesApart, Best: slices.Clone(m.best), Spread: m.spread,
 		OverheadTicks: math.NaN(), OverheadConverged: m.overheadConverged,
 		Config: cfg.forResult(), Calls: m.calls,
-		Wall: m.wall, RulerWait: m.rulerWait, StoppedBy: m.stoppedBy, Shared: m.shared, Probe: m.probe, ProbeExcess: m.probeExcess, ThreadCPU: m.threadCPU, ThreadCPUSource: m.threadSource, Utilisation: m.util,
+		Wall: m.wall, RulerWait: m.rulerWait, StoppedBy: m.stoppedBy, FloorShare: m.floorShare, Shared: m.shared, Probe: m.probe, ProbeExcess: m.probeExcess, ThreadCPU: m.threadCPU, ThreadCPUSource: m.threadSource, Utilisation: m.util,
 	}
 	res.Disturbed.Monitored = m.monitored
 	if len(m.overheads) > 0 {
@@ -325,6 +344,9 @@ func buildResult(m measured) (Result, error) {
 		if j < len(m.vmin) && j < len(m.overheads) && !math.IsInf(m.vmin[j], 1) && !math.IsNaN(m.overheads[j]) {
 			res.Ticks = math.Min(res.Ticks, (m.vmin[j]-m.overheads[j])/float64(r))
 		}
+	}
+	if m.floor == floorNone {
+		res.Ticks, res.Quantile = floorFigure(m.alone), floorQuantile
 	}
 	res.Nanoseconds = res.Ticks / m.hz * 1e9
 	if !cfg.NoCycles {
@@ -361,9 +383,14 @@ func buildResult(m measured) (Result, error) {
 		res.Warnings = append(res.Warnings, fmt.Errorf("%w: %s: the samples form two clusters, from %s and from %s per call (%d and %d of the lower 90%% of %d samples); the figure is the lower one",
 			ErrModes, name, perCall(md.Low), perCall(md.High), md.NLow, md.NHigh, len(m.perCall)))
 	}
+	if w := floorWarning(m, name, perCall); w != nil {
+		res.Warnings = append(res.Warnings, w)
+	}
 	if !res.Converged {
 		spread := fmt.Sprintf("spread of the %d best is %.3g%%", cfg.K, res.Spread*100)
 		switch {
+		case m.floor == floorNone:
+			spread = fmt.Sprintf("the %g%% quantiles of the even and the odd rounds do not agree", 100*floorQuantile)
 		case m.halves && !math.IsNaN(m.halvesApart):
 			spread = fmt.Sprintf("the cycle figures of the even and the odd rounds are %.3g%% apart", m.halvesApart*100)
 		case m.halves:

@@ -167,7 +167,7 @@ func (e *engine) doTarget(t *target) {
 	t.kb.Add(float64(v) / float64(r))
 	t.half[e.rounds%2].target(r, float64(v))
 	t.vmin[j] = math.Min(t.vmin[j], float64(v))
-	rs := rawSample{ticks: v, variant: j}
+	rs := rawSample{ticks: v, variant: j, round: e.rounds, probe: math.NaN()}
 	if len(t.raw) < cap(t.raw) {
 		t.raw = append(t.raw, rs)
 	}
@@ -191,10 +191,16 @@ func (e *engine) endRound(elapsed time.Duration) {
 	}
 	for _, t := range e.targets {
 		e.noteBeside(t)
+		for i := len(t.raw) - 1; i >= 0 && t.raw[i].round == e.rounds; i-- {
+			t.raw[i].probe = e.rl.roundProbe
+		}
 	}
 	e.rl.roundProbe = math.NaN()
 	e.rounds++
 	e.judgeHalves()
+	if len(e.targets) == 1 {
+		e.judgeFloor(e.targets[0], elapsed)
+	}
 	for _, t := range e.targets {
 		if n := len(t.raw); !t.forced && !t.cut && t.retunes < maxQuantumRetunes && (n == retuneAt1 || n == retuneAt2) && elapsed < e.cfg.MaxTime/2 {
 			e.retune(t)
@@ -229,6 +235,18 @@ func (e *engine) judgeHalves() {
 // (converge.go), each half holding at least K target samples; without
 // one (NoCycles), the K best ticks per call agree (CS:APP's rule).
 func (e *engine) converged(t *target) bool {
+	switch {
+	case t.fl.verdict == floorNone:
+		return t.fl.agree
+	case t.fl.waiting:
+		return false
+	}
+	return e.bestConverged(t)
+}
+
+// bestConverged is converged's rule for the best samples, before the
+// floor check.
+func (e *engine) bestConverged(t *target) bool {
 	if e.rl.r == nil {
 		return t.kb.Converged()
 	}

@@ -106,11 +106,14 @@ func (s *stream) done(maxSamples int) bool {
 // two-cluster check and the quantum re-check.
 const maxRecorded = 100_000
 
-// rawSample is one accepted target sample: its ticks and the index of the
-// R variant it timed.
+// rawSample is one accepted target sample: its ticks, the index of the
+// R variant it timed, its round and the core-state probe's sample of that
+// round in ticks (NaN without one).
 type rawSample struct {
 	ticks   uint64
 	variant int
+	round   int
+	probe   float64
 }
 
 // overhead returns the best overhead sample subtracted from t's variant j

@@ -285,6 +285,8 @@ func benchComments(f *File, data []byte, runs []benchRun) {
 						block.run.RulerNotConverged = true
 					case strings.Contains(msg, harness.ErrSharedCore.Error()):
 						block.run.Shared = true
+					case strings.Contains(msg, harness.ErrNoFloor.Error()):
+						block.run.Quantile = harness.Quantile
 					}
 				default:
 					f.Notes = append(f.Notes, fmt.Sprintf("Benchmark%s: %s: %s", block.name, strings.ToLower(block.kind), msg))
@@ -329,6 +331,9 @@ func benchComments(f *File, data []byte, runs []benchRun) {
 			if r := last(line, ""); r != nil {
 				r.Warnings = append(r.Warnings, strings.TrimPrefix(s, "# warning: "))
 				r.Shared = r.Shared || strings.Contains(s, harness.ErrSharedCore.Error())
+				if strings.Contains(s, harness.ErrNoFloor.Error()) {
+					r.Quantile = harness.Quantile
+				}
 			}
 		case strings.HasSuffix(s, rulerLine):
 			if r := last(line, ""); r != nil {

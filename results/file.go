@@ -351,6 +351,10 @@ type Run struct {
 	// warning in go test output), by ProbeExcess (0 when it does not say).
 	Shared      bool
 	ProbeExcess float64
+	// Quantile is harness.Result.Quantile: 0.05 when the file says the
+	// figures are the samples' 5th percentile ("quantile" in JSON,
+	// harness's ErrNoFloor warning in go test output), else 0.
+	Quantile float64
 	// Samples is the number of samples taken, Repeat the calls per sample;
 	// 0 when the file does not say.
 	Samples, Repeat int
@@ -472,7 +476,7 @@ func (n NoCycles) MarshalText() ([]byte, error) { return []byte(n.String()), nil
 // Read.
 func (f File) Measurement(e Entry, r Run) Measurement {
 	res := harness.Result{Name: e.Name, Ticks: r.Ticks, Nanoseconds: r.NS, Cycles: r.Cycles, Converged: !r.NotConverged,
-		Samples: r.Samples, Repeat: r.Repeat, CyclesPerTick: r.CyclesPerTick, ReferenceConverged: !r.RulerNotConverged, Quantum: r.Quantum, Shared: r.Shared, ProbeExcess: r.ProbeExcess,
+		Samples: r.Samples, Repeat: r.Repeat, CyclesPerTick: r.CyclesPerTick, ReferenceConverged: !r.RulerNotConverged, Quantum: r.Quantum, Shared: r.Shared, ProbeExcess: r.ProbeExcess, Quantile: r.Quantile,
 		TicksPerSecond: f.Machine.CounterHz, Calls: int64(r.Iters), Elements: r.Elements, CyclesPerElement: r.CyclesPerElem, TicksPerElement: r.TicksPerElem, NsPerElement: r.NsPerElem}
 	res.Config.Epsilon = f.Settings.Epsilon
 	if r.NoCycles == HasCycles && res.CyclesPerTick == 0 {

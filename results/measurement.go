@@ -389,6 +389,13 @@ type ResultJSON struct {
 	// slower than its best); absent when not shared.
 	Shared      bool    `json:"shared,omitempty"`
 	ProbeExcess float64 `json:"probe_excess,omitempty"`
+	// Quantile is harness.Result.Quantile: 0.05 when the figures are the
+	// 5th percentile of the samples (the code has no floor: its best
+	// sample was a rare call), absent when they are the best sample's;
+	// FloorShare is harness.Result.FloorShare, the share of the samples
+	// within ε of the best (absent when not judged).
+	Quantile   float64 `json:"quantile,omitempty"`
+	FloorShare float64 `json:"floor_share,omitempty"`
 	// StoppedBy is harness.Result.StoppedBy: the limit that ended a
 	// measurement that did not converge ("MaxSamples", "MaxTime").
 	StoppedBy string   `json:"stopped_by,omitempty"`
@@ -447,7 +454,7 @@ func (m Measurement) JSON() ResultJSON {
 		CyclesPerTick: m.CyclesPerTick, RulerConverged: m.ReferenceConverged, QuantumTicks: m.Quantum,
 		CyclesSource: m.CyclesSource, Disturbed: m.Disturbed, Counters: m.Counters,
 		TicksPerSecond: m.TicksPerSecond, CPU: m.CPU, Priority: m.Priority,
-		WallSeconds: m.Wall.Seconds(), RulerWaitSeconds: m.RulerWait.Seconds(), Shared: m.Shared, StoppedBy: m.StoppedBy, Check: m.Check, Warnings: ErrorStrings(m.Warnings), PID: m.PID,
+		WallSeconds: m.Wall.Seconds(), RulerWaitSeconds: m.RulerWait.Seconds(), Shared: m.Shared, Quantile: m.Quantile, FloorShare: finiteOr0(m.FloorShare), StoppedBy: m.StoppedBy, Check: m.Check, Warnings: ErrorStrings(m.Warnings), PID: m.PID,
 	}
 	if j.Best == nil {
 		j.Best = []float64{}

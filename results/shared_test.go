@@ -101,3 +101,45 @@ func TestCompareSharedSide(t *testing.T) {
 		})
 	}
 }
+
+// TestQuantileReadBack: harness.Result.Quantile survives a result file: the
+// JSON's "quantile", harness's ErrNoFloor warning in go test output and in
+// the benchmark format's "# warning:" lines; a file that does not say reads
+// as the best sample's figure.
+func TestQuantileReadBack(t *testing.T) {
+	m := Measurement{Result: harness.Result{Name: "BubbleSort/n=1000", Ticks: 2.9e6, Nanoseconds: 1.2e6, Cycles: 3.6e6, CyclesPerTick: 1.24,
+		ReferenceConverged: true, Converged: true, Samples: 300, Quantile: harness.Quantile, FloorShare: 0.01,
+		Warnings: []error{harness.ErrNoFloor}}, Kernel: "BubbleSort", N: 1000, Check: "ok", Bench: "BubbleSort/n=1000"}
+	plain := m
+	plain.Result.Name, plain.Bench, plain.Quantile, plain.Warnings = "Other/n=1000", "Other/n=1000", 0, nil
+	var js bytes.Buffer
+	if err := json.NewEncoder(&js).Encode(NewRunReport(Header{Command: "run"}, []Measurement{m, plain})); err != nil {
+		t.Fatal(err)
+	}
+	var bench bytes.Buffer
+	if err := WriteBench(&bench, Header{Command: "run"}, []Measurement{m, plain}); err != nil {
+		t.Fatal(err)
+	}
+	gotest := "pkg: example.com/m\nBenchmarkBubbleSort/n=1000-2\t1000\t500 ns/op\n--- BENCH: BenchmarkBubbleSort/n=1000-2\n    x_test.go:9: harness.Report: warning: " + harness.ErrNoFloor.Error() + ": the figure is the 5th percentile\nBenchmarkOther/n=1000-2\t1000\t500 ns/op\n"
+	for _, tt := range []struct{ name, text string }{{"json", js.String()}, {"bench", bench.String()}, {"go test", gotest}} {
+		t.Run(tt.name, func(t *testing.T) {
+			f, err := Parse("f", strings.NewReader(tt.text))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(f.Entries) != 2 {
+				t.Fatalf("%d entries, want 2", len(f.Entries))
+			}
+			for _, e := range f.Entries {
+				r := f.Measurement(e, e.Runs[0])
+				want := 0.0
+				if strings.HasPrefix(e.Name, "BubbleSort") {
+					want = harness.Quantile
+				}
+				if r.Quantile != want {
+					t.Errorf("%s: Quantile %v, want %v", e.Name, r.Quantile, want)
+				}
+			}
+		})
+	}
+}

@@ -29,9 +29,9 @@ func ConvergedText(r harness.Result) tab.Shown {
 }
 
 // CyclesCell shows a cycle figure, marked "!" when the core was shared
-// (SharedNote), "~" when the core-clock ruler behind it did not converge
-// and "?" when nothing could check it; "-" without cycles (a refused
-// ruler, or none).
+// (SharedNote), "~" when the core-clock ruler behind it did not converge,
+// "?" when nothing could check it and "*" when it is the samples' 5th
+// percentile (QuantileNote); "-" without cycles (a refused ruler, or none).
 func CyclesCell(r harness.Result, v float64, digits int) any {
 	if r.CyclesPerTick <= 0 {
 		return nil
@@ -46,6 +46,9 @@ func CyclesCell(r harness.Result, v float64, digits int) any {
 	if uncheckedRuler(r) {
 		mark += "?"
 	}
+	if r.Quantile > 0 {
+		mark += "*"
+	}
 	if mark != "" {
 		return tab.Shown{V: v, Text: mark + sigfig.Sig(v, digits)}
 	}
@@ -59,8 +62,9 @@ func uncheckedRuler(r harness.Result) bool {
 }
 
 // RulerNote is the legend of the "~" mark, UncheckedNote of the "?" mark,
-// SharedNote of the "!" mark.
+// SharedNote of the "!" mark, QuantileNote of the "*" mark.
 const (
+	QuantileNote  = "* marks figures that are the 5th percentile of the samples, not the best: the code's cost varies from call to call, its best sample was a rare call that would not repeat (harness.ErrNoFloor)"
 	SharedNote    = "! marks figures measured on a shared core (another hardware thread had part of it to the end): code bound by the front end or by branches reads slow"
 	RulerNote     = "~ marks cycles converted with a core-clock ruler (the register ADD chain measured alongside) that did not converge: less certain"
 	UncheckedNote = "? marks cycles from a core-clock ruler that no second chain could check on this processor (see the calibration's warning)"
@@ -79,6 +83,9 @@ func ResultWarnings(h results.Header, rs []results.Measurement) []Warning {
 	if slices.ContainsFunc(rs, func(r results.Measurement) bool { return r.Shared }) {
 		ws = append(ws, Warning{Text: SharedNote})
 	}
+	if slices.ContainsFunc(rs, func(r results.Measurement) bool { return r.Quantile > 0 }) {
+		ws = append(ws, Warning{Text: QuantileNote})
+	}
 	return ws
 }
 
@@ -95,7 +102,7 @@ func ResultTable(h results.Header, rs []results.Measurement) *tab.Table {
 		{Name: "disturbed_migrations", CSV: true}, {Name: "disturbed_page_faults", CSV: true},
 		{Name: "spread", Digits: 3}, {Name: "converged", Left: true}, {Name: "usable", CSV: true},
 		{Name: "overhead_ticks", CSV: true}, {Name: "core_cycles_per_tick", CSV: true}, {Name: "ruler_converged", CSV: true},
-		{Name: "cycles_source", CSV: true}, {Name: "tsc_hz", CSV: true}, {Name: "cpu", CSV: true}, {Name: "shared", CSV: true},
+		{Name: "cycles_source", CSV: true}, {Name: "tsc_hz", CSV: true}, {Name: "cpu", CSV: true}, {Name: "shared", CSV: true}, {Name: "quantile", CSV: true},
 	}}
 	// One column per extra event counted (Config.Events), when any was.
 	events := events(rs)
@@ -120,8 +127,17 @@ func ResultTable(h results.Header, rs []results.Measurement) *tab.Table {
 			elems, epc, tpe, npe = r.Elements, CyclesCell(r.Result, r.CyclesPerElement, 4), r.TicksPerElement, r.NsPerElement
 		}
 		var ticks, ns any = r.Ticks, r.Nanoseconds
-		if r.Shared && r.CyclesPerTick <= 0 { // no cycle figure to carry the mark
-			ns = tab.Shown{V: r.Nanoseconds, Text: "!" + sigfig.Sig(r.Nanoseconds, 6)}
+		if r.CyclesPerTick <= 0 { // no cycle figure to carry the marks
+			mark := ""
+			if r.Shared {
+				mark = "!"
+			}
+			if r.Quantile > 0 {
+				mark += "*"
+			}
+			if mark != "" {
+				ns = tab.Shown{V: r.Nanoseconds, Text: mark + sigfig.Sig(r.Nanoseconds, 6)}
+			}
 		}
 		if r.NoTicks {
 			ticks, tpe = nil, nil
@@ -145,7 +161,7 @@ func ResultTable(h results.Header, rs []results.Measurement) *tab.Table {
 			dist, d.ContextSwitches, d.Migrations, d.PageFaults,
 			spread, convergedCell(r), results.Usable(r.Result),
 			r.OverheadTicks, r.CyclesPerTick, r.ReferenceConverged,
-			r.CyclesSource, r.TicksPerSecond, r.CPU, r.Shared}
+			r.CyclesSource, r.TicksPerSecond, r.CPU, r.Shared, r.Quantile}
 		for _, ev := range events {
 			var v any
 			if c, ok := r.CounterValue(ev); ok {
