@@ -53,6 +53,13 @@ const (
 	// best sample as the figure, with a warning that the floor was not
 	// judged.
 	floorBudget = time.Second
+	// floorSharedShare: a target without a floor more than this share of
+	// whose samples came from rounds with the core shared is labelled
+	// shared. Its figure comes from the other rounds, but a long sample
+	// (1.2 ms of the bubble sort) outlasts the probe beside it (1.6 µs):
+	// in one second in which half of the rounds read shared, the sort's
+	// low quantile rose by 0.5%; where more did, by 1% and more.
+	floorSharedShare = 0.5
 )
 
 // floorVerdict is what decideFloor found.
@@ -88,6 +95,13 @@ func decideFloor(perCall []float64, tol float64) (share float64, v floorVerdict)
 		return share, floorNotJudged
 	}
 	return share, floorNone
+}
+
+// floorShared reports whether a target without a floor, alone of whose
+// all samples came from rounds with the core alone, is labelled shared
+// (floorSharedShare).
+func floorShared(v floorVerdict, alone, all int) bool {
+	return v == floorNone && float64(alone) < (1-floorSharedShare)*float64(all)
 }
 
 // floorFigure is the figure of samples without a floor: their
@@ -201,11 +215,12 @@ func (e *engine) judgeFloor(t *target, elapsed time.Duration) {
 	}
 }
 
-// floorWarning is the warning of a target measured alone whose best sample
-// is not its figure (ErrNoFloor) or whose floor could not be judged
-// (ErrFloorUnjudged); nil otherwise. perCall formats a per-call figure in
-// ticks as the result shows it.
-func floorWarning(m measured, name string, perCall func(float64) string) error {
+// floorWarnings are the warnings of a target measured alone whose best
+// sample is not its figure (ErrNoFloor; ErrSharedCore too when most of its
+// samples came from shared rounds) or whose floor could not be judged
+// (ErrFloorUnjudged). perCall formats a per-call figure in ticks as the
+// result shows it.
+func floorWarnings(m measured, name string, perCall func(float64) string) []error {
 	if !m.floorJudged || len(m.alone) == 0 {
 		return nil
 	}
@@ -215,11 +230,20 @@ func floorWarning(m measured, name string, perCall func(float64) string) error {
 		s := slices.Clone(m.alone)
 		slices.Sort(s)
 		med := stat.Quantile(0.5, stat.Empirical, s, nil)
-		return fmt.Errorf("%w: %s: %.2g%% of %d samples (those with the core alone) came within ε (%.3g%%) of the best (%s per call), and the median lies %.2g%% above it: the call's cost varies from call to call, the best was a rare call and more samples would lower it; the figure is the 5th percentile, %s",
-			ErrNoFloor, name, 100*m.floorShare, n, 100*m.cfg.Epsilon, perCall(best), 100*(med/best-1), perCall(floorFigure(m.alone)))
+		ws := []error{fmt.Errorf("%w: %s: %.2g%% of %d samples (those with the core alone) came within ε (%.3g%%) of the best (%s per call), and the median lies %.2g%% above it: the call's cost varies from call to call, the best was a rare call and more samples would lower it; the figure is the 5th percentile, %s",
+			ErrNoFloor, name, 100*m.floorShare, n, 100*m.cfg.Epsilon, perCall(best), 100*(med/best-1), perCall(floorFigure(m.alone)))}
+		if m.floorShared {
+			refused := ""
+			if m.cfg.RefuseShared {
+				refused = "; no cycle figure (Config.RefuseShared)"
+			}
+			ws = append(ws, fmt.Errorf("%w: %d of %d samples came from rounds whose core-state probe read shared: the figure, the 5th percentile of the other %d, may read slow by what the sharing left in them%s",
+				ErrSharedCore, len(m.perCall)-n, len(m.perCall), n, refused))
+		}
+		return ws
 	case floorNotJudged:
-		return fmt.Errorf("%w: %s: %.2g%% of %d samples came within ε (%.3g%%) of the best (%s per call); %d samples tell a floor the code reaches often from a rare call, and the measurement stopped before: the figure is the best sample, which more samples may lower",
-			ErrFloorUnjudged, name, 100*m.floorShare, n, 100*m.cfg.Epsilon, perCall(best), floorSamples)
+		return []error{fmt.Errorf("%w: %s: %.2g%% of %d samples came within ε (%.3g%%) of the best (%s per call); %d samples tell a floor the code reaches often from a rare call, and the measurement stopped before: the figure is the best sample, which more samples may lower",
+			ErrFloorUnjudged, name, 100*m.floorShare, n, 100*m.cfg.Epsilon, perCall(best), floorSamples)}
 	}
 	return nil
 }

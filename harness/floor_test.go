@@ -469,6 +469,22 @@ func TestBuildResultNoFloor(t *testing.T) {
 	if w := warningsOf(r.Warnings, ErrNoFloor); len(w) != 1 || !strings.Contains(w[0], "5th percentile") || Remedy(w[0]) == "" {
 		t.Errorf("warnings %v: want one ErrNoFloor naming the 5th percentile, with a remedy", r.Warnings)
 	}
+	// Most samples from shared rounds: labelled shared, and refused with
+	// RefuseShared (measured() drops the ruler's figure).
+	for _, tt := range []struct {
+		v          floorVerdict
+		alone, all int
+		want       bool
+	}{{floorNone, 400, 1000, true}, {floorNone, 500, 1000, false}, {floorFound, 100, 1000, false}, {floorNotJudged, 100, 1000, false}} {
+		if got := floorShared(tt.v, tt.alone, tt.all); got != tt.want {
+			t.Errorf("floorShared(%v, %d, %d) = %v, want %v", tt.v, tt.alone, tt.all, got, tt.want)
+		}
+	}
+	ms := m
+	ms.floorShared, ms.shared = true, true
+	if r, _ := buildResult(ms); !r.Shared || len(warningsOf(r.Warnings, ErrSharedCore)) != 1 {
+		t.Errorf("shared rounds: Shared %v, warnings %v; want the label and one ErrSharedCore", r.Shared, r.Warnings)
+	}
 	// Too few samples to judge: the best stays the figure, and says so.
 	m.perCall, m.alone = m.perCall[:100], m.perCall[:100]
 	m.floorShare, m.floor = decideFloor(m.alone, 10)

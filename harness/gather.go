@@ -48,6 +48,12 @@ func (e *engine) measured(t *target) measured {
 		m.floorJudged = true
 		m.alone, _ = t.alone(e.aloneLimit(t))
 		m.floorShare, m.floor = decideFloor(m.alone, t.floorTol(e.cfg))
+		if floorShared(m.floor, len(m.alone), len(m.perCall)) {
+			m.floorShared, m.shared = true, true
+			if e.cfg.RefuseShared {
+				m.cyclesPerTick = 0
+			}
+		}
 	}
 	return m
 }

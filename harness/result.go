@@ -297,6 +297,7 @@ type measured struct {
 	perCall                   []float64 // the accepted samples, ticks per call, overhead subtracted
 	floorJudged               bool      // the floor check applies (a target measured alone)
 	alone                     []float64 // the samples it judges (floor.go: target.alone)
+	floorShared               bool      // without a floor, and most samples from shared rounds (floorSharedShare)
 	floorShare                float64   // share of perCall within the tolerance of the best (floor.go)
 	floor                     floorVerdict
 
@@ -383,9 +384,7 @@ func buildResult(m measured) (Result, error) {
 		res.Warnings = append(res.Warnings, fmt.Errorf("%w: %s: the samples form two clusters, from %s and from %s per call (%d and %d of the lower 90%% of %d samples); the figure is the lower one",
 			ErrModes, name, perCall(md.Low), perCall(md.High), md.NLow, md.NHigh, len(m.perCall)))
 	}
-	if w := floorWarning(m, name, perCall); w != nil {
-		res.Warnings = append(res.Warnings, w)
-	}
+	res.Warnings = append(res.Warnings, floorWarnings(m, name, perCall)...)
 	if !res.Converged {
 		spread := fmt.Sprintf("spread of the %d best is %.3g%%", cfg.K, res.Spread*100)
 		switch {

@@ -31,6 +31,7 @@ type result struct {
 	Cycles    float64  `json:"cycles"`
 	Shared    bool     `json:"shared"`
 	Converged bool     `json:"converged"`
+	Quantile  float64  `json:"quantile"`
 	Warnings  []string `json:"warnings"`
 }
 
@@ -43,6 +44,7 @@ type figure struct {
 	cycles    float64
 	labeled   bool
 	converged bool
+	quantile  bool // the figure is a quantile of the samples (harness.Result.Quantile)
 	load      string
 }
 
@@ -94,7 +96,7 @@ func run(bin, bench string, dur, every time.Duration) error {
 				names = append(names, x.Name)
 			}
 			labeled := x.Shared || slices.ContainsFunc(x.Warnings, func(w string) bool { return strings.Contains(w, "the core was shared") })
-			figs[x.Name] = append(figs[x.Name], figure{at, x.Cycles, labeled, x.Converged, load})
+			figs[x.Name] = append(figs[x.Name], figure{at, x.Cycles, labeled, x.Converged, x.Quantile > 0, load})
 		}
 		n++
 		time.Sleep(time.Until(next))
@@ -148,14 +150,17 @@ func run(bin, bench string, dur, every time.Duration) error {
 		fmt.Printf("| %s | %.6g | %d | %d | %d | %d (%d did not converge) | %s | %d %s |\n", name, quiet, len(fs), labelled, slowL, slowU, slowUU, strings.Join(how, ", "), len(low), strings.Join(low, ", "))
 	}
 	fmt.Println()
-	fmt.Println("Every figure, in order (seconds since the start, load, cycles, L when labelled):")
+	fmt.Println("Every figure, in order (seconds since the start, load, cycles, * when a quantile of the samples, L when labelled):")
 	fmt.Println()
 	for _, name := range names {
 		var b strings.Builder
 		for _, f := range figs[name] {
 			l := ""
+			if f.quantile {
+				l = "*"
+			}
 			if f.labeled {
-				l = " L"
+				l += " L"
 			}
 			fmt.Fprintf(&b, " %.0f:%s:%.6g%s", f.at.Seconds(), f.load, f.cycles, l)
 		}
