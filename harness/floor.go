@@ -97,6 +97,24 @@ func decideFloor(perCall []float64, tol float64) (share float64, v floorVerdict)
 	return share, floorNone
 }
 
+// finalFloor is the floor check's last word on a target measured alone:
+// alone are the samples of the rounds with the core alone, all every
+// sample, tol the tolerance. When too few were alone to judge but enough
+// were taken, the floor is judged on all of them: code without a floor
+// then gets the quantile of all its samples, labelled shared
+// (floorShared), rather than a best sample that more samples would lower
+// (it read up to 6% low in the series, unlabelled). judged is the samples
+// the verdict rests on.
+func finalFloor(alone, all []float64, tol float64) (judged []float64, share float64, v floorVerdict, shared bool) {
+	judged = alone
+	share, v = decideFloor(alone, tol)
+	if v == floorNotJudged && len(all) >= floorSamples {
+		judged = all
+		share, v = decideFloor(all, tol)
+	}
+	return judged, share, v, floorShared(v, len(alone), len(all))
+}
+
 // floorShared reports whether a target without a floor, alone of whose
 // all samples came from rounds with the core alone, is labelled shared
 // (floorSharedShare).
@@ -225,20 +243,24 @@ func floorWarnings(m measured, name string, perCall func(float64) string) []erro
 		return nil
 	}
 	n, best := len(m.alone), slices.Min(m.alone)
+	those := "those with the core alone"
+	if n == len(m.perCall) {
+		those = "all of them"
+	}
 	switch m.floor {
 	case floorNone:
 		s := slices.Clone(m.alone)
 		slices.Sort(s)
 		med := stat.Quantile(0.5, stat.Empirical, s, nil)
-		ws := []error{fmt.Errorf("%w: %s: %.2g%% of %d samples (those with the core alone) came within ε (%.3g%%) of the best (%s per call), and the median lies %.2g%% above it: the call's cost varies from call to call, the best was a rare call and more samples would lower it; the figure is the 5th percentile, %s",
-			ErrNoFloor, name, 100*m.floorShare, n, 100*m.cfg.Epsilon, perCall(best), 100*(med/best-1), perCall(floorFigure(m.alone)))}
+		ws := []error{fmt.Errorf("%w: %s: %.2g%% of %d samples (%s) came within ε (%.3g%%) of the best (%s per call), and the median lies %.2g%% above it: the call's cost varies from call to call, the best was a rare call and more samples would lower it; the figure is their 5th percentile, %s",
+			ErrNoFloor, name, 100*m.floorShare, n, those, 100*m.cfg.Epsilon, perCall(best), 100*(med/best-1), perCall(floorFigure(m.alone)))}
 		if m.floorShared {
 			refused := ""
 			if m.cfg.RefuseShared {
 				refused = "; no cycle figure (Config.RefuseShared)"
 			}
-			ws = append(ws, fmt.Errorf("%w: %d of %d samples came from rounds whose core-state probe read shared: the figure, the 5th percentile of the other %d, may read slow by what the sharing left in them%s",
-				ErrSharedCore, len(m.perCall)-n, len(m.perCall), n, refused))
+			ws = append(ws, fmt.Errorf("%w: %d of %d samples came from rounds whose core-state probe read shared (%s judged): the figure may read slow by what the sharing left in them%s",
+				ErrSharedCore, len(m.perCall)-m.nAlone, len(m.perCall), those, refused))
 		}
 		return ws
 	case floorNotJudged:

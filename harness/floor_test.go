@@ -481,9 +481,18 @@ func TestBuildResultNoFloor(t *testing.T) {
 		}
 	}
 	ms := m
-	ms.floorShared, ms.shared = true, true
+	ms.floorShared, ms.shared, ms.nAlone = true, true, 150
 	if r, _ := buildResult(ms); !r.Shared || len(warningsOf(r.Warnings, ErrSharedCore)) != 1 {
 		t.Errorf("shared rounds: Shared %v, warnings %v; want the label and one ErrSharedCore", r.Shared, r.Warnings)
+	}
+	// Too few samples with the core alone, but enough taken: judged on all
+	// of them, and labelled shared.
+	judged, _, v, shared := finalFloor(m.perCall[:150], m.perCall, 10)
+	if len(judged) != 400 || v != floorNone || !shared {
+		t.Errorf("finalFloor(150 alone of 400) judged %d samples, %v, shared %v; want 400, floorNone, true", len(judged), v, shared)
+	}
+	if judged, _, v, shared := finalFloor(m.perCall[:150], m.perCall[:180], 10); len(judged) != 150 || v != floorNotJudged || shared {
+		t.Errorf("finalFloor(150 alone of 180) judged %d samples, %v, shared %v; want 150, not judged, false", len(judged), v, shared)
 	}
 	// Too few samples to judge: the best stays the figure, and says so.
 	m.perCall, m.alone = m.perCall[:100], m.perCall[:100]

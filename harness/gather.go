@@ -46,10 +46,11 @@ func (e *engine) measured(t *target) measured {
 	m.floorShare, m.floor = math.NaN(), floorNotJudged
 	if len(e.targets) == 1 && !e.rl.shared {
 		m.floorJudged = true
-		m.alone, _ = t.alone(e.aloneLimit(t))
-		m.floorShare, m.floor = decideFloor(m.alone, t.floorTol(e.cfg))
-		if floorShared(m.floor, len(m.alone), len(m.perCall)) {
-			m.floorShared, m.shared = true, true
+		alone, _ := t.alone(e.aloneLimit(t))
+		m.nAlone = len(alone)
+		m.alone, m.floorShare, m.floor, m.floorShared = finalFloor(alone, m.perCall, t.floorTol(e.cfg))
+		if m.floorShared {
+			m.shared = true
 			if e.cfg.RefuseShared {
 				m.cyclesPerTick = 0
 			}

@@ -296,7 +296,8 @@ type measured struct {
 	util                      cputime.Utilisation
 	perCall                   []float64 // the accepted samples, ticks per call, overhead subtracted
 	floorJudged               bool      // the floor check applies (a target measured alone)
-	alone                     []float64 // the samples it judges (floor.go: target.alone)
+	alone                     []float64 // the samples it judges (floor.go: finalFloor)
+	nAlone                    int       // how many samples came from rounds with the core alone (target.alone)
 	floorShared               bool      // without a floor, and most samples from shared rounds (floorSharedShare)
 	floorShare                float64   // share of perCall within the tolerance of the best (floor.go)
 	floor                     floorVerdict
