@@ -60,6 +60,10 @@ const (
 	// in one second in which half of the rounds read shared, the sort's
 	// low quantile rose by 0.5%; where more did, by 1% and more.
 	floorSharedShare = 0.5
+	// floorMinAlone is the fewest samples with the core alone whose shape
+	// decides, when there are fewer than floorSamples, whether all the
+	// samples are judged (finalFloor): 10% of floorSamples.
+	floorMinAlone = 20
 )
 
 // floorVerdict is what decideFloor found.
@@ -99,27 +103,34 @@ func decideFloor(perCall []float64, tol float64) (share float64, v floorVerdict)
 
 // finalFloor is the floor check's last word on a target measured alone:
 // alone are the samples of the rounds with the core alone, all every
-// sample, tol the tolerance. When too few were alone to judge but enough
-// were taken, the floor is judged on all of them: code without a floor
-// then gets the quantile of all its samples, labelled shared
-// (floorShared), rather than a best sample that more samples would lower
-// (it read up to 6% low in the series, unlabelled). judged is the samples
-// the verdict rests on.
+// sample, tol the tolerance. When fewer than floorSamples were alone but
+// floorSamples were taken, and the floorMinAlone or more alone show no
+// floor either, the floor is judged on all of them: code without a floor
+// then gets the quantile of all its samples, labelled shared, rather than
+// a best sample that more samples would lower (the bubble sort's read up
+// to 6% low in the series, unlabelled). Alone samples at the floor keep
+// the best sample, the figure with the core alone: a vector sum measured
+// mostly on a shared core read 56% slow from all its samples. judged is
+// the samples the verdict rests on; shared is floorShared's label.
 func finalFloor(alone, all []float64, tol float64) (judged []float64, share float64, v floorVerdict, shared bool) {
 	judged = alone
 	share, v = decideFloor(alone, tol)
-	if v == floorNotJudged && len(all) >= floorSamples {
+	if v == floorNotJudged && len(all) >= floorSamples && len(alone) >= floorMinAlone {
 		judged = all
 		share, v = decideFloor(all, tol)
 	}
 	return judged, share, v, floorShared(v, len(alone), len(all))
 }
 
-// floorShared reports whether a target without a floor, alone of whose
-// all samples came from rounds with the core alone, is labelled shared
-// (floorSharedShare).
+// floorShared reports whether a target, alone of whose all samples came
+// from rounds with the core alone, is labelled shared: more than
+// floorSharedShare of its samples came from shared rounds, and its figure
+// is a quantile of them (floorNone), or its floor could not be judged for
+// want of samples with the core alone (floorNotJudged, all at least
+// floorSamples).
 func floorShared(v floorVerdict, alone, all int) bool {
-	return v == floorNone && float64(alone) < (1-floorSharedShare)*float64(all)
+	most := float64(alone) < (1-floorSharedShare)*float64(all)
+	return most && (v == floorNone || v == floorNotJudged && all >= floorSamples)
 }
 
 // floorFigure is the figure of samples without a floor: their
@@ -251,25 +262,25 @@ func floorWarnings(m measured, name string, perCall func(float64) string) []erro
 	if n == len(m.perCall) {
 		those = "all of them"
 	}
+	var ws []error
 	switch m.floor {
 	case floorNone:
 		s := slices.Clone(m.alone)
 		slices.Sort(s)
 		med := stat.Quantile(0.5, stat.Empirical, s, nil)
-		ws := []error{fmt.Errorf("%w: %s: %.2g%% of %d samples (%s) came within ε (%.3g%%) of the best (%s per call), and the median lies %.2g%% above it: the call's cost varies from call to call, the best was a rare call and more samples would lower it; the figure is their 5th percentile, %s",
-			ErrNoFloor, name, 100*m.floorShare, n, those, 100*m.cfg.Epsilon, perCall(best), 100*(med/best-1), perCall(floorFigure(m.alone)))}
-		if m.floorShared {
-			refused := ""
-			if m.cfg.RefuseShared {
-				refused = "; no cycle figure (Config.RefuseShared)"
-			}
-			ws = append(ws, fmt.Errorf("%w: %d of %d samples came from rounds whose core-state probe read shared (%s judged): the figure may read slow by what the sharing left in them%s",
-				ErrSharedCore, len(m.perCall)-m.nAlone, len(m.perCall), those, refused))
-		}
-		return ws
+		ws = append(ws, fmt.Errorf("%w: %s: %.2g%% of %d samples (%s) came within ε (%.3g%%) of the best (%s per call), and the median lies %.2g%% above it: the call's cost varies from call to call, the best was a rare call and more samples would lower it; the figure is their 5th percentile, %s",
+			ErrNoFloor, name, 100*m.floorShare, n, those, 100*m.cfg.Epsilon, perCall(best), 100*(med/best-1), perCall(floorFigure(m.alone))))
 	case floorNotJudged:
-		return []error{fmt.Errorf("%w: %s: %.2g%% of %d samples came within ε (%.3g%%) of the best (%s per call); %d samples tell a floor the code reaches often from a rare call, and the measurement stopped before: the figure is the best sample, which more samples may lower",
-			ErrFloorUnjudged, name, 100*m.floorShare, n, 100*m.cfg.Epsilon, perCall(best), floorSamples)}
+		ws = append(ws, fmt.Errorf("%w: %s: %.2g%% of %d samples (%s) came within ε (%.3g%%) of the best (%s per call); %d samples tell a floor the code reaches often from a rare call, and the measurement stopped before: the figure is the best sample, which more samples may lower",
+			ErrFloorUnjudged, name, 100*m.floorShare, n, those, 100*m.cfg.Epsilon, perCall(best), floorSamples))
 	}
-	return nil
+	if m.floorShared {
+		refused := ""
+		if m.cfg.RefuseShared {
+			refused = "; no cycle figure (Config.RefuseShared)"
+		}
+		ws = append(ws, fmt.Errorf("%w: %d of %d samples came from rounds whose core-state probe read shared (%s judged): the figure may be that of the code with less of a core%s",
+			ErrSharedCore, len(m.perCall)-m.nAlone, len(m.perCall), those, refused))
+	}
+	return ws
 }

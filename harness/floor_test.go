@@ -475,7 +475,7 @@ func TestBuildResultNoFloor(t *testing.T) {
 		v          floorVerdict
 		alone, all int
 		want       bool
-	}{{floorNone, 400, 1000, true}, {floorNone, 500, 1000, false}, {floorFound, 100, 1000, false}, {floorNotJudged, 100, 1000, false}} {
+	}{{floorNone, 400, 1000, true}, {floorNone, 500, 1000, false}, {floorFound, 100, 1000, false}, {floorNotJudged, 100, 1000, true}, {floorNotJudged, 10, 150, false}} {
 		if got := floorShared(tt.v, tt.alone, tt.all); got != tt.want {
 			t.Errorf("floorShared(%v, %d, %d) = %v, want %v", tt.v, tt.alone, tt.all, got, tt.want)
 		}
@@ -493,6 +493,16 @@ func TestBuildResultNoFloor(t *testing.T) {
 	}
 	if judged, _, v, shared := finalFloor(m.perCall[:150], m.perCall[:180], 10); len(judged) != 150 || v != floorNotJudged || shared {
 		t.Errorf("finalFloor(150 alone of 180) judged %d samples, %v, shared %v; want 150, not judged, false", len(judged), v, shared)
+	}
+	// Alone samples at their floor keep the best, however few: a kernel
+	// with a floor measured mostly on a shared core.
+	floored := []float64{1000, 1001, 1002, 1003, 1300, 1000, 1001, 1002, 1003, 1001, 1000, 1001, 1002, 1003, 1300, 1000, 1001, 1002, 1003, 1001}
+	if judged, _, v, shared := finalFloor(floored, m.perCall, 10); len(judged) != len(floored) || v != floorFound || shared {
+		t.Errorf("finalFloor(20 alone at a floor, of 400) judged %d samples, %v, shared %v; want 20, a floor, not shared", len(judged), v, shared)
+	}
+	// Too few alone to say: the best stays, labelled shared.
+	if judged, _, v, shared := finalFloor(m.perCall[:10], m.perCall, 10); len(judged) != 10 || v != floorNotJudged || !shared {
+		t.Errorf("finalFloor(10 alone of 400) judged %d samples, %v, shared %v; want 10, not judged, shared", len(judged), v, shared)
 	}
 	// Too few samples to judge: the best stays the figure, and says so.
 	m.perCall, m.alone = m.perCall[:100], m.perCall[:100]
