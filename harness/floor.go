@@ -60,10 +60,12 @@ const (
 	// in one second in which half of the rounds read shared, the sort's
 	// low quantile rose by 0.5%; where more did, by 1% and more.
 	floorSharedShare = 0.5
-	// floorMinAlone is the fewest samples with the core alone whose shape
-	// decides, when there are fewer than floorSamples, whether all the
-	// samples are judged (finalFloor): 10% of floorSamples.
-	floorMinAlone = 20
+	// floorMinAlone is the fewest samples a floor is judged from at all:
+	// half of 8 at the best is a floor, 1 of 8 is not. The series found
+	// measurements of the bubble sort with 8 to 19 samples with the core
+	// alone, 1 or 2 of them at the best, and one with 2 samples, 1 at the
+	// best, called a floor (its best read 1.4% slow, unlabelled).
+	floorMinAlone = 8
 )
 
 // floorVerdict is what decideFloor found.
@@ -77,8 +79,8 @@ const (
 
 // decideFloor judges a target's per-call samples (ticks, any order): the
 // share of them within tol of the best, and whether the best is a floor
-// (at least floorShare of them within tol) or a rare call (less, of
-// floorSamples or more).
+// (at least floorShare of floorMinAlone or more within tol) or a rare call
+// (less, of floorSamples or more).
 func decideFloor(perCall []float64, tol float64) (share float64, v floorVerdict) {
 	n := len(perCall)
 	if n == 0 {
@@ -93,6 +95,8 @@ func decideFloor(perCall []float64, tol float64) (share float64, v floorVerdict)
 	}
 	share = float64(within) / float64(n)
 	switch {
+	case n < floorMinAlone:
+		return share, floorNotJudged
 	case share >= floorShare:
 		return share, floorFound
 	case n < floorSamples:

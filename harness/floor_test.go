@@ -403,6 +403,7 @@ func TestDecideFloor(t *testing.T) {
 		share float64
 	}{
 		{"no samples", nil, floorNotJudged, math.NaN()},
+		{"2 samples, 1 at the best: too few to say", []float64{1000, 1050}, floorNotJudged, 0.5},
 		{"a chain: every sample at the floor", spread(40, 1), floorFound, 1},
 		{"half at the floor, few samples", spread(40, 0.5), floorFound, 0.5},
 		{"a quarter at the floor, too few to judge", spread(199, 0.25), floorNotJudged, 49.0 / 199},
@@ -501,8 +502,8 @@ func TestBuildResultNoFloor(t *testing.T) {
 		t.Errorf("finalFloor(20 alone at a floor, of 400) judged %d samples, %v, shared %v; want 20, a floor, not shared", len(judged), v, shared)
 	}
 	// Too few alone to say: the best stays, labelled shared.
-	if judged, _, v, shared := finalFloor(m.perCall[:10], m.perCall, 10); len(judged) != 10 || v != floorNotJudged || !shared {
-		t.Errorf("finalFloor(10 alone of 400) judged %d samples, %v, shared %v; want 10, not judged, shared", len(judged), v, shared)
+	if judged, _, v, shared := finalFloor(m.perCall[:5], m.perCall, 10); len(judged) != 5 || v != floorNotJudged || !shared {
+		t.Errorf("finalFloor(5 alone of 400) judged %d samples, %v, shared %v; want 5, not judged, shared", len(judged), v, shared)
 	}
 	// Too few samples to judge: the best stays the figure, and says so.
 	m.perCall, m.alone = m.perCall[:100], m.perCall[:100]

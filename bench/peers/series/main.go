@@ -53,23 +53,30 @@ func main() {
 	dur := flag.Duration("d", 10*time.Minute, "how long to go on")
 	every := flag.Duration("every", 3*time.Second, "start a process this often")
 	bench := flag.String("bench", "^(SumLoop|Combine4|BubbleSort|AddChain)$", "the kernels, a regexp")
+	keep := flag.String("keep", "", "keep every process's JSON report in this directory (named by seconds since the start), to read the warnings of a figure the table counts")
 	flag.Parse()
 	if *bin == "" || *dur <= 0 || *every <= 0 {
 		fmt.Fprintln(os.Stderr, "series: want -cyclebench PATH, -d > 0 and -every > 0")
 		os.Exit(2)
 	}
-	if err := run(*bin, *bench, *dur, *every); err != nil {
+	if err := run(*bin, *bench, *keep, *dur, *every); err != nil {
 		fmt.Fprintln(os.Stderr, "series:", err)
 		os.Exit(1)
 	}
 }
 
-func run(bin, bench string, dur, every time.Duration) error {
-	dir, err := os.MkdirTemp("", "series")
-	if err != nil {
+func run(bin, bench, keep string, dur, every time.Duration) error {
+	dir := keep
+	if keep == "" {
+		d, err := os.MkdirTemp("", "series")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(d)
+		dir = d
+	} else if err := os.MkdirAll(keep, 0o755); err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
 	figs := map[string][]figure{}
 	var names []string
 	start := time.Now()
@@ -77,8 +84,8 @@ func run(bin, bench string, dur, every time.Duration) error {
 	for time.Since(start) < dur {
 		next := time.Now().Add(every)
 		load := loadavg()
-		out := filepath.Join(dir, fmt.Sprintf("%d.json", n))
 		at := time.Since(start)
+		out := filepath.Join(dir, fmt.Sprintf("%04.0fs.json", at.Seconds()))
 		cmd := exec.Command(bin, "run", "-bench", bench, "-format", "json", "-o", out, "-q")
 		if msg, err := cmd.CombinedOutput(); err != nil && cmd.ProcessState.ExitCode() != 1 {
 			return fmt.Errorf("%s: %v\n%s", strings.Join(cmd.Args, " "), err, msg)
