@@ -53,6 +53,8 @@ func floorKernels() []floorKernel {
 		in, work := shuffled(n), make([]int, n)
 		return Target{Setup: func() { copy(work, in) }, Run: func() { sortf(work) }}
 	}
+	// The seed's bubble sort (bench_examples' BubbleSort, which this
+	// package cannot import: it imports harness).
 	bubble := func(a []int) {
 		for {
 			changed := false

@@ -20,37 +20,46 @@ func TestSharedReadBack(t *testing.T) {
 		Warnings: []error{harness.ErrSharedCore}}, Kernel: "SumLoop", N: 100, Check: "ok", Bench: "SumLoop/n=100"}
 	plain := m
 	plain.Result.Name, plain.Bench, plain.Shared, plain.ProbeExcess, plain.Warnings = "Other/n=100", "Other/n=100", false, 0, nil
+	gotest := "pkg: example.com/m\nBenchmarkSumLoop/n=100-2\t1000\t500 ns/op\n--- BENCH: BenchmarkSumLoop/n=100-2\n    x_test.go:9: harness.Report: warning: " + harness.ErrSharedCore.Error() + " by 30%\nBenchmarkOther/n=100-2\t1000\t500 ns/op\n"
+	for name, f := range readBack(t, []Measurement{m, plain}, gotest) {
+		for _, e := range f.Entries {
+			r := f.Measurement(e, e.Runs[0])
+			if want := strings.HasPrefix(e.Name, "SumLoop"); r.Shared != want {
+				t.Errorf("%s: %s: Shared %v, want %v", name, e.Name, r.Shared, want)
+			}
+		}
+		if name == "json" {
+			if r := f.Measurement(f.Entries[0], f.Entries[0].Runs[0]); r.ProbeExcess != 0.3 {
+				t.Errorf("ProbeExcess %v, want 0.3", r.ProbeExcess)
+			}
+		}
+	}
+}
+
+// readBack writes ms as JSON and in the benchmark format, and parses those
+// and the go test output gotest, each into a File of len(ms) entries.
+func readBack(t *testing.T, ms []Measurement, gotest string) map[string]File {
+	t.Helper()
 	var js bytes.Buffer
-	if err := json.NewEncoder(&js).Encode(NewRunReport(Header{Command: "run"}, []Measurement{m, plain})); err != nil {
+	if err := json.NewEncoder(&js).Encode(NewRunReport(Header{Command: "run"}, ms)); err != nil {
 		t.Fatal(err)
 	}
 	var bench bytes.Buffer
-	if err := WriteBench(&bench, Header{Command: "run"}, []Measurement{m, plain}); err != nil {
+	if err := WriteBench(&bench, Header{Command: "run"}, ms); err != nil {
 		t.Fatal(err)
 	}
-	gotest := "pkg: example.com/m\nBenchmarkSumLoop/n=100-2\t1000\t500 ns/op\n--- BENCH: BenchmarkSumLoop/n=100-2\n    x_test.go:9: harness.Report: warning: " + harness.ErrSharedCore.Error() + " by 30%\nBenchmarkOther/n=100-2\t1000\t500 ns/op\n"
+	files := map[string]File{}
 	for _, tt := range []struct{ name, text string }{{"json", js.String()}, {"bench", bench.String()}, {"go test", gotest}} {
-		t.Run(tt.name, func(t *testing.T) {
-			f, err := Parse("f", strings.NewReader(tt.text))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(f.Entries) != 2 {
-				t.Fatalf("%d entries, want 2", len(f.Entries))
-			}
-			for _, e := range f.Entries {
-				r := f.Measurement(e, e.Runs[0])
-				if want := strings.HasPrefix(e.Name, "SumLoop"); r.Shared != want {
-					t.Errorf("%s: Shared %v, want %v", e.Name, r.Shared, want)
-				}
-			}
-			if tt.name == "json" {
-				if r := f.Measurement(f.Entries[0], f.Entries[0].Runs[0]); r.ProbeExcess != 0.3 {
-					t.Errorf("ProbeExcess %v, want 0.3", r.ProbeExcess)
-				}
-			}
-		})
+		f, err := Parse("f", strings.NewReader(tt.text))
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if len(f.Entries) != len(ms) {
+			t.Fatalf("%s: %d entries, want %d", tt.name, len(f.Entries), len(ms))
+		}
+		files[tt.name] = f
 	}
+	return files
 }
 
 // TestCompareSharedSide: two files of one unchanged kernel, one measured
@@ -112,34 +121,17 @@ func TestQuantileReadBack(t *testing.T) {
 		Warnings: []error{harness.ErrNoFloor}}, Kernel: "BubbleSort", N: 1000, Check: "ok", Bench: "BubbleSort/n=1000"}
 	plain := m
 	plain.Result.Name, plain.Bench, plain.Quantile, plain.Warnings = "Other/n=1000", "Other/n=1000", 0, nil
-	var js bytes.Buffer
-	if err := json.NewEncoder(&js).Encode(NewRunReport(Header{Command: "run"}, []Measurement{m, plain})); err != nil {
-		t.Fatal(err)
-	}
-	var bench bytes.Buffer
-	if err := WriteBench(&bench, Header{Command: "run"}, []Measurement{m, plain}); err != nil {
-		t.Fatal(err)
-	}
 	gotest := "pkg: example.com/m\nBenchmarkBubbleSort/n=1000-2\t1000\t500 ns/op\n--- BENCH: BenchmarkBubbleSort/n=1000-2\n    x_test.go:9: harness.Report: warning: " + harness.ErrNoFloor.Error() + ": the figure is the 5th percentile\nBenchmarkOther/n=1000-2\t1000\t500 ns/op\n"
-	for _, tt := range []struct{ name, text string }{{"json", js.String()}, {"bench", bench.String()}, {"go test", gotest}} {
-		t.Run(tt.name, func(t *testing.T) {
-			f, err := Parse("f", strings.NewReader(tt.text))
-			if err != nil {
-				t.Fatal(err)
+	for name, f := range readBack(t, []Measurement{m, plain}, gotest) {
+		for _, e := range f.Entries {
+			r := f.Measurement(e, e.Runs[0])
+			want := 0.0
+			if strings.HasPrefix(e.Name, "BubbleSort") {
+				want = harness.Quantile
 			}
-			if len(f.Entries) != 2 {
-				t.Fatalf("%d entries, want 2", len(f.Entries))
+			if r.Quantile != want {
+				t.Errorf("%s: %s: Quantile %v, want %v", name, e.Name, r.Quantile, want)
 			}
-			for _, e := range f.Entries {
-				r := f.Measurement(e, e.Runs[0])
-				want := 0.0
-				if strings.HasPrefix(e.Name, "BubbleSort") {
-					want = harness.Quantile
-				}
-				if r.Quantile != want {
-					t.Errorf("%s: Quantile %v, want %v", e.Name, r.Quantile, want)
-				}
-			}
-		})
+		}
 	}
 }
