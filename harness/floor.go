@@ -168,9 +168,8 @@ func floorHalvesAgree(perCall []float64, odd []bool, tol float64) bool {
 // floorState is the floor check's state for one target.
 type floorState struct {
 	verdict floorVerdict
-	share   float64 // of the samples within the tolerance of the best; NaN before a judgement
-	agree   bool    // floorNone: the halves' floorQuantiles agree
-	waiting bool    // the best samples agree, and the loop goes on to judge the floor
+	agree   bool // floorNone: the halves' floorQuantiles agree
+	waiting bool // the best samples agree, and the loop goes on to judge the floor
 }
 
 // perCall returns t's accepted samples in ticks per call, overhead
@@ -240,7 +239,7 @@ func (e *engine) judgeFloor(t *target, elapsed time.Duration) {
 	}
 	per, odd := t.alone(e.aloneLimit(t))
 	tol := t.floorTol(e.cfg)
-	t.fl.share, t.fl.verdict = decideFloor(per, tol)
+	_, t.fl.verdict = decideFloor(per, tol)
 	// The loop waits for floorSamples samples, not for as many with the
 	// core alone: on a host sharing the core, those come slowly, and a
 	// 1 µs kernel's start-up waited for them (exec to exit 18 ms against 8

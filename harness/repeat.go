@@ -122,7 +122,7 @@ func (e *engine) reset(t *target) error {
 	t.taken, t.discard = 0, 0
 	t.half = [2]halfRecord{newHalfRecord(), newHalfRecord()}
 	t.agree, t.apart = false, math.NaN()
-	t.fl = floorState{share: math.NaN()}
+	t.fl = floorState{}
 	t.raw = make([]rawSample, 0, min(cfg.MaxSamples, maxRecorded))
 	t.pairs = nil
 	return nil
