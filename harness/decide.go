@@ -92,7 +92,10 @@ func regionSteps(minSteps, eps float64) float64 {
 // merged (occasional 1-tick artefacts); when more than half of the samples
 // are distinct, they are not quantized at the scale of their noise (and a
 // quantum finer than the noise does not limit the K-best figure) and 0 is
-// returned; otherwise the gaps between the distinct values must all lie
+// returned, as when, among retuneAt1 samples or more, fewer than two
+// values were taken twice or more (an outlier is not a grid); otherwise
+// the gaps between the distinct values (of the loop's samples, those
+// taken twice or more) must all lie
 // within quantumMerge ticks of whole multiples of one quantum q ≥
 // quantumMinGap, fitted as Σgap / Σround(gap/min gap). A single distinct
 // value (every sample equal) returns -1: the samples cannot resolve
@@ -107,16 +110,37 @@ func sampleQuantum(samples []uint64) float64 {
 	// Merge runs of values closer than quantumMerge, keeping each run's
 	// lowest value.
 	var groups []uint64
+	var count []int
 	for i, v := range s {
 		if i == 0 || v-groups[len(groups)-1] > quantumMerge {
-			groups = append(groups, v)
+			groups, count = append(groups, v), append(count, 0)
 		}
+		count[len(count)-1]++
 	}
 	switch {
 	case len(groups) == 1:
 		return -1
 	case 2*len(groups) > n:
 		return 0
+	}
+	// Among the loop's samples (retuneAt1 and more), a value taken once is
+	// no evidence of a grid: one sample an interrupt lengthened, beside 31
+	// equal ones, makes a "quantum" of the distance between them (a retune
+	// took a continued chain of 1000 IMULs from R = 4 to 38,336, a 5 s
+	// measurement). There the grid is fitted to values taken at least
+	// twice. (The probe's eight samples of a quantized counter often take
+	// one grid value once.)
+	if n >= retuneAt1 {
+		kept := groups[:0:0]
+		for i, g := range groups {
+			if count[i] >= 2 {
+				kept = append(kept, g)
+			}
+		}
+		if len(kept) < 2 {
+			return 0
+		}
+		groups = kept
 	}
 	gaps := make([]float64, len(groups)-1)
 	minGap := math.Inf(1)
@@ -133,6 +157,12 @@ func sampleQuantum(samples []uint64) float64 {
 		sumK += math.Round(g / minGap)
 	}
 	q := sumG / sumK
+	// A quantum wider than the best sample is an outlier's distance, not a
+	// grid: a sample of 1000 chained IMULs (9,700 ticks) and one 16,000
+	// ticks longer made R 27,475 and the measurement 10 s long.
+	if q > float64(s[0]) {
+		return 0
+	}
 	for _, g := range gaps {
 		k := math.Round(g / q)
 		if k < 1 || math.Abs(g-k*q) > quantumMerge {
@@ -160,6 +190,7 @@ type repeatDecision struct {
 	Done    bool    // R is final
 	Quantum float64 // the counter quantum assumed, in ticks
 	Need    float64 // ticks a sample must span
+	Finest  float64 // the shortest sample of the probes so far (chooseRepeat's), +Inf for none
 }
 
 // decideRepeat decides, from samples of r calls each (usable ones only, in
@@ -167,7 +198,12 @@ type repeatDecision struct {
 // as detected (or the coarsest quantum known so far); the quantum assumed
 // is the larger of it and the quantum the samples show ([sampleQuantum]).
 // A sample must span regionSteps quanta. overhead is the ticks of an empty
-// timed region (the counter reads themselves; 0 if unknown).
+// timed region (the counter reads themselves; 0 if unknown). finest is the
+// shortest sample seen before (+Inf for none): a counter quantum coarser
+// than a sample it timed is refuted (a quantized counter cannot time less
+// than one quantum), and the samples' grid is then the code's own modes
+// (two modes of a chained IMUL's loop, 3.7% apart, made a 24,000-tick
+// "quantum" of samples of 222 calls, and R 42,000).
 //
 //   - no usable sample (all straddled CPUs): try 2r, to make progress;
 //   - a best sample of 0 ticks: R grows sixteenfold;
@@ -187,10 +223,10 @@ type repeatDecision struct {
 //     (retuneAt1, retuneAt2).
 //
 // R never exceeds maxRepeat; reaching it is final.
-func decideRepeat(r int, samples []uint64, step, overhead, minSteps, eps float64) repeatDecision {
+func decideRepeat(r int, samples []uint64, step, overhead, minSteps, eps, finest float64) repeatDecision {
 	q := math.Max(step, 1)
 	sq := sampleQuantum(samples)
-	if sq > q && !multipleOf(sq, q) {
+	if sq > q && !multipleOf(sq, q) && sq <= finest {
 		q = sq
 	}
 	d := repeatDecision{R: r, Quantum: q, Need: q * regionSteps(minSteps, eps)}
@@ -218,6 +254,74 @@ func decideRepeat(r int, samples []uint64, step, overhead, minSteps, eps float64
 	return d
 }
 
+// Limits of the overlap check (decideOverlap).
+const (
+	// overlapBias is the most a sample's ends may add to a throughput
+	// figure, relative: back to back, a call overlaps the next in the
+	// out-of-order core, but a sample's last call has none to overlap and
+	// its first starts after a fence, so a sample of R calls is longer
+	// than R calls in a loop by about one call's overlap, and the figure
+	// reads high by overlap/R. A restarted chain of 1000 IMULs overlaps by
+	// about 100 ticks on an Intel Cascade Lake guest: 1.1% of its figure
+	// at the R = 4 a 10,000-tick sample gives, 0.1% at R = 64, and R moved
+	// between processes as the quantum check retuned it (TestReplayOverlaps,
+	// testdata/overlaps). 2.5e-4 is a quarter of the spread between
+	// processes the best of the peers reach on such a chain.
+	overlapBias = 2.5e-4
+	// overlapMinSample is the shortest throughput sample, in seconds,
+	// whatever the check sees: the pipeline refills after the counter's
+	// fence, about 10 ticks a sample on the Cascade Lake guest even for
+	// calls that cannot overlap (a chain continued through memory: 815.0
+	// ticks a call at R = 16, 814.3 from R = 128 on), too few for the two
+	// lengths to tell from their noise. 20 µs makes them 0.02% of a sample.
+	overlapMinSample = 20e-6
+	// overlapMaxSample caps the sample the overlap check may ask for, in
+	// seconds: longer samples catch more interrupts (from about 1 ms on,
+	// their best reads 0.3% high) and slow a measurement; beyond it the
+	// figure carries its bias, with a warning.
+	overlapMaxSample = 1e-3
+	// overlapQuanta is the least overlap, in counter quanta, the check
+	// acts on: below it the two lengths' best samples differ by their
+	// quantization alone.
+	overlapQuanta = 4
+)
+
+// overlapDecision is what the overlap check concluded.
+type overlapDecision struct {
+	R       int     // the R to sample with (at least the one checked)
+	Edge    float64 // ticks a sample's ends add to R calls in a loop; 0 when none was seen
+	PerCall float64 // ticks per call in a loop, from the two lengths; NaN when not measured
+	Capped  bool    // R was capped at maxTicks with the bias above overlapBias
+}
+
+// decideOverlap decides, from the best samples of r calls (t1) and of 4r
+// calls (t4), in ticks, how many calls a throughput sample needs so that
+// its ends add at most overlapBias to the figure. A sample of n calls
+// takes overhead + n·b + edge ticks, b the cost of a call in a loop: the
+// two lengths give b = (t4 − t1)/3r and edge = t1 − overhead − r·b. An
+// edge under overlapQuanta quanta q is quantization. R rises to
+// edge/(overlapBias·b), and to minTicks/b at least, up to maxTicks per
+// sample (and maxRepeat); it never falls below r.
+func decideOverlap(r int, t1, t4, overhead, q, minTicks, maxTicks float64) overlapDecision {
+	d := overlapDecision{R: r, PerCall: math.NaN()}
+	if r < 1 || !(t1 > 0) || !(t4 > t1) {
+		return d
+	}
+	b := (t4 - t1) / float64(3*r)
+	d.PerCall = b
+	need := math.Ceil(minTicks / b)
+	if edge := t1 - overhead - float64(r)*b; edge > overlapQuanta*math.Max(q, 1) {
+		d.Edge = edge
+		need = math.Max(need, math.Ceil(edge/(overlapBias*b)))
+	}
+	if most := math.Max(float64(r), math.Floor(maxTicks/b)); need > most {
+		need = most
+		d.Capped = d.Edge/(need*b) > overlapBias
+	}
+	d.R = int(math.Min(math.Max(need, float64(r)), maxRepeat))
+	return d
+}
+
 // repeatVariants returns the R values a target is sampled with in turn.
 // In throughput mode, how much consecutive calls overlap in the
 // out-of-order core can depend on the loop around them (the remainder of
@@ -226,8 +330,8 @@ func decideRepeat(r int, samples []uint64, step, overhead, minSteps, eps float64
 // slightly different R, into another. So R, R+1, R+2, R+3 are taken in
 // turn, which covers every remainder mod 4, and every measurement sees
 // every mode. Below 8 calls per sample the variants would change a
-// sample's length by more than a third and the calls are long enough
-// that their overlap does not matter: R alone. In latency mode the calls
+// sample's length by more than a third: R alone (how much a sample's ends
+// cut off of the calls' overlap is decideOverlap's). In latency mode the calls
 // are fenced apart and cannot overlap: R alone.
 func repeatVariants(r int, mode Mode) []int {
 	if mode == Latency || r < 8 {

@@ -47,6 +47,9 @@ func TestSampleQuantum(t *testing.T) {
 		{"step 2 (Intel), narrow noise", grid(6, 16, 8000, 8, 2, 0), 0, 0},
 		{"two values 1 tick apart", []uint64{4000, 4001, 4000, 4001, 4000, 4001, 4000, 4001}, -1, -1},
 		{"groups 3 ticks apart are not a grid", []uint64{106, 105, 108, 109, 106, 102, 102, 102}, 0, 0},
+		{"a gap wider than the best sample is an outlier", []uint64{9700, 9700, 9702, 9700, 25700, 9700, 9700, 9700}, 0, 0},
+		{"among the loop's samples, one outlier is not a grid", append(slices.Repeat([]uint64{9700, 9702}, 16), 32700), 0, 0},
+		{"among the loop's samples, a grid beside an outlier", append(slices.Repeat([]uint64{3978, 4004}, 16), 27004), 26, 26},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got := sampleQuantum(tt.s)
@@ -114,7 +117,7 @@ func TestDecideRepeat(t *testing.T) {
 		{"never beyond maxRepeat", maxRepeat / 2, []uint64{10, 10, 10, 12, 11, 10, 13, 10}, 1, false, maxRepeat, maxRepeat, 1, 52},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			d := decideRepeat(tt.r, tt.s, tt.step, tt.overhead, minSteps, eps)
+			d := decideRepeat(tt.r, tt.s, tt.step, tt.overhead, minSteps, eps, math.Inf(1))
 			if d.Done != tt.done || d.R < tt.r0 || d.R > tt.r1 || math.Abs(d.Quantum-tt.quantum) > 0.5 {
 				t.Fatalf("decideRepeat(%d, %v, step %v) = %+v; want done %v, R %d to %d, quantum %v", tt.r, tt.s, tt.step, d, tt.done, tt.r0, tt.r1, tt.quantum)
 			}
@@ -162,7 +165,7 @@ func TestDecideRepeatConverges(t *testing.T) {
 			r := 1
 			for probe := 0; probe < 12; probe++ {
 				s := samples(r)
-				d := decideRepeat(r, s, c.step, c.overhead, defaultMinRegionSteps, defaultEpsilon)
+				d := decideRepeat(r, s, c.step, c.overhead, defaultMinRegionSteps, defaultEpsilon, math.Inf(1))
 				if d.Done {
 					final := s
 					if d.R != r {
@@ -381,5 +384,48 @@ func TestPlanRound(t *testing.T) {
 		if got := layout(e); got != tt.want {
 			t.Errorf("%d targets, round %d, NoCycles %v: %q, want %q", len(tt.targets), tt.rounds, tt.noCycles, got, tt.want)
 		}
+	}
+}
+
+func TestDecideOverlap(t *testing.T) {
+	// A restarted chain of 1000 IMULs on the Cascade Lake guest: 2313 ticks
+	// a call in a loop, 105 ticks of overlap the sample's ends cut off, 62
+	// ticks of counter reads; 2.5e6 ticks (1 ms) at most per sample.
+	const b, edge, ovh = 2313.0, 105.0, 62.0
+	at := func(n int) float64 { return ovh + float64(n)*b + edge }
+	bare := func(n int) float64 { return ovh + float64(n)*b }
+	tests := []struct {
+		name                      string
+		r                         int
+		t1, t4, q, minT, maxTicks float64
+		wantR                     int
+		wantEdge                  float64
+		wantCapped, wantCall      bool
+	}{
+		{"overlapping calls: R rises to edge/(bias·b)", 4, at(4), at(16), 2, 0, 2.5e6, int(math.Ceil(edge / (overlapBias * b))), edge, false, true},
+		{"the overlap's R beyond the shortest sample", 4, at(4), at(16), 2, 5e4, 2.5e6, int(math.Ceil(edge / (overlapBias * b))), edge, false, true},
+		{"capped at the longest sample", 4, at(4), at(16), 2, 0, 100 * b, 100, edge, true, true},
+		{"no overlap: R stays", 4, bare(4), bare(16), 2, 0, 2.5e6, 4, 0, false, true},
+		{"no overlap, short sample: R rises to the shortest sample", 4, bare(4), bare(16), 2, 5e4, 2.5e6, int(math.Ceil(5e4 / b)), 0, false, true},
+		{"an edge of a few quanta is quantization", 4, bare(4) + 90, bare(16) + 90, 26, 0, 2.5e6, 4, 0, false, true},
+		{"already long enough", 2000, at(2000), at(8000), 2, 5e4, 1e9, 2000, edge, false, true},
+		{"4r no longer than r: nothing to judge", 4, at(4), at(4), 2, 5e4, 2.5e6, 4, 0, false, false},
+		{"no sample of r", 4, math.Inf(1), at(16), 2, 5e4, 2.5e6, 4, 0, false, false},
+		{"r = 0", 0, at(0), at(0), 2, 5e4, 2.5e6, 0, 0, false, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d := decideOverlap(tc.r, tc.t1, tc.t4, ovh, tc.q, tc.minT, tc.maxTicks)
+			if d.R != tc.wantR || math.Abs(d.Edge-tc.wantEdge) > 1e-6 || d.Capped != tc.wantCapped || (d.PerCall > 0) != tc.wantCall {
+				t.Errorf("decideOverlap = %+v, want R %d edge %g capped %v per-call known %v", d, tc.wantR, tc.wantEdge, tc.wantCapped, tc.wantCall)
+			}
+			if tc.wantCall && math.Abs(d.PerCall-b) > 1e-6 {
+				t.Errorf("per call %g, want %g", d.PerCall, b)
+			}
+			// Whatever R it gives, the sample it asks for fits the cap.
+			if d.PerCall > 0 && float64(d.R)*d.PerCall > math.Max(tc.maxTicks, float64(tc.r)*d.PerCall)+1e-6 {
+				t.Errorf("R %d asks for %g ticks a sample, cap %g", d.R, float64(d.R)*d.PerCall, tc.maxTicks)
+			}
+		})
 	}
 }

@@ -143,7 +143,12 @@
 //     R+2 and R+3 calls per sample in turn (every remainder of its loop
 //     unrolled by four), and every measurement sees every such mode. When
 //     the per-call samples form two clusters, a warning ([ErrModes]) names
-//     both and the figure is the lower.
+//     both and the figure is the lower. A sample's ends cut off one
+//     call's overlap (its first call follows a fence, its last has no next
+//     call), so the figure reads high by that overlap over R: before
+//     sampling, the engine times R and 4R calls per sample and raises R
+//     until the overlap is at most 0.025% of the figure (Result.Overlap),
+//     up to samples of 1 ms ([ErrOverlap] beyond).
 //   - [Latency]: a serializing fence (LFENCE on amd64, ISB on arm64) before
 //     each call, with the fenced empty call as the overhead: the time from
 //     a call's first instruction to its last result, with nothing to overlap

@@ -32,26 +32,28 @@ type target struct {
 	rs      []int // the R of each variant, sampled in turn
 	forced  bool  // R was not chosen for this target alone
 	quantum float64
-	need    float64        // ticks a sample should span
-	cut     bool           // the choice of R stopped on MaxTime or the context
-	kb      *stats.KBest   // gross ticks per call, every variant
-	vmin    []float64      // smallest sample of each variant, in ticks
-	overs   []*stream      // the overhead subtracted from each variant (overheadRepeat)
-	taken   int            // samples taken since the last retune
-	discard int            // of which discarded
-	calls   int64          // calls timed, every retune included
-	raw     []rawSample    // accepted samples, up to maxRecorded
-	retunes int            // times R was lengthened after the samples showed a coarser quantum
-	last    rawSample      // the smaller usable sample of this round
-	lastOK  bool           // last is set
-	pairs   [][2]rawSample // Compare's pairs (only on the first target)
-	dist    Disturbances   // samples discarded by cause
-	hw      hwCounts       // the best sample's hardware counts
-	half    [2]halfRecord  // best samples of the even and the odd rounds (converge.go)
-	agree   bool           // the halves' cycle figures agree (halvesAgree)
-	apart   float64        // how far apart they are, relative; NaN without both
-	beside  []beside       // the best samples of its rounds with their probe samples (beside.go)
-	fl      floorState     // the floor check (floor.go), for a target measured alone
+	finest  float64         // the shortest sample the choice of R saw (+Inf: none): no quantum is coarser
+	need    float64         // ticks a sample should span
+	cut     bool            // the choice of R stopped on MaxTime or the context
+	kb      *stats.KBest    // gross ticks per call, every variant
+	vmin    []float64       // smallest sample of each variant, in ticks
+	overs   []*stream       // the overhead subtracted from each variant (overheadRepeat)
+	taken   int             // samples taken since the last retune
+	discard int             // of which discarded
+	calls   int64           // calls timed, every retune included
+	raw     []rawSample     // accepted samples, up to maxRecorded
+	retunes int             // times R was lengthened after the samples showed a coarser quantum
+	last    rawSample       // the smaller usable sample of this round
+	lastOK  bool            // last is set
+	pairs   [][2]rawSample  // Compare's pairs (only on the first target)
+	dist    Disturbances    // samples discarded by cause
+	hw      hwCounts        // the best sample's hardware counts
+	half    [2]halfRecord   // best samples of the even and the odd rounds (converge.go)
+	agree   bool            // the halves' cycle figures agree (halvesAgree)
+	apart   float64         // how far apart they are, relative; NaN without both
+	beside  []beside        // the best samples of its rounds with their probe samples (beside.go)
+	fl      floorState      // the floor check (floor.go), for a target measured alone
+	overlap overlapDecision // the overlap check's verdict (throughput mode, R chosen)
 }
 
 // engine measures one or more targets interleaved, with one ruler.

@@ -28,6 +28,10 @@ var (
 	ErrUnpinned = pinned.ErrUnpinned
 	// ErrTooShort (a warning): a sample spans few counter steps and R could not be raised.
 	ErrTooShort = errors.New("harness: region too short")
+	// ErrOverlap (a warning): consecutive calls overlap by more than the
+	// longest sample allowed can make small (see Result.Overlap): the
+	// throughput figure reads high by the share the warning gives.
+	ErrOverlap = errors.New("harness: calls overlap beyond the sample")
 	// ErrNoCycles (a warning): core cycles could not be estimated.
 	ErrNoCycles = errors.New("harness: no core-cycle estimate")
 	// ErrModes (a warning): the samples form two clusters (see

@@ -23,6 +23,7 @@ func (e *engine) chooseRepeat(f func()) repeatDecision {
 	// q carries the coarsest quantum any probe has shown: at the final R
 	// the noise can hide a quantum that shorter samples showed plainly.
 	q := e.ctr.step
+	finest := math.Inf(1) // the shortest sample of the probes before this one
 	for {
 		buf = buf[:0]
 		for i := 0; i < probeSamples; i++ {
@@ -35,8 +36,13 @@ func (e *engine) chooseRepeat(f func()) repeatDecision {
 				}
 			}
 		}
-		d := decideRepeat(r, buf, q, e.cal.Overhead.Median, e.cfg.MinRegionSteps, e.cfg.Epsilon)
-		q = d.Quantum
+		d := decideRepeat(r, buf, q, e.cal.Overhead.Median, e.cfg.MinRegionSteps, e.cfg.Epsilon, finest)
+		for _, v := range buf {
+			if v > 0 {
+				finest = math.Min(finest, float64(v))
+			}
+		}
+		d.Finest, q = finest, d.Quantum
 		if d.Done {
 			return d
 		}
@@ -48,13 +54,44 @@ func (e *engine) chooseRepeat(f func()) repeatDecision {
 	}
 }
 
+// overlapSamples is how many samples of each length the overlap check
+// takes, in turn: as many as a probe of R.
+const overlapSamples = probeSamples
+
+// checkOverlap times f at r and 4r calls per sample, in turn, and returns
+// [decideOverlap]'s verdict on their best samples: in throughput mode a
+// sample's ends cut off one call's overlap with its neighbours, and R
+// must be long enough that this stays a small part of the figure. The
+// check is skipped (r stands) when a sample of 4r calls would pass
+// overlapMaxSample: r calls then take over 250 µs, and their overlap is
+// a small part of them.
+func (e *engine) checkOverlap(f func(), r int, q float64) overlapDecision {
+	maxTicks := overlapMaxSample * e.ctr.hz
+	t1, t4 := math.Inf(1), math.Inf(1)
+	for i := 0; i < overlapSamples && e.ctx.Err() == nil; i++ {
+		if v, ok := e.ctr.take(f, r); ok {
+			t1 = math.Min(t1, float64(v))
+		}
+		if i == 0 && !math.IsInf(t1, 1) && 4*t1 > maxTicks {
+			break
+		}
+		if v, ok := e.ctr.take(f, 4*r); ok {
+			t4 = math.Min(t4, float64(v))
+		}
+	}
+	if math.IsInf(t4, 1) {
+		return overlapDecision{R: r, PerCall: math.NaN()}
+	}
+	return decideOverlap(r, t1, t4, e.cal.Overhead.Median, q, overlapMinSample*e.ctr.hz, maxTicks)
+}
+
 // chooseRepeats gives every target its R (1 with a Setup, Config.Repeat
 // when set, else chooseRepeat's) and returns the most ticks any target's
 // sample must span, which the ruler is sized for.
 func (e *engine) chooseRepeats(insts []Target) (need float64) {
 	cfg := e.cfg
 	for _, in := range insts {
-		t := &target{inst: in}
+		t := &target{inst: in, finest: math.Inf(1)}
 		switch {
 		case in.Setup != nil:
 			t.r, t.forced = 1, true
@@ -66,7 +103,11 @@ func (e *engine) chooseRepeats(insts []Target) (need float64) {
 			t.need = e.ctr.step * regionSteps(cfg.MinRegionSteps, cfg.Epsilon)
 		default:
 			d := e.chooseRepeat(in.Run)
-			t.r, t.quantum, t.need, t.cut = d.R, d.Quantum, d.Need, !d.Done
+			t.r, t.quantum, t.need, t.cut, t.finest = d.R, d.Quantum, d.Need, !d.Done, d.Finest
+			if cfg.Mode == Throughput && d.Done {
+				t.overlap = e.checkOverlap(in.Run, d.R, d.Quantum)
+				t.r = t.overlap.R
+			}
 		}
 		need = math.Max(need, t.need)
 		e.targets = append(e.targets, t)
@@ -138,7 +179,7 @@ func (e *engine) retune(t *target) {
 			base = append(base, s.ticks)
 		}
 	}
-	d := decideRepeat(t.r, base, math.Max(e.ctr.step, t.quantum), e.cal.Overhead.Median, e.cfg.MinRegionSteps, e.cfg.Epsilon)
+	d := decideRepeat(t.r, base, math.Max(e.ctr.step, t.quantum), e.cal.Overhead.Median, e.cfg.MinRegionSteps, e.cfg.Epsilon, t.finest)
 	if d.R <= t.r {
 		return // final as it is (a lengthened R may be final at once: decideRepeat)
 	}

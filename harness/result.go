@@ -102,6 +102,14 @@ type Result struct {
 	// remainder of the unrolled loop), else R alone. Ticks is the best of
 	// the variants.
 	Repeats []int
+	// Overlap is what a sample's two ends added to R calls back to back, in
+	// ticks (throughput mode, R chosen): the overlap with its neighbours
+	// that the sample's first and last calls cannot have, measured before
+	// sampling from the best samples of R and 4R calls. R was raised so
+	// that Overlap/R is at most 0.025% of the figure (or to a sample of
+	// 1 ms, with an ErrOverlap warning); 0 when the two lengths showed
+	// none (a call that does not overlap the next, or R not checked).
+	Overlap float64
 	// Retunes counts the times R was lengthened during the measurement
 	// because the samples showed a coarser counter quantum than R had been
 	// chosen for; Samples counts those since the last.
@@ -279,6 +287,7 @@ type measured struct {
 	shared                    bool
 	probe, probeExcess        float64
 	taken, discarded, retunes int
+	overlap                   overlapDecision
 	dist                      Disturbances
 	monitored, faultsKept     bool
 	kept                      int       // samples kept by the K-best streams
@@ -321,7 +330,7 @@ func buildResult(m measured) (Result, error) {
 		Name: m.target.Name, Mode: cfg.Mode, CPU: m.cpu, Priority: m.priority,
 		Step: m.step, Quantum: m.quantum, TicksPerSecond: m.hz, FrequencySource: m.frequencySource,
 		Elements: m.target.Elements, Repeat: m.repeat, Repeats: slices.Clone(m.repeats),
-		Samples: m.taken, Discarded: m.discarded, Retunes: m.retunes, Disturbed: m.dist,
+		Samples: m.taken, Discarded: m.discarded, Retunes: m.retunes, Overlap: m.overlap.Edge, Disturbed: m.dist,
 		Converged: m.converged, HalvesApart: m.halvesApart, Best: slices.Clone(m.best), Spread: m.spread,
 		OverheadTicks: math.NaN(), OverheadConverged: m.overheadConverged,
 		Config: cfg.forResult(), Calls: m.calls,
@@ -409,6 +418,10 @@ func buildResult(m measured) (Result, error) {
 	}
 	if d := res.Disturbed; res.Samples > 0 && float64(res.Discarded) > 0.1*float64(res.Samples) {
 		res.Warnings = append(res.Warnings, fmt.Errorf("%w: %s: %d of %d samples (%.0f%%): %d context switches, %d migrations, %d page faults", ErrDiscards, name, res.Discarded, res.Samples, 100*float64(res.Discarded)/float64(res.Samples), d.ContextSwitches, d.Migrations, d.PageFaults))
+	}
+	if o := m.overlap; o.Capped && o.PerCall > 0 {
+		res.Warnings = append(res.Warnings, fmt.Errorf("%w: %s: a sample's ends add %.0f ticks to its calls back to back; at %d calls per sample (%.3g ms) the figure may read %.2g%% high",
+			ErrOverlap, name, o.Edge, o.R, float64(o.R)*o.PerCall/m.hz*1e3, 100*o.Edge/(float64(o.R)*o.PerCall)))
 	}
 	// An automatic R aims at the need from the best of the probe's samples,
 	// so v1 can fall a little short of it; only a forced R is held to it.

@@ -94,6 +94,9 @@ func TestBuildResultWarnings(t *testing.T) {
 		}, ErrDiscards, []string{"40 of 200 samples (20%)", "30 context switches, 10 migrations"}},
 		{"forced R too short", func(m *measured) { m.forced, m.vmin[0] = true, 7000 }, ErrTooShort, []string{"a sample of 8 calls spans 7000 ticks", "3500 counter quanta of 2 ticks"}},
 		{"automatic R far too short", func(m *measured) { m.vmin[0] = 3000 }, ErrTooShort, []string{"spans 3000 ticks"}},
+		{"overlap beyond the longest sample", func(m *measured) {
+			m.overlap = overlapDecision{R: 400, Edge: 1000, PerCall: 6000, Capped: true}
+		}, ErrOverlap, []string{"add 1000 ticks", "at 400 calls per sample", "0.042% high"}},
 		{"PMU and ruler disagree", func(m *measured) { m.counters = []Counter{{Event: "cycles", PerCall: 1600}} }, ErrCounters, []string{"the PMU counts 1600 cycles per call and the ruler 1500"}},
 		{"faults kept", func(m *measured) { m.faultsKept, m.dist.FaultingSamples = true, 150 }, nil, []string{"150 of 200 samples took page faults", "were kept"}},
 		{"two modes", func(m *measured) {
