@@ -262,11 +262,12 @@ const (
 	// its first starts after a fence, so a sample of R calls is longer
 	// than R calls in a loop by about one call's overlap, and the figure
 	// reads high by overlap/R. A restarted chain of 1000 IMULs overlaps by
-	// about 100 ticks on an Intel Cascade Lake guest: 1.1% of its figure
-	// at the R = 4 a 10,000-tick sample gives, 0.1% at R = 64, and R moved
-	// between processes as the quantum check retuned it (TestReplayOverlaps,
-	// testdata/overlaps). 2.5e-4 is a quarter of the spread between
-	// processes the best of the peers reach on such a chain.
+	// about 100 ticks on an Intel Cascade Lake guest: its figure read 1.1%
+	// high at the R = 4 a 10,000-tick sample gives, 0.26% at R = 16, 0.02%
+	// from R = 128 on, and R moved between processes as the quantum check
+	// retuned it (testdata/overlaps, TestReplayOverlaps). 2.5e-4 is a
+	// quarter of the spread between processes the best of the peers reach
+	// on such a chain.
 	overlapBias = 2.5e-4
 	// overlapMinSample is the shortest throughput sample, in seconds,
 	// whatever the check sees: the pipeline refills after the counter's

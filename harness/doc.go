@@ -148,7 +148,9 @@
 //     call), so the figure reads high by that overlap over R: before
 //     sampling, the engine times R and 4R calls per sample and raises R
 //     until the overlap is at most 0.025% of the figure (Result.Overlap),
-//     up to samples of 1 ms ([ErrOverlap] beyond).
+//     and to samples of 20 µs at least (the pipeline refilling after the
+//     fence adds some ticks to every sample), up to samples of 1 ms
+//     ([ErrOverlap] beyond).
 //   - [Latency]: a serializing fence (LFENCE on amd64, ISB on arm64) before
 //     each call, with the fenced empty call as the overhead: the time from
 //     a call's first instruction to its last result, with nothing to overlap

@@ -107,8 +107,9 @@ type Result struct {
 	// that the sample's first and last calls cannot have, measured before
 	// sampling from the best samples of R and 4R calls. R was raised so
 	// that Overlap/R is at most 0.025% of the figure (or to a sample of
-	// 1 ms, with an ErrOverlap warning); 0 when the two lengths showed
-	// none (a call that does not overlap the next, or R not checked).
+	// 1 ms, with an ErrOverlap warning), and so that a sample spans 20 µs
+	// at least; 0 when the two lengths showed none beyond a few counter
+	// quanta, or R was given (Config.Repeat, a Setup) or not checked.
 	Overlap float64
 	// Retunes counts the times R was lengthened during the measurement
 	// because the samples showed a coarser counter quantum than R had been
