@@ -13,7 +13,9 @@
 // measurement). Its output is
 // the recording that harness's stretch replay test reads
 // (harness/testdata/stretches; see stretch_test.go there for how to record
-// on a new machine kind).
+// on a new machine kind). With -rooms it records instead what the room the
+// out-of-order core has does to calls that overlap (harness/testdata/rooms,
+// rooms_test.go there).
 //
 //	go -C bench/peers run ./stretches -d 10m > stretches.txt
 package main
@@ -26,6 +28,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cyclebench/cyclebench/bench/peers/kernels"
 	benchexamples "github.com/cyclebench/cyclebench/bench_examples"
 	"github.com/cyclebench/cyclebench/calibrate"
 	"github.com/cyclebench/cyclebench/harness"
@@ -43,25 +46,43 @@ const (
 func main() {
 	dur := flag.Duration("d", time.Minute, "how long to go on (at least one round)")
 	cpu := flag.Int("cpu", -1, "the CPU to measure on (-1: harness.DefaultConfig's)")
+	rooms := flag.Bool("rooms", false, "record the room the out-of-order core has instead: the branch probe, short restarted chains (candidate probes) and the peers' restarted and continued chains (for harness/testdata/rooms)")
 	flag.Parse()
 	if *dur < 0 {
 		fmt.Fprintf(os.Stderr, "stretches: -d %v: want a duration ≥ 0\n", *dur)
 		os.Exit(2)
 	}
-	if err := run(*dur, *cpu); err != nil {
+	if err := run(*dur, *cpu, *rooms); err != nil {
 		fmt.Fprintln(os.Stderr, "stretches:", err)
 		os.Exit(1)
 	}
 }
 
-func run(dur time.Duration, cpu int) error {
+func run(dur time.Duration, cpu int, rooms bool) error {
 	var sink uint64
 	targets := []harness.Target{
 		{Name: "branch", Run: func() { sink = chain.Branch(sink, branchIters) }, Elements: branchIters},
 		{Name: "wide", Run: func() { sink = chain.Wide(sink, wideIters) }, Elements: wideIters},
 		{Name: "add", Run: func() { sink = chain.AddFrom(sink, 1000) }, Elements: 1000},
 	}
-	for _, name := range []string{"SumLoop", "Combine4", "BubbleSort"} {
+	examples := []string{"SumLoop", "Combine4", "BubbleSort"}
+	if rooms {
+		// A call that starts a fresh chain overlaps the next by as much as
+		// the out-of-order core holds: short ones are candidate probes of
+		// that room, the peers' chains what it moves (restarted) or not
+		// (continued).
+		targets = []harness.Target{
+			{Name: "branch", Run: func() { sink = chain.Branch(sink, branchIters) }, Elements: branchIters},
+			{Name: "imul-restarted-200", Run: func() { sink = chain.ImulFrom(3, 200) }, Elements: 200},
+			{Name: "add-restarted-300", Run: func() { sink = chain.AddFrom(0, 300) }, Elements: 300},
+			{Name: "imul-restarted", Run: func() { kernels.ImulRestarted(kernels.ChainLen) }, Elements: kernels.ChainLen},
+			{Name: "add-restarted", Run: func() { kernels.AddRestarted(kernels.ChainLen) }, Elements: kernels.ChainLen},
+			{Name: "imul-continued", Run: func() { kernels.ImulContinued(kernels.ChainLen) }, Elements: kernels.ChainLen},
+			{Name: "add-continued", Run: func() { kernels.AddContinued(kernels.ChainLen) }, Elements: kernels.ChainLen},
+		}
+		examples = nil
+	}
+	for _, name := range examples {
 		k, err := benchexamples.Lookup(name)
 		if err != nil {
 			return err
