@@ -106,13 +106,7 @@ const floorRecordSamples = 1000
 // (interleaved), every accepted target sample in order, into the file
 // CYCLEBENCH_FLOORS names.
 func TestRecordFloors(t *testing.T) {
-	path := os.Getenv("CYCLEBENCH_FLOORS")
-	if path == "" {
-		t.Skip("records only when CYCLEBENCH_FLOORS names the file to write (see floor_test.go)")
-	}
-	var b strings.Builder
-	cal := recordingHeader(t, &b, "floors: M kernel rep truth cycles/tick overhead-ticks probe-limit-ticks, then one line per accepted target sample: R ticks probe-ticks (-1: none)")
-	t.Cleanup(func() { tracer = nil })
+	path, b, cal := startRecording(t, "CYCLEBENCH_FLOORS", "floor_test.go", "floors: M kernel rep truth cycles/tick overhead-ticks probe-limit-ticks, then one line per accepted target sample: R ticks probe-ticks (-1: none)")
 	for rep := range 10 {
 		for _, k := range floorKernels() {
 			var ts []traceSample
@@ -139,19 +133,19 @@ func TestRecordFloors(t *testing.T) {
 			if !(limit > 0) {
 				limit = -1
 			}
-			fmt.Fprintf(&b, "M %s %d %g %.6g %.6g %.6g\n", k.name, rep, k.truth, r.CyclesPerTick, r.OverheadTicks, limit)
+			fmt.Fprintf(b, "M %s %d %g %.6g %.6g %.6g\n", k.name, rep, k.truth, r.CyclesPerTick, r.OverheadTicks, limit)
 			for _, s := range ts {
 				p, ok := probe[s.Round]
 				if !ok {
 					p = -1
 				}
-				fmt.Fprintf(&b, "%d %d %d\n", s.N, s.Ticks, p)
+				fmt.Fprintf(b, "%d %d %d\n", s.N, s.Ticks, p)
 			}
-			fmt.Fprintf(&b, "# result %.6g cycles, quantile %g, floor share %.3g, converged %v\n", r.Cycles, r.Quantile, r.FloorShare, r.Converged)
+			fmt.Fprintf(b, "# result %.6g cycles, quantile %g, floor share %.3g, converged %v\n", r.Cycles, r.Quantile, r.FloorShare, r.Converged)
 		}
 	}
 	load, _ := os.ReadFile("/proc/loadavg")
-	fmt.Fprintf(&b, "# load after: %s", load)
+	fmt.Fprintf(b, "# load after: %s", load)
 	writeGzip(t, path, b.String())
 }
 

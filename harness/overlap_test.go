@@ -46,13 +46,7 @@ func overlapKernels() []Target {
 const overlapMaxTicks, overlapFitTicks = 5e6, 1e6
 
 func TestRecordOverlaps(t *testing.T) {
-	path := os.Getenv("CYCLEBENCH_OVERLAPS")
-	if path == "" {
-		t.Skip("records only when CYCLEBENCH_OVERLAPS names the file to write (see overlap_test.go)")
-	}
-	var b strings.Builder
-	cal := recordingHeader(t, &b, "overlaps: M kernel rep overhead-ticks need-ticks counter-Hz, then one line per R: R, the best sample of R calls in ticks")
-	t.Cleanup(func() { tracer = nil })
+	path, b, cal := startRecording(t, "CYCLEBENCH_OVERLAPS", "overlap_test.go", "overlaps: M kernel rep overhead-ticks need-ticks counter-Hz, then one line per R: R, the best sample of R calls in ticks")
 	for rep := range 8 {
 		for _, k := range overlapKernels() {
 			cfg := DefaultConfig()
@@ -76,16 +70,16 @@ func TestRecordOverlaps(t *testing.T) {
 				}
 			}
 			tracer = nil
-			fmt.Fprintf(&b, "M %s %d %.6g %.6g %.10g\n", k.Name, rep, cal.Overhead.Median, need, cal.Frequency.Hz)
+			fmt.Fprintf(b, "M %s %d %.6g %.6g %.10g\n", k.Name, rep, cal.Overhead.Median, need, cal.Frequency.Hz)
 			for r := 1; r <= 4096; r *= 2 {
 				if v, ok := best[r]; ok {
-					fmt.Fprintf(&b, "%d %d\n", r, v)
+					fmt.Fprintf(b, "%d %d\n", r, v)
 				}
 			}
 		}
 	}
 	load, _ := os.ReadFile("/proc/loadavg")
-	fmt.Fprintf(&b, "# load after: %s", load)
+	fmt.Fprintf(b, "# load after: %s", load)
 	writeGzip(t, path, b.String())
 }
 

@@ -75,23 +75,17 @@ func streamKernels() []streamKernel {
 // TestRecordStreams records the sample streams of ten measurements of each
 // stream kernel, interleaved, into the file CYCLEBENCH_RECORD names.
 func TestRecordStreams(t *testing.T) {
-	path := os.Getenv("CYCLEBENCH_RECORD")
-	if path == "" {
-		t.Skip("records only when CYCLEBENCH_RECORD names the file to write (see trace_test.go)")
-	}
-	var b strings.Builder
-	cal := recordingHeader(t, &b, "sample streams: round kind index n ticks (ticks -1: discarded); M starts a measurement")
-	t.Cleanup(func() { tracer = nil })
+	path, b, cal := startRecording(t, "CYCLEBENCH_RECORD", "trace_test.go", "sample streams: round kind index n ticks (ticks -1: discarded); M starts a measurement")
 	ks := streamKernels()
 	for rep := range 10 {
 		for _, k := range ks {
-			fmt.Fprintf(&b, "M %s-%d %s %s %g\n", k.name, rep, k.name, k.mode, k.truth)
+			fmt.Fprintf(b, "M %s-%d %s %s %g\n", k.name, rep, k.name, k.mode, k.truth)
 			tracer = func(s traceSample) {
 				ticks := int64(s.Ticks)
 				if !s.OK {
 					ticks = -1
 				}
-				fmt.Fprintf(&b, "%d %c %d %d %d\n", s.Round, s.Kind, s.Index, s.N, ticks)
+				fmt.Fprintf(b, "%d %c %d %d %d\n", s.Round, s.Kind, s.Index, s.N, ticks)
 			}
 			cfg := DefaultConfig()
 			cfg.Mode, cfg.Calibration = k.mode, cal
@@ -100,12 +94,26 @@ func TestRecordStreams(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			fmt.Fprintf(&b, "# result %.6g cycles, converged %v\n", r.Cycles, r.Converged)
+			fmt.Fprintf(b, "# result %.6g cycles, converged %v\n", r.Cycles, r.Converged)
 		}
 	}
 	load, _ := os.ReadFile("/proc/loadavg")
-	fmt.Fprintf(&b, "# load after: %s", load)
+	fmt.Fprintf(b, "# load after: %s", load)
 	writeGzip(t, path, b.String())
+}
+
+// startRecording skips t unless the environment variable env names the
+// file to write (doc says how to record); it writes the recording's header,
+// saying what it holds, and resets the tracer when t ends.
+func startRecording(t *testing.T, env, doc, what string) (path string, b *strings.Builder, cal *calibrate.Calibration) {
+	t.Helper()
+	if path = os.Getenv(env); path == "" {
+		t.Skipf("records only when %s names the file to write (see %s)", env, doc)
+	}
+	b = &strings.Builder{}
+	cal = recordingHeader(t, b, what)
+	t.Cleanup(func() { tracer = nil })
+	return path, b, cal
 }
 
 // recordingHeader calibrates and writes a recording's first lines to b:
