@@ -99,12 +99,16 @@ func TestMeasureInvariants(t *testing.T) {
 	// odd rounds agree within ε of the sample per call as timed, or within
 	// the absolute floor: AbsSteps quanta of a sample of Repeat calls
 	// (engine.converged). The K best ticks may spread wider (a core clock
-	// moving under them).
+	// moving under them). A figure from the samples' low quantile (no
+	// floor: a CI run met one for this chain, the core busy with the
+	// other packages' tests) converges when the halves' quantiles agree,
+	// which HalvesApart does not measure.
 	floor := math.Max(r.Config.AbsSteps, 0) * r.Quantum / float64(r.Repeat)
-	if r.Converged && !(r.HalvesApart <= math.Max(r.Config.Epsilon, floor/r.Best[0])*(1+1e-9)) {
+	if r.Converged && r.Quantile == 0 && !(r.HalvesApart <= math.Max(r.Config.Epsilon, floor/r.Best[0])*(1+1e-9)) {
 		t.Fatalf("Converged, but the halves are %v apart (ε %v, floor %v ticks per call of %v)", r.HalvesApart, r.Config.Epsilon, floor, r.Best[0])
 	}
-	if !r.Converged && r.HalvesApart <= r.Config.Epsilon/2 && r.Samples >= 2*r.Config.K && r.Discarded == 0 {
+	floorJudged := r.Quantile == 0 && !slices.ContainsFunc(r.Warnings, func(w error) bool { return errors.Is(w, ErrFloorUnjudged) })
+	if !r.Converged && floorJudged && r.HalvesApart <= r.Config.Epsilon/2 && r.Samples >= 2*r.Config.K && r.Discarded == 0 {
 		t.Fatalf("not converged, with the halves %v apart and %d samples (ε %v)", r.HalvesApart, r.Samples, r.Config.Epsilon)
 	}
 	// The cycle figure stands on two independent chains: where this core's

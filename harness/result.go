@@ -69,8 +69,11 @@ type Result struct {
 	// sample; HalvesApart says how far apart they are. The K best samples
 	// need not agree in ticks: the core clock moves under them. With
 	// Config.NoCycles it is CS:APP's rule in ticks: (1+ε)·v1 ≥ vK, or vK −
-	// v1 ≤ AbsSteps counter steps. The overhead's and the ruler's own
-	// streams do not count (OverheadConverged, ReferenceConverged).
+	// v1 ≤ AbsSteps counter steps. A figure from the samples' low quantile
+	// (Quantile > 0: no floor) has converged when the quantiles of the even
+	// and the odd rounds agree; HalvesApart still measures the best
+	// samples' halves. The overhead's and the ruler's own streams do not
+	// count (OverheadConverged, ReferenceConverged).
 	Converged bool
 	// HalvesApart is how far apart the cycle figures of the even and the
 	// odd rounds are, relative to the smaller of the two halves' samples
