@@ -286,7 +286,7 @@ func goVersion(d *driver) string {
 // kernel once per process, opt.Reps processes each, interleaved.
 func (d *driver) accuracy(tools []tool) {
 	d.acc = map[string]map[string]*series{}
-	rec := func(id, key string, cycles, ns float64, why string) {
+	rec := func(id, key string, cycles, ns float64, why string, labelled bool) {
 		if d.acc[id] == nil {
 			d.acc[id] = map[string]*series{}
 		}
@@ -294,10 +294,13 @@ func (d *driver) accuracy(tools []tool) {
 			d.acc[id][key] = &series{}
 		}
 		d.acc[id][key].add(cycles, ns, why)
+		if labelled && cycles > 0 {
+			d.acc[id][key].Labelled++
+		}
 	}
 	failAll := func(id string, err error) {
 		for _, k := range kernels.Table() {
-			rec(id, k.Key, 0, 0, shortErr(err))
+			rec(id, k.Key, 0, 0, shortErr(err), false)
 		}
 	}
 	bt := d.opt.TableBenchtime
@@ -318,7 +321,7 @@ func (d *driver) accuracy(tools []tool) {
 					continue
 				}
 				for _, k := range out.Kernels {
-					rec(tl.ID, k.Key, k.Cycles, k.Ns, k.Why)
+					rec(tl.ID, k.Key, k.Cycles, k.Ns, k.Why, k.Lagged || k.Shared)
 				}
 				if n := kernelsNote(out.Kernels); n != "" && len(d.log) > 0 {
 					d.log[len(d.log)-1].Note = n
@@ -361,11 +364,11 @@ func (d *driver) accuracy(tools []tool) {
 				for _, k := range kernels.Table() {
 					ns := firstOf(res[k.Key])
 					if ns == 0 {
-						rec(tl.ID, k.Key, 0, 0, "no result for "+k.Key)
+						rec(tl.ID, k.Key, 0, 0, "no result for "+k.Key, false)
 						continue
 					}
 					c, why := toCycles(ns, before, after)
-					rec(tl.ID, k.Key, c, ns, why)
+					rec(tl.ID, k.Key, c, ns, why, false)
 				}
 			}
 		}
@@ -624,6 +627,9 @@ func kernelsNote(ks []KernelOut) string {
 		}
 		if k.Lagged {
 			p += " (its ruler's ADD chain still lagged)"
+		}
+		if k.Shared {
+			p += " (labelled: the core was shared)"
 		}
 		parts = append(parts, p)
 	}

@@ -196,6 +196,10 @@ func TestSpreadTable(t *testing.T) {
 	if got := tb.Rows[1][1]; got != "— (ruler after: did not converge); ns 0.129%" {
 		t.Errorf("tool B ADD spread = %q", got)
 	}
+	data["a"]["sum"].Labelled = 1
+	if got := spreadTable(tools, ks, data, byCV).Rows[0][2]; !strings.HasSuffix(got, "(n=4, 1 labelled)") {
+		t.Errorf("tool A sum spread with a labelled figure = %q", got)
+	}
 	if got := tb.Rows[1][2]; got != "— (fewer than 2 results)" {
 		t.Errorf("tool B sum spread = %q", got)
 	}
@@ -423,9 +427,10 @@ func TestKernelsNote(t *testing.T) {
 		{Key: "add-continued", Cycles: 1009.34},
 		{Key: "add-restarted", Cycles: 949.2, RulerWaitMs: 83},
 		{Key: "imul-continued", Cycles: 3001.5, RulerWaitMs: 250, Lagged: true},
+		{Key: "imul-restarted", Cycles: 2900.1, RulerWaitMs: 250, Shared: true},
 		{Key: "sum", Why: "not converged"},
 	}
-	want := "add-continued 1009.3, add-restarted 949.2 (waited 83 ms for a shared core), imul-continued 3001.5 (waited 250 ms for a shared core) (its ruler's ADD chain still lagged)"
+	want := "add-continued 1009.3, add-restarted 949.2 (waited 83 ms for a shared core), imul-continued 3001.5 (waited 250 ms for a shared core) (its ruler's ADD chain still lagged), imul-restarted 2900.1 (waited 250 ms for a shared core) (labelled: the core was shared)"
 	if got := kernelsNote(ks); got != want {
 		t.Errorf("kernelsNote = %q\nwant %q", got, want)
 	}

@@ -82,6 +82,9 @@ type series struct {
 	Ns     []float64
 	// Why collects the reasons of results with no cycle figure.
 	Why []string
+	// Labelled counts the cycle figures cyclebench labelled (the core
+	// shared, or its ruler's ADD chain still lagging, at the end).
+	Labelled int
 }
 
 // add records one result; cycles 0 means no cycle figure, for reason why.
@@ -182,6 +185,8 @@ func spreadTable(tools []tool, ks []kernels.Kernel, data map[string]map[string]*
 				r = append(r, dash("fewer than 2 results"))
 			case len(s.Cycles) < 2:
 				r = append(r, fmt.Sprintf("— (%s); ns %s", s.reason(), pct(m.Of(s.Ns))))
+			case s.Labelled > 0:
+				r = append(r, fmt.Sprintf("%s; ns %s (n=%d, %d labelled)", pct(m.Of(s.Cycles)), pct(m.Of(s.Ns)), len(s.Cycles), s.Labelled))
 			default:
 				r = append(r, fmt.Sprintf("%s; ns %s (n=%d)", pct(m.Of(s.Cycles)), pct(m.Of(s.Ns)), len(s.Cycles)))
 			}

@@ -56,6 +56,9 @@ type KernelOut struct {
 	// lagged its IMUL chain at the end).
 	RulerWaitMs float64 `json:"ruler_wait_ms,omitempty"`
 	Lagged      bool    `json:"lagged,omitempty"`
+	// Shared is cyclebench's Result.Shared: the core-state probe said the
+	// core was shared to the end, and the figure is labelled so.
+	Shared bool `json:"shared,omitempty"`
 	// Before and After are the rulers read just before and after a peer's
 	// measurement (in its process).
 	Before *Ruler `json:"before,omitempty"`
@@ -179,7 +182,7 @@ func measureKernels(tool string) ([]KernelOut, error) {
 				return nil, fmt.Errorf("%s %s: %w", tool, k.Key, err)
 			}
 			ko = KernelOut{Key: k.Key, Ns: r.Nanoseconds, Cycles: r.Cycles, RulerWaitMs: float64(r.RulerWait) / float64(time.Millisecond),
-				Lagged: slices.ContainsFunc(r.Warnings, func(w error) bool { return errors.Is(w, harness.ErrRulerLag) })}
+				Lagged: slices.ContainsFunc(r.Warnings, func(w error) bool { return errors.Is(w, harness.ErrRulerLag) }), Shared: r.Shared}
 			switch {
 			case r.Cycles == 0:
 				ko.Why = "no cycle estimate"
