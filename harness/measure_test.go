@@ -206,22 +206,29 @@ func TestLaggingRulerWaitsThenWarns(t *testing.T) {
 		}
 		return lag
 	}
-	waited := func(t *testing.T, i int, r Result, lag error) bool {
+	// A measurement the host's own shared core labelled (the probe slow:
+	// ErrSharedCore; the shared-core verdict then stands for the ruler's)
+	// or that never converged and so never came to the wait says nothing
+	// of the fake ruler's lag: it is set aside, and logged. A local run
+	// met one in a stretch with the probe 123% slow.
+	hostShared := func(t *testing.T, i int, r Result) bool {
+		t.Helper()
+		if (r.RulerWait == 0 && !r.Converged) || slices.ContainsFunc(r.Warnings, func(w error) bool { return errors.Is(w, ErrSharedCore) }) {
+			t.Logf("measurement %d: the host shared the core (converged %v, shared %v): set aside", i, r.Converged, r.Shared)
+			return true
+		}
+		return false
+	}
+	waited := func(t *testing.T, i int, r Result, lag error) {
 		t.Helper()
 		// A measurement may run out of its MaxTime while it waits (a slow
 		// moment of the host before it converged): it still waited, which
-		// is what this test is about. One that never converged never came
-		// to the wait (the host shared the core so much that its halves
-		// never agreed): it says nothing of the wait, and is set aside.
+		// is what this test is about (one that never came to the wait is
+		// hostShared's).
 		ranOut := r.RulerWait > 0 && strings.Contains(lag.Error(), "the measurement's time ran out")
-		if r.RulerWait == 0 && !r.Converged {
-			t.Logf("measurement %d: did not converge, so did not come to the wait: set aside", i)
-			return false
-		}
 		if (r.RulerWait < th.Wait || !strings.Contains(lag.Error(), "after waiting")) && !ranOut {
 			t.Fatalf("measurement %d: waited %v (%v); want the whole %v, and the warning saying so", i, r.RulerWait, lag, th.Wait)
 		}
-		return true
 	}
 	judged := 0
 	for i := range th.GiveUp + 1 {
@@ -229,7 +236,8 @@ func TestLaggingRulerWaitsThenWarns(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if waited(t, i, r, lagOf(t, i, r)) {
+		if !hostShared(t, i, r) {
+			waited(t, i, r, lagOf(t, i, r))
 			judged++
 		}
 		t.Logf("Measure %d: waited %v", i, r.RulerWait)
@@ -252,11 +260,19 @@ func TestLaggingRulerWaitsThenWarns(t *testing.T) {
 				t.Skipf("%s: %d measurements, %d of which waited the whole %v: the rest ran out of their time while they waited (a slow host); the give-up is not judged", what, i, waits.get(), th.Wait)
 			}
 			r := measure()
-			waited(t, i, r, lagOf(t, i, r))
+			if !hostShared(t, i, r) {
+				waited(t, i, r, lagOf(t, i, r))
+			}
 			t.Logf("%s %d: waited %v", what, i, r.RulerWait)
 		}
 		r := measure()
-		if lag := lagOf(t, i, r); r.RulerWait != 0 || !strings.Contains(lag.Error(), "not waited for") {
+		if r.RulerWait != 0 {
+			t.Fatalf("%s %d, after %d waits in vain: waited %v; want no wait", what, i, th.GiveUp, r.RulerWait)
+		}
+		if hostShared(t, i, r) {
+			return
+		}
+		if lag := lagOf(t, i, r); !strings.Contains(lag.Error(), "not waited for") {
 			t.Fatalf("%s %d, after %d waits in vain: waited %v (%v); want no wait, and the warning saying why", what, i, th.GiveUp, r.RulerWait, lag)
 		}
 	}
