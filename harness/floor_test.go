@@ -322,14 +322,7 @@ func TestReplayFloors(t *testing.T) {
 	score := make([]float64, len(floorRules))
 	for _, path := range paths {
 		machine, runs := readFloors(t, path)
-		byKernel := map[string][]floorRun{}
-		var kernels []string
-		for _, r := range runs {
-			if _, ok := byKernel[r.kernel]; !ok {
-				kernels = append(kernels, r.kernel)
-			}
-			byKernel[r.kernel] = append(byKernel[r.kernel], r)
-		}
+		byKernel, kernels := groupInOrder(runs, func(r floorRun) string { return r.kernel })
 		t.Logf("%s (%s): spread (IQR/median) [distance from the truth]", filepath.Base(path), machine)
 		for _, k := range kernels {
 			row := fmt.Sprintf("  %-14s", k)

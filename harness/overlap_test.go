@@ -178,15 +178,7 @@ func TestReplayOverlaps(t *testing.T) {
 		t.Fatalf("no recordings in testdata/overlaps (%v)", err)
 	}
 	for _, path := range paths {
-		runs := readOverlaps(t, path)
-		byKernel := map[string][]overlapRun{}
-		var names []string
-		for _, u := range runs {
-			if _, ok := byKernel[u.kernel]; !ok {
-				names = append(names, u.kernel)
-			}
-			byKernel[u.kernel] = append(byKernel[u.kernel], u)
-		}
+		byKernel, names := groupInOrder(readOverlaps(t, path), func(u overlapRun) string { return u.kernel })
 		var checked, before int
 		for _, name := range names {
 			us := byKernel[name]
@@ -241,4 +233,19 @@ func TestReplayOverlaps(t *testing.T) {
 			t.Errorf("%s: without the check, %d sweeps read within tolerance; with it, %d", path, before, checked)
 		}
 	}
+}
+
+// groupInOrder groups xs by key, and returns the keys in the order they
+// first appear.
+func groupInOrder[T any](xs []T, key func(T) string) (map[string][]T, []string) {
+	groups := map[string][]T{}
+	var keys []string
+	for _, x := range xs {
+		k := key(x)
+		if _, ok := groups[k]; !ok {
+			keys = append(keys, k)
+		}
+		groups[k] = append(groups[k], x)
+	}
+	return groups, keys
 }
