@@ -30,3 +30,22 @@ func Wide(x uint64, n int) uint64 {
 	}
 	return wideLoop(x, n)
 }
+
+// RoomLinks is the length of each of [Room]'s chains.
+const RoomLinks = 200
+
+// Room runs calls IMUL chains of [RoomLinks] links back to back, each
+// started again from x|1 (so that a chain does not wait for the last one),
+// and returns the sum of their results (x for calls ≤ 0). Alone, a chain
+// costs its links' latency, three cycles each; back to back, the next
+// chain starts while the last one's links still wait to retire, as far as
+// the reorder buffer reaches, so its cost per call depends on how much of
+// that buffer the thread has: a sibling that leaves the core gives it more
+// room and the calls more overlap (docs/how-it-measures.md, "The room").
+func Room(x uint64, calls int) uint64 {
+	s := x
+	for range calls {
+		s += imulChain(x|1, RoomLinks)
+	}
+	return s
+}

@@ -21,6 +21,9 @@ func TestProbesComputeTheirSums(t *testing.T) {
 		{"Wide", chain.Wide, 3, 10, 83},
 		{"Wide/n=1", chain.Wide, 0, 1, 8},
 		{"Wide/n=0", chain.Wide, 9, 0, 9},
+		{"Room/calls=0", chain.Room, 9, 0, 9},
+		{"Room/calls<0", chain.Room, 9, -2, 9},
+		{"Room/calls=3", chain.Room, 2, 3, 2 + 3*3*chain.ImulFrom(1, chain.RoomLinks)},
 	} {
 		if got := tt.f(tt.x, tt.n); got != tt.want {
 			t.Errorf("%s(%d, %d) = %d, want %d", tt.name, tt.x, tt.n, got, tt.want)
