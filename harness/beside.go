@@ -28,11 +28,11 @@ type beside struct{ perCall, probe float64 }
 
 // noteBeside keeps the round's best sample of t with the round's probe
 // sample (ticks), when t had a usable sample and the probe one.
-func (e *engine) noteBeside(t *target) {
-	if !t.lastOK || math.IsNaN(e.rl.roundProbe) {
+func (e *engine) noteBeside(t *target, probe float64) {
+	if !t.lastOK || math.IsNaN(probe) {
 		return
 	}
-	b := beside{perCall: float64(t.last.ticks) / float64(t.rs[t.last.variant]), probe: e.rl.roundProbe}
+	b := beside{perCall: float64(t.last.ticks) / float64(t.rs[t.last.variant]), probe: probe}
 	i, _ := slices.BinarySearchFunc(t.beside, b.perCall, func(x beside, v float64) int {
 		switch {
 		case x.perCall < v:

@@ -15,13 +15,11 @@ func TestProbeBesideBurstyHost(t *testing.T) {
 	const alone, shared = 1700.0, 3400.0 // probe ticks
 	round := func(e *engine, tg *target, perCall float64, probe float64) {
 		tg.last, tg.lastOK = rawSample{ticks: uint64(perCall)}, true
-		e.rl.roundProbe = probe
-		e.noteBeside(tg)
-		e.rl.roundProbe = math.NaN()
+		e.noteBeside(tg, probe)
 	}
 	newEngine := func() (*engine, *target) {
 		tg := &target{rs: []int{1}}
-		return &engine{targets: []*target{tg}, rl: rulerState{roundProbe: math.NaN()}}, tg
+		return &engine{targets: []*target{tg}}, tg
 	}
 
 	e, tg := newEngine()

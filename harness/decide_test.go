@@ -344,6 +344,8 @@ func TestPlanRound(t *testing.T) {
 				out = append(out, "O")
 			case slotRuler:
 				out = append(out, map[calibrate.RulerStream]string{calibrate.AddShort: "S", calibrate.AddLong: "L", calibrate.ImulShort: "s", calibrate.ImulLong: "l", calibrate.Probe: "P"}[s.rs])
+			case slotRoom:
+				out = append(out, "Q")
 			}
 		}
 		return strings.Join(out, " ")
@@ -369,6 +371,9 @@ func TestPlanRound(t *testing.T) {
 		// The probe next to the targets, whichever way the round runs.
 		{[]*target{a, b}, 0, false, "A B L B A P O S L s l"},
 		{[]*target{a, b}, 1, false, "l s L S O P B A L A B"},
+		// The room probe on either side of every sample of the block.
+		{[]*target{a}, 0, false, "Q A Q L Q A Q P O S L s l"},
+		{[]*target{a, b}, 1, false, "l s L S O P Q B Q A Q L Q A Q B Q"},
 		{[]*target{a, b}, 0, true, "A B B A O"},
 		{[]*target{a, b}, 1, true, "O B A A B"},
 	} {
@@ -380,6 +385,9 @@ func TestPlanRound(t *testing.T) {
 		}
 		if strings.Contains(tt.want, "P") {
 			e.rl.streams = append(slices.Clone(checked), calibrate.Probe)
+		}
+		if strings.Contains(tt.want, "Q") {
+			e.room = newRoom(true, 2, 1.24)
 		}
 		if got := layout(e); got != tt.want {
 			t.Errorf("%d targets, round %d, NoCycles %v: %q, want %q", len(tt.targets), tt.rounds, tt.noCycles, got, tt.want)

@@ -42,6 +42,7 @@ type target struct {
 	discard int             // of which discarded
 	calls   int64           // calls timed, every retune included
 	raw     []rawSample     // accepted samples, up to maxRecorded
+	pending []rawSample     // usable samples of rounds not yet judged (settle)
 	retunes int             // times R was lengthened after the samples showed a coarser quantum
 	last    rawSample       // the smaller usable sample of this round
 	lastOK  bool            // last is set
@@ -70,6 +71,7 @@ type engine struct {
 	targets  []*target
 	overs    map[int]*stream // the overhead streams, by their R (overheadRepeat)
 	rl       rulerState
+	room     roomState     // the room probe (room.go)
 	half     [2]halfRecord // the overhead's and the ruler's best samples by half (converge.go)
 	rounds   int
 	stop     stopReason // why the loop stopped (decideStop)
@@ -200,12 +202,14 @@ func newEngine(ctx context.Context, cfg Config, cal *calibrate.Calibration, th *
 			return nil, err
 		}
 	}
+	e.room = newRoom(false, 0, 0)
 	if cfg.NoCycles {
 		return e, nil
 	}
 	if err := e.newRuler(need); err != nil {
 		return nil, err
 	}
+	e.room = newRoom(cfg.Mode == Throughput, e.ctr.step, e.linksPerTick())
 	return e, nil
 }
 
@@ -251,6 +255,7 @@ func (e *engine) run() error {
 			}
 		}
 	}
+	e.settleHeld()
 	e.stop = why
 	e.stopLoopClocks(clocks)
 	e.confirmFrequency()

@@ -38,6 +38,12 @@ type Disturbances struct {
 	// when more than half of the samples fault, the faults are the kernel's
 	// own cost, samples are kept and a warning says so.
 	PageFaults int `json:"page_faults"`
+	// Room: the room probe read the core's reorder buffer wider than
+	// usual around the sample (throughput mode; room.go): a moment in
+	// which the host's other hardware thread had left the core, when
+	// calls overlap further and read low. The figure is the core's usual
+	// state's.
+	Room int `json:"room"`
 	// FaultingSamples counts every sample that took a page fault, discarded
 	// or kept, and SwitchingSamples every sample with a context switch.
 	FaultingSamples  int `json:"faulting_samples"`

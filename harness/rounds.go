@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cyclebench/cyclebench/calibrate"
+	"github.com/cyclebench/cyclebench/internal/chain"
 )
 
 // slot kinds of a round.
@@ -18,6 +19,7 @@ const (
 	slotTarget = iota
 	slotOverhead
 	slotRuler
+	slotRoom
 )
 
 type slot struct {
@@ -30,7 +32,9 @@ type slot struct {
 
 // plan lists the samples of the next round in order. A round visits the
 // targets there and back with the ruler's long ADD chain at the turn (A B
-// L B A for two; T L T for one), each in the round's R variant, then the
+// L B A for two; T L T for one), each in the round's R variant, with a
+// sample of the room probe on either side of every one in throughput mode
+// (Q T Q L Q T Q: room.go), then the
 // core-state probe (P, next to the targets: beside.go), the overhead of
 // every R variant (the empty region in throughput mode, the fenced empty
 // loop in latency mode: overheadRepeat) and the ruler's other streams
@@ -47,7 +51,6 @@ type slot struct {
 // measurements behind it.
 func (e *engine) plan(slots []slot) []slot {
 	for _, t := range e.targets {
-		t.lastOK = false
 		slots = append(slots, slot{kind: slotTarget, t: t})
 	}
 	nt := len(slots)
@@ -59,6 +62,15 @@ func (e *engine) plan(slots []slot) []slot {
 	}
 	for i := nt - 1; i >= 0; i-- {
 		slots = append(slots, slots[i])
+	}
+	if e.room.on() {
+		// A room sample on either side of every sample of the block.
+		n := len(slots)
+		for i := n - 1; i >= 0; i-- {
+			slots = append(slots, slot{kind: slotRoom}, slots[i])
+		}
+		slots = append(slots, slot{kind: slotRoom})
+		slots = append(slots[:0], slots[n:]...)
 	}
 	block := len(slots) // the targets' block, a palindrome
 	// The probe next to the targets' block, so that the sample beside
@@ -118,6 +130,11 @@ func (e *engine) do(s slot) {
 		if tracer != nil {
 			tracer(traceSample{Round: e.rounds, Kind: 'O', N: s.r, Ticks: v, OK: ok})
 		}
+	case slotRoom:
+		v, ok := e.room.take(e.ctr)
+		if tracer != nil {
+			tracer(traceSample{Round: e.rounds, Kind: 'Q', N: e.room.calls * chain.RoomLinks, Ticks: v, OK: ok})
+		}
 	case slotRuler:
 		r := e.rl.r
 		v, ok := r.Time(s.rs, e.ctr.cpu, e.ctr.checkCPU)
@@ -137,7 +154,8 @@ func (e *engine) do(s slot) {
 	}
 }
 
-// doTarget takes one sample of t in the round's R variant.
+// doTarget takes one sample of t in the round's R variant. A usable
+// sample waits in t.pending for its round's judgment (settle).
 func (e *engine) doTarget(t *target) {
 	j := e.rounds % len(t.rs)
 	r := t.rs[j]
@@ -159,41 +177,39 @@ func (e *engine) doTarget(t *target) {
 		t.dist.Migrations++
 		return
 	}
-	if cause != 0 && e.mon.classify(cause, &t.dist, t.taken, t.kb.Kept()) {
+	if cause != 0 && e.mon.classify(cause, &t.dist, t.taken, t.kb.Kept()+len(t.pending)) {
 		t.discard++
 		return
 	}
+	// The hardware counts are kept now (the monitor holds this sample's):
+	// a sample the room probe sets aside ran the same instructions.
 	e.mon.keepBest(&t.hw, v, r)
-	t.kb.Add(float64(v) / float64(r))
-	t.half[e.rounds%2].target(r, float64(v))
-	t.vmin[j] = math.Min(t.vmin[j], float64(v))
-	rs := rawSample{ticks: v, variant: j, round: e.rounds, probe: math.NaN()}
+	t.pending = append(t.pending, rawSample{ticks: v, variant: j, round: e.rounds, probe: math.NaN()})
+}
+
+// accept adds a judged sample to t's streams.
+func (e *engine) accept(t *target, s rawSample) {
+	r := t.rs[s.variant]
+	t.kb.Add(float64(s.ticks) / float64(r))
+	t.half[s.round%2].target(r, float64(s.ticks))
+	t.vmin[s.variant] = math.Min(t.vmin[s.variant], float64(s.ticks))
 	if len(t.raw) < cap(t.raw) {
-		t.raw = append(t.raw, rs)
+		t.raw = append(t.raw, s)
 	}
-	if !t.lastOK || v < t.last.ticks {
-		t.last, t.lastOK = rs, true
+	if !t.lastOK || s.ticks < t.last.ticks {
+		t.last, t.lastOK = s, true
 	}
 }
 
-// endRound records Compare's pair and each target's best sample of the
-// round with the round's probe sample (beside.go), re-checks the quantum where due and
-// counts the round. A retune restarts a target's samples, so it is not
-// done in the second half of MaxTime (it would leave too little time to
-// measure again) nor after a choice of R that ran out of time (its samples
-// are known to be short; the result warns).
+// endRound judges the rounds the room probe lets it judge (settle),
+// re-checks the quantum where due and counts the round. A retune restarts
+// a target's samples, so it is not done in the second half of MaxTime (it
+// would leave too little time to measure again) nor after a choice of R
+// that ran out of time (its samples are known to be short; the result
+// warns).
 func (e *engine) endRound(elapsed time.Duration) {
-	if len(e.targets) == 2 && e.commonR {
-		a, b := e.targets[0], e.targets[1]
-		if a.lastOK && b.lastOK {
-			a.pairs = append(a.pairs, [2]rawSample{a.last, b.last})
-		}
-	}
-	for _, t := range e.targets {
-		e.noteBeside(t)
-		for i := len(t.raw) - 1; i >= 0 && t.raw[i].round == e.rounds; i-- {
-			t.raw[i].probe = e.rl.roundProbe
-		}
+	for _, h := range e.room.hold(e.rounds, e.rl.roundProbe) {
+		e.settle(h)
 	}
 	e.rl.roundProbe = math.NaN()
 	e.rounds++
@@ -205,6 +221,56 @@ func (e *engine) endRound(elapsed time.Duration) {
 		if n := len(t.raw); !t.forced && !t.cut && t.retunes < maxQuantumRetunes && (n == retuneAt1 || n == retuneAt2) && elapsed < e.cfg.MaxTime/2 {
 			e.retune(t)
 		}
+	}
+}
+
+// settle judges round h: when the room probe marks it, its target samples
+// are set aside (Disturbances.Room); else they are accepted with the
+// round's core-state probe sample, and Compare's pair and each target's
+// best sample beside that probe sample (beside.go) are recorded.
+func (e *engine) settle(h heldRound) {
+	marked := e.room.marks(h.room)
+	if marked {
+		e.room.marked++
+	}
+	for _, t := range e.targets {
+		t.lastOK = false
+		n := 0
+		for _, s := range t.pending {
+			switch {
+			case s.round != h.round:
+				t.pending[n] = s
+				n++
+			case marked:
+				t.discard++
+				t.dist.Room++
+			default:
+				s.probe = h.prob
+				e.accept(t, s)
+			}
+		}
+		t.pending = t.pending[:n]
+	}
+	if len(e.targets) == 2 && e.commonR {
+		a, b := e.targets[0], e.targets[1]
+		if a.lastOK && b.lastOK {
+			a.pairs = append(a.pairs, [2]rawSample{a.last, b.last})
+		}
+	}
+	for _, t := range e.targets {
+		e.noteBeside(t, h.prob)
+	}
+}
+
+// settleHeld judges the rounds still held when the loop stops (it stopped
+// within the room probe's first rounds).
+func (e *engine) settleHeld() {
+	held := e.room.release()
+	for _, h := range held {
+		e.settle(h)
+	}
+	if len(held) > 0 {
+		e.judgeHalves()
 	}
 }
 

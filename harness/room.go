@@ -1,0 +1,175 @@
+package harness
+
+// The room probe. In throughput mode a call overlaps the next as far as
+// the out-of-order core's reorder buffer reaches, and on a core shared by
+// two hardware threads that buffer is split between them. On the Intel
+// Cascade Lake guest the host's other thread leaves the core in moments of
+// 0.1 to 2 ms, about a dozen a second: the restarted 1000-link chains then
+// read 0.35% low, while the ruler's chains, continued chains and the
+// taken-branch probe do not move. A measurement of a few milliseconds that
+// met one took its best samples from it (about one in ten did), so the
+// figure was that of the rarer state. The room probe, IMUL chains of 200
+// links restarted back to back (chain.Room), reads 1.6% low in those
+// moments and nowhere else: every round samples it just before and just
+// after its targets' samples, and a round in which either reads more than
+// roomDrop below the median of the probe's recent samples is set aside
+// (Disturbances.Room): the figure is that of the core's usual state. How
+// it was found: harness/testdata/rooms (TestReplayRooms, whole
+// measurements) and, sample by sample, docs/how-it-measures.md ("The
+// room").
+
+import (
+	"math"
+	"slices"
+
+	"github.com/cyclebench/cyclebench/internal/chain"
+	"github.com/cyclebench/cyclebench/tsc"
+)
+
+const (
+	// roomDrop is how far below the probe's median a sample must read to
+	// mark its round: the moments read 1.6% low, the usual state's samples
+	// stay within 0.5% of the median (2,733 of 2,733 low target samples
+	// were marked, 0.7% of the rounds in all, on the Intel guest).
+	roomDrop = 0.005
+	// roomQuanta is how many counter quanta a probe sample spans at least,
+	// so that roomDrop spans two; roomMinCalls the fewest chains a sample
+	// runs (8 on a fine counter: 1.3 µs on the Intel guest).
+	roomQuanta   = 400
+	roomMinCalls = 8
+	// roomWindow is how many of the latest probe samples the median is
+	// taken over: more than the longest moment seen (33 rounds of two
+	// samples), few enough to follow the core clock.
+	roomWindow = 128
+	// roomResort is how many new samples the window's quartiles wait for
+	// once the window is full (sorting 128 samples every round would cost
+	// a tenth of a short round).
+	roomResort = 16
+	// roomWarm is how many probe samples the first rounds wait for before
+	// they are judged: a measurement that starts in a moment must not take
+	// it for the usual state.
+	roomWarm = 8
+)
+
+// roomState is the room probe of a measurement (its zero value: not
+// sampled).
+type roomState struct {
+	calls    int       // chains a sample runs; 0: not sampled
+	window   []float64 // the latest samples in ticks, a ring of roomWindow
+	next     int       // where the ring writes next
+	seen     int       // samples taken into the ring in all
+	scratch  []float64 // the window sorted
+	median   float64   // the window's median and lower quartile when last sorted
+	q25      float64
+	sortedAt int     // s.seen then; 0: never
+	low      float64 // the lowest sample of the round so far (ticks); +Inf before one
+	held     []heldRound
+	marked   int // rounds set aside
+	sink     uint64
+}
+
+// heldRound is a round whose target samples wait for its judgment: the
+// lowest room sample around them and the round's core-state probe sample
+// (NaN without one).
+type heldRound struct {
+	round      int
+	room, prob float64
+}
+
+// newRoom returns the room probe for a counter of quantum q ticks that
+// runs linksPerTick ADD links a tick, or a probe that is not sampled
+// (calls 0) when on is false.
+func newRoom(on bool, q, linksPerTick float64) roomState {
+	s := roomState{low: math.Inf(1)}
+	if !on || noRoom {
+		return s
+	}
+	// A chain of 200 links overlapped with the next costs about 2.3
+	// cycles a link: ticksPerChain ≈ 2 × RoomLinks / linksPerTick, sized
+	// low so that the sample is not shorter than roomQuanta quanta.
+	perChain := 2 * chain.RoomLinks / math.Max(linksPerTick, 0.1)
+	s.calls = max(roomMinCalls, int(math.Ceil(roomQuanta*q/perChain)))
+	s.window = make([]float64, 0, roomWindow)
+	return s
+}
+
+// on reports whether the probe is sampled.
+func (s *roomState) on() bool { return s.calls > 0 }
+
+// take times one probe sample and keeps it.
+func (s *roomState) take(c counter) (uint64, bool) {
+	a, auxA := tsc.StartCPU()
+	v := chain.Room(uint64(a), s.calls)
+	b, auxB := tsc.StopCPU()
+	s.sink += v
+	if auxA != auxB || b < a || (c.checkCPU && tsc.AuxCPU(auxB) != c.cpu) {
+		return 0, false
+	}
+	t := float64(b - a)
+	if len(s.window) < roomWindow {
+		s.window = append(s.window, t)
+	} else {
+		s.window[s.next] = t
+	}
+	s.next = (s.next + 1) % roomWindow
+	s.seen++
+	s.low = math.Min(s.low, t)
+	return b - a, true
+}
+
+// hold ends the round's probe: the round waits with its lowest sample and
+// the core-state probe's, and hold returns the rounds that can be judged
+// now (in order), which leave the queue. Without the probe every round is
+// judged at once.
+func (s *roomState) hold(round int, probe float64) []heldRound {
+	s.held = append(s.held, heldRound{round: round, room: s.low, prob: probe})
+	s.low = math.Inf(1)
+	if s.on() && s.seen < roomWarm {
+		return nil
+	}
+	return s.release()
+}
+
+// release returns every held round and empties the queue.
+func (s *roomState) release() []heldRound {
+	out := s.held
+	s.held = nil
+	return out
+}
+
+// marks reports whether a round whose lowest room sample was v ticks is
+// set aside: more than roomDrop below the window's median, while the
+// window's lower quartile lies within roomDrop of the median (the usual
+// state is one tight cluster: on a core shared with a busy sibling the
+// samples spread by percents, and a sample below their median is then no
+// moment of room, so nothing is marked). A round without a room sample
+// (none taken, or all discarded) is not marked.
+//
+// A moment of room that outlasts the window is not seen: the window's
+// median is then the moment's level. A level learned from earlier
+// measurements cannot tell it either, for the probe's level moves with
+// the code sampled beside it (3,150 ticks beside a 20,000-link ADD chain,
+// 3,170 beside the restarted IMUL chain, on the Intel guest), by more
+// than roomDrop.
+func (s *roomState) marks(v float64) bool {
+	if !s.on() || math.IsInf(v, 1) || len(s.window) == 0 {
+		return false
+	}
+	m, q25 := s.quartiles()
+	return q25 >= (1-roomDrop)*m && v < (1-roomDrop)*m
+}
+
+// quartiles returns the window's median and lower quartile, sorted again
+// after every roomResort samples (a round takes four or more).
+func (s *roomState) quartiles() (median, q25 float64) {
+	if s.sortedAt == 0 || s.seen-s.sortedAt >= roomResort || len(s.window) < roomWindow {
+		s.scratch = append(s.scratch[:0], s.window...)
+		slices.Sort(s.scratch)
+		n := len(s.scratch)
+		s.median, s.q25, s.sortedAt = (s.scratch[(n-1)/2]+s.scratch[n/2])/2, s.scratch[n/4], s.seen
+	}
+	return s.median, s.q25
+}
+
+// noRoom, when set (by tests), turns the room probe off.
+var noRoom bool
