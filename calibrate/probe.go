@@ -106,7 +106,7 @@ func NoteProbe(cycles float64) {
 	defer probe.mu.Unlock()
 	loadProbe()
 	var changed bool
-	if probe.low, changed = keepLow(probe.low, cycles); changed && !slices.Equal(probe.low, probe.file) && writeProbe(probe.low) == nil {
+	if probe.low, changed = keepLow(probe.low, cycles); changed && !slices.Equal(probe.low, probe.file) && writeEntry(probeKey(), probe.low) == nil {
 		probe.file = slices.Clone(probe.low)
 	}
 }
@@ -168,15 +168,15 @@ func readProbeFile(path string) map[string][]float64 {
 	return m
 }
 
-// writeProbe sets this processor's entry of the cache file to v, written
-// whole to a temporary file and renamed over it.
-func writeProbe(v []float64) error {
+// writeEntry sets the cache file's entry key to v, written whole to a
+// temporary file and renamed over it.
+func writeEntry(key string, v []float64) error {
 	path := ProbeCachePath()
 	if path == "" {
 		return os.ErrNotExist
 	}
 	m := readProbeFile(path)
-	m[probeKey()] = slices.Clone(v)
+	m[key] = slices.Clone(v)
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return err
@@ -206,4 +206,5 @@ func resetProbe() {
 	probe.mu.Lock()
 	defer probe.mu.Unlock()
 	probe.loaded = false
+	room.levels = nil
 }

@@ -387,7 +387,7 @@ func TestPlanRound(t *testing.T) {
 			e.rl.streams = append(slices.Clone(checked), calibrate.Probe)
 		}
 		if strings.Contains(tt.want, "Q") {
-			e.room = newRoom(true, 2, 1.24)
+			e.room = newRoom(true, 2, 1.24, 100)
 		}
 		if got := layout(e); got != tt.want {
 			t.Errorf("%d targets, round %d, NoCycles %v: %q, want %q", len(tt.targets), tt.rounds, tt.noCycles, got, tt.want)

@@ -43,6 +43,7 @@ type target struct {
 	calls   int64           // calls timed, every retune included
 	raw     []rawSample     // accepted samples, up to maxRecorded
 	pending []rawSample     // usable samples of rounds not yet judged (settle)
+	aside   []rawSample     // the first samples set aside as moments of room (settleHeld)
 	retunes int             // times R was lengthened after the samples showed a coarser quantum
 	last    rawSample       // the smaller usable sample of this round
 	lastOK  bool            // last is set
@@ -202,14 +203,16 @@ func newEngine(ctx context.Context, cfg Config, cal *calibrate.Calibration, th *
 			return nil, err
 		}
 	}
-	e.room = newRoom(false, 0, 0)
+	e.room = newRoom(false, 0, 0, 0)
 	if cfg.NoCycles {
 		return e, nil
 	}
 	if err := e.newRuler(need); err != nil {
 		return nil, err
 	}
-	e.room = newRoom(cfg.Mode == Throughput, e.ctr.step, e.linksPerTick())
+	// The wait for a moment of room sets aside at most half the rounds
+	// MaxSamples allows (two samples of each target a round).
+	e.room = newRoom(cfg.Mode == Throughput, e.ctr.step, e.linksPerTick(), max(cfg.MaxSamples/(4*len(e.targets)), 1))
 	return e, nil
 }
 
@@ -255,7 +258,10 @@ func (e *engine) run() error {
 			}
 		}
 	}
-	e.settleHeld()
+	e.settleHeld(since())
+	if e.room.gaveUp {
+		e.warnings = append(e.warnings, fmt.Errorf("%w: the room probe read more than %.1f%% below this machine's usual level for longer than the measurement waits (%v, or %d rounds); calls that overlap the next may read low", ErrRoom, 100*roomDrop, roomWait, e.room.cap))
+	}
 	e.stop = why
 	e.stopLoopClocks(clocks)
 	e.confirmFrequency()

@@ -49,6 +49,12 @@ var (
 	// thread shared the core, and the figure is that of the code with
 	// less of a core (Result.Shared).
 	ErrSharedCore = errors.New("harness: the core was shared")
+	// ErrRoom (a warning): in throughput mode the room probe read the
+	// core's reorder buffer wider than usual on this machine for longer
+	// than the measurement waits (the host's other hardware thread had
+	// left the core), so calls that overlap the next may read low: the
+	// figure may be that of the rarer state (Disturbances.Room).
+	ErrRoom = errors.New("harness: the core had more room than usual")
 	// ErrNoFloor (a warning): the code's cost varies from call to call and
 	// its best sample was a rare call (fewer than half of the samples came
 	// within ε of it), so the figure is the samples' 5th percentile

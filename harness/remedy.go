@@ -24,6 +24,7 @@ var remedies = []struct{ warning, remedy string }{
 	{ErrDiscards.Error(), "a quieter CPU: other work interrupted the samples"},
 	{ErrBlocks.Error(), "a quieter CPU, unless the function sleeps or waits by design"},
 	{ErrTooShort.Error(), "more work per call (a larger n)"},
+	{ErrRoom.Error(), "measuring again (cyclebench -count, go test -count): such moments come and go within seconds"},
 	{ErrOverlap.Error(), "more work per call (a larger n), so that one call's overlap is a smaller part of a sample; or latency mode (Config.Mode = harness.Latency, -mode latency), whose calls do not overlap"},
 	{"priority high asked", "root or CAP_SYS_NICE for a raised priority (or Config.KeepPriority, -priority normal, to stop asking)"},
 }

@@ -165,7 +165,7 @@ func (e *engine) reset(t *target) error {
 		}
 	}
 	t.taken, t.discard = 0, 0
-	t.pending = t.pending[:0]
+	t.pending, t.aside = t.pending[:0], t.aside[:0]
 	t.half = [2]halfRecord{newHalfRecord(), newHalfRecord()}
 	t.agree, t.apart = false, math.NaN()
 	t.fl = floorState{}

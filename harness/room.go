@@ -10,10 +10,12 @@ package harness
 // met one took its best samples from it (about one in ten did), so the
 // figure was that of the rarer state. The room probe, IMUL chains of 200
 // links restarted back to back (chain.Room), reads 1.6% low in those
-// moments and nowhere else: every round samples it just before and just
-// after its targets' samples, and a round in which either reads more than
-// roomDrop below the median of the probe's recent samples is set aside
-// (Disturbances.Room): the figure is that of the core's usual state. How
+// moments and nowhere else: every round samples it on either side of
+// every target sample, and a round in which one reads more than roomDrop
+// below the usual level is set aside (Disturbances.Room): the figure is
+// that of the core's usual state. The usual level is the median of the
+// probe's recent samples, or the machine's (calibrate.RoomUsual) when the
+// whole window sits below that: a moment can outlast a measurement. How
 // it was found: harness/testdata/rooms (TestReplayRooms, whole
 // measurements) and, sample by sample, docs/how-it-measures.md ("The
 // room").
@@ -21,7 +23,9 @@ package harness
 import (
 	"math"
 	"slices"
+	"time"
 
+	"github.com/cyclebench/cyclebench/calibrate"
 	"github.com/cyclebench/cyclebench/internal/chain"
 	"github.com/cyclebench/cyclebench/tsc"
 )
@@ -49,6 +53,13 @@ const (
 	// they are judged: a measurement that starts in a moment must not take
 	// it for the usual state.
 	roomWarm = 8
+	// roomWait is how long a measurement waits for a moment of room that
+	// outlasts its window to end: the ruler's wait for a shared core
+	// (calibrate.DefaultRulerThresholds.Wait).
+	roomWait = 250 * time.Millisecond
+	// roomAside is how many samples set aside each target keeps, to take
+	// back when the loop ends with no other (settleHeld).
+	roomAside = 64
 )
 
 // roomState is the room probe of a measurement (its zero value: not
@@ -64,7 +75,12 @@ type roomState struct {
 	sortedAt int     // s.seen then; 0: never
 	low      float64 // the lowest sample of the round so far (ticks); +Inf before one
 	held     []heldRound
-	marked   int // rounds set aside
+	marked   int           // rounds set aside
+	usual    float64       // the machine's level, core cycles per chain (calibrate.RoomUsual); 0 unknown
+	since    time.Duration // when the window began to sit below the machine's level; −1: it does not
+	waited   int           // rounds set aside against the machine's level
+	cap      int           // at most this many
+	gaveUp   bool          // the wait ended: the window alone judges
 	sink     uint64
 }
 
@@ -77,10 +93,11 @@ type heldRound struct {
 }
 
 // newRoom returns the room probe for a counter of quantum q ticks that
-// runs linksPerTick ADD links a tick, or a probe that is not sampled
-// (calls 0) when on is false.
-func newRoom(on bool, q, linksPerTick float64) roomState {
-	s := roomState{low: math.Inf(1)}
+// runs linksPerTick ADD links a tick, which waits for a moment of room
+// for at most maxWait rounds, or a probe that is not sampled (calls 0)
+// when on is false.
+func newRoom(on bool, q, linksPerTick float64, maxWait int) roomState {
+	s := roomState{low: math.Inf(1), since: -1, cap: maxWait}
 	if !on || noRoom {
 		return s
 	}
@@ -90,6 +107,7 @@ func newRoom(on bool, q, linksPerTick float64) roomState {
 	perChain := 2 * chain.RoomLinks / math.Max(linksPerTick, 0.1)
 	s.calls = max(roomMinCalls, int(math.Ceil(roomQuanta*q/perChain)))
 	s.window = make([]float64, 0, roomWindow)
+	s.usual = calibrate.RoomUsual(s.calls)
 	return s
 }
 
@@ -119,12 +137,15 @@ func (s *roomState) take(c counter) (uint64, bool) {
 
 // hold ends the round's probe: the round waits with its lowest sample and
 // the core-state probe's, and hold returns the rounds that can be judged
-// now (in order), which leave the queue. Without the probe every round is
-// judged at once.
-func (s *roomState) hold(round int, probe float64) []heldRound {
+// now (in order), which leave the queue: once the window holds roomWarm
+// samples and the caller is ready (the ruler can convert the machine's
+// level, where one is known: a measurement that starts in a moment of
+// room must not judge its first rounds by the moment's level). Without
+// the probe every round is judged at once.
+func (s *roomState) hold(round int, probe float64, ready bool) []heldRound {
 	s.held = append(s.held, heldRound{round: round, room: s.low, prob: probe})
 	s.low = math.Inf(1)
-	if s.on() && s.seen < roomWarm {
+	if s.on() && (s.seen < roomWarm || !ready) {
 		return nil
 	}
 	return s.release()
@@ -138,24 +159,47 @@ func (s *roomState) release() []heldRound {
 }
 
 // marks reports whether a round whose lowest room sample was v ticks is
-// set aside: more than roomDrop below the window's median, while the
-// window's lower quartile lies within roomDrop of the median (the usual
-// state is one tight cluster: on a core shared with a busy sibling the
-// samples spread by percents, and a sample below their median is then no
-// moment of room, so nothing is marked). A round without a room sample
-// (none taken, or all discarded) is not marked.
+// set aside: more than roomDrop below the usual level.
 //
-// A moment of room that outlasts the window is not seen: the window's
-// median is then the moment's level. A level learned from earlier
-// measurements cannot tell it either, for the probe's level moves with
-// the code sampled beside it (3,150 ticks beside a 20,000-link ADD chain,
-// 3,170 beside the restarted IMUL chain, on the Intel guest), by more
-// than roomDrop.
-func (s *roomState) marks(v float64) bool {
+// Where the machine's usual level is known (calibrate.RoomUsual, at cpt
+// core cycles per tick as the ruler's samples stand), it is the usual
+// level: a moment of room can outlast the window, and a measurement can
+// start in one. Slow samples (a shared core) never read below it. While
+// the window's median sits below it too, the measurement is waiting for a
+// moment to end: for roomWait of the loop's time (elapsed) and s.cap
+// rounds set aside at most; after that the window alone judges and the
+// result warns (ErrRoom).
+//
+// Else the usual level is the window's median, while the window's lower
+// quartile lies within roomDrop of it (one tight cluster: on a core
+// shared with a busy sibling the samples spread by percents, and a sample
+// below their median is then no moment of room).
+//
+// A round without a room sample (none taken, or all discarded) is not
+// marked.
+func (s *roomState) marks(v, cpt float64, elapsed time.Duration) bool {
 	if !s.on() || math.IsInf(v, 1) || len(s.window) == 0 {
 		return false
 	}
 	m, q25 := s.quartiles()
+	if u := s.usual * float64(s.calls) / cpt; !s.gaveUp && u > 0 && !math.IsInf(u, 1) {
+		below := m < (1-roomDrop)*u
+		switch {
+		case !below:
+			s.since = -1
+		case s.since < 0:
+			s.since = elapsed
+		}
+		if below && (elapsed-s.since > roomWait || s.waited >= s.cap) {
+			s.gaveUp = true
+		} else {
+			mark := v < (1-roomDrop)*u
+			if mark && below {
+				s.waited++
+			}
+			return mark
+		}
+	}
 	return q25 >= (1-roomDrop)*m && v < (1-roomDrop)*m
 }
 
@@ -169,6 +213,21 @@ func (s *roomState) quartiles() (median, q25 float64) {
 		s.median, s.q25, s.sortedAt = (s.scratch[(n-1)/2]+s.scratch[n/2])/2, s.scratch[n/4], s.seen
 	}
 	return s.median, s.q25
+}
+
+// level is the window's median in core cycles per chain at cpt cycles per
+// tick, for calibrate.NoteRoom; 0 with fewer than roomWarm samples or a
+// window that is not one tight cluster (a shared core).
+func (s *roomState) level(cpt float64) float64 {
+	if !s.on() || len(s.window) < roomWarm {
+		return 0
+	}
+	s.sortedAt = 0
+	m, q25 := s.quartiles()
+	if q25 < (1-roomDrop)*m {
+		return 0
+	}
+	return m * cpt / float64(s.calls)
 }
 
 // noRoom, when set (by tests), turns the room probe off.

@@ -208,8 +208,9 @@ func (e *engine) accept(t *target, s rawSample) {
 // that ran out of time (its samples are known to be short; the result
 // warns).
 func (e *engine) endRound(elapsed time.Duration) {
-	for _, h := range e.room.hold(e.rounds, e.rl.roundProbe) {
-		e.settle(h)
+	ready := e.room.usual <= 0 || !math.IsNaN(e.cyclesPerTickNow())
+	for _, h := range e.room.hold(e.rounds, e.rl.roundProbe, ready) {
+		e.settle(h, elapsed)
 	}
 	e.rl.roundProbe = math.NaN()
 	e.rounds++
@@ -228,8 +229,8 @@ func (e *engine) endRound(elapsed time.Duration) {
 // are set aside (Disturbances.Room); else they are accepted with the
 // round's core-state probe sample, and Compare's pair and each target's
 // best sample beside that probe sample (beside.go) are recorded.
-func (e *engine) settle(h heldRound) {
-	marked := e.room.marks(h.room)
+func (e *engine) settle(h heldRound, elapsed time.Duration) {
+	marked := e.room.marks(h.room, e.cyclesPerTickNow(), elapsed)
 	if marked {
 		e.room.marked++
 	}
@@ -244,6 +245,9 @@ func (e *engine) settle(h heldRound) {
 			case marked:
 				t.discard++
 				t.dist.Room++
+				if len(t.aside) < roomAside {
+					t.aside = append(t.aside, s)
+				}
 			default:
 				s.probe = h.prob
 				e.accept(t, s)
@@ -262,14 +266,43 @@ func (e *engine) settle(h heldRound) {
 	}
 }
 
+// cyclesPerTickNow is the ruler's core cycles per tick as its samples
+// stand, once each ADD stream has a sample from each of the rounds the
+// room probe holds back at first (roomWarm/2: NaN before, when the slope
+// of one or two samples can be off by more than the room probe must
+// resolve); it is read only where the room probe knows the machine's
+// level.
+func (e *engine) cyclesPerTickNow() float64 {
+	r := e.rl.r
+	if r == nil || e.room.usual <= 0 || r.Taken(calibrate.AddShort) < roomWarm/2 || r.Taken(calibrate.AddLong) < roomWarm/2 {
+		return math.NaN()
+	}
+	return 1 / r.Figures().AddTicksPerOp
+}
+
 // settleHeld judges the rounds still held when the loop stops (it stopped
 // within the room probe's first rounds).
-func (e *engine) settleHeld() {
+// A target left with no sample but those set aside as moments of room
+// (the loop ended while it waited) takes those back: the result warns
+// (ErrRoom) rather than having no figure.
+func (e *engine) settleHeld(elapsed time.Duration) {
 	held := e.room.release()
 	for _, h := range held {
-		e.settle(h)
+		e.settle(h, elapsed)
 	}
-	if len(held) > 0 {
+	back := false
+	for _, t := range e.targets {
+		if t.kb.Kept() > 0 || len(t.aside) == 0 {
+			continue
+		}
+		for _, s := range t.aside {
+			t.discard--
+			t.dist.Room--
+			e.accept(t, s)
+		}
+		back, e.room.gaveUp = true, true
+	}
+	if len(held) > 0 || back {
 		e.judgeHalves()
 	}
 }

@@ -122,6 +122,9 @@ func (e *engine) finishRuler(allowed bool) {
 	// look shared.
 	if f := rl.r.Figures(); v.Action == calibrate.CyclesAccept && v.Checked && v.Ruler.Converged && !v.Lagging && rulerChains.add == nil && rulerChains.imul == nil {
 		calibrate.NoteProbe(f.ProbeTicks / f.AddTicksPerOp)
+		if !v.SharedCore() {
+			calibrate.NoteRoom(e.room.calls, e.room.level(1/f.AddTicksPerOp))
+		}
 	}
 	if !v.SharedCore() {
 		rl.waits.record(false)
