@@ -208,9 +208,9 @@ func (e *engine) accept(t *target, s rawSample) {
 // that ran out of time (its samples are known to be short; the result
 // warns).
 func (e *engine) endRound(elapsed time.Duration) {
-	ready := e.room.usual <= 0 || !math.IsNaN(e.cyclesPerTickNow())
-	for _, h := range e.room.hold(e.rounds, e.rl.roundProbe, ready) {
-		e.settle(h, elapsed)
+	cpt := e.cyclesPerTickNow()
+	for _, h := range e.room.hold(e.rounds, e.rl.roundProbe, e.room.usual <= 0 || !math.IsNaN(cpt)) {
+		e.settle(h, cpt, elapsed)
 	}
 	e.rl.roundProbe = math.NaN()
 	e.rounds++
@@ -228,9 +228,10 @@ func (e *engine) endRound(elapsed time.Duration) {
 // settle judges round h: when the room probe marks it, its target samples
 // are set aside (Disturbances.Room); else they are accepted with the
 // round's core-state probe sample, and Compare's pair and each target's
-// best sample beside that probe sample (beside.go) are recorded.
-func (e *engine) settle(h heldRound, elapsed time.Duration) {
-	marked := e.room.marks(h.room, e.cyclesPerTickNow(), elapsed)
+// best sample beside that probe sample (beside.go) are recorded. cpt is
+// cyclesPerTickNow's.
+func (e *engine) settle(h heldRound, cpt float64, elapsed time.Duration) {
+	marked := e.room.marks(h.room, cpt, elapsed)
 	if marked {
 		e.room.marked++
 	}
@@ -287,8 +288,9 @@ func (e *engine) cyclesPerTickNow() float64 {
 // (ErrRoom) rather than having no figure.
 func (e *engine) settleHeld(elapsed time.Duration) {
 	held := e.room.release()
+	cpt := e.cyclesPerTickNow()
 	for _, h := range held {
-		e.settle(h, elapsed)
+		e.settle(h, cpt, elapsed)
 	}
 	back := false
 	for _, t := range e.targets {
