@@ -46,7 +46,7 @@ const (
 func main() {
 	dur := flag.Duration("d", time.Minute, "how long to go on (at least one round)")
 	cpu := flag.Int("cpu", -1, "the CPU to measure on (-1: harness.DefaultConfig's)")
-	rooms := flag.Bool("rooms", false, "record the room the out-of-order core has instead: the branch probe, short restarted chains (candidate probes) and the peers' restarted and continued chains (for harness/testdata/rooms)")
+	rooms := flag.Bool("rooms", false, "record the room the out-of-order core has instead: the branch probe, short restarted chains and short continued calls (candidate probes) and the peers' restarted and continued chains (for harness/testdata/rooms)")
 	flag.Parse()
 	if *dur < 0 {
 		fmt.Fprintf(os.Stderr, "stretches: -d %v: want a duration ≥ 0\n", *dur)
@@ -79,6 +79,9 @@ func run(dur time.Duration, cpu int, rooms bool) error {
 			{Name: "add-restarted", Run: func() { kernels.AddRestarted(kernels.ChainLen) }, Elements: kernels.ChainLen},
 			{Name: "imul-continued", Run: func() { kernels.ImulContinued(kernels.ChainLen) }, Elements: kernels.ChainLen},
 			{Name: "add-continued", Run: func() { kernels.AddContinued(kernels.ChainLen) }, Elements: kernels.ChainLen},
+			// Short continued calls: a candidate probe of the state in
+			// which the continued chains read 0.3% high.
+			{Name: "add-continued-8", Run: func() { kernels.AddContinued(8) }, Elements: 8},
 		}
 		examples = nil
 	}
