@@ -75,7 +75,6 @@ type roomState struct {
 	sortedAt int     // s.seen then; 0: never
 	low      float64 // the lowest sample of the round so far (ticks); +Inf before one
 	held     []heldRound
-	marked   int           // rounds set aside
 	usual    float64       // the machine's level, core cycles per chain (calibrate.RoomUsual); 0 unknown
 	since    time.Duration // when the window began to sit below the machine's level; −1: it does not
 	waited   int           // rounds set aside against the machine's level

@@ -232,9 +232,6 @@ func (e *engine) endRound(elapsed time.Duration) {
 // cyclesPerTickNow's.
 func (e *engine) settle(h heldRound, cpt float64, elapsed time.Duration) {
 	marked := e.room.marks(h.room, cpt, elapsed)
-	if marked {
-		e.room.marked++
-	}
 	for _, t := range e.targets {
 		t.lastOK = false
 		n := 0
