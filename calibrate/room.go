@@ -11,7 +11,8 @@ package calibrate
 
 import (
 	"fmt"
-	"slices"
+
+	"github.com/cyclebench/cyclebench/stats"
 )
 
 // roomKept is how many of the latest levels are kept: the median of 15
@@ -99,7 +100,5 @@ func medianOf(l []float64) float64 {
 	if len(l) < 3 {
 		return 0
 	}
-	s := slices.Sorted(slices.Values(l))
-	n := len(s)
-	return (s[(n-1)/2] + s[n/2]) / 2
+	return stats.Median(l)
 }
