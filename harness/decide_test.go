@@ -346,6 +346,8 @@ func TestPlanRound(t *testing.T) {
 				out = append(out, map[calibrate.RulerStream]string{calibrate.AddShort: "S", calibrate.AddLong: "L", calibrate.ImulShort: "s", calibrate.ImulLong: "l", calibrate.Probe: "P"}[s.rs])
 			case slotRoom:
 				out = append(out, "Q")
+			case slotCalls:
+				out = append(out, "K")
 			}
 		}
 		return strings.Join(out, " ")
@@ -374,6 +376,9 @@ func TestPlanRound(t *testing.T) {
 		// The room probe on either side of every sample of the block.
 		{[]*target{a}, 0, false, "Q A Q L Q A Q P O S L s l"},
 		{[]*target{a, b}, 1, false, "l s L S O P Q B Q A Q L Q A Q B Q"},
+		// The calls probe next to the core-state probe.
+		{[]*target{a}, 0, false, "Q A Q L Q A Q P K O S L s l"},
+		{[]*target{a, b}, 1, false, "l s L S O K P Q B Q A Q L Q A Q B Q"},
 		{[]*target{a, b}, 0, true, "A B B A O"},
 		{[]*target{a, b}, 1, true, "O B A A B"},
 	} {
@@ -388,6 +393,9 @@ func TestPlanRound(t *testing.T) {
 		}
 		if strings.Contains(tt.want, "Q") {
 			e.room = newRoom(true, 2, 1.24, 100)
+		}
+		if strings.Contains(tt.want, "K") {
+			e.calls = newCalls(true, 100)
 		}
 		if got := layout(e); got != tt.want {
 			t.Errorf("%d targets, round %d, NoCycles %v: %q, want %q", len(tt.targets), tt.rounds, tt.noCycles, got, tt.want)

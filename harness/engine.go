@@ -43,7 +43,7 @@ type target struct {
 	calls   int64           // calls timed, every retune included
 	raw     []rawSample     // accepted samples, up to maxRecorded
 	pending []rawSample     // usable samples of rounds not yet judged (settle)
-	aside   []rawSample     // the first samples set aside as moments of room (settleHeld)
+	aside   []asideSample   // the first samples set aside by a host probe (settleHeld)
 	retunes int             // times R was lengthened after the samples showed a coarser quantum
 	last    rawSample       // the smaller usable sample of this round
 	lastOK  bool            // last is set
@@ -72,7 +72,9 @@ type engine struct {
 	targets  []*target
 	overs    map[int]*stream // the overhead streams, by their R (overheadRepeat)
 	rl       rulerState
-	room     roomState     // the room probe (room.go)
+	room     hostProbe     // the room probe (room.go)
+	calls    hostProbe     // the calls probe (room.go)
+	held     []heldRound   // rounds waiting for the host probes' judgment
 	half     [2]halfRecord // the overhead's and the ruler's best samples by half (converge.go)
 	rounds   int
 	stop     stopReason // why the loop stopped (decideStop)
@@ -203,16 +205,25 @@ func newEngine(ctx context.Context, cfg Config, cal *calibrate.Calibration, th *
 			return nil, err
 		}
 	}
-	e.room = newRoom(false, 0, 0, 0)
+	e.room, e.calls = newRoom(false, 0, 0, 0), newCalls(false, 0)
 	if cfg.NoCycles {
 		return e, nil
 	}
 	if err := e.newRuler(need); err != nil {
 		return nil, err
 	}
-	// The wait for a moment of room sets aside at most half the rounds
-	// MaxSamples allows (two samples of each target a round).
-	e.room = newRoom(cfg.Mode == Throughput, e.ctr.step, e.linksPerTick(), max(cfg.MaxSamples/(4*len(e.targets)), 1))
+	// The wait for a host's state to end sets aside at most half the
+	// rounds MaxSamples allows (two samples of each target a round).
+	maxWait := max(cfg.MaxSamples/(4*len(e.targets)), 1)
+	e.room = newRoom(cfg.Mode == Throughput, e.ctr.step, e.linksPerTick(), maxWait)
+	// The calls state labels a figure shared: it is waited for as the
+	// ruler waits for a shared core, and not where the ruler would not
+	// wait (a comparison's pairs, NoSettle, a run whose last measurements
+	// waited in vain): labelCalls says which.
+	e.calls = newCalls(cfg.Mode == Throughput, maxWait)
+	if e.callsNoWait() != "" {
+		e.calls.cap = 0
+	}
 	return e, nil
 }
 

@@ -44,6 +44,12 @@ type Disturbances struct {
 	// calls overlap further and read low. The figure is the core's usual
 	// state's.
 	Room int `json:"room"`
+	// Calls: the calls probe read short continued calls more than 30%
+	// slower than usual around the sample (throughput mode; room.go): a
+	// state of the host in which such calls, and long continued chains,
+	// run slower. The figure is the core's usual state's, or labelled
+	// shared (Result.Shared) when the state outlasted the wait.
+	Calls int `json:"calls"`
 	// FaultingSamples counts every sample that took a page fault, discarded
 	// or kept, and SwitchingSamples every sample with a context switch.
 	FaultingSamples  int `json:"faulting_samples"`

@@ -421,7 +421,7 @@ func buildResult(m measured) (Result, error) {
 		res.Warnings = append(res.Warnings, fmt.Errorf("%w: %s: the overhead subtracted (%s) did not converge in %v; the figure is less certain", ErrNotConverged, name, overheadName(cfg.Mode), res.Wall.Round(time.Millisecond)))
 	}
 	if d := res.Disturbed; res.Samples > 0 && float64(res.Discarded) > 0.1*float64(res.Samples) {
-		res.Warnings = append(res.Warnings, fmt.Errorf("%w: %s: %d of %d samples (%.0f%%): %d context switches, %d migrations, %d page faults, %d in moments of room", ErrDiscards, name, res.Discarded, res.Samples, 100*float64(res.Discarded)/float64(res.Samples), d.ContextSwitches, d.Migrations, d.PageFaults, d.Room))
+		res.Warnings = append(res.Warnings, fmt.Errorf("%w: %s: %d of %d samples (%.0f%%): %d context switches, %d migrations, %d page faults, %d in moments of room, %d in the calls state", ErrDiscards, name, res.Discarded, res.Samples, 100*float64(res.Discarded)/float64(res.Samples), d.ContextSwitches, d.Migrations, d.PageFaults, d.Room, d.Calls))
 	}
 	if o := m.overlap; o.Capped && o.PerCall > 0 {
 		res.Warnings = append(res.Warnings, fmt.Errorf("%w: %s: a sample's ends add %.0f ticks to its calls back to back; at %d calls per sample (%.3g ms) the figure may read %.2g%% high",

@@ -1,15 +1,20 @@
 package harness
 
 import (
+	"errors"
 	"math"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/cyclebench/cyclebench/calibrate"
 )
 
 // roomWith returns a room probe of 8 chains whose window holds ws (ticks)
 // and whose machine level is usual cycles per chain (0: unknown).
-func roomWith(ws []float64, usual float64) *roomState {
-	s := roomState{calls: 8, low: math.Inf(1), since: -1, usual: usual, cap: 100}
+func roomWith(ws []float64, usual float64) *hostProbe {
+	s := newRoom(false, 0, 0, 100)
+	s.calls, s.usual = 8, usual
 	for _, w := range ws {
 		s.window = append(s.window, w)
 		s.seen++
@@ -60,7 +65,7 @@ func TestRoomMarks(t *testing.T) {
 			t.Errorf("%s: marks(%v) = %v, want %v (median %v, q25 %v)", tt.name, tt.v, got, tt.want, m, q)
 		}
 	}
-	if (&roomState{}).marks(3000, cpt, 0) {
+	if (&hostProbe{}).marks(3000, cpt, 0) {
 		t.Errorf("a probe that is not sampled marked a round")
 	}
 	// The quartiles follow the window: sorted again once roomResort
@@ -136,43 +141,57 @@ func TestRoomLevel(t *testing.T) {
 	}
 }
 
-// TestRoomHold: the first rounds wait until the window holds roomWarm
-// samples, then leave in order; later rounds leave at once; without the
-// probe every round leaves at once.
+// TestRoomHold: the first rounds wait until both host probes' windows
+// hold roomWarm samples and the caller is ready, then leave in order;
+// later rounds leave at once; without the probes every round leaves at
+// once.
 func TestRoomHold(t *testing.T) {
-	s := newRoom(false, 2, 1.24, 100)
-	if got := s.hold(0, 1, true); len(got) != 1 || got[0].round != 0 {
-		t.Fatalf("no probe: hold = %v, want round 0 at once", got)
+	e := &engine{room: newRoom(false, 2, 1.24, 100), calls: newCalls(false, 100)}
+	if got := e.hold(heldRound{round: 0}, true); len(got) != 1 || got[0].round != 0 {
+		t.Fatalf("no probes: hold = %v, want round 0 at once", got)
 	}
-	s = roomState{calls: 8, low: math.Inf(1)}
+	e.room.calls, e.calls.calls = 8, callsN
 	for r := range 3 {
-		s.seen += 2
-		s.low = 3170
-		if got := s.hold(r, float64(r), true); got != nil {
-			t.Fatalf("round %d with %d samples: released %v, want held", r, s.seen, got)
+		e.room.seen += 2
+		e.calls.seen += 2
+		if got := e.hold(heldRound{round: r, prob: float64(r)}, true); got != nil {
+			t.Fatalf("round %d with %d and %d samples: released %v, want held", r, e.room.seen, e.calls.seen, got)
 		}
 	}
-	s.seen += 2
-	s.low = 3120
-	if got := s.hold(3, 3, false); got != nil {
-		t.Fatalf("round 3, the caller not ready: released %v, want held", got)
+	e.room.seen += 2
+	if got := e.hold(heldRound{round: 3, prob: 3}, true); got != nil {
+		t.Fatalf("round 3, the calls probe's window not warm (%d samples): released %v, want held", e.calls.seen, got)
 	}
-	s.held = s.held[:3]
-	s.low = 3120
-	got := s.hold(3, 3, true)
-	if len(got) != 4 {
-		t.Fatalf("round 3 with %d samples: released %v, want rounds 0 to 3", s.seen, got)
+	e.calls.seen += 2
+	if got := e.hold(heldRound{round: 4, prob: 4}, false); got != nil {
+		t.Fatalf("round 4, the caller not ready: released %v, want held", got)
+	}
+	got := e.hold(heldRound{round: 5, prob: 5}, true)
+	if len(got) != 6 {
+		t.Fatalf("round 5, both warm: released %v, want rounds 0 to 5", got)
 	}
 	for i, h := range got {
 		if h.round != i || h.prob != float64(i) {
 			t.Errorf("released[%d] = %+v, want round %d with its probe", i, h, i)
 		}
 	}
-	if got[3].room != 3120 || !math.IsInf(s.low, 1) {
-		t.Errorf("round 3 held room %v (want its lowest sample 3120), next round starts at %v (want +Inf)", got[3].room, s.low)
+	if got := e.hold(heldRound{round: 6}, true); len(got) != 1 || got[0].round != 6 {
+		t.Errorf("round 6: %v, want it alone", got)
 	}
-	if got := s.hold(4, 4, true); len(got) != 1 || got[0].round != 4 || !math.IsInf(got[0].room, 1) {
-		t.Errorf("round 4: %v, want it alone, without a room sample", got)
+}
+
+// TestRoundLow: a round's lowest sample is kept until the round ends, and
+// the next round starts without one.
+func TestRoundLow(t *testing.T) {
+	s := roomWith(nil, 0)
+	for _, v := range []float64{3170, 3120, 3150} {
+		s.keep(v)
+	}
+	if got := s.roundLow(); got != 3120 {
+		t.Errorf("roundLow = %v, want 3120", got)
+	}
+	if got := s.roundLow(); !math.IsInf(got, 1) {
+		t.Errorf("the next round's low before a sample = %v, want +Inf", got)
 	}
 }
 
@@ -202,14 +221,14 @@ func TestRoomTakesBackTheOnlySamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &engine{cfg: cfg, overs: map[int]*stream{}, room: roomState{calls: 8, low: math.Inf(1), since: -1}}
+	e := &engine{cfg: cfg, overs: map[int]*stream{}, room: newRoom(false, 0, 0, 100), calls: newCalls(false, 100)}
 	alone, kept := &target{r: 4, quantum: 2}, &target{r: 4, quantum: 2}
 	e.targets = []*target{alone, kept}
 	for _, tg := range e.targets {
 		if err := e.reset(tg); err != nil {
 			t.Fatal(err)
 		}
-		tg.aside = []rawSample{{ticks: 4000, round: 0}, {ticks: 4010, round: 1}}
+		tg.aside = []asideSample{{s: rawSample{ticks: 4000, round: 0}}, {s: rawSample{ticks: 4010, round: 1}}}
 		tg.discard, tg.dist.Room = 2, 2
 	}
 	e.accept(kept, rawSample{ticks: 4100, round: 2})
@@ -222,5 +241,156 @@ func TestRoomTakesBackTheOnlySamples(t *testing.T) {
 	}
 	if !e.room.gaveUp {
 		t.Errorf("samples taken back without the warning (gaveUp false)")
+	}
+}
+
+// callsWith returns a calls probe whose window holds ws (ticks) and whose
+// machine level is usual cycles per call (0: unknown).
+func callsWith(ws []float64, usual float64) *hostProbe {
+	s := newCalls(false, 100)
+	s.calls, s.usual = callsN, usual
+	for _, w := range ws {
+		s.keep(w)
+	}
+	s.roundLow()
+	return &s
+}
+
+// TestCallsMarks: the calls probe marks a round whose sample reads more
+// than callsRise above the usual level, on windows shaped like the Intel
+// guest's (usual 620 ticks within ±0.3%, the calls state 42 to 79% high),
+// with the machine's level and without; a state that outlasts the wait
+// ends it (gaveUp), and a window back at the usual level ends the wait.
+func TestCallsMarks(t *testing.T) {
+	const cpt = 1.24
+	usual := 620 * cpt / callsN // cycles per call
+	quiet := append(spread(120, 620, 2), 1000, 1050)
+	for _, tt := range []struct {
+		name   string
+		window []float64
+		usual  float64
+		v      float64
+		want   bool
+	}{
+		{"the state in a quiet window", quiet, 0, 1000, true},
+		{"a usual sample", quiet, 0, 622, false},
+		{"a low sample is no state", quiet, 0, 500, false},
+		{"just within callsRise", quiet, 0, 620 * (1 + callsRise) * 0.999, false},
+		{"the state, the machine's level known", quiet, usual, 1000, true},
+		{"a window all in the state: the window alone sees nothing", spread(120, 1000, 20), 0, 990, false},
+		{"a window all in the state: the machine's level sees it", spread(120, 1000, 20), usual, 990, true},
+		{"a window half in the state: the window alone sees nothing", append(spread(60, 620, 2), spread(60, 1000, 20)...), 0, 1000, false},
+		{"a window half in the state: the machine's level sees it", append(spread(60, 620, 2), spread(60, 1000, 20)...), usual, 1000, true},
+		{"a round without a calls sample", quiet, usual, math.Inf(1), false},
+	} {
+		s := callsWith(tt.window, tt.usual)
+		if got := s.marks(tt.v, cpt, 0); got != tt.want {
+			m, q := s.quartiles()
+			t.Errorf("%s: marks(%v) = %v, want %v (median %v, q75 %v)", tt.name, tt.v, got, tt.want, m, q)
+		}
+	}
+
+	s := callsWith(spread(120, 1000, 20), usual)
+	if !s.marks(1000, cpt, time.Millisecond) || !s.marks(1000, cpt, time.Millisecond+roomWait) {
+		t.Fatalf("within the wait: not marked")
+	}
+	if s.marks(1000, cpt, 2*time.Millisecond+roomWait) || !s.gaveUp {
+		t.Fatalf("past the wait: gave up %v; want the window to judge", s.gaveUp)
+	}
+	s = callsWith(spread(120, 1000, 20), usual)
+	s.marks(1000, cpt, time.Millisecond)
+	s.window, s.sortedAt = spread(120, 620, 2), 0
+	if s.marks(621, cpt, 200*time.Millisecond) || s.since != -1 {
+		t.Fatalf("back at the usual level: since = %v, want −1", s.since)
+	}
+	if got, want := s.level(cpt), usual; math.Abs(got-want) > 1e-9 {
+		t.Errorf("level = %v, want %v", got, want)
+	}
+	if got := callsWith(spread(120, 800, 600), 0).level(cpt); got != 0 {
+		t.Errorf("a spread window's level = %v, want 0", got)
+	}
+}
+
+// TestCallsLabel: a calls state that outlasted the wait labels the
+// figures shared (ErrSharedCore; no cycle figure with RefuseShared); one
+// the core-state probe labels already gets no second warning; without
+// the wait in vain nothing is labelled.
+func TestCallsLabel(t *testing.T) {
+	accept := calibrate.CycleVerdict{Action: calibrate.CyclesAccept}
+	for _, tt := range []struct {
+		name           string
+		gaveUp, refuse bool
+		v              calibrate.CycleVerdict
+		shared         bool
+		cpt            float64
+		warnings       int
+	}{
+		{"waited in vain", true, false, accept, true, 1.24, 1},
+		{"waited in vain, RefuseShared", true, true, accept, true, 0, 1},
+		{"the state ended", false, false, accept, false, 1.24, 0},
+		{"the core-state probe labels it", true, false, calibrate.CycleVerdict{Action: calibrate.CyclesAccept, Shared: true}, false, 1.24, 0},
+	} {
+		e := &engine{calls: *callsWith(spread(120, 1000, 20), 620*1.24/callsN)}
+		e.cfg.RefuseShared = tt.refuse
+		e.calls.gaveUp = tt.gaveUp
+		e.rl.cpt = 1.24
+		e.labelCalls(tt.v)
+		if e.rl.shared != tt.shared || e.rl.cpt != tt.cpt || len(e.warnings) != tt.warnings {
+			t.Errorf("%s: shared %v, cpt %v, %d warnings %v; want %v, %v, %d", tt.name, e.rl.shared, e.rl.cpt, len(e.warnings), e.warnings, tt.shared, tt.cpt, tt.warnings)
+			continue
+		}
+		if tt.warnings > 0 && (!errors.Is(e.warnings[0], ErrSharedCore) || !strings.Contains(e.warnings[0].Error(), "61% slower than usual")) {
+			t.Errorf("%s: warning %q, want ErrSharedCore naming the calls probe's 61%%", tt.name, e.warnings[0])
+		}
+	}
+
+	// Where the ruler would not wait, neither does the calls probe, and
+	// the label says why.
+	for _, tt := range []struct {
+		name string
+		set  func(e *engine)
+		want string
+	}{
+		{"NoSettle", func(e *engine) { e.cfg.NoSettle = true }, "not waited for: Config.NoSettle"},
+		{"a comparison", func(e *engine) { e.spec.extra = func(*engine) bool { return false } }, "a comparison does not wait"},
+		{"waits in vain", func(e *engine) {
+			for range calibrate.DefaultRulerThresholds.GiveUp {
+				e.rl.waits.record(true)
+			}
+		}, "waited 250ms each in vain"},
+		{"waiting", func(e *engine) {}, "for longer than the measurement waits"},
+	} {
+		e := &engine{calls: *callsWith(spread(120, 1000, 20), 620*1.24/callsN)}
+		e.rl.waits = &Waits{}
+		tt.set(e)
+		e.calls.gaveUp, e.rl.cpt = true, 1.24
+		if !e.labelCalls(accept) || len(e.warnings) != 1 || !strings.Contains(e.warnings[0].Error(), tt.want) {
+			t.Errorf("%s: warnings %v, want one saying %q", tt.name, e.warnings, tt.want)
+		}
+	}
+}
+
+// TestCallsTakesBackTheOnlySamples: samples the calls probe set aside
+// come back, counted out of Disturbances.Calls, when a target has no
+// other, and the figure is then labelled (gaveUp).
+func TestCallsTakesBackTheOnlySamples(t *testing.T) {
+	cfg, err := DefaultConfig().WithDefaults()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &engine{cfg: cfg, overs: map[int]*stream{}, room: newRoom(false, 0, 0, 100), calls: newCalls(false, 100)}
+	tg := &target{r: 4, quantum: 2}
+	e.targets = []*target{tg}
+	if err := e.reset(tg); err != nil {
+		t.Fatal(err)
+	}
+	tg.aside = []asideSample{{s: rawSample{ticks: 4000, round: 0}, calls: true}, {s: rawSample{ticks: 4010, round: 1}}}
+	tg.discard, tg.dist.Calls, tg.dist.Room = 2, 1, 1
+	e.settleHeld(0)
+	if tg.kb.Kept() != 2 || tg.discard != 0 || tg.dist.Calls != 0 || tg.dist.Room != 0 {
+		t.Errorf("%d kept, %d discarded, %d calls, %d room; want 2 samples back", tg.kb.Kept(), tg.discard, tg.dist.Calls, tg.dist.Room)
+	}
+	if !e.calls.gaveUp || !e.room.gaveUp {
+		t.Errorf("gave up: calls %v, room %v; want both (each set a sample aside)", e.calls.gaveUp, e.room.gaveUp)
 	}
 }

@@ -20,6 +20,7 @@ const (
 	slotOverhead
 	slotRuler
 	slotRoom
+	slotCalls
 )
 
 type slot struct {
@@ -34,14 +35,15 @@ type slot struct {
 // targets there and back with the ruler's long ADD chain at the turn (A B
 // L B A for two; T L T for one), each in the round's R variant, with a
 // sample of the room probe on either side of every one in throughput mode
-// (Q T Q L Q T Q: room.go), then the
-// core-state probe (P, next to the targets: beside.go), the overhead of
-// every R variant (the empty region in throughput mode, the fenced empty
-// loop in latency mode: overheadRepeat) and the ruler's other streams
-// (ADD short and long, then IMUL short and long where the IMUL chain
-// checks the ADD chain): P O S L. Every other round runs backwards and
-// starts from the other end (L S O P B A L A B), so each target takes the
-// first, the outer and the inner places equally often.
+// (Q T Q L Q T Q: room.go), then the core-state probe (P, next to the
+// targets: beside.go) and in throughput mode the calls probe (K:
+// room.go), the overhead of every R variant (the empty region in
+// throughput mode, the fenced empty loop in latency mode: overheadRepeat)
+// and the ruler's other streams (ADD short and long, then IMUL short and
+// long where the IMUL chain checks the ADD chain): P K O S L. Every other
+// round runs backwards and starts from the other end (L S O K P B A L A
+// B), so each target takes the first, the outer and the inner places
+// equally often.
 //
 // The long chain is sampled twice a round, as often as each target: the
 // core clock steps between rates from one sample to the next, and with
@@ -73,10 +75,14 @@ func (e *engine) plan(slots []slot) []slot {
 		slots = append(slots[:0], slots[n:]...)
 	}
 	block := len(slots) // the targets' block, a palindrome
-	// The probe next to the targets' block, so that the sample beside
-	// each round's target samples is microseconds from them (beside.go).
+	// The probes next to the targets' block, so that the samples beside
+	// each round's target samples are microseconds from them (beside.go,
+	// room.go).
 	if slices.Contains(e.rl.streams, calibrate.Probe) {
 		slots = append(slots, slot{kind: slotRuler, rs: calibrate.Probe})
+	}
+	if e.calls.on() {
+		slots = append(slots, slot{kind: slotCalls})
 	}
 	for _, t := range e.targets {
 		for j, s := range t.overs {
@@ -131,9 +137,14 @@ func (e *engine) do(s slot) {
 			tracer(traceSample{Round: e.rounds, Kind: 'O', N: s.r, Ticks: v, OK: ok})
 		}
 	case slotRoom:
-		v, ok := e.room.take(e.ctr)
+		v, ok := e.room.takeRoom(e.ctr)
 		if tracer != nil {
 			tracer(traceSample{Round: e.rounds, Kind: 'Q', N: e.room.calls * chain.RoomLinks, Ticks: v, OK: ok})
+		}
+	case slotCalls:
+		v, ok := e.calls.takeCalls(e.ctr)
+		if tracer != nil {
+			tracer(traceSample{Round: e.rounds, Kind: 'C', N: e.calls.calls * callsLinks, Ticks: v, OK: ok})
 		}
 	case slotRuler:
 		r := e.rl.r
@@ -209,7 +220,8 @@ func (e *engine) accept(t *target, s rawSample) {
 // warns).
 func (e *engine) endRound(elapsed time.Duration) {
 	cpt := e.cyclesPerTickNow()
-	for _, h := range e.room.hold(e.rounds, e.rl.roundProbe, e.room.usual <= 0 || !math.IsNaN(cpt)) {
+	h := heldRound{round: e.rounds, room: e.room.roundLow(), calls: e.calls.roundLow(), prob: e.rl.roundProbe}
+	for _, h := range e.hold(h, !e.knowsUsual() || !math.IsNaN(cpt)) {
 		e.settle(h, cpt, elapsed)
 	}
 	e.rl.roundProbe = math.NaN()
@@ -225,13 +237,38 @@ func (e *engine) endRound(elapsed time.Duration) {
 	}
 }
 
-// settle judges round h: when the room probe marks it, its target samples
-// are set aside (Disturbances.Room); else they are accepted with the
-// round's core-state probe sample, and Compare's pair and each target's
-// best sample beside that probe sample (beside.go) are recorded. cpt is
-// cyclesPerTickNow's.
+// hold queues round h for judgment and returns the rounds that can be
+// judged now (in order), which leave the queue: once the host probes'
+// windows are warm and the caller is ready (the ruler can convert the
+// machine's levels, where one is known: a measurement that starts in one
+// of the host's states must not judge its first rounds by the state's
+// level). Without the probes every round is judged at once.
+func (e *engine) hold(h heldRound, ready bool) []heldRound {
+	e.held = append(e.held, h)
+	if !e.room.warm() || !e.calls.warm() || !ready {
+		return nil
+	}
+	return e.release()
+}
+
+// release returns every held round and empties the queue.
+func (e *engine) release() []heldRound {
+	out := e.held
+	e.held = nil
+	return out
+}
+
+// knowsUsual reports whether a host probe knows the machine's level.
+func (e *engine) knowsUsual() bool { return e.room.usual > 0 || e.calls.usual > 0 }
+
+// settle judges round h: when a host probe marks it, its target samples
+// are set aside (Disturbances.Room, Disturbances.Calls); else they are
+// accepted with the round's core-state probe sample, and Compare's pair
+// and each target's best sample beside that probe sample (beside.go) are
+// recorded. cpt is cyclesPerTickNow's.
 func (e *engine) settle(h heldRound, cpt float64, elapsed time.Duration) {
-	marked := e.room.marks(h.room, cpt, elapsed)
+	room := e.room.marks(h.room, cpt, elapsed)
+	calls := e.calls.marks(h.calls, cpt, elapsed)
 	for _, t := range e.targets {
 		t.lastOK = false
 		n := 0
@@ -240,11 +277,15 @@ func (e *engine) settle(h heldRound, cpt float64, elapsed time.Duration) {
 			case s.round != h.round:
 				t.pending[n] = s
 				n++
-			case marked:
+			case room || calls:
 				t.discard++
-				t.dist.Room++
+				if calls {
+					t.dist.Calls++
+				} else {
+					t.dist.Room++
+				}
 				if len(t.aside) < roomAside {
-					t.aside = append(t.aside, s)
+					t.aside = append(t.aside, asideSample{s, calls})
 				}
 			default:
 				s.probe = h.prob
@@ -268,23 +309,24 @@ func (e *engine) settle(h heldRound, cpt float64, elapsed time.Duration) {
 // stand, once each ADD stream has a sample from each of the rounds the
 // room probe holds back at first (roomWarm/2: NaN before, when the slope
 // of one or two samples can be off by more than the room probe must
-// resolve); it is read only where the room probe knows the machine's
+// resolve); it is read only where a host probe knows the machine's
 // level.
 func (e *engine) cyclesPerTickNow() float64 {
 	r := e.rl.r
-	if r == nil || e.room.usual <= 0 || r.Taken(calibrate.AddShort) < roomWarm/2 || r.Taken(calibrate.AddLong) < roomWarm/2 {
+	if r == nil || !e.knowsUsual() || r.Taken(calibrate.AddShort) < roomWarm/2 || r.Taken(calibrate.AddLong) < roomWarm/2 {
 		return math.NaN()
 	}
 	return 1 / r.Figures().AddTicksPerOp
 }
 
 // settleHeld judges the rounds still held when the loop stops (it stopped
-// within the room probe's first rounds).
-// A target left with no sample but those set aside as moments of room
-// (the loop ended while it waited) takes those back: the result warns
-// (ErrRoom) rather than having no figure.
+// within the host probes' first rounds).
+// A target left with no sample but those set aside by a host probe (the
+// loop ended while it waited) takes those back: the result says so (the
+// room probe's ErrRoom, the calls probe's Shared) rather than having no
+// figure.
 func (e *engine) settleHeld(elapsed time.Duration) {
-	held := e.room.release()
+	held := e.release()
 	cpt := e.cyclesPerTickNow()
 	for _, h := range held {
 		e.settle(h, cpt, elapsed)
@@ -294,12 +336,18 @@ func (e *engine) settleHeld(elapsed time.Duration) {
 		if t.kb.Kept() > 0 || len(t.aside) == 0 {
 			continue
 		}
-		for _, s := range t.aside {
+		for _, a := range t.aside {
 			t.discard--
-			t.dist.Room--
-			e.accept(t, s)
+			if a.calls {
+				t.dist.Calls--
+				e.calls.gaveUp = true
+			} else {
+				t.dist.Room--
+				e.room.gaveUp = true
+			}
+			e.accept(t, a.s)
 		}
-		back, e.room.gaveUp = true, true
+		back = true
 	}
 	if len(held) > 0 || back {
 		e.judgeHalves()

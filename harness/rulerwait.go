@@ -123,11 +123,14 @@ func (e *engine) finishRuler(allowed bool) {
 	if f := rl.r.Figures(); v.Action == calibrate.CyclesAccept && v.Checked && v.Ruler.Converged && !v.Lagging && rulerChains.add == nil && rulerChains.imul == nil {
 		calibrate.NoteProbe(f.ProbeTicks / f.AddTicksPerOp)
 		if !v.SharedCore() {
-			calibrate.NoteRoom(e.room.calls, e.room.level(1/f.AddTicksPerOp))
+			for _, p := range []*hostProbe{&e.room, &e.calls} {
+				calibrate.NoteUsual(p.name, p.calls, p.level(1/f.AddTicksPerOp))
+			}
 		}
 	}
+	calls := e.labelCalls(v)
 	if !v.SharedCore() {
-		rl.waits.record(false)
+		rl.waits.record(calls)
 		return
 	}
 	th := calibrate.DefaultRulerThresholds
@@ -162,6 +165,55 @@ func (e *engine) finishRuler(allowed bool) {
 	}
 	e.warnings = append(e.warnings, fmt.Errorf("%w by %.2f%% (IMUL/ADD %.4f where the documented IMUL latency makes it %g; tolerance %.2f%%)%s: the core was probably shared, a busy SMT sibling delaying a dependent ADD chain more than an IMUL chain, so cycle figures may read up to %.2f%% low",
 		ErrRulerLag, 100*v.Lag, v.Ruler.ImulAddRatio, v.Ruler.ImulLatency, 100*v.LagTolerance, why, 100*v.Lag))
+}
+
+// labelCalls labels the figures shared (Result.Shared, an ErrSharedCore
+// warning; no cycle figure with Config.RefuseShared) when the calls probe
+// waited in vain for the host's calls state to end (room.go), or did not
+// wait (callsNoWait), unless the core-state probe labels them already; it
+// reports whether the calls state outlasted the measurement's wait.
+func (e *engine) labelCalls(v calibrate.CycleVerdict) bool {
+	rl, c := &e.rl, &e.calls
+	if !c.gaveUp {
+		return false
+	}
+	if v.Action != calibrate.CyclesAccept || rl.cpt <= 0 || v.Shared {
+		return true
+	}
+	rl.shared = true
+	m, _ := c.quartiles()
+	now := m * rl.cpt / float64(c.calls)
+	how := "slower than the rest of its samples"
+	if c.usual > 0 {
+		how = fmt.Sprintf("%.0f%% slower than usual on this machine (%.1f against %.1f cycles per call)", 100*(now/c.usual-1), now, c.usual)
+	}
+	why := fmt.Sprintf("for longer than the measurement waits (%v, or %d rounds)", roomWait, c.cap)
+	if w := e.callsNoWait(); w != "" {
+		why = "(not waited for: " + w + ")"
+	}
+	refused := ""
+	if e.cfg.RefuseShared {
+		rl.cpt, refused = 0, "; no cycle figure (Config.RefuseShared)"
+	}
+	e.warnings = append(e.warnings, fmt.Errorf("%w: the calls probe (calls of an %d-link continued ADD chain) ran %s %s: the host held the core in a state in which short calls and continued chains run slower%s",
+		ErrSharedCore, callsLinks, how, why, refused))
+	return true
+}
+
+// callsNoWait says why the calls probe does not wait for the calls state
+// to end ("" when it does): where the ruler would not wait for a shared
+// core either.
+func (e *engine) callsNoWait() string {
+	th := calibrate.DefaultRulerThresholds
+	switch {
+	case e.spec.extra != nil:
+		return "a comparison does not wait for it"
+	case e.cfg.NoSettle:
+		return "Config.NoSettle"
+	case e.rl.waits != nil && e.rl.waits.get() >= th.GiveUp:
+		return fmt.Sprintf("the last %d measurements of this run waited %v each in vain", th.GiveUp, th.Wait)
+	}
+	return ""
 }
 
 // rulerFigures is what the answer on the ruler gives the figures of a

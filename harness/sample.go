@@ -116,6 +116,13 @@ type rawSample struct {
 	probe   float64
 }
 
+// asideSample is a sample a host probe set aside: by the calls probe, or
+// else by the room probe.
+type asideSample struct {
+	s     rawSample
+	calls bool
+}
+
 // overhead returns the best overhead sample subtracted from t's variant j
 // (overheadRepeat), in ticks.
 func (t *target) overhead(j int) float64 { return t.overs[j].kb.Min() }
