@@ -48,7 +48,14 @@ func (m machine) kind() string {
 		if m.Family == 6 {
 			switch m.Model {
 			case 0x55:
-				return "intel-skx" // Skylake-SP, Cascade Lake, Cooper Lake
+				// One model, three generations, told apart by stepping.
+				switch {
+				case m.Stepping >= 10:
+					return "intel-cpx" // Cooper Lake
+				case m.Stepping >= 5:
+					return "intel-clx" // Cascade Lake
+				}
+				return "intel-skx" // Skylake-SP
 			case 0x6a, 0x6c:
 				return "intel-icx"
 			case 0x8f:

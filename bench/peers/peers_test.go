@@ -250,24 +250,26 @@ func TestMarkdownEscapesPipes(t *testing.T) {
 
 func TestMachineKind(t *testing.T) {
 	tests := []struct {
-		vendor        string
-		family, model int
-		want          string
+		vendor                  string
+		family, model, stepping int
+		want                    string
 	}{
-		{"AuthenticAMD", 25, 17, "amd-zen4"},
-		{"AuthenticAMD", 25, 1, "amd-zen3"},
-		{"AuthenticAMD", 26, 2, "amd-zen5"},
-		{"AuthenticAMD", 23, 49, "amd-zen2"},
-		{"GenuineIntel", 6, 207, "intel-emr"},
-		{"GenuineIntel", 6, 143, "intel-spr"},
-		{"GenuineIntel", 6, 85, "intel-skx"},
-		{"GenuineIntel", 6, 151, "intel-f6-m151"},
-		{"AuthenticAMD", 16, 2, "amd-f16-m2"},
-		{"Some CPU!", 1, 2, "somecpu-f1-m2"},
+		{"AuthenticAMD", 25, 17, 0, "amd-zen4"},
+		{"AuthenticAMD", 25, 1, 0, "amd-zen3"},
+		{"AuthenticAMD", 26, 2, 0, "amd-zen5"},
+		{"AuthenticAMD", 23, 49, 0, "amd-zen2"},
+		{"GenuineIntel", 6, 207, 0, "intel-emr"},
+		{"GenuineIntel", 6, 143, 0, "intel-spr"},
+		{"GenuineIntel", 6, 85, 4, "intel-skx"},
+		{"GenuineIntel", 6, 85, 7, "intel-clx"},
+		{"GenuineIntel", 6, 85, 11, "intel-cpx"},
+		{"GenuineIntel", 6, 151, 0, "intel-f6-m151"},
+		{"AuthenticAMD", 16, 2, 0, "amd-f16-m2"},
+		{"Some CPU!", 1, 2, 0, "somecpu-f1-m2"},
 	}
 	for _, tt := range tests {
-		if got := (machine{Vendor: tt.vendor, Family: tt.family, Model: tt.model}).kind(); got != tt.want {
-			t.Errorf("kind(%s %d/%d) = %q, want %q", tt.vendor, tt.family, tt.model, got, tt.want)
+		if got := (machine{Vendor: tt.vendor, Family: tt.family, Model: tt.model, Stepping: tt.stepping}).kind(); got != tt.want {
+			t.Errorf("kind(%s %d/%d/%d) = %q, want %q", tt.vendor, tt.family, tt.model, tt.stepping, got, tt.want)
 		}
 	}
 }
