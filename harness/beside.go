@@ -23,16 +23,18 @@ import (
 const besideKept = 32
 
 // beside is a target's best sample of a round, per call in ticks, with
-// the probe's sample of that round in ticks.
-type beside struct{ perCall, probe float64 }
+// the probe's sample of that round and the calls probe's lowest (+Inf
+// without one; room.go), in ticks.
+type beside struct{ perCall, probe, calls float64 }
 
 // noteBeside keeps the round's best sample of t with the round's probe
-// sample (ticks), when t had a usable sample and the probe one.
-func (e *engine) noteBeside(t *target, probe float64) {
+// sample and calls probe sample (ticks), when t had a usable sample and
+// the probe one.
+func (e *engine) noteBeside(t *target, probe, calls float64) {
 	if !t.lastOK || math.IsNaN(probe) {
 		return
 	}
-	b := beside{perCall: float64(t.last.ticks) / float64(t.rs[t.last.variant]), probe: probe}
+	b := beside{perCall: float64(t.last.ticks) / float64(t.rs[t.last.variant]), probe: probe, calls: calls}
 	i, _ := slices.BinarySearchFunc(t.beside, b.perCall, func(x beside, v float64) int {
 		switch {
 		case x.perCall < v:
@@ -81,4 +83,31 @@ func (e *engine) probeBesideTicks() float64 {
 		}
 	}
 	return v / float64(e.rl.r.Ops(calibrate.Probe))
+}
+
+// callsBeside is the lowest of the calls probe's samples of the rounds
+// that gave t's k best samples, in ticks per sample; +Inf without any. As
+// for probeBeside: a figure from rounds outside the calls state has a
+// usual sample beside it.
+func callsBeside(t *target, k int) float64 {
+	v := math.Inf(1)
+	for _, b := range t.beside[:min(k, len(t.beside))] {
+		v = math.Min(v, b.calls)
+	}
+	return v
+}
+
+// callsBesideTicks is the highest of the targets' callsBeside (the one
+// most in the calls state), or +Inf when none has one.
+func (e *engine) callsBesideTicks() float64 {
+	v := math.Inf(-1)
+	for _, t := range e.targets {
+		if c := callsBeside(t, e.cfg.K); !math.IsInf(c, 1) {
+			v = math.Max(v, c)
+		}
+	}
+	if math.IsInf(v, -1) {
+		return math.Inf(1)
+	}
+	return v
 }

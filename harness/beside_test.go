@@ -15,7 +15,7 @@ func TestProbeBesideBurstyHost(t *testing.T) {
 	const alone, shared = 1700.0, 3400.0 // probe ticks
 	round := func(e *engine, tg *target, perCall float64, probe float64) {
 		tg.last, tg.lastOK = rawSample{ticks: uint64(perCall)}, true
-		e.noteBeside(tg, probe)
+		e.noteBeside(tg, probe, math.Inf(1))
 	}
 	newEngine := func() (*engine, *target) {
 		tg := &target{rs: []int{1}}

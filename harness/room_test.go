@@ -344,6 +344,35 @@ func TestCallsLabel(t *testing.T) {
 		}
 	}
 
+	// The state ended after the wait: the best samples came from rounds
+	// with the calls probe at its usual level, and the figure is not
+	// labelled; best samples from the state are, with the probe's reading
+	// beside them.
+	for _, tt := range []struct {
+		name   string
+		calls  float64 // the calls probe beside the best samples (ticks)
+		shared bool
+		says   string
+	}{
+		{"the best samples after the state", 622, false, ""},
+		{"the best samples in the state", 1050, true, "69% slower than usual"},
+	} {
+		tg := &target{rs: []int{1}}
+		e := &engine{calls: *callsWith(spread(120, 1000, 20), 620*1.24/callsN), targets: []*target{tg}}
+		e.cfg.K = 3
+		for i := range 10 {
+			tg.last, tg.lastOK = rawSample{ticks: uint64(5000 + i)}, true
+			e.noteBeside(tg, 1700, tt.calls+float64(i))
+			tg.last = rawSample{ticks: uint64(6000 + i)} // slower rounds, in the state
+			e.noteBeside(tg, 1700, 1200)
+		}
+		e.calls.gaveUp, e.rl.cpt = true, 1.24
+		e.labelCalls(accept)
+		if e.rl.shared != tt.shared || (tt.shared && (len(e.warnings) != 1 || !strings.Contains(e.warnings[0].Error(), tt.says))) {
+			t.Errorf("%s: shared %v, warnings %v; want shared %v saying %q", tt.name, e.rl.shared, e.warnings, tt.shared, tt.says)
+		}
+	}
+
 	// Where the ruler would not wait, neither does the calls probe, and
 	// the label says why.
 	for _, tt := range []struct {

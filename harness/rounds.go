@@ -301,7 +301,7 @@ func (e *engine) settle(h heldRound, cpt float64, elapsed time.Duration) {
 		}
 	}
 	for _, t := range e.targets {
-		e.noteBeside(t, h.prob)
+		e.noteBeside(t, h.prob, h.calls)
 	}
 }
 

@@ -170,19 +170,27 @@ func (e *engine) finishRuler(allowed bool) {
 // labelCalls labels the figures shared (Result.Shared, an ErrSharedCore
 // warning; no cycle figure with Config.RefuseShared) when the calls probe
 // waited in vain for the host's calls state to end (room.go), or did not
-// wait (callsNoWait), unless the core-state probe labels them already; it
-// reports whether the calls state outlasted the measurement's wait.
+// wait (callsNoWait), and the calls probe beside the best samples still
+// reads in the state (callsBeside: the state may end after the wait, and
+// the best samples come from after it), unless the core-state probe
+// labels them already; it reports whether it found the figures from the
+// calls state.
 func (e *engine) labelCalls(v calibrate.CycleVerdict) bool {
 	rl, c := &e.rl, &e.calls
-	if !c.gaveUp {
+	if !c.gaveUp || rl.cpt <= 0 {
 		return false
 	}
-	if v.Action != calibrate.CyclesAccept || rl.cpt <= 0 || v.Shared {
+	now := e.callsBesideTicks()
+	if math.IsInf(now, 1) {
+		now, _ = c.quartiles()
+	} else if c.usual > 0 && !c.in(now, c.usual*float64(c.calls)/rl.cpt) {
+		return false
+	}
+	if v.Action != calibrate.CyclesAccept || v.Shared {
 		return true
 	}
 	rl.shared = true
-	m, _ := c.quartiles()
-	now := m * rl.cpt / float64(c.calls)
+	now *= rl.cpt / float64(c.calls)
 	how := "slower than the rest of its samples"
 	if c.usual > 0 {
 		how = fmt.Sprintf("%.0f%% slower than usual on this machine (%.1f against %.1f cycles per call)", 100*(now/c.usual-1), now, c.usual)
