@@ -335,8 +335,8 @@ func TestCallsLabel(t *testing.T) {
 		e.calls.gaveUp = tt.gaveUp
 		e.rl.cpt = 1.24
 		e.labelCalls(tt.v)
-		if e.rl.shared != tt.shared || e.rl.cpt != tt.cpt || len(e.warnings) != tt.warnings {
-			t.Errorf("%s: shared %v, cpt %v, %d warnings %v; want %v, %v, %d", tt.name, e.rl.shared, e.rl.cpt, len(e.warnings), e.warnings, tt.shared, tt.cpt, tt.warnings)
+		if e.rl.callsShared != tt.shared || e.rl.cpt != tt.cpt || len(e.warnings) != tt.warnings {
+			t.Errorf("%s: shared %v, cpt %v, %d warnings %v; want %v, %v, %d", tt.name, e.rl.callsShared, e.rl.cpt, len(e.warnings), e.warnings, tt.shared, tt.cpt, tt.warnings)
 			continue
 		}
 		if tt.warnings > 0 && (!errors.Is(e.warnings[0], ErrSharedCore) || !strings.Contains(e.warnings[0].Error(), "61% slower than usual")) {
@@ -368,8 +368,8 @@ func TestCallsLabel(t *testing.T) {
 		}
 		e.calls.gaveUp, e.rl.cpt = true, 1.24
 		e.labelCalls(accept)
-		if e.rl.shared != tt.shared || (tt.shared && (len(e.warnings) != 1 || !strings.Contains(e.warnings[0].Error(), tt.says))) {
-			t.Errorf("%s: shared %v, warnings %v; want shared %v saying %q", tt.name, e.rl.shared, e.warnings, tt.shared, tt.says)
+		if e.rl.callsShared != tt.shared || (tt.shared && (len(e.warnings) != 1 || !strings.Contains(e.warnings[0].Error(), tt.says))) {
+			t.Errorf("%s: shared %v, warnings %v; want shared %v saying %q", tt.name, e.rl.callsShared, e.warnings, tt.shared, tt.says)
 		}
 	}
 

@@ -57,6 +57,7 @@ type rulerState struct {
 
 	roundProbe  float64 // this round's probe sample in ticks; NaN before it or when discarded
 	shared      bool    // the probe said the core was shared to the end
+	callsShared bool    // the calls probe said the best samples came from the calls state
 	probe       float64 // the probe beside the targets' best samples, cycles per iteration; NaN without one
 	probeExcess float64 // the probe's excess over its best on the machine; NaN when not judged
 }

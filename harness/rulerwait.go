@@ -189,7 +189,7 @@ func (e *engine) labelCalls(v calibrate.CycleVerdict) bool {
 	if v.Action != calibrate.CyclesAccept || v.Shared {
 		return true
 	}
-	rl.shared = true
+	rl.callsShared = true
 	now *= rl.cpt / float64(c.calls)
 	how := "slower than the rest of its samples"
 	if c.usual > 0 {
