@@ -229,7 +229,11 @@ func (s *hostProbe) in(v, ref float64) bool {
 //
 // Where the machine's usual level is known (calibrate.Usual, at cpt core
 // cycles per tick as the ruler's samples stand), it is the usual level: a
-// state can outlast the window, and a measurement can start in one. While
+// state can outlast the window, and a measurement can start in one. The
+// window's rule below marks a round too: in the first rounds the ruler's
+// slope is still off by up to 1%, more than roomDrop, and moments of room
+// went unmarked (a restarted IMUL chain read 0.4% low from rounds 1 and 2
+// whose room samples read 1.6% below the window's median). While
 // the window's median lies in the state too, the measurement is waiting
 // for it to end: for roomWait of the loop's time (elapsed) and s.cap
 // rounds set aside at most; after that the window alone judges and the
@@ -261,7 +265,7 @@ func (s *hostProbe) marks(v, cpt float64, elapsed time.Duration) bool {
 			if mark && inState {
 				s.waited++
 			}
-			return mark
+			return mark || !s.in(q, m) && s.in(v, m)
 		}
 	}
 	return !s.in(q, m) && s.in(v, m)
