@@ -85,7 +85,7 @@ const (
 	callsRise = 0.30
 	// callsN is how many calls a calls probe sample runs, and callsLinks
 	// how many ADD links each: about 1,000 cycles, as in the recording
-	// that found the state; callsRise of it spans two quanta of a
+	// that found the state; callsRise of it spans about seven quanta of a
 	// 26-tick counter.
 	callsN     = 64
 	callsLinks = 8
