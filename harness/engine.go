@@ -41,7 +41,8 @@ type target struct {
 	taken   int             // samples taken since the last retune
 	discard int             // of which discarded
 	calls   int64           // calls timed, every retune included
-	raw     []rawSample     // accepted samples, up to maxRecorded
+	raw     []rawSample     // the latest accepted samples, up to MaxSamples (and maxRecorded): a ring once full
+	rawNext int             // raw's oldest sample once full, the next one overwritten
 	pending []rawSample     // usable samples of rounds not yet judged (settle)
 	aside   []asideSample   // the first samples set aside by a host probe (settleHeld)
 	retunes int             // times R was lengthened after the samples showed a coarser quantum

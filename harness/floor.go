@@ -172,12 +172,15 @@ type floorState struct {
 	waiting bool // the best samples agree, and the loop goes on to judge the floor
 }
 
-// perCall returns t's accepted samples in ticks per call, overhead
+// perCall returns t's recorded samples in ticks per call, overhead
 // subtracted, in the order taken.
 func (t *target) perCall() []float64 {
-	per := make([]float64, len(t.raw))
-	for i, s := range t.raw {
-		per[i] = t.net(s)
+	per := make([]float64, 0, len(t.raw))
+	for _, s := range t.raw[t.rawNext:] {
+		per = append(per, t.net(s))
+	}
+	for _, s := range t.raw[:t.rawNext] {
+		per = append(per, t.net(s))
 	}
 	return per
 }
@@ -252,38 +255,44 @@ func (e *engine) judgeFloor(t *target, elapsed time.Duration) {
 }
 
 // floorWarnings are the warnings of a target measured alone whose best
-// sample is not its figure (ErrNoFloor; ErrSharedCore too when most of its
-// samples came from shared rounds) or whose floor could not be judged
-// (ErrFloorUnjudged). perCall formats a per-call figure in ticks as the
-// result shows it.
+// sample is not its figure (ErrNoFloor) or whose floor could not be
+// judged (ErrFloorUnjudged), and ErrSharedCore whenever the floor check
+// labels it (floorShared), none of its samples alone included. perCall
+// formats a per-call figure in ticks as the result shows it.
 func floorWarnings(m measured, name string, perCall func(float64) string) []error {
-	if !m.floorJudged || len(m.alone) == 0 {
+	if !m.floorJudged {
 		return nil
 	}
-	n, best := len(m.alone), slices.Min(m.alone)
+	n := len(m.alone)
 	those := "those with the core alone"
 	if n == len(m.perCall) {
 		those = "all of them"
 	}
 	var ws []error
-	switch m.floor {
-	case floorNone:
+	switch {
+	case n == 0:
+	case m.floor == floorNone:
+		best := slices.Min(m.alone)
 		s := slices.Clone(m.alone)
 		slices.Sort(s)
 		med := stat.Quantile(0.5, stat.Empirical, s, nil)
 		ws = append(ws, fmt.Errorf("%w: %s: %.2g%% of %d samples (%s) came within ε (%.3g%%) of the best (%s per call), and the median lies %.2g%% above it: the call's cost varies from call to call, the best was a rare call and more samples would lower it; the figure is their 5th percentile, %s",
 			ErrNoFloor, name, 100*m.floorShare, n, those, 100*m.cfg.Epsilon, perCall(best), 100*(med/best-1), perCall(floorFigure(m.alone))))
-	case floorNotJudged:
+	case m.floor == floorNotJudged:
 		ws = append(ws, fmt.Errorf("%w: %s: %.2g%% of %d samples (%s) came within ε (%.3g%%) of the best (%s per call); %d samples tell a floor the code reaches often from a rare call, and the measurement stopped before: the figure is the best sample, which more samples may lower",
-			ErrFloorUnjudged, name, 100*m.floorShare, n, those, 100*m.cfg.Epsilon, perCall(best), floorSamples))
+			ErrFloorUnjudged, name, 100*m.floorShare, n, those, 100*m.cfg.Epsilon, perCall(slices.Min(m.alone)), floorSamples))
 	}
 	if m.floorShared {
 		refused := ""
 		if m.cfg.RefuseShared {
 			refused = "; no cycle figure (Config.RefuseShared)"
 		}
-		ws = append(ws, fmt.Errorf("%w: %d of %d samples came from rounds whose core-state probe read shared (%s judged): the figure may be that of the code with less of a core%s",
-			ErrSharedCore, len(m.perCall)-m.nAlone, len(m.perCall), those, refused))
+		judged := those + " judged"
+		if n == 0 {
+			judged = "the floor not judged: the figure is the best sample"
+		}
+		ws = append(ws, fmt.Errorf("%w: %d of %d samples came from rounds whose core-state probe read shared (%s): the figure may be that of the code with less of a core%s",
+			ErrSharedCore, len(m.perCall)-m.nAlone, len(m.perCall), judged, refused))
 	}
 	return ws
 }

@@ -475,6 +475,12 @@ func TestBuildResultNoFloor(t *testing.T) {
 	if r, _ := buildResult(ms); !r.Shared || len(warningsOf(r.Warnings, ErrSharedCore)) != 1 {
 		t.Errorf("shared rounds: Shared %v, warnings %v; want the label and one ErrSharedCore", r.Shared, r.Warnings)
 	}
+	// None with the core alone (every round's probe read shared): the
+	// label still comes with its warning.
+	ms.alone, ms.nAlone, ms.floor = nil, 0, floorNotJudged
+	if r, _ := buildResult(ms); !r.Shared || len(warningsOf(r.Warnings, ErrSharedCore)) != 1 {
+		t.Errorf("no sample alone: Shared %v, warnings %v; want the label and one ErrSharedCore", r.Shared, r.Warnings)
+	}
 	// Too few samples with the core alone, but enough taken: judged on all
 	// of them, and labelled shared.
 	judged, _, v, shared := finalFloor(m.perCall[:150], m.perCall, 10)
@@ -507,5 +513,36 @@ func TestBuildResultNoFloor(t *testing.T) {
 	m.floorShare, m.floor = decideFloor(m.alone, 10)
 	if r, _ := buildResult(m); r.Quantile != 0 || len(r.Warnings) != 0 || r.FloorShare != 1 {
 		t.Errorf("a floor: Quantile %v, FloorShare %v, warnings %v", r.Quantile, r.FloorShare, r.Warnings)
+	}
+}
+
+// TestRecordKeepsTheLatest: a measurement that waited out a host's state
+// takes samples past MaxSamples, and the record the floor check judges
+// keeps the latest MaxSamples, in the order taken: the Intel guest's
+// floor check judged the first 1,000 samples, all from a state at the
+// start (probe 2.5× its best), and labelled shared a SumLoop figure from
+// after it (4 of 19,783 measurements in 4 minutes).
+func TestRecordKeepsTheLatest(t *testing.T) {
+	cfg, err := DefaultConfig().WithDefaults()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.MaxSamples = 4
+	e := &engine{cfg: cfg, overs: map[int]*stream{}, room: newRoom(false, 0, 0, 100), calls: newCalls(false, 100)}
+	tg := &target{r: 1, quantum: 2}
+	e.targets = []*target{tg}
+	if err := e.reset(tg); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 10 {
+		e.accept(tg, rawSample{ticks: uint64(1000 + i), round: i, probe: 10})
+	}
+	tg.overs[0].kb.Add(40) // an overhead of 40 ticks
+	got := tg.perCall()
+	if want := []float64{966, 967, 968, 969}; !slices.Equal(got, want) {
+		t.Errorf("10 samples into a record of 4: %v, want the latest %v in order", got, want)
+	}
+	if alone, _ := tg.alone(20); len(alone) != 4 {
+		t.Errorf("alone: %d samples, want the 4 recorded", len(alone))
 	}
 }

@@ -169,7 +169,7 @@ func (e *engine) reset(t *target) error {
 	t.half = [2]halfRecord{newHalfRecord(), newHalfRecord()}
 	t.agree, t.apart = false, math.NaN()
 	t.fl = floorState{}
-	t.raw = make([]rawSample, 0, min(cfg.MaxSamples, maxRecorded))
+	t.raw, t.rawNext = make([]rawSample, 0, min(cfg.MaxSamples, maxRecorded)), 0
 	t.pairs = nil
 	return nil
 }
