@@ -546,3 +546,51 @@ func TestRecordKeepsTheLatest(t *testing.T) {
 		t.Errorf("alone: %d samples, want the 4 recorded", len(alone))
 	}
 }
+
+// TestFloorWait: the loop waits for floorSamples samples while the
+// record has room, and, past MaxSamples if need be, for floorMinAlone
+// samples with the core alone when a host's state left fewer among
+// floorSamples or more, only while the latest round reads alone (the state
+// ended): otherwise the figure, from after the state, would be labelled
+// shared for want of them.
+func TestFloorWait(t *testing.T) {
+	for _, tt := range []struct {
+		name              string
+		v                 floorVerdict
+		alone, recorded   int
+		latestAlone, room bool
+		wait, past        bool
+	}{
+		{"room below floorSamples", floorNotJudged, 100, 150, true, true, true, false},
+		{"a floor found", floorFound, 100, 150, true, true, false, false},
+		{"no floor", floorNone, 300, 300, true, false, false, false},
+		{"the state ended: 4 alone of 900", floorNotJudged, 4, 900, true, false, true, true},
+		{"the state goes on", floorNotJudged, 4, 900, false, false, false, false},
+		{"8 alone: judged", floorNotJudged, 8, 900, true, false, false, false},
+		{"most alone: no label to avoid", floorNotJudged, 4, 6, true, false, false, false},
+	} {
+		wait, past := floorWait(tt.v, tt.alone, tt.recorded, tt.latestAlone, tt.room)
+		if wait != tt.wait || past != tt.past {
+			t.Errorf("%s: floorWait = %v, %v; want %v, %v", tt.name, wait, past, tt.wait, tt.past)
+		}
+	}
+	// latestAlone reads the newest sample of the ring.
+	tg := &target{raw: make([]rawSample, 0, 3)}
+	if tg.latestAlone(10) {
+		t.Errorf("no sample: latestAlone true")
+	}
+	for i, p := range []float64{5, 5, 5, 20, 5, 20} {
+		if len(tg.raw) < cap(tg.raw) {
+			tg.raw = append(tg.raw, rawSample{probe: p})
+		} else {
+			tg.raw[tg.rawNext] = rawSample{probe: p}
+			tg.rawNext = (tg.rawNext + 1) % len(tg.raw)
+		}
+		if got, want := tg.latestAlone(10), p <= 10; got != want {
+			t.Errorf("after sample %d (probe %v): latestAlone %v, want %v", i, p, got, want)
+		}
+	}
+	if !tg.latestAlone(math.Inf(1)) {
+		t.Errorf("no limit: latestAlone false")
+	}
+}

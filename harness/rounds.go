@@ -408,10 +408,11 @@ func (e *engine) bestConverged(t *target) bool {
 }
 
 // busy reports whether any target still needs samples (every stream is
-// sampled until all are done).
+// sampled until all are done): below MaxSamples, or past it while the
+// floor check waits for samples with the core alone (floorWait).
 func (e *engine) busy() bool {
 	for _, t := range e.targets {
-		if !e.converged(t) && t.taken < e.cfg.MaxSamples {
+		if !e.converged(t) && (t.taken < e.cfg.MaxSamples || t.fl.past) {
 			return true
 		}
 	}
