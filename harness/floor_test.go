@@ -580,12 +580,7 @@ func TestFloorWait(t *testing.T) {
 		t.Errorf("no sample: latestAlone true")
 	}
 	for i, p := range []float64{5, 5, 5, 20, 5, 20} {
-		if len(tg.raw) < cap(tg.raw) {
-			tg.raw = append(tg.raw, rawSample{probe: p})
-		} else {
-			tg.raw[tg.rawNext] = rawSample{probe: p}
-			tg.rawNext = (tg.rawNext + 1) % len(tg.raw)
-		}
+		tg.record(rawSample{probe: p})
 		if got, want := tg.latestAlone(10), p <= 10; got != want {
 			t.Errorf("after sample %d (probe %v): latestAlone %v, want %v", i, p, got, want)
 		}

@@ -204,19 +204,24 @@ func (e *engine) accept(t *target, s rawSample) {
 	t.kb.Add(float64(s.ticks) / float64(r))
 	t.half[s.round%2].target(r, float64(s.ticks))
 	t.vmin[s.variant] = math.Min(t.vmin[s.variant], float64(s.ticks))
-	// A wait for the end of a host's state takes samples past MaxSamples,
-	// and the record keeps the latest: those of the state at the start
-	// would have the floor check judge the state (floor.go), and label a
-	// figure from after it shared.
+	t.record(s)
+	if !t.lastOK || s.ticks < t.last.ticks {
+		t.last, t.lastOK = s, true
+	}
+}
+
+// record keeps s in t's record of samples, over the oldest once it is
+// full: a wait for the end of a host's state takes samples past
+// MaxSamples, and those of the state at the start would have the floor
+// check judge the state (floor.go), and label a figure from after it
+// shared.
+func (t *target) record(s rawSample) {
 	switch {
 	case len(t.raw) < cap(t.raw):
 		t.raw = append(t.raw, s)
 	case len(t.raw) > 0:
 		t.raw[t.rawNext] = s
 		t.rawNext = (t.rawNext + 1) % len(t.raw)
-	}
-	if !t.lastOK || s.ticks < t.last.ticks {
-		t.last, t.lastOK = s, true
 	}
 }
 
