@@ -90,8 +90,8 @@ func (e *engine) checkOverlap(f func(), r int, q float64) overlapDecision {
 }
 
 // chooseRepeats gives every target its R (1 with a Setup, Config.Repeat
-// when set, else chooseRepeat's) and returns the most ticks any target's
-// sample must span, which the ruler is sized for.
+// when set, else chooseRepeat's) and returns the span the ruler is sized
+// for (rulerSpan's, the most of any target).
 func (e *engine) chooseRepeats(insts []Target) (need float64) {
 	cfg := e.cfg
 	for _, in := range insts {
@@ -113,7 +113,7 @@ func (e *engine) chooseRepeats(insts []Target) (need float64) {
 				t.r = t.overlap.R
 			}
 		}
-		need = math.Max(need, t.need)
+		need = math.Max(need, e.rulerSpan(t))
 		e.targets = append(e.targets, t)
 	}
 	if e.commonR {

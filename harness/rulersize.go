@@ -113,6 +113,31 @@ func (e *engine) rulerLengths(need float64) (addLong, imulShort, imulLong int) {
 	return addLong, imulShort, max(imulLong, imulShort+1)
 }
 
+// rulerMatchMax caps the span rulerSpan matches, in seconds: the shortest
+// throughput sample (overlapMinSample). Beyond it the ruler's two quanta
+// are under 0.01% of its span and other noise rules (below).
+const rulerMatchMax = overlapMinSample
+
+// rulerSpan is the span in ticks the ruler's long ADD chain must reach
+// beyond its short one for target t: the span t's samples must reach
+// (t.need), and as much as t's samples do reach, up to rulerMatchMax. The
+// ruler's slope is the difference of two best samples, each good to about
+// a counter quantum, so its precision is quanta over its span, and every
+// cycle figure carries it in full: sized to t.need alone (8,000 ticks on
+// the Intel guest's 2-tick counter) while the overlap check had lengthened
+// the target's samples to 50,000 ticks, the ruler's cycles per tick moved
+// by 0.015% (CV) between processes and the target's ticks by 0.003%; with
+// the ruler's long chain past 60,000 ticks, by 0.006% (120 processes
+// measuring a 1000-link continued ADD chain; docs/how-it-measures.md,
+// "Where the limits come from").
+func (e *engine) rulerSpan(t *target) float64 {
+	span := t.need
+	if b := t.overlap.PerCall; b > 0 {
+		span = math.Max(span, math.Min(float64(t.r)*b, rulerMatchMax*e.ctr.hz))
+	}
+	return span
+}
+
 // sizeRuler lengthens the ruler's long chains to span need ticks beyond the
 // short ones (never shortens them); the streams whose length changed start
 // again.
