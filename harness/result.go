@@ -189,6 +189,13 @@ type Result struct {
 	// the host's calls state after the wait (Disturbances.Calls), where
 	// short calls run 40 to 80% slower and long continued chains 0.3%.
 	Shared bool
+	// Room reports that in throughput mode the room probe read the host's
+	// other state, the core with more room than usual, for longer than the
+	// measurement waits (an ErrRoom warning): calls that overlap the next
+	// may read low (on the Intel Cascade Lake guest, restarted 1000-link
+	// chains by 0.3%). Measure again: such moments come and go within
+	// seconds.
+	Room bool
 	// Probe is the probe beside the target's best samples in core cycles
 	// per iteration (calibrate.ProbeIters iterations, the timing's fixed
 	// cost included): the lowest of the probe's samples in the rounds that
@@ -292,6 +299,7 @@ type measured struct {
 	rulerWait                 time.Duration
 	stoppedBy                 string // Result.StoppedBy
 	shared                    bool
+	room                      bool // the room probe's wait ended in its state (ErrRoom)
 	probe, probeExcess        float64
 	taken, discarded, retunes int
 	overlap                   overlapDecision
@@ -341,7 +349,7 @@ func buildResult(m measured) (Result, error) {
 		Converged: m.converged, HalvesApart: m.halvesApart, Best: slices.Clone(m.best), Spread: m.spread,
 		OverheadTicks: math.NaN(), OverheadConverged: m.overheadConverged,
 		Config: cfg.forResult(), Calls: m.calls,
-		Wall: m.wall, RulerWait: m.rulerWait, StoppedBy: m.stoppedBy, FloorShare: m.floorShare, Shared: m.shared, Probe: m.probe, ProbeExcess: m.probeExcess, ThreadCPU: m.threadCPU, ThreadCPUSource: m.threadSource, Utilisation: m.util,
+		Wall: m.wall, RulerWait: m.rulerWait, StoppedBy: m.stoppedBy, FloorShare: m.floorShare, Shared: m.shared, Room: m.room, Probe: m.probe, ProbeExcess: m.probeExcess, ThreadCPU: m.threadCPU, ThreadCPUSource: m.threadSource, Utilisation: m.util,
 	}
 	res.Disturbed.Monitored = m.monitored
 	if len(m.overheads) > 0 {

@@ -242,6 +242,16 @@ func TestRoomTakesBackTheOnlySamples(t *testing.T) {
 	if !e.room.gaveUp {
 		t.Errorf("samples taken back without the warning (gaveUp false)")
 	}
+	// The result carries the label: Room, beside the ErrRoom warning the
+	// loop adds.
+	m := cleanMeasured()
+	m.room = e.room.gaveUp
+	if r, err := buildResult(m); err != nil || !r.Room {
+		t.Errorf("Result.Room %v (err %v) after the wait gave up; want true", r.Room, err)
+	}
+	if r, _ := buildResult(cleanMeasured()); r.Room {
+		t.Error("Result.Room true without a moment of room")
+	}
 }
 
 // callsWith returns a calls probe whose window holds ws (ticks) and whose

@@ -285,6 +285,8 @@ func benchComments(f *File, data []byte, runs []benchRun) {
 						block.run.RulerNotConverged = true
 					case strings.Contains(msg, harness.ErrSharedCore.Error()):
 						block.run.Shared = true
+					case strings.Contains(msg, harness.ErrRoom.Error()):
+						block.run.Room = true
 					case strings.Contains(msg, harness.ErrNoFloor.Error()):
 						block.run.Quantile = harness.Quantile
 					}
@@ -331,6 +333,7 @@ func benchComments(f *File, data []byte, runs []benchRun) {
 			if r := last(line, ""); r != nil {
 				r.Warnings = append(r.Warnings, strings.TrimPrefix(s, "# warning: "))
 				r.Shared = r.Shared || strings.Contains(s, harness.ErrSharedCore.Error())
+				r.Room = r.Room || strings.Contains(s, harness.ErrRoom.Error())
 				if strings.Contains(s, harness.ErrNoFloor.Error()) {
 					r.Quantile = harness.Quantile
 				}

@@ -166,7 +166,7 @@ type FitComparison struct {
 // rulers say the core clock moved between them). A side with runs that
 // did not converge gets no verdict but "inconclusive", and so does a
 // difference found where a side has runs measured on a shared core
-// (Run.Shared); a side with one
+// (Run.Shared) or in a moment of room (Run.Room); a side with one
 // run no test, and the reason says how to get runs. The CPE fits of two
 // cpe files are compared too, without a test (one sweep per file).
 //
@@ -251,6 +251,11 @@ func (c *Comparison) compareEntries(name string, ea, eb Entry, opt stats.Compare
 		if n := sharedRuns(side.e); n > 0 {
 			onShared = append(onShared, fmt.Sprintf("%d of %d runs of %s were measured on a shared core", n, len(side.e.Runs), side.name))
 		}
+		// A run measured in a moment of room reads calls that overlap the
+		// next low: a difference resting on it is the host's.
+		if n := roomRuns(side.e); n > 0 {
+			onShared = append(onShared, fmt.Sprintf("%d of %d runs of %s were measured in a moment of room", n, len(side.e.Runs), side.name))
+		}
 	}
 	for _, u := range units {
 		o := opt
@@ -322,6 +327,18 @@ func sharedRuns(e Entry) int {
 	n := 0
 	for _, r := range e.Runs {
 		if r.Shared {
+			n++
+		}
+	}
+	return n
+}
+
+// roomRuns counts the runs of e that the file says were measured in a
+// moment of room (Run.Room).
+func roomRuns(e Entry) int {
+	n := 0
+	for _, r := range e.Runs {
+		if r.Room {
 			n++
 		}
 	}

@@ -351,6 +351,11 @@ type Run struct {
 	// warning in go test output), by ProbeExcess (0 when it does not say).
 	Shared      bool
 	ProbeExcess float64
+	// Room is set when the file says the room probe read the core with
+	// more room than usual for longer than the measurement waited
+	// (harness.Result.Room: "room" in JSON, harness's ErrRoom warning in
+	// go test output): calls that overlap the next may read low.
+	Room bool
 	// Quantile is harness.Result.Quantile: 0.05 when the file says the
 	// figures are the samples' 5th percentile ("quantile" in JSON,
 	// harness's ErrNoFloor warning in go test output), else 0.
@@ -476,7 +481,7 @@ func (n NoCycles) MarshalText() ([]byte, error) { return []byte(n.String()), nil
 // Read.
 func (f File) Measurement(e Entry, r Run) Measurement {
 	res := harness.Result{Name: e.Name, Ticks: r.Ticks, Nanoseconds: r.NS, Cycles: r.Cycles, Converged: !r.NotConverged,
-		Samples: r.Samples, Repeat: r.Repeat, CyclesPerTick: r.CyclesPerTick, ReferenceConverged: !r.RulerNotConverged, Quantum: r.Quantum, Shared: r.Shared, ProbeExcess: r.ProbeExcess, Quantile: r.Quantile,
+		Samples: r.Samples, Repeat: r.Repeat, CyclesPerTick: r.CyclesPerTick, ReferenceConverged: !r.RulerNotConverged, Quantum: r.Quantum, Shared: r.Shared, Room: r.Room, ProbeExcess: r.ProbeExcess, Quantile: r.Quantile,
 		TicksPerSecond: f.Machine.CounterHz, Calls: int64(r.Iters), Elements: r.Elements, CyclesPerElement: r.CyclesPerElem, TicksPerElement: r.TicksPerElem, NsPerElement: r.NsPerElem}
 	res.Config.Epsilon = f.Settings.Epsilon
 	if r.NoCycles == HasCycles && res.CyclesPerTick == 0 {

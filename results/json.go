@@ -293,6 +293,7 @@ type jsonResult struct {
 	Check         string   `json:"check"`
 	Warnings      []string `json:"warnings"`
 	Shared        bool     `json:"shared"`
+	Room          bool     `json:"room"`
 	ProbeExcess   float64  `json:"probe_excess"`
 	Quantile      float64  `json:"quantile"`
 }
@@ -322,7 +323,7 @@ func (jr *jsonReader) result(es *entrySet, el jfield, where, kind, unit, kernel 
 		get(jr, o, where, "check", str, &j.Check), get(jr, o, where, "ruler_converged", boolean, &j.RulerOK),
 		get(jr, o, where, "warnings", "an array of strings", &j.Warnings),
 		get(jr, o, where, "shared", boolean, &j.Shared), get(jr, o, where, "probe_excess", num, &j.ProbeExcess),
-		get(jr, o, where, "quantile", num, &j.Quantile),
+		get(jr, o, where, "quantile", num, &j.Quantile), get(jr, o, where, "room", boolean, &j.Room),
 	} {
 		if g != nil {
 			return g
@@ -356,7 +357,7 @@ func (jr *jsonReader) result(es *entrySet, el jfield, where, kind, unit, kernel 
 	r := Run{
 		Ticks: j.Ticks, NS: j.NS, NotConverged: !j.Converged, Samples: j.Samples, Repeat: j.Repeat,
 		CyclesPerTick: j.CyclesPerTick, Quantum: j.Quantum, Check: j.Check, Warnings: j.Warnings,
-		Shared: j.Shared, ProbeExcess: j.ProbeExcess, Quantile: j.Quantile,
+		Shared: j.Shared, Room: j.Room, ProbeExcess: j.ProbeExcess, Quantile: j.Quantile,
 		Line: lineAt(jr.data, el.off),
 	}
 	if r.Quantum == 0 { // the name cyclebench run -format json writes

@@ -64,14 +64,15 @@ func Usable(r harness.Result) bool {
 // Failure is the summary line of measurements that fail a run ("" when
 // none does): how many of them (called what: "results") failed their
 // output check, and how many have no figure (no usable sample) or, with
-// strict, did not converge or were measured on a shared core, with how
-// many of those stopped at maxTime. Without strict, a result that missed
+// strict, did not converge or were measured on a shared core or in a
+// moment of room (harness.Result.Room), with how many of those stopped
+// at maxTime. Without strict, a result that missed
 // ε is not a failure however far it missed: whether a measurement
 // converges changes from run to run on a busy machine, and an exit status
 // that followed it would make a CI job flaky (its warning and its
 // converged mark say so instead).
 func Failure(rs []Measurement, strict bool, maxTime time.Duration, what string) string {
-	bad, shared, checks, capped := 0, 0, 0, 0
+	bad, shared, room, checks, capped := 0, 0, 0, 0, 0
 	for _, r := range rs {
 		if r.Check != "" && r.Check != "ok" {
 			checks++
@@ -84,6 +85,8 @@ func Failure(rs []Measurement, strict bool, maxTime time.Duration, what string) 
 			}
 		case strict && r.Shared:
 			shared++
+		case strict && r.Room:
+			room++
 		}
 	}
 	var parts []string
@@ -99,6 +102,9 @@ func Failure(rs []Measurement, strict bool, maxTime time.Duration, what string) 
 	}
 	if shared > 0 {
 		parts = append(parts, fmt.Sprintf("%d of %d %s were measured on a shared core", shared, len(rs), what))
+	}
+	if room > 0 {
+		parts = append(parts, fmt.Sprintf("%d of %d %s were measured in a moment of room (the core had more room than usual; calls that overlap the next may read low)", room, len(rs), what))
 	}
 	if checks > 0 {
 		parts = append(parts, fmt.Sprintf("%d of %d %s failed their output check", checks, len(rs), what))
@@ -389,6 +395,10 @@ type ResultJSON struct {
 	// slower than its best); absent when not shared.
 	Shared      bool    `json:"shared,omitempty"`
 	ProbeExcess float64 `json:"probe_excess,omitempty"`
+	// Room is harness.Result.Room: the host's other thread left the core
+	// for longer than the measurement waited, and calls that overlap the
+	// next may read low; absent when not.
+	Room bool `json:"room,omitempty"`
 	// Quantile is harness.Result.Quantile: 0.05 when the figures are the
 	// 5th percentile of the samples (the code has no floor: its best
 	// sample was a rare call), absent when they are the best sample's;
@@ -454,7 +464,7 @@ func (m Measurement) JSON() ResultJSON {
 		CyclesPerTick: m.CyclesPerTick, RulerConverged: m.ReferenceConverged, QuantumTicks: m.Quantum,
 		CyclesSource: m.CyclesSource, Disturbed: m.Disturbed, Counters: m.Counters,
 		TicksPerSecond: m.TicksPerSecond, CPU: m.CPU, Priority: m.Priority,
-		WallSeconds: m.Wall.Seconds(), RulerWaitSeconds: m.RulerWait.Seconds(), Shared: m.Shared, Quantile: m.Quantile, FloorShare: finiteOr0(m.FloorShare), StoppedBy: m.StoppedBy, Check: m.Check, Warnings: ErrorStrings(m.Warnings), PID: m.PID,
+		WallSeconds: m.Wall.Seconds(), RulerWaitSeconds: m.RulerWait.Seconds(), Shared: m.Shared, Room: m.Room, Quantile: m.Quantile, FloorShare: finiteOr0(m.FloorShare), StoppedBy: m.StoppedBy, Check: m.Check, Warnings: ErrorStrings(m.Warnings), PID: m.PID,
 	}
 	if j.Best == nil {
 		j.Best = []float64{}

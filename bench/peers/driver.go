@@ -321,7 +321,7 @@ func (d *driver) accuracy(tools []tool) {
 					continue
 				}
 				for _, k := range out.Kernels {
-					rec(tl.ID, k.Key, k.Cycles, k.Ns, k.Why, k.Lagged || k.Shared)
+					rec(tl.ID, k.Key, k.Cycles, k.Ns, k.Why, k.Lagged || k.Shared || k.Room)
 				}
 				if n := kernelsNote(out.Kernels); n != "" && len(d.log) > 0 {
 					d.log[len(d.log)-1].Note = n
@@ -630,6 +630,9 @@ func kernelsNote(ks []KernelOut) string {
 		}
 		if k.Shared {
 			p += " (labelled: the core was shared)"
+		}
+		if k.Room {
+			p += " (labelled: the core had more room than usual)"
 		}
 		parts = append(parts, p)
 	}

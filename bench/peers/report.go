@@ -39,7 +39,7 @@ func (d *driver) report(w io.Writer, tableTools, detectTools []tool, n int) {
 	}
 	t2 := spreadTable(tableTools, ks, d.acc, byCV)
 	t2.Notes = []string{
-		"CV = sample standard deviation / mean of the results above, one per process. The cycle figure's CV includes the ruler's; the ns figure's includes the core clock's movement between processes. \"k labelled\": k of cyclebench's figures carried its label (the core shared, or its ruler's ADD chain still lagging, at the end: measure again); they count in the CV, as every peer's figures do, which carry none.",
+		"CV = sample standard deviation / mean of the results above, one per process. The cycle figure's CV includes the ruler's; the ns figure's includes the core clock's movement between processes. \"k labelled\": k of cyclebench's figures carried its label (the core shared, its ruler's ADD chain still lagging, or the core with more room than usual, at the end: measure again); they count in the CV, as every peer's figures do, which carry none.",
 		"The host moves some kernels between states lasting 50 ms to seconds: a restarted chain overlaps less with the next call while the core is shared (`go -C bench/peers run ./states` follows them from one process). A process that falls in one moves the CV by its whole distance, for every tool; table 2b gives the spread one such process in ten moves little. Most such moments are short, and the ADD/IMUL ruler does not always see them; the Config.MinTime row samples each kernel for longer than one, so that its K best come from around them.",
 	}
 	t2b := spreadTable(tableTools, ks, d.acc, byMAD)

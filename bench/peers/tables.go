@@ -83,7 +83,8 @@ type series struct {
 	// Why collects the reasons of results with no cycle figure.
 	Why []string
 	// Labelled counts the cycle figures cyclebench labelled (the core
-	// shared, or its ruler's ADD chain still lagging, at the end).
+	// shared, its ruler's ADD chain still lagging, or the core with more
+	// room than usual, at the end).
 	Labelled int
 }
 

@@ -59,6 +59,10 @@ type KernelOut struct {
 	// Shared is cyclebench's Result.Shared: the core-state probe said the
 	// core was shared to the end, and the figure is labelled so.
 	Shared bool `json:"shared,omitempty"`
+	// Room is cyclebench's Result.Room: the room probe read the core with
+	// more room than usual to the end of the wait, and the figure is
+	// labelled so (it may read low).
+	Room bool `json:"room,omitempty"`
 	// Before and After are the rulers read just before and after a peer's
 	// measurement (in its process).
 	Before *Ruler `json:"before,omitempty"`
@@ -182,7 +186,7 @@ func measureKernels(tool string) ([]KernelOut, error) {
 				return nil, fmt.Errorf("%s %s: %w", tool, k.Key, err)
 			}
 			ko = KernelOut{Key: k.Key, Ns: r.Nanoseconds, Cycles: r.Cycles, RulerWaitMs: float64(r.RulerWait) / float64(time.Millisecond),
-				Lagged: slices.ContainsFunc(r.Warnings, func(w error) bool { return errors.Is(w, harness.ErrRulerLag) }), Shared: r.Shared}
+				Lagged: slices.ContainsFunc(r.Warnings, func(w error) bool { return errors.Is(w, harness.ErrRulerLag) }), Shared: r.Shared, Room: r.Room}
 			switch {
 			case r.Cycles == 0:
 				ko.Why = "no cycle estimate"

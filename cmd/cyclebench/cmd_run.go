@@ -30,7 +30,9 @@ changes the exit status unless -strict.
 A "~" before a cycle figure marks a core-clock ruler that did not converge; a "!"
 marks a figure measured on a shared core (another hardware thread had part of it
 to the end of the measurement: front-end- and branch-bound code reads slow), which
--strict refuses.`
+-strict refuses; a "<" marks a figure measured while the core had more room than
+usual (the host's other thread left it for longer than the measurement waits:
+calls that overlap the next may read low), on which -strict fails the run.`
 
 func runRun(args []string, stdout, stderr io.Writer) error {
 	if err := checkPaths(args); err != nil {

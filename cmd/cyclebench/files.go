@@ -34,7 +34,7 @@ func metricsTable(c *results.Comparison, perElem bool) *table {
 		{Name: "p", Key: "p_value", Digits: 2}, {Name: "runs", Key: "-"}, {Name: "count_a", CSV: true}, {Name: "count_b", CSV: true},
 		{Name: "verdict", Left: true}, {Name: "reason", CSV: true}}}
 	for _, r := range c.Rows {
-		sa, sb := sharedRuns(c.A, r.Name), sharedRuns(c.B, r.Name)
+		sa, sb := sideMark(c.A, r.Name), sideMark(c.B, r.Name)
 		for _, m := range r.Metrics {
 			if !perElem && strings.HasSuffix(m.Unit, "/elem") && len(r.Metrics) > 2 {
 				continue
@@ -108,8 +108,15 @@ func writeFileComparison(w io.Writer, format string, c *results.Comparison) erro
 		"the spread between runs (Welch's t on the logarithms) and needs 2 runs per side;\n" +
 		"per-element figures (in -format json and csv) have the ratios of the per-op ones.\n" +
 		"cycles are core cycles (frequency-independent); ticks are left out: the two counters may run at different rates")
-	if slices.ContainsFunc(c.Rows, func(r results.CompareRow) bool { return sharedRuns(c.A, r.Name) || sharedRuns(c.B, r.Name) }) {
+	marks := ""
+	for _, r := range c.Rows {
+		marks += sideMark(c.A, r.Name) + sideMark(c.B, r.Name)
+	}
+	if strings.Contains(marks, "!") {
 		d.Line(reports.SharedNote + "; a side so marked is slower than its code")
+	}
+	if strings.Contains(marks, "<") {
+		d.Line(reports.RoomNote + "; a side so marked may read faster than its code")
 	}
 	if len(c.OnlyA) > 0 {
 		d.Line("only in A: " + strings.Join(c.OnlyA, ", "))
@@ -123,21 +130,30 @@ func writeFileComparison(w io.Writer, format string, c *results.Comparison) erro
 	return d.Render(w)
 }
 
-// sharedRuns reports whether a run of benchmark name in f was measured on
-// a shared core (results.Run.Shared).
-func sharedRuns(f results.File, name string) bool {
+// sideMark is the mark of benchmark name in f: "!" when a run of it was
+// measured on a shared core (results.Run.Shared, reports.SharedNote), "<"
+// when one was measured in a moment of room (results.Run.Room,
+// reports.RoomNote), both when both; "" when none was.
+func sideMark(f results.File, name string) string {
+	mark := ""
 	for _, e := range f.Entries {
-		if e.Name == name && slices.ContainsFunc(e.Runs, func(r results.Run) bool { return r.Shared }) {
-			return true
+		if e.Name != name {
+			continue
+		}
+		if slices.ContainsFunc(e.Runs, func(r results.Run) bool { return r.Shared }) && !strings.Contains(mark, "!") {
+			mark = "!" + mark
+		}
+		if slices.ContainsFunc(e.Runs, func(r results.Run) bool { return r.Room }) && !strings.Contains(mark, "<") {
+			mark += "<"
 		}
 	}
-	return false
+	return mark
 }
 
-// markShared is figure v, marked "!" (reports.SharedNote) when shared.
-func markShared(v float64, shared bool) any {
-	if !shared {
+// markShared is figure v with its side's mark (sideMark) before it.
+func markShared(v float64, mark string) any {
+	if mark == "" {
 		return v
 	}
-	return shown{V: v, Text: "!" + sig(v, 5)}
+	return shown{V: v, Text: mark + sig(v, 5)}
 }

@@ -29,7 +29,8 @@ func ConvergedText(r harness.Result) tab.Shown {
 }
 
 // CyclesCell shows a cycle figure, marked "!" when the core was shared
-// (SharedNote), "~" when the core-clock ruler behind it did not converge,
+// (SharedNote), "<" when the core had more room than usual (RoomNote),
+// "~" when the core-clock ruler behind it did not converge,
 // "?" when nothing could check it and "*" when it is the samples' 5th
 // percentile (QuantileNote); "-" without cycles (a refused ruler, or none).
 func CyclesCell(r harness.Result, v float64, digits int) any {
@@ -42,6 +43,9 @@ func CyclesCell(r harness.Result, v float64, digits int) any {
 	}
 	if !r.ReferenceConverged {
 		mark = "~"
+	}
+	if r.Room {
+		mark += "<"
 	}
 	if uncheckedRuler(r) {
 		mark += "?"
@@ -62,10 +66,12 @@ func uncheckedRuler(r harness.Result) bool {
 }
 
 // RulerNote is the legend of the "~" mark, UncheckedNote of the "?" mark,
-// SharedNote of the "!" mark, QuantileNote of the "*" mark.
+// SharedNote of the "!" mark, RoomNote of the "<" mark, QuantileNote of
+// the "*" mark.
 const (
 	QuantileNote  = "* marks figures that are the 5th percentile of the samples, not the best: the code's cost varies from call to call, its best sample was a rare call that would not repeat (harness.ErrNoFloor)"
 	SharedNote    = "! marks figures measured on a shared core (another hardware thread had part of it to the end): code bound by the front end or by branches reads slow"
+	RoomNote      = "< marks figures measured while the core had more room than usual (the host's other hardware thread left it for longer than the measurement waits, harness.ErrRoom): calls that overlap the next may read low; measure again"
 	RulerNote     = "~ marks cycles converted with a core-clock ruler (the register ADD chain measured alongside) that did not converge: less certain"
 	UncheckedNote = "? marks cycles from a core-clock ruler that no second chain could check on this processor (see the calibration's warning)"
 )
@@ -82,6 +88,9 @@ func ResultWarnings(h results.Header, rs []results.Measurement) []Warning {
 	}
 	if slices.ContainsFunc(rs, func(r results.Measurement) bool { return r.Shared }) {
 		ws = append(ws, Warning{Text: SharedNote})
+	}
+	if slices.ContainsFunc(rs, func(r results.Measurement) bool { return r.Room }) {
+		ws = append(ws, Warning{Text: RoomNote})
 	}
 	if slices.ContainsFunc(rs, func(r results.Measurement) bool { return r.Quantile > 0 }) {
 		ws = append(ws, Warning{Text: QuantileNote})
@@ -102,7 +111,7 @@ func ResultTable(h results.Header, rs []results.Measurement) *tab.Table {
 		{Name: "disturbed_migrations", CSV: true}, {Name: "disturbed_page_faults", CSV: true},
 		{Name: "spread", Digits: 3}, {Name: "converged", Left: true}, {Name: "usable", CSV: true},
 		{Name: "overhead_ticks", CSV: true}, {Name: "core_cycles_per_tick", CSV: true}, {Name: "ruler_converged", CSV: true},
-		{Name: "cycles_source", CSV: true}, {Name: "tsc_hz", CSV: true}, {Name: "cpu", CSV: true}, {Name: "shared", CSV: true}, {Name: "quantile", CSV: true},
+		{Name: "cycles_source", CSV: true}, {Name: "tsc_hz", CSV: true}, {Name: "cpu", CSV: true}, {Name: "shared", CSV: true}, {Name: "room", CSV: true}, {Name: "quantile", CSV: true},
 	}}
 	// One column per extra event counted (Config.Events), when any was.
 	events := events(rs)
@@ -131,6 +140,9 @@ func ResultTable(h results.Header, rs []results.Measurement) *tab.Table {
 			mark := ""
 			if r.Shared {
 				mark = "!"
+			}
+			if r.Room {
+				mark += "<"
 			}
 			if r.Quantile > 0 {
 				mark += "*"
@@ -161,7 +173,7 @@ func ResultTable(h results.Header, rs []results.Measurement) *tab.Table {
 			dist, d.ContextSwitches, d.Migrations, d.PageFaults,
 			spread, convergedCell(r), results.Usable(r.Result),
 			r.OverheadTicks, r.CyclesPerTick, r.ReferenceConverged,
-			r.CyclesSource, r.TicksPerSecond, r.CPU, r.Shared, r.Quantile}
+			r.CyclesSource, r.TicksPerSecond, r.CPU, r.Shared, r.Room, r.Quantile}
 		for _, ev := range events {
 			var v any
 			if c, ok := r.CounterValue(ev); ok {
