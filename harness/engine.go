@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/cyclebench/cyclebench/affinity"
@@ -271,7 +272,7 @@ func (e *engine) run() error {
 		}
 	}
 	e.settleHeld(since())
-	if e.room.gaveUp {
+	if e.room.gaveUp && slices.ContainsFunc(e.targets, roomMatters) {
 		e.warnings = append(e.warnings, fmt.Errorf("%w: the room probe read more than %.1f%% below this machine's usual level for longer than the measurement waits (%v, or %d rounds); calls that overlap the next may read low", ErrRoom, 100*roomDrop, roomWait, e.room.cap))
 	}
 	e.stop = why

@@ -21,7 +21,7 @@ func (e *engine) measured(t *target) measured {
 		target: t.inst, cfg: e.cfg, cpu: e.th.CPU, priority: e.th.Priority.String(),
 		step: e.ctr.step, hz: e.ctr.hz, quantum: t.quantum, need: t.need, forced: t.forced,
 		frequencySource: e.cal.Frequency.Method + ": " + e.cal.Frequency.Source,
-		repeats:         slices.Clone(t.rs), wall: e.wall, rulerWait: e.rl.waited, shared: e.rl.shared || e.rl.callsShared, room: e.room.gaveUp, probe: math.NaN(), probeExcess: math.NaN(),
+		repeats:         slices.Clone(t.rs), wall: e.wall, rulerWait: e.rl.waited, shared: e.rl.shared || e.rl.callsShared, room: e.room.gaveUp && roomMatters(t), probe: math.NaN(), probeExcess: math.NaN(),
 		taken: t.taken, discarded: t.discard, retunes: t.retunes, overlap: t.overlap, dist: t.dist,
 		monitored: e.mon != nil && e.mon.soft, faultsKept: e.mon != nil && e.mon.faultsKept,
 		kept: t.kb.Kept(), converged: e.converged(t), halvesApart: t.apart, halves: e.rl.r != nil, best: t.kb.Best(), spread: t.kb.Spread(),
