@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"testing"
+	"time"
 
 	"github.com/cyclebench/cyclebench/calibrate"
 	"github.com/cyclebench/cyclebench/internal/chain"
@@ -55,7 +56,11 @@ func TestRulerMatchesTheSamples(t *testing.T) {
 		}
 	}
 	t.Cleanup(func() { tracer = nil })
-	res, err := Measure(context.Background(), DefaultConfig(), Target{Run: func() { testSink = chain.AddFrom(testSink, 1000) }})
+	// Convergence does not matter here (under qemu-user it takes the
+	// default 10 s MaxTime): the ruler is sized before the first round.
+	cfg := DefaultConfig()
+	cfg.MaxTime = 2 * time.Second
+	res, err := Measure(context.Background(), cfg, Target{Run: func() { testSink = chain.AddFrom(testSink, 1000) }})
 	tracer = nil
 	if err != nil {
 		t.Fatal(err)
