@@ -42,7 +42,7 @@ func CyclesCell(r harness.Result, v float64, digits int) any {
 		mark = "!"
 	}
 	if !r.ReferenceConverged {
-		mark = "~"
+		mark += "~"
 	}
 	if r.Room {
 		mark += "<"

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cyclebench/cyclebench/harness"
+	"github.com/cyclebench/cyclebench/internal/tab"
 	"github.com/cyclebench/cyclebench/results"
 )
 
@@ -39,5 +40,35 @@ func TestEventsAndModes(t *testing.T) {
 				t.Errorf("Modes: %v, want %v", got, tt.modes)
 			}
 		})
+	}
+}
+
+// TestCyclesCellMarks: every mark a figure earns is shown, in the legend's
+// order; one does not hide another (a shared figure whose ruler did not
+// converge was shown "~" alone, its shared label lost).
+func TestCyclesCellMarks(t *testing.T) {
+	base := harness.Result{Cycles: 40111.8, CyclesPerTick: 1.24, ReferenceConverged: true}
+	for _, tt := range []struct {
+		name string
+		set  func(*harness.Result)
+		want string
+	}{
+		{"none", func(*harness.Result) {}, ""},
+		{"shared", func(r *harness.Result) { r.Shared = true }, "!"},
+		{"shared, ruler not converged", func(r *harness.Result) { r.Shared, r.ReferenceConverged = true, false }, "!~"},
+		{"room, quantile", func(r *harness.Result) { r.Room, r.Quantile = true, harness.Quantile }, "<*"},
+	} {
+		r := base
+		tt.set(&r)
+		got := CyclesCell(r, r.Cycles, 6)
+		if tt.want == "" {
+			if got != any(r.Cycles) {
+				t.Errorf("%s: cell %#v, want the bare figure", tt.name, got)
+			}
+			continue
+		}
+		if sh, ok := got.(tab.Shown); !ok || sh.Text != tt.want+"40111.8" {
+			t.Errorf("%s: cell %#v, want %q", tt.name, got, tt.want+"40111.8")
+		}
 	}
 }
