@@ -546,20 +546,51 @@ func TestRoundTrip(t *testing.T) {
 	const count = 6
 	const iterations = 1000 // roundtrip.Iterations
 	args := []string{"test", "-run", "^$", "-bench", "^BenchmarkKernel", "-count", strconv.Itoa(count)}
-	var runs [2]benchValues
-	var outputs [2]string
-	for i := range runs {
-		out, stderr, err := goIn(t, goBin, dir, nil, args...)
-		if err != nil {
-			t.Fatalf("go %s: %v\n%s%s", strings.Join(args, " "), err, out, stderr)
-		}
-		t.Logf("run %d:\n%s", i+1, out)
-		outputs[i] = out
-		runs[i], _ = parseBench(t, out)
-	}
 	perCPU := "-" + strconv.Itoa(runtime.GOMAXPROCS(0))
 	if perCPU == "-1" {
 		perCPU = ""
+	}
+	// With the pure-Go ruler (-tags noasm, or a GOARCH without the
+	// assembly chains) cycles are approximate by design and say so: the
+	// runs are compared in ticks there.
+	unit := "cycles/op"
+	if !chain.Exact() {
+		unit = "ticks/op"
+	}
+	// Retry rule: the host's slow stretches move code bound by the front
+	// end or by branches (the pure-Go chain is a loop) by 15 to 50%
+	// between runs seconds apart (CI, -tags noasm: 1291 and 1488 ticks a
+	// call, the second run labelled shared in 2 of 6 results). So two runs
+	// whose medians differ by more than 5% are taken again, three times
+	// at most; when they still differ and harness labelled a result of
+	// them shared, the comparison is skipped with the reason, and with no
+	// label it fails below.
+	var runs [2]benchValues
+	var outputs [2]string
+	for attempt := 1; ; attempt++ {
+		for i := range runs {
+			out, stderr, err := goIn(t, goBin, dir, nil, args...)
+			if err != nil {
+				t.Fatalf("go %s: %v\n%s%s", strings.Join(args, " "), err, out, stderr)
+			}
+			t.Logf("attempt %d, run %d:\n%s", attempt, i+1, out)
+			outputs[i] = out
+			runs[i], _ = parseBench(t, out)
+		}
+		apart := false
+		for _, name := range []string{"Kernel", "KernelElements"} {
+			a, b := median(runs[0][name+perCPU][unit]), median(runs[1][name+perCPU][unit])
+			apart = apart || !(math.Abs(b/a-1) <= 0.05)
+		}
+		if !apart {
+			break
+		}
+		if attempt == 3 {
+			if strings.Contains(outputs[0]+outputs[1], ErrSharedCore.Error()) {
+				t.Skipf("the medians of two runs of the same code differed by more than 5%% in %d attempts, in runs harness labelled shared (the host's slow stretch): nothing to judge the round trip by", attempt)
+			}
+			break
+		}
 	}
 	// benchfmt drops the "Benchmark" prefix of names.
 	for _, name := range []string{"Kernel", "KernelElements"} {
@@ -594,15 +625,8 @@ func TestRoundTrip(t *testing.T) {
 					}
 				}
 			}
-			// benchstat's verdict on cycles/op: a Mann-Whitney U test on the
+			// benchstat's verdict on the unit: a Mann-Whitney U test on the
 			// two samples of 6, "~" when p > α = 0.05.
-			// With the pure-Go ruler (-tags noasm, or a GOARCH without the
-			// assembly chains) cycles are approximate by design and say so:
-			// compare the runs in ticks there.
-			unit := "cycles/op"
-			if !chain.Exact() {
-				unit = "ticks/op"
-			}
 			a, b := runs[0][name+perCPU][unit], runs[1][name+perCPU][unit]
 			sa := benchmath.NewSample(a, &benchmath.DefaultThresholds)
 			sb := benchmath.NewSample(b, &benchmath.DefaultThresholds)
