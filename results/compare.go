@@ -248,12 +248,12 @@ func (c *Comparison) compareEntries(name string, ea, eb Entry, opt stats.Compare
 		// A run measured while another thread had part of the core is the
 		// code with less of a core: a difference resting on it is not the
 		// code's.
-		if n := sharedRuns(side.e); n > 0 {
+		if n := countRuns(side.e, func(r Run) bool { return r.Shared }); n > 0 {
 			onShared = append(onShared, fmt.Sprintf("%d of %d runs of %s were measured on a shared core", n, len(side.e.Runs), side.name))
 		}
 		// A run measured in a moment of room reads calls that overlap the
 		// next low: a difference resting on it is the host's.
-		if n := roomRuns(side.e); n > 0 {
+		if n := countRuns(side.e, func(r Run) bool { return r.Room }); n > 0 {
 			onShared = append(onShared, fmt.Sprintf("%d of %d runs of %s were measured in a moment of room", n, len(side.e.Runs), side.name))
 		}
 	}
@@ -321,24 +321,13 @@ func (c *Comparison) compareFits(r Row, opt stats.CompareOptions) error {
 	return nil
 }
 
-// sharedRuns counts the runs of e that the file says were measured while
-// the core was shared (Run.Shared).
-func sharedRuns(e Entry) int {
+// countRuns counts the runs of e for which the file says what is true
+// of: measured while the core was shared (Run.Shared), in a moment of
+// room (Run.Room), not converged (Run.NotConverged).
+func countRuns(e Entry, is func(Run) bool) int {
 	n := 0
 	for _, r := range e.Runs {
-		if r.Shared {
-			n++
-		}
-	}
-	return n
-}
-
-// roomRuns counts the runs of e that the file says were measured in a
-// moment of room (Run.Room).
-func roomRuns(e Entry) int {
-	n := 0
-	for _, r := range e.Runs {
-		if r.Room {
+		if is(r) {
 			n++
 		}
 	}
@@ -346,15 +335,7 @@ func roomRuns(e Entry) int {
 }
 
 // notConverged counts the runs of e that the file says did not converge.
-func notConverged(e Entry) int {
-	n := 0
-	for _, r := range e.Runs {
-		if r.NotConverged {
-			n++
-		}
-	}
-	return n
-}
+func notConverged(e Entry) int { return countRuns(e, func(r Run) bool { return r.NotConverged }) }
 
 // Remedy says how to get the runs a test needs, for the kind of files
 // compared: which flag to add.

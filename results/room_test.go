@@ -1,8 +1,6 @@
 package results
 
 import (
-	"bytes"
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -44,18 +42,7 @@ func TestCompareRoomSide(t *testing.T) {
 		}
 		return ms
 	}
-	file := func(name string, ms []Measurement) File {
-		var js bytes.Buffer
-		if err := json.NewEncoder(&js).Encode(NewRunReport(Header{Command: "run"}, ms)); err != nil {
-			t.Fatal(err)
-		}
-		f, err := Parse(name, strings.NewReader(js.String()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return f
-	}
-	usual := file("old.json", measurements([]float64{978.3, 978.4, 978.2}, false))
+	usual := jsonFile(t, "old.json", measurements([]float64{978.3, 978.4, 978.2}, false))
 	for _, tt := range []struct {
 		name    string
 		room    bool
@@ -65,7 +52,7 @@ func TestCompareRoomSide(t *testing.T) {
 		{"the same figures unlabelled: a verdict", false, stats.VerdictFaster},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := Compare(usual, file("new.json", measurements([]float64{975.1, 975.3, 975.2}, tt.room)), stats.CompareOptions{})
+			c, err := Compare(usual, jsonFile(t, "new.json", measurements([]float64{975.1, 975.3, 975.2}, tt.room)), stats.CompareOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}

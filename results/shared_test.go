@@ -73,15 +73,7 @@ func TestCompareSharedSide(t *testing.T) {
 			ms = append(ms, Measurement{Result: harness.Result{Name: "SumLoop/n=20000", Ticks: c / 1.2, Nanoseconds: c / 3, Cycles: c, CyclesPerTick: 1.2,
 				ReferenceConverged: true, Converged: true, Samples: 50, Shared: shared, ProbeExcess: 0.9}, Kernel: "SumLoop", N: 20000, Check: "ok", Bench: "SumLoop/n=20000"})
 		}
-		var js bytes.Buffer
-		if err := json.NewEncoder(&js).Encode(NewRunReport(Header{Command: "run"}, ms)); err != nil {
-			t.Fatal(err)
-		}
-		f, err := Parse(name, strings.NewReader(js.String()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return f
+		return jsonFile(t, name, ms)
 	}
 	quiet := file("new.json", []float64{20025, 20031, 20029}, false)
 	for _, tt := range []struct {
@@ -134,4 +126,19 @@ func TestQuantileReadBack(t *testing.T) {
 			}
 		}
 	}
+}
+
+// jsonFile writes ms as cyclebench run -format json does and reads the
+// text back as the file called name.
+func jsonFile(t *testing.T, name string, ms []Measurement) File {
+	t.Helper()
+	var js bytes.Buffer
+	if err := json.NewEncoder(&js).Encode(NewRunReport(Header{Command: "run"}, ms)); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Parse(name, strings.NewReader(js.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }
