@@ -115,7 +115,7 @@ func (e *engine) rulerLengths(need float64) (addLong, imulShort, imulLong int) {
 
 // rulerMatchMax caps the span rulerSpan matches, in seconds: the shortest
 // throughput sample (overlapMinSample). Beyond it the ruler's two quanta
-// are under 0.01% of its span and other noise rules (below).
+// are under 0.01% of its span, and other noise rules.
 const rulerMatchMax = overlapMinSample
 
 // rulerSpan is the span in ticks the ruler's long ADD chain must reach
